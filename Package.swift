@@ -1,0 +1,37 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// camrec has no Swift package dependencies: everything it needs is the toolchain
+// and the Debian system libraries that `scripts/setup` installs.
+let package = Package(
+    name: "camrec",
+    products: [
+        .executable(name: "camrec", targets: ["camrec"]),
+        .library(name: "CamrecKit", targets: ["CamrecKit"]),
+        // The emulated V4L2 camera, loaded with LD_PRELOAD by tests, benchmarks and demos.
+        .library(name: "VirtualCamera", type: .dynamic, targets: ["VirtualCamera"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CGStreamer",
+            pkgConfig: "gstreamer-app-1.0",
+            providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]
+        ),
+        .target(name: "CGStreamerShim", dependencies: ["CGStreamer"]),
+        .target(name: "GStreamer", dependencies: ["CGStreamer", "CGStreamerShim"]),
+        .target(name: "CV4L2"),
+        .target(name: "V4L2", dependencies: ["CV4L2"]),
+        .target(name: "CamrecKit", dependencies: ["GStreamer", "V4L2"]),
+        .executableTarget(name: "camrec", dependencies: ["CamrecKit"]),
+        .target(
+            name: "VirtualCamera",
+            cSettings: [.unsafeFlags(["-fvisibility=default"])],
+            linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]
+        ),
+        .testTarget(name: "GStreamerTests", dependencies: ["GStreamer"]),
+        .testTarget(name: "V4L2Tests", dependencies: ["V4L2"]),
+        .testTarget(name: "CamrecKitTests", dependencies: ["CamrecKit"]),
+        // End-to-end tests run the built `camrec` binary (and the VirtualCamera) as a user would.
+        .testTarget(name: "CamrecTests", dependencies: ["CamrecKit"]),
+    ]
+)

@@ -1,0 +1,1 @@
+/* The emulated V4L2 camera: see README "Emulated camera". */
