@@ -22,15 +22,20 @@ let package = Package(
         .target(name: "CV4L2"),
         .target(name: "V4L2", dependencies: ["CV4L2"]),
         .target(name: "CamrecKit", dependencies: ["GStreamer", "V4L2"]),
-        .executableTarget(name: "camrec", dependencies: ["CamrecKit"]),
+        // A small command-line parser of our own (no swift-argument-parser here).
+        .target(name: "ArgumentParsing"),
+        .executableTarget(name: "camrec", dependencies: ["CamrecKit", "ArgumentParsing"]),
         .target(
             name: "VirtualCamera",
-            cSettings: [.unsafeFlags(["-fvisibility=default"])],
-            linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]
+            linkerSettings: [
+                .linkedLibrary("dl"), .linkedLibrary("pthread"),
+                .linkedLibrary("turbojpeg"), .linkedLibrary("x264"),
+            ]
         ),
         .testTarget(name: "GStreamerTests", dependencies: ["GStreamer"]),
         .testTarget(name: "V4L2Tests", dependencies: ["V4L2"]),
         .testTarget(name: "CamrecKitTests", dependencies: ["CamrecKit"]),
+        .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
         // End-to-end tests run the built `camrec` binary (and the VirtualCamera) as a user would.
         .testTarget(name: "CamrecTests", dependencies: ["CamrecKit"]),
     ]
