@@ -17,3 +17,31 @@ GstEvent *camrec_probe_info_event(GstPadProbeInfo *info) { return GST_PAD_PROBE_
 
 GType camrec_type_of(gpointer object) { return G_OBJECT_TYPE(object); }
 const char *camrec_object_type_name(gpointer object) { return G_OBJECT_TYPE_NAME(object); }
+
+GParamSpec *camrec_find_property(gpointer object, const char *name) {
+    return g_object_class_find_property(G_OBJECT_GET_CLASS(object), name);
+}
+
+gulong camrec_signal_connect(gpointer instance, const char *signal, GCallback callback,
+                             gpointer user_data, GClosureNotify destroy) {
+    return g_signal_connect_data(instance, signal, callback, user_data, destroy, 0);
+}
+
+GstMessageType camrec_message_mask_all(void) { return GST_MESSAGE_ANY; }
+
+gboolean camrec_is_pipeline(gpointer object) { return GST_IS_PIPELINE(object); }
+
+void camrec_message_parse_failure(GstMessage *message, gboolean is_error,
+                                  const char **domain, int *code, char **text, char **debug) {
+    GError *error = NULL;
+    *debug = NULL;
+    if (is_error) {
+        gst_message_parse_error(message, &error, debug);
+    } else {
+        gst_message_parse_warning(message, &error, debug);
+    }
+    *domain = error ? g_quark_to_string(error->domain) : "";
+    *code = error ? error->code : 0;
+    *text = g_strdup(error ? error->message : "");
+    if (error) g_error_free(error);
+}

@@ -1,0 +1,36 @@
+import CGStreamer
+import CGStreamerShim
+
+/// A pipeline's `GstBus`. Read it from one dedicated thread with `pop(timeoutNanoseconds:)`:
+/// the call blocks, so it never belongs on the Swift concurrency pool.
+public final class Bus: Object, @unchecked Sendable {
+    /// The wrapped bus.
+    public var busPointer: UnsafeMutablePointer<GstBus> {
+        UnsafeMutableRawPointer(objectPointer).assumingMemoryBound(to: GstBus.self)
+    }
+
+    /// Wraps a bus pointer with the given transfer.
+    public init(_ pointer: UnsafeMutablePointer<GstBus>, transfer: Transfer) {
+        super.init(UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GstObject.self), transfer: transfer)
+    }
+
+    /// Waits up to `timeoutNanoseconds` for the next message (nil on time-out).
+    /// `nil` timeout waits for ever.
+    public func pop(timeoutNanoseconds: UInt64?) -> Message? {
+        let timeout = GstClockTime(timeoutNanoseconds ?? UInt64.max)  // max is GST_CLOCK_TIME_NONE
+        guard let message = gst_bus_timed_pop_filtered(busPointer, timeout, camrec_message_mask_all()) else {
+            return nil
+        }
+        defer { gst_mini_object_unref(UnsafeMutableRawPointer(message).assumingMemoryBound(to: GstMiniObject.self)) }
+        return Message(parsing: message)
+    }
+
+    /// The first error message waiting on the bus, without blocking; other messages before
+    /// it are discarded.
+    public func popError() -> ElementFailure? {
+        guard let message = gst_bus_pop_filtered(busPointer, GST_MESSAGE_ERROR) else { return nil }
+        defer { gst_mini_object_unref(UnsafeMutableRawPointer(message).assumingMemoryBound(to: GstMiniObject.self)) }
+        if case .error(let failure) = Message(parsing: message) { return failure }
+        return nil
+    }
+}

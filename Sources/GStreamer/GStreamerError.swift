@@ -1,0 +1,99 @@
+import CGStreamer
+
+/// A failure reported by an element, as carried by an error or warning bus message.
+public struct ElementFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The name of the element that reported it (e.g. "src").
+    public var source: String
+    /// The GError domain, e.g. "gst-resource-error-quark".
+    public var domain: String
+    /// The GError code within its domain.
+    public var code: Int
+    /// The human message, e.g. "Could not open device '/dev/video0' for reading and writing."
+    public var message: String
+    /// The debug text, with file, function and often the errno string.
+    public var debug: String
+
+    public init(source: String, domain: String, code: Int, message: String, debug: String) {
+        self.source = source
+        self.domain = domain
+        self.code = code
+        self.message = message
+        self.debug = debug
+    }
+
+    public var description: String { "\(source): \(message)" }
+
+    /// Whether it is a GstResourceError of this code.
+    public func isResourceError(_ resourceCode: GstResourceError) -> Bool {
+        domain == "gst-resource-error-quark" && code == Int(resourceCode.rawValue)
+    }
+}
+
+/// Errors from the bindings, each with a message a person can act on.
+public enum GStreamerError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// gst_init failed.
+    case initialization(String)
+    /// A pipeline needs an element that no installed plugin provides.
+    case missingElement(String, hint: String)
+    /// A pipeline description could not be parsed.
+    case parse(String)
+    /// An element refused a state change; the bus usually says why (see `element`).
+    case stateChange(element: String, to: State)
+    /// An element posted an error.
+    case element(ElementFailure)
+    /// An element of that name is not in the bin.
+    case noSuchElement(String)
+    /// No pad of that name on the element.
+    case noSuchPad(element: String, pad: String)
+    /// An element has no property of that name, or it could not take the value.
+    case property(element: String, name: String, reason: String)
+    /// Caps text that GStreamer could not parse.
+    case invalidCaps(String)
+
+    public var description: String {
+        switch self {
+        case .initialization(let text): "GStreamer could not be initialised: \(text)"
+        case .missingElement(let factory, let hint): "GStreamer element '\(factory)' is missing: \(hint)"
+        case .parse(let text): "invalid pipeline: \(text)"
+        case .stateChange(let element, let state): "\(element) could not change to \(state)"
+        case .element(let failure): failure.description
+        case .noSuchElement(let name): "no element named '\(name)' in the pipeline"
+        case .noSuchPad(let element, let pad): "element '\(element)' has no pad '\(pad)'"
+        case .property(let element, let name, let reason): "\(element).\(name): \(reason)"
+        case .invalidCaps(let text): "invalid caps '\(text)'"
+        }
+    }
+}
+
+/// Which Debian package provides a GStreamer element, for "install X" hints.
+public enum PluginPackages {
+    private static let packages: [String: String] = [
+        "x264enc": "gstreamer1.0-plugins-ugly",
+        "openh264enc": "gstreamer1.0-plugins-bad",
+        "h264parse": "gstreamer1.0-plugins-bad",
+        "h265parse": "gstreamer1.0-plugins-bad",
+        "v4l2src": "gstreamer1.0-plugins-good",
+        "jpegdec": "gstreamer1.0-plugins-good",
+        "jpegenc": "gstreamer1.0-plugins-good",
+        "pngenc": "gstreamer1.0-plugins-good",
+        "mp4mux": "gstreamer1.0-plugins-good",
+        "qtmux": "gstreamer1.0-plugins-good",
+        "qtdemux": "gstreamer1.0-plugins-good",
+        "matroskamux": "gstreamer1.0-plugins-good",
+        "matroskademux": "gstreamer1.0-plugins-good",
+        "avdec_h264": "gstreamer1.0-libav",
+        "videotestsrc": "gstreamer1.0-plugins-base",
+        "videoconvert": "gstreamer1.0-plugins-base",
+        "videoscale": "gstreamer1.0-plugins-base",
+        "appsink": "gstreamer1.0-plugins-base",
+        "appsrc": "gstreamer1.0-plugins-base",
+    ]
+
+    /// A hint such as "install the Debian package gstreamer1.0-plugins-ugly".
+    public static func hint(for factory: String) -> String {
+        if let package = packages[factory] {
+            return "install it with: sudo apt-get install \(package)"
+        }
+        return "install the GStreamer plugin that provides it (gst-inspect-1.0 \(factory) tells whether it is there)"
+    }
+}

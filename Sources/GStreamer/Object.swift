@@ -1,0 +1,74 @@
+import CGStreamer
+import CGStreamerShim
+
+/// Owner of one reference to a `GstObject`; the reference is dropped when the wrapper goes.
+///
+/// `GstObject` reference counting is atomic and the GStreamer calls wrapped here are
+/// thread-safe, which is why wrappers may cross threads.
+public class Object: @unchecked Sendable {
+    /// The wrapped object; valid while this wrapper lives.
+    public let objectPointer: UnsafeMutablePointer<GstObject>
+
+    /// Wraps `pointer`, taking ownership as `transfer` says.
+    public init(_ pointer: UnsafeMutablePointer<GstObject>, transfer: Transfer) {
+        objectPointer = pointer
+        switch transfer {
+        case .floating: gst_object_ref_sink(UnsafeMutableRawPointer(pointer))
+        case .full: break
+        case .none: gst_object_ref(UnsafeMutableRawPointer(pointer))
+        }
+    }
+
+    deinit {
+        gst_object_unref(UnsafeMutableRawPointer(objectPointer))
+    }
+
+    /// The object's name.
+    public var name: String {
+        guard let text = gst_object_get_name(objectPointer) else { return "" }
+        defer { g_free(text) }
+        return String(cString: text)
+    }
+
+    /// The current reference count (for tests of ownership; racy by nature).
+    public var referenceCount: Int { Int(camrec_object_refcount(objectPointer)) }
+
+    /// Whether the reference is still floating (never, for a wrapper built with `.floating`).
+    public var isFloating: Bool { camrec_object_is_floating(objectPointer) != 0 }
+
+    /// The GType name, e.g. "GstPipeline".
+    public var typeName: String { String(cString: camrec_object_type_name(objectPointer)) }
+
+    /// Sets a property from its string form (numbers, booleans, enum nicks, caps, …),
+    /// as `gst-launch-1.0` does. Throws when the object has no such property.
+    public func set(_ property: String, _ value: String) throws(GStreamerError) {
+        guard let spec = camrec_find_property(objectPointer, property) else {
+            throw .property(element: name, name: property, reason: "no such property")
+        }
+        guard spec.pointee.flags.rawValue & G_PARAM_WRITABLE.rawValue != 0 else {
+            throw .property(element: name, name: property, reason: "read-only")
+        }
+        gst_util_set_object_arg(UnsafeMutableRawPointer(objectPointer).assumingMemoryBound(to: GObject.self),
+                                property, value)
+    }
+
+    /// Sets a property from any value whose description is its GStreamer string form.
+    public func set(_ property: String, _ value: some CustomStringConvertible) throws(GStreamerError) {
+        try set(property, value.description)
+    }
+
+    /// Reads a property as text (numbers and booleans as gst-launch writes them).
+    public func property(_ property: String) throws(GStreamerError) -> String {
+        guard let spec = camrec_find_property(objectPointer, property) else {
+            throw .property(element: name, name: property, reason: "no such property")
+        }
+        var value = GValue()
+        g_value_init(&value, spec.pointee.value_type)
+        defer { g_value_unset(&value) }
+        g_object_get_property(UnsafeMutableRawPointer(objectPointer).assumingMemoryBound(to: GObject.self),
+                              property, &value)
+        guard let text = gst_value_serialize(&value) else { return "" }
+        defer { g_free(text) }
+        return String(cString: text)
+    }
+}

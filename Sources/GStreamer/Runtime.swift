@@ -1,0 +1,33 @@
+import CGStreamer
+
+/// GStreamer's process-wide initialisation.
+public enum Runtime {
+    private static let initialization: Result<Void, GStreamerError> = {
+        var error: UnsafeMutablePointer<GError>?
+        if gst_init_check(nil, nil, &error) == 0 {
+            let text = error.map { String(cString: $0.pointee.message) } ?? "unknown reason"
+            if let error { g_error_free(error) }
+            return .failure(.initialization(text))
+        }
+        return .success(())
+    }()
+
+    /// Initialises GStreamer once; later calls return the first call's outcome.
+    public static func initialize() throws(GStreamerError) {
+        try initialization.get()
+    }
+
+    /// The GStreamer library version, e.g. "1.22.0".
+    public static var version: String {
+        guard let text = gst_version_string() else { return "unknown" }
+        defer { g_free(text) }
+        return String(cString: text)
+    }
+
+    /// Whether an element factory of this name is installed.
+    public static func hasElement(_ factory: String) -> Bool {
+        guard let found = gst_element_factory_find(factory) else { return false }
+        gst_object_unref(UnsafeMutableRawPointer(found))
+        return true
+    }
+}

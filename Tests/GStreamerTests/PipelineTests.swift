@@ -1,0 +1,131 @@
+import CGStreamer
+import Foundation
+import GStreamer
+import Synchronization
+import Testing
+
+/// Resident memory of this process in bytes, from /proc/self/statm.
+func residentBytes() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+    let fields = text.split(separator: " ")
+    return fields.count > 1 ? (Int(fields[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) : 0
+}
+
+/// Runs a pipeline to end of stream and returns every message seen.
+func runToEnd(_ pipeline: Pipeline, timeoutSeconds: UInt64 = 10) throws -> [Message] {
+    let bus = try #require(pipeline.bus)
+    try pipeline.setState(.playing)
+    defer { _ = try? pipeline.setState(.null) }
+    var messages: [Message] = []
+    while true {
+        guard let message = bus.pop(timeoutNanoseconds: timeoutSeconds * 1_000_000_000) else {
+            Issue.record("no end of stream within \(timeoutSeconds) s")
+            return messages
+        }
+        messages.append(message)
+        if case .endOfStream = message { return messages }
+        if case .error = message { return messages }
+    }
+}
+
+@Suite struct PipelineTests {
+    @Test func missingElementNamesThePackage() {
+        #expect {
+            try Pipeline.parse("videotestsrc ! no_such_element_here ! fakesink")
+        } throws: { error in
+            guard case GStreamerError.missingElement(let name, let hint) = error else { return false }
+            return name == "no_such_element_here" && hint.contains("gst-inspect-1.0")
+        }
+        #expect(PluginPackages.hint(for: "x264enc").contains("gstreamer1.0-plugins-ugly"))
+    }
+
+    @Test func syntaxErrorsAreParseErrors() {
+        #expect(throws: GStreamerError.self) { try Pipeline.parse("videotestsrc ! ! fakesink") }
+    }
+
+    @Test func errorMessagesCarryElementMessageAndDebug() throws {
+        let pipeline = try Pipeline.parse("filesrc name=reader location=/nonexistent/camrec-test ! fakesink")
+        // filesrc fails on the way to PAUSED: setState throws the element's own error.
+        var failure: ElementFailure?
+        do {
+            try pipeline.setState(.playing)
+        } catch {
+            if case .element(let posted) = error { failure = posted }
+        }
+        _ = try? pipeline.setState(.null)
+        let found = try #require(failure)
+        #expect(found.source == "reader")
+        #expect(found.message.isEmpty == false)
+        #expect(found.debug.contains("No such file"))
+        #expect(found.isResourceError(GST_RESOURCE_ERROR_NOT_FOUND))
+    }
+
+    @Test func propertiesRoundTrip() throws {
+        let encoder = try Element.make("x264enc")
+        try encoder.set("key-int-max", 60)
+        try encoder.set("tune", "zerolatency")
+        #expect(try encoder.property("key-int-max") == "60")
+        let tune = try encoder.property("tune")
+        #expect(tune == "Zero latency" || tune.contains("zerolatency"), "tune reads back as \(tune)")
+        #expect(throws: GStreamerError.self) { try encoder.set("no-such-property", 1) }
+    }
+
+    @Test func bufferProbeSeesEveryBufferAndCanDrop() throws {
+        let pipeline = try Pipeline.parse("videotestsrc num-buffers=20 name=src ! fakesink name=sink")
+        let pad = try pipeline.element(named: "sink").staticPad("sink")
+        let seen = Mutex<[UInt64]>([])
+        let token = pad.addProbe(.buffer) { data in
+            guard case .buffer(let timing) = data, let pts = timing.pts else { return .pass }
+            seen.withLock { $0.append(pts) }
+            return .pass
+        }
+        let messages = try runToEnd(pipeline)
+        token.remove()
+        token.remove()  // idempotent
+        #expect(messages.contains(.endOfStream))
+        let times = seen.withLock { $0 }
+        #expect(times.count == 20)
+        #expect(times == times.sorted())
+    }
+
+    @Test func appSinkDeliversSamplesWithBytes() throws {
+        let pipeline = try Pipeline.parse(
+            "videotestsrc num-buffers=2 ! video/x-raw,format=GRAY8,width=16,height=8 ! appsink name=out sync=false")
+        let sink = try AppSink(pipeline.element(named: "out"))
+        try pipeline.setState(.playing)
+        defer { _ = try? pipeline.setState(.null) }
+        let sample = try #require(sink.pullSample(timeoutNanoseconds: 5_000_000_000))
+        #expect(sample.bytes.count == 16 * 8)
+        #expect(sample.caps?.int("width") == 16)
+        #expect(sample.timing?.pts == 0)
+    }
+
+    @Test func applicationMessagesReachTheBus() throws {
+        let pipeline = try Pipeline.parse("fakesrc ! fakesink")
+        #expect(pipeline.postApplicationMessage("camrec/test"))
+        let bus = try #require(pipeline.bus)
+        var found = false
+        while let message = bus.pop(timeoutNanoseconds: 1_000_000_000) {
+            if case .application(_, "camrec/test") = message { found = true; break }
+        }
+        #expect(found)
+    }
+
+    /// 500 build/run/teardown cycles must not grow memory: a leaked pipeline per cycle
+    /// (elements, pads, caps, bus) would add several megabytes.
+    @Test func fiveHundredPipelinesDoNotGrowMemory() throws {
+        func cycle() throws {
+            let pipeline = try Pipeline.parse(
+                "videotestsrc num-buffers=2 name=src ! video/x-raw,width=64,height=48 ! tee name=t ! queue ! fakesink t. ! queue ! fakesink name=tap")
+            let pad = try pipeline.element(named: "src").staticPad("src")
+            let token = pad.addProbe(.buffer) { _ in .pass }
+            _ = try runToEnd(pipeline)
+            token.remove()
+        }
+        for _ in 0..<50 { try cycle() }  // warm up caches, plugin loading, thread pools
+        let before = residentBytes()
+        for _ in 0..<500 { try cycle() }
+        let growth = residentBytes() - before
+        #expect(growth < 3 * 1024 * 1024, "resident memory grew by \(growth) bytes over 500 pipelines")
+    }
+}
