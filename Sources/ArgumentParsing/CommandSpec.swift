@@ -1,0 +1,229 @@
+/// Describes one command (or subcommand): its options, positional arguments and help.
+///
+/// Parsing rules, in the order they apply:
+/// - `--help` or `-h` anywhere before `--` sets ``ParsedArguments/helpRequested`` and
+///   nothing else is checked (unless the command declares its own `-h`).
+/// - `--` ends the options: everything after it is positional.
+/// - A lone `-` is positional (conventionally standard input or output).
+/// - `-3`, `-2.5`, `-0:05`, `-.5` (a dash then a digit or a dot) are negative numbers,
+///   not options: positionals, or values of the option before them (`--end -3`).
+/// - `--name=value`, `--name value`, `-n value`, `-n=value` and `-nvalue` give a value.
+///   A separate value is taken only if it does not itself look like an option, so
+///   `--device --force` reports a missing value instead of swallowing `--force`;
+///   a value that starts with `-` is written attached: `--output=-odd.mp4`.
+/// - A flag given a value (`--force=yes`) is an error.
+/// - A non-repeatable option given several times is not an error: the last value wins,
+///   so a wrapper script's defaults can be overridden by appending options.
+public struct CommandSpec: Sendable {
+    /// The command as the user types it, e.g. `"camrec"` or `"camrec trim"`;
+    /// messages point at `"<name> --help"`.
+    public let name: String
+    /// One sentence saying what the command does.
+    public let abstract: String
+    /// The usage line after `USAGE: `; when empty one is generated from the name,
+    /// `[options]` and the positionals.
+    public let usage: String
+    /// The options, in the order `--help` lists them.
+    public let options: [OptionSpec]
+    /// The positional arguments, required ones first.
+    public let positionals: [PositionalSpec]
+    /// Free text shown at the end of `--help` (examples, exit codes); lines longer than
+    /// 80 columns are wrapped, shorter lines are kept as written.
+    public let discussion: String
+
+    /// Creates a command description.
+    public init(
+        name: String, abstract: String, usage: String, options: [OptionSpec],
+        positionals: [PositionalSpec], discussion: String = ""
+    ) {
+        var seen: Set<String> = []
+        for option in options {
+            for optionName in option.names {
+                precondition(seen.insert(optionName).inserted, "option '\(optionName)' is declared twice")
+            }
+        }
+        if let firstOptional = positionals.firstIndex(where: \.optional) {
+            precondition(
+                positionals[firstOptional...].allSatisfy(\.optional),
+                "optional positional arguments must come after the required ones"
+            )
+        }
+        self.name = name
+        self.abstract = abstract
+        self.usage = usage
+        self.options = options
+        self.positionals = positionals
+        self.discussion = discussion
+    }
+
+    /// The usage line (without `USAGE: `): ``usage``, or one generated from the spec.
+    public var usageLine: String {
+        if !usage.isEmpty { return usage }
+        var parts = [name]
+        if !options.isEmpty { parts.append("[options]") }
+        for positional in positionals {
+            parts.append(positional.optional ? "[\(positional.name)]" : positional.name)
+        }
+        return parts.joined(separator: " ")
+    }
+
+    /// The option declared with `name` among its spellings, if any.
+    public func option(named name: String) -> OptionSpec? {
+        options.first { $0.names.contains(name) }
+    }
+
+    /// Whether `--help` / `-h` are handled by the parser rather than declared by the command.
+    var handlesHelp: (long: Bool, short: Bool) {
+        (option(named: "--help") == nil, option(named: "-h") == nil)
+    }
+
+    /// Parses the arguments that follow the command name.
+    ///
+    /// - Throws: ``UsageError`` for an unknown option (with a suggestion when one is
+    ///   close), a missing value, a value given to a flag, or the wrong number of
+    ///   positional arguments.
+    public func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
+        var result = ParsedArguments(command: self)
+        if helpRequested(in: arguments) {
+            result.helpRequested = true
+            return result
+        }
+        var index = 0
+        var optionsEnded = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if optionsEnded || !Self.looksLikeOption(argument) {
+                result.positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                optionsEnded = true
+                continue
+            }
+            let (spec, attached) = try resolve(argument)
+            guard spec.takesValue else {
+                if let attached {
+                    throw UsageError(
+                        "option '\(spec.name)' does not take a value; write '\(spec.name)' without '\(attached)'"
+                    )
+                }
+                result.occurrences[spec.name, default: []].append("")
+                continue
+            }
+            let value: String
+            if let attached {
+                guard !attached.isEmpty else { throw missingValue(spec, next: nil) }
+                value = attached
+            } else if index < arguments.count, !Self.looksLikeOption(arguments[index]) {
+                value = arguments[index]
+                index += 1
+            } else {
+                throw missingValue(spec, next: index < arguments.count ? arguments[index] : nil)
+            }
+            result.occurrences[spec.name, default: []].append(value)
+        }
+        try checkPositionalCount(result.positionals)
+        return result
+    }
+
+    /// Whether the argument is an option (or `--`) rather than a positional or value.
+    static func looksLikeOption(_ argument: String) -> Bool {
+        guard argument.hasPrefix("-"), argument != "-" else { return false }
+        return !isNegativeNumber(argument)
+    }
+
+    /// `-3`, `-2.5`, `-.5`, `-0:05`, `-1h`: a dash followed by a digit, or by a dot and a digit.
+    static func isNegativeNumber(_ argument: String) -> Bool {
+        let rest = argument.dropFirst()
+        guard let first = rest.first else { return false }
+        if first.isASCII && first.isNumber { return true }
+        if first == ".", let second = rest.dropFirst().first { return second.isASCII && second.isNumber }
+        return false
+    }
+
+    private func helpRequested(in arguments: [String]) -> Bool {
+        let handles = handlesHelp
+        for argument in arguments {
+            if argument == "--" { return false }
+            if (handles.long && argument == "--help") || (handles.short && argument == "-h") { return true }
+        }
+        return false
+    }
+
+    /// Finds the option an argument names and the value attached to it
+    /// (`--name=value`, `-n=value`, `-nvalue`), if any.
+    private func resolve(_ argument: String) throws(UsageError) -> (OptionSpec, String?) {
+        if argument.hasPrefix("--") {
+            let name: String
+            let attached: String?
+            if let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                attached = String(argument[argument.index(after: equals)...])
+            } else {
+                name = argument
+                attached = nil
+            }
+            guard let spec = option(named: name) else {
+                if name == "--help", let attached, handlesHelp.long {
+                    throw UsageError("option '--help' does not take a value; write '--help' without '\(attached)'")
+                }
+                throw unknownOption(name)
+            }
+            return (spec, attached)
+        }
+        let short = String(argument.prefix(2))
+        if let spec = option(named: short) {
+            if argument.count == 2 { return (spec, nil) }
+            let rest = argument.dropFirst(2)
+            if rest.hasPrefix("=") { return (spec, String(rest.dropFirst())) }
+            if spec.takesValue { return (spec, String(rest)) }
+        }
+        let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+        throw unknownOption(name)
+    }
+
+    private func unknownOption(_ name: String) -> UsageError {
+        let handles = handlesHelp
+        let allNames = options.flatMap(\.names) + (handles.long ? ["--help"] : []) + (handles.short ? ["-h"] : [])
+        let suggestion: String?
+        if let close = EditDistance.closest(to: name, among: allNames) {
+            suggestion = close
+        } else if name.hasPrefix("--") {
+            // An abbreviation of exactly one long option: `--max` → `--max-duration`.
+            let extensions = allNames.filter { $0.hasPrefix(name) }
+            suggestion = extensions.count == 1 ? extensions.first : nil
+        } else {
+            suggestion = nil
+        }
+        let hint = suggestion.map { "; did you mean '\($0)'?" } ?? ""
+        return UsageError("unknown option '\(name)'\(hint) (see \(self.name) --help)")
+    }
+
+    private func missingValue(_ spec: OptionSpec, next: String?) -> UsageError {
+        let placeholder = spec.valueName ?? "VALUE"
+        var message = "option '\(spec.name)' needs a value (\(placeholder))"
+        if let next, next != "--" {
+            message += "; to pass a value starting with '-', write '\(spec.name)=\(next)'"
+        }
+        return UsageError(message)
+    }
+
+    private func checkPositionalCount(_ given: [String]) throws(UsageError) {
+        let required = positionals.filter { !$0.optional }
+        if given.count < required.count {
+            let missing = required[given.count...].map(\.name)
+            let list = missing.count == 1
+                ? missing[0]
+                : missing.dropLast().joined(separator: ", ") + " and " + (missing.last ?? "")
+            throw UsageError("missing \(list) (usage: \(usageLine); see \(name) --help)")
+        }
+        if given.count > positionals.count {
+            let extra = given[positionals.count]
+            let expected = positionals.isEmpty
+                ? "\(name) takes no arguments"
+                : "\(name) takes " + positionals.map { $0.optional ? "[\($0.name)]" : $0.name }.joined(separator: " ")
+            throw UsageError("unexpected argument '\(extra)': \(expected) (see \(name) --help)")
+        }
+    }
+}

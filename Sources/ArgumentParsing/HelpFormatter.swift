@@ -1,0 +1,117 @@
+/// Lays out `--help` text in 80 columns.
+enum HelpFormatter {
+    static let width = 80
+    /// Names wider than this push their description onto the next line.
+    static let maxNameColumn = 26
+
+    /// The column descriptions start at, for rows whose names are `lefts`; shared by the
+    /// arguments and options tables so they line up.
+    static func descriptionColumn(for lefts: [String]) -> Int {
+        2 + min(lefts.map(\.count).max() ?? 0, maxNameColumn) + 2
+    }
+
+    /// Two-column rows: `  -d, --device DEV  Camera to record from.`
+    static func table(_ rows: [(left: String, right: String)], descriptionColumn: Int) -> [String] {
+        var lines: [String] = []
+        for row in rows {
+            let left = "  " + row.left
+            let wrapped = wrap(row.right, width: width - descriptionColumn)
+            let indent = String(repeating: " ", count: descriptionColumn)
+            if left.count + 2 > descriptionColumn || wrapped.isEmpty {
+                lines.append(left)
+                lines += wrapped.map { indent + $0 }
+            } else {
+                let padding = String(repeating: " ", count: descriptionColumn - left.count)
+                lines.append(left + padding + wrapped[0])
+                lines += wrapped.dropFirst().map { indent + $0 }
+            }
+        }
+        return lines
+    }
+
+    /// Greedy word wrap; a word longer than `width` gets a line of its own.
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            if line.isEmpty {
+                line = String(word)
+            } else if line.count + 1 + word.count <= width {
+                line += " " + word
+            } else {
+                lines.append(line)
+                line = String(word)
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+
+    /// Keeps lines that fit as written (tables, examples) and wraps longer ones,
+    /// continuing at the same indentation.
+    static func reflow(_ text: String) -> [String] {
+        var lines: [String] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.count <= width {
+                lines.append(String(line))
+                continue
+            }
+            let indent = String(line.prefix { $0 == " " })
+            let available = max(width - indent.count, 20)
+            lines += wrap(String(line.dropFirst(indent.count)), width: available).map { indent + $0 }
+        }
+        return lines
+    }
+}
+
+extension CommandSpec {
+    /// The full `--help` text: usage line, abstract, arguments and options tables
+    /// (aligned, wrapped to 80 columns), then the discussion. Ends with a newline.
+    public var helpText: String {
+        var lines = HelpFormatter.reflow("USAGE: " + usageLine)
+        if !abstract.isEmpty {
+            lines.append("")
+            lines += HelpFormatter.wrap(abstract, width: HelpFormatter.width)
+        }
+        let argumentRows = positionals.map { (left: $0.name, right: $0.help) }
+        var rows = options.map { option in
+            (left: Self.displayNames(option), right: option.help + (option.repeatable ? " (repeatable)" : ""))
+        }
+        let handles = handlesHelp
+        if handles.long || handles.short {
+            let names = [handles.short ? "-h" : nil, handles.long ? "--help" : nil].compactMap { $0 }
+            rows.append((names.joined(separator: ", "), "Show this help."))
+        }
+        let column = HelpFormatter.descriptionColumn(for: (argumentRows + rows).map(\.left))
+        if !argumentRows.isEmpty {
+            lines += ["", "ARGUMENTS:"]
+            lines += HelpFormatter.table(argumentRows, descriptionColumn: column)
+        }
+        lines += ["", "OPTIONS:"]
+        lines += HelpFormatter.table(rows, descriptionColumn: column)
+        let discussion = discussion.trimmingTrailingNewlines()
+        if !discussion.isEmpty {
+            lines.append("")
+            lines += HelpFormatter.reflow(discussion)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `-d, --device DEV`: short spellings first, then long ones, then the placeholder.
+    static func displayNames(_ option: OptionSpec) -> String {
+        let short = option.names.filter { !$0.hasPrefix("--") }
+        let long = option.names.filter { $0.hasPrefix("--") }
+        var text = (short + long).joined(separator: ", ")
+        if let valueName = option.valueName { text += " " + valueName }
+        return text
+    }
+}
+
+extension String {
+    fileprivate func trimmingTrailingNewlines() -> String {
+        var text = Substring(self)
+        while text.last == "\n" { text = text.dropLast() }
+        while text.first == "\n" { text = text.dropFirst() }
+        return String(text)
+    }
+}

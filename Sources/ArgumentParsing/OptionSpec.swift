@@ -1,0 +1,51 @@
+/// Describes one option a command accepts: a flag (`--force`) or an option that
+/// takes a value (`--device DEV`).
+public struct OptionSpec: Sendable, Hashable {
+    /// Every spelling of the option, e.g. `["--device", "-d"]`; the first one is its
+    /// canonical name, used in help text and messages.
+    public let names: [String]
+    /// The placeholder shown for the value (`"DEV"`), or `nil` for a flag.
+    public let valueName: String?
+    /// One-line (or short paragraph) description for `--help`.
+    public let help: String
+    /// Whether the option may be given several times, each value kept
+    /// (read them with ``ParsedArguments/values(_:)``).
+    public let repeatable: Bool
+
+    /// Creates an option.
+    ///
+    /// - Parameters:
+    ///   - names: spellings such as `["--device", "-d"]`: long names start with `--`,
+    ///     short names are `-` and one character.
+    ///   - value: the value placeholder (`"DEV"`) when the option takes a value, `nil` for a flag.
+    ///   - help: the description shown by `--help`.
+    ///   - repeatable: whether every occurrence is kept rather than the last one winning.
+    public init(_ names: [String], value: String? = nil, help: String, repeatable: Bool = false) {
+        precondition(!names.isEmpty, "an option needs at least one name")
+        for name in names {
+            precondition(
+                OptionSpec.isWellFormed(name),
+                "option name '\(name)' must look like '--name' or '-n'"
+            )
+        }
+        self.names = names
+        self.valueName = value
+        self.help = help
+        self.repeatable = repeatable
+    }
+
+    /// The canonical (first) name, e.g. `"--device"`.
+    public var name: String { names[0] }
+
+    /// Whether the option is followed by a value.
+    public var takesValue: Bool { valueName != nil }
+
+    /// `--name` with at least one character, or `-x` with exactly one non-dash character.
+    static func isWellFormed(_ name: String) -> Bool {
+        if name.hasPrefix("--") {
+            return name.count > 2 && !name.contains("=")
+        }
+        return name.count == 2 && name.hasPrefix("-") && name != "--"
+            && !(name.last?.isNumber ?? false)  // "-3" must stay a negative number
+    }
+}
