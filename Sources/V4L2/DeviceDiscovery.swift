@@ -1,0 +1,115 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Finds cameras by probing device paths with V4L2 ioctls.
+///
+/// GStreamer's device monitor lists cameras through udev only, and the emulated camera used in
+/// tests cannot fake a directory listing, so this never reads /dev: it stats the fixed candidates
+/// /dev/video0 … /dev/video63, then the paths in `CAMREC_DEVICE_PATHS` (colon-separated).
+public enum DeviceDiscovery {
+    /// The environment variable with extra device paths, colon-separated.
+    public static let pathsVariable = "CAMREC_DEVICE_PATHS"
+
+    /// How many /dev/videoN nodes are tried.
+    public static let standardNodeCount = 64
+
+    /// Candidate paths in probing order: /dev/video0…63, then `extraPaths` (colon-separated;
+    /// empty entries ignored), with duplicates removed keeping the first.
+    public static func candidatePaths(extraPaths: String? = environmentPaths()) -> [String] {
+        var result: [String] = []
+        var seen = Set<String>()
+        let standard = (0..<standardNodeCount).map { "/dev/video\($0)" }
+        let extra = (extraPaths ?? "").split(separator: ":").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
+        for path in standard + extra where seen.insert(path).inserted {
+            result.append(path)
+        }
+        return result
+    }
+
+    /// The value of `CAMREC_DEVICE_PATHS`, if set.
+    public static func environmentPaths() -> String? {
+        getenv(pathsVariable).map { String(cString: $0) }
+    }
+
+    /// Probes every candidate. Capture devices get their position as `index`. Paths that are
+    /// missing or not capture devices (metadata nodes, codecs) are skipped silently, except a
+    /// missing path someone listed in `CAMREC_DEVICE_PATHS`; other failures (permission,
+    /// busy, ioctl errors) are kept in `failures` so that "no camera found" can say why.
+    public static func scan(extraPaths: String? = environmentPaths()) -> DeviceScan {
+        let explicit = Set(candidatePaths(extraPaths: extraPaths).dropFirst(standardNodeCount))
+        var devices: [CaptureDevice] = []
+        var failures: [DeviceError] = []
+        var seen = Set<String>()
+        for path in candidatePaths(extraPaths: extraPaths) {
+            // A listed symlink (/dev/v4l/by-id/…) must not show the same camera twice.
+            guard seen.insert(canonicalPath(path)).inserted else { continue }
+            do {
+                var device = try probe(path: path)
+                device.index = devices.count
+                devices.append(device)
+            } catch {
+                switch error {
+                case .notACaptureDevice: continue
+                case .notFound: if explicit.contains(path) { failures.append(error) }
+                default: failures.append(error)
+                }
+            }
+        }
+        return DeviceScan(devices: devices, failures: failures)
+    }
+
+    /// The path with symlinks resolved, or the path itself when it cannot be resolved (as for
+    /// emulated devices, which exist only for stat/open).
+    static func canonicalPath(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// The capture devices found (see `scan`), indexed from 0.
+    public static func discover(extraPaths: String? = environmentPaths()) -> [CaptureDevice] {
+        scan(extraPaths: extraPaths).devices
+    }
+
+    /// The camera `selector` names. A path is probed directly (so it may lie outside the
+    /// candidates, and its failure says exactly why: busy, permission, missing); an index or a
+    /// name is resolved against a full scan.
+    public static func find(_ selector: DeviceSelector,
+                            extraPaths: String? = environmentPaths()) throws(SelectionError) -> CaptureDevice {
+        if case .path(let path) = selector {
+            do {
+                return try probe(path: path)  // index 0: not scanning all cameras just to number this one
+            } catch {
+                throw .device(error)
+            }
+        }
+        return try selector.resolve(in: scan(extraPaths: extraPaths))
+    }
+
+    /// Probes one path: it must be a character device answering VIDIOC_QUERYCAP with streaming
+    /// video capture. The device is opened only for the duration of the call.
+    public static func probe(path: String) throws(DeviceError) -> CaptureDevice {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw DeviceError.fromOpen(path: path, errno: errno) }
+        guard info.st_mode & S_IFMT == S_IFCHR else { throw .notACaptureDevice(path: path) }
+        return try VideoDevice(path: path).probe()
+    }
+}
+
+/// The result of a scan: the cameras, and the failures worth telling a person about.
+public struct DeviceScan: Sendable {
+    /// Capture devices in discovery order, `index` set to their position.
+    public let devices: [CaptureDevice]
+    /// Nodes that exist but could not be probed (permission denied, busy, ioctl errors), and
+    /// missing paths named in `CAMREC_DEVICE_PATHS`.
+    public let failures: [DeviceError]
+
+    /// A scan result.
+    public init(devices: [CaptureDevice], failures: [DeviceError] = []) {
+        self.devices = devices
+        self.failures = failures
+    }
+}

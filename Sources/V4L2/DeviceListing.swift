@@ -1,0 +1,244 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The output of `camrec devices`: human text, and JSON whose shape scripts can rely on.
+///
+/// JSON keys are snake_case and always present (a value that cannot be read is `null`,
+/// never a missing key); frame rates are numbers rounded to two decimals (29.97), sizes and
+/// rates fastest/driver order as the camera reports them.
+public enum DeviceListing {
+    /// The whole `--json` document: `{"devices":[…],"problems":[…]}`.
+    public struct Document: Codable, Sendable, Equatable {
+        /// The cameras.
+        public let devices: [Device]
+        /// Nodes that exist but could not be probed, with a message for each.
+        public let problems: [Problem]
+    }
+
+    /// One camera.
+    public struct Device: Codable, Sendable, Equatable {
+        /// Position in the list (what `--device N` selects).
+        public let index: Int
+        /// Device node.
+        public let path: String
+        /// Card name.
+        public let card: String
+        /// Kernel driver.
+        public let driver: String
+        /// bus_info.
+        public let bus: String
+        /// Capability names.
+        public let capabilities: [String]
+        /// Pixel formats.
+        public let formats: [Format]
+        /// Controls.
+        public let controls: [ControlEntry]
+    }
+
+    /// One pixel format.
+    public struct Format: Codable, Sendable, Equatable {
+        /// "YUYV", "MJPG", "H264".
+        public let fourcc: String
+        /// Driver's description.
+        public let description: String
+        /// Compressed flag.
+        public let compressed: Bool
+        /// Sizes with their rates.
+        public let sizes: [Size]
+    }
+
+    /// One size and its rates.
+    public struct Size: Codable, Sendable, Equatable {
+        /// Width in pixels.
+        public let width: UInt32
+        /// Height in pixels.
+        public let height: UInt32
+        /// Frames per second, fastest first, rounded to two decimals.
+        public let fps: [Double]
+    }
+
+    /// One control.
+    public struct ControlEntry: Codable, Sendable, Equatable {
+        /// V4L2 control id.
+        public let id: UInt32
+        /// Driver's name.
+        public let name: String
+        /// Command-line name ("white_balance_temperature_auto").
+        public let key: String
+        /// "integer", "boolean", "menu", …
+        public let type: String
+        /// Minimum.
+        public let min: Int64
+        /// Maximum.
+        public let max: Int64
+        /// Step.
+        public let step: Int64
+        /// Default value.
+        public let `default`: Int64
+        /// Current value; null when unreadable.
+        public let value: Int64?
+        /// Flag names ("inactive", "read_only", …).
+        public let flags: [String]
+        /// Menu items (empty unless a menu).
+        public let menu: [MenuEntry]
+
+        enum CodingKeys: String, CodingKey {
+            case id, name, key, type, min, max, step, `default`, value, flags, menu
+        }
+
+        /// Encodes every key, `value` as null when unknown.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(name, forKey: .name)
+            try container.encode(key, forKey: .key)
+            try container.encode(type, forKey: .type)
+            try container.encode(min, forKey: .min)
+            try container.encode(max, forKey: .max)
+            try container.encode(step, forKey: .step)
+            try container.encode(self.default, forKey: .default)
+            try container.encode(value, forKey: .value)
+            try container.encode(flags, forKey: .flags)
+            try container.encode(menu, forKey: .menu)
+        }
+    }
+
+    /// One menu item.
+    public struct MenuEntry: Codable, Sendable, Equatable {
+        /// Value to write.
+        public let index: Int64
+        /// Item name.
+        public let name: String
+    }
+
+    /// A device node that could not be probed.
+    public struct Problem: Codable, Sendable, Equatable {
+        /// Device node.
+        public let path: String
+        /// One line a person can act on.
+        public let message: String
+    }
+
+    /// The JSON document for `devices` and scan `failures`.
+    public static func document(_ devices: [CaptureDevice], failures: [DeviceError] = []) -> Document {
+        Document(devices: devices.map(entry), problems: failures.map { Problem(path: $0.path, message: $0.message) })
+    }
+
+    /// The JSON text: one line by default (scripts read JSON lines), indented when `pretty`.
+    /// Keys are sorted, so the text is stable.
+    public static func jsonText(_ devices: [CaptureDevice], failures: [DeviceError] = [], pretty: Bool = false) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            : [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding plain strings and numbers cannot fail; an empty document is a safe fallback.
+        guard let data = try? encoder.encode(document(devices, failures: failures)) else {
+            return #"{"devices":[],"problems":[]}"#
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func entry(_ device: CaptureDevice) -> Device {
+        Device(
+            index: device.index, path: device.path, card: device.card, driver: device.driver, bus: device.bus,
+            capabilities: device.capabilities,
+            formats: device.formats.map { format in
+                Format(fourcc: format.fourcc, description: format.description, compressed: format.compressed,
+                       sizes: format.sizes.map { Size(width: $0.width, height: $0.height, fps: $0.rates.map(\.roundedValue)) })
+            },
+            controls: device.controls.map { control in
+                ControlEntry(id: control.id, name: control.name, key: control.key, type: control.type.rawValue,
+                             min: control.minimum, max: control.maximum, step: control.step,
+                             default: control.defaultValue, value: control.value, flags: control.flags.names,
+                             menu: control.menu.map { MenuEntry(index: $0.index, name: $0.name) })
+            })
+    }
+
+    // MARK: Human text
+
+    /// Text for a terminal: each camera with its formats (sizes sharing the same rates on one
+    /// line) and, when `showControls`, its controls. With no cameras, says so and why.
+    public static func humanText(_ devices: [CaptureDevice], failures: [DeviceError] = [],
+                                 showControls: Bool = true) -> String {
+        var lines: [String] = []
+        if devices.isEmpty {
+            lines.append(SelectionError.noCameras(failures: []).message)
+        }
+        for device in devices {
+            if !lines.isEmpty { lines.append("") }
+            lines.append("\(device.index): \(device.path)  \(device.card)")
+            lines.append("   driver \(device.driver), bus \(device.bus)\(device.multiplanar ? ", multi-planar" : "")")
+            if device.formats.isEmpty { lines.append("   no formats reported") }
+            for format in device.formats {
+                var notes: [String] = []
+                if format.compressed { notes.append("compressed") }
+                if format.family == .unsupported { notes.append("not recordable by camrec") }
+                let noteText = notes.isEmpty ? "" : " (" + notes.joined(separator: ", ") + ")"
+                lines.append("   \(format.fourcc.trimmingSpaces)  \(format.description)\(noteText)")
+                if let range = format.sizeRange {
+                    lines.append("         any size \(range.minimum)…\(range.maximum) in steps of \(range.step), e.g.:")
+                }
+                for group in sizeGroups(format.sizes) {
+                    lines.append("         \(group)")
+                }
+            }
+            if showControls, !device.controls.isEmpty {
+                lines.append("   controls:")
+                let width = min(device.controls.map(\.key.count).max() ?? 0, 32)
+                for control in device.controls {
+                    lines.append("     " + pad(control.key, to: width) + "  " + controlSummary(control))
+                }
+            }
+        }
+        for failure in failures {
+            lines.append("warning: \(failure.message)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// "640x480, 320x240 @ 30, 15 fps": sizes with identical rates grouped, in driver order.
+    static func sizeGroups(_ sizes: [FrameSizeOption]) -> [String] {
+        var groups: [(rates: [FrameRate], sizes: [String])] = []
+        for option in sizes {
+            if let at = groups.firstIndex(where: { $0.rates == option.rates }) {
+                groups[at].sizes.append(option.size.description)
+            } else {
+                groups.append((option.rates, [option.size.description]))
+            }
+        }
+        return groups.map { group in
+            let rates = group.rates.isEmpty ? "rates not reported" : group.rates.map(\.description).joined(separator: ", ") + " fps"
+            return group.sizes.joined(separator: ", ") + " @ " + rates
+        }
+    }
+
+    /// "integer 0…255 step 1, default 128, now 128 (inactive)".
+    static func controlSummary(_ control: Control) -> String {
+        var parts: [String] = []
+        switch control.type {
+        case .boolean:
+            parts.append("boolean, default \(onOff(control.defaultValue))")
+            if let value = control.value { parts.append("now \(onOff(value))") }
+        case .menu, .integerMenu:
+            let items = control.menu.map(\.label).joined(separator: ", ")
+            parts.append("menu (\(items)), default \(control.defaultValue)")
+            if let value = control.value { parts.append("now \(value)") }
+        case .button:
+            parts.append("button")
+        default:
+            let step = control.step > 1 ? " step \(control.step)" : ""
+            parts.append("\(control.type.rawValue) \(control.minimum)…\(control.maximum)\(step), default \(control.defaultValue)")
+            if let value = control.value { parts.append("now \(value)") }
+        }
+        let flags = control.flags.intersection([.inactive, .readOnly, .grabbed]).names
+        return parts.joined(separator: ", ") + (flags.isEmpty ? "" : " (" + flags.joined(separator: ", ") + ")")
+    }
+
+    private static func onOff(_ value: Int64) -> String { value == 0 ? "off" : "on" }
+
+    private static func pad(_ text: String, to width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+}
