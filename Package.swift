@@ -21,7 +21,13 @@ let package = Package(
         .target(name: "GStreamer", dependencies: ["CGStreamer", "CGStreamerShim"]),
         .target(name: "CV4L2"),
         .target(name: "V4L2", dependencies: ["CV4L2"]),
-        .target(name: "CamrecKit", dependencies: ["GStreamer", "V4L2"]),
+        .target(
+            name: "CamrecKit",
+            dependencies: ["GStreamer", "V4L2"],
+            // Sources/CamrecKit/Pipelines links to the top-level pipelines/ folder: the
+            // templates are compiled in, so an installed binary needs no data files.
+            resources: [.embedInCode("Pipelines")]
+        ),
         // A small command-line parser of our own (no swift-argument-parser here).
         .target(name: "ArgumentParsing"),
         .executableTarget(name: "camrec", dependencies: ["CamrecKit", "ArgumentParsing"]),

@@ -33,4 +33,14 @@ public final class Bus: Object, @unchecked Sendable {
         if case .error(let failure) = Message(parsing: message) { return failure }
         return nil
     }
+
+    /// Posts an application message named `name` (thread-safe; used to wake the thread
+    /// that reads the bus from signal handlers and pad probes).
+    @discardableResult
+    public func postApplicationMessage(_ name: String) -> Bool {
+        guard let structure = gst_structure_new_empty(name),
+              let message = gst_message_new_application(nil, structure)
+        else { return false }
+        return gst_bus_post(busPointer, message) != 0
+    }
 }

@@ -23,10 +23,22 @@ public struct ElementFailure: Error, Sendable, Equatable, CustomStringConvertibl
 
     public var description: String { "\(source): \(message)" }
 
-    /// Whether it is a GstResourceError of this code.
-    public func isResourceError(_ resourceCode: GstResourceError) -> Bool {
-        domain == "gst-resource-error-quark" && code == Int(resourceCode.rawValue)
+    /// Whether it is a GstResourceError of this kind.
+    public func isResourceError(_ kind: ResourceError) -> Bool {
+        resourceError == kind
     }
+
+    /// The GstResourceError kind, when the failure is one.
+    public var resourceError: ResourceError? {
+        guard domain == "gst-resource-error-quark" else { return nil }
+        return ResourceError(rawValue: code)
+    }
+}
+
+/// GStreamer's resource error codes (GstResourceError), as reported by sources and sinks.
+public enum ResourceError: Int, Sendable {
+    case failed = 1, tooLazy, notFound, busy, openRead, openWrite, openReadWrite, close, read, write,
+         seek, sync, settings, noSpaceLeft, notAuthorized
 }
 
 /// Errors from the bindings, each with a message a person can act on.

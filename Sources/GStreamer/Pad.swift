@@ -34,4 +34,12 @@ public final class Pad: Object, @unchecked Sendable {
         guard let pointer = event.take() else { return false }
         return gst_pad_push_event(padPointer, pointer) != 0
     }
+
+    /// Sends an event into this pad, as if it came from upstream (sink pads) or downstream
+    /// (source pads): EOS sent into a sink pad drains and finalises everything after it.
+    @discardableResult
+    public func send(_ event: Event) -> Bool {
+        guard let pointer = event.take() else { return false }
+        return gst_pad_send_event(padPointer, pointer) != 0
+    }
 }

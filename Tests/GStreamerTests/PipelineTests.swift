@@ -57,7 +57,7 @@ func runToEnd(_ pipeline: Pipeline, timeoutSeconds: UInt64 = 10) throws -> [Mess
         #expect(found.source == "reader")
         #expect(found.message.isEmpty == false)
         #expect(found.debug.contains("No such file"))
-        #expect(found.isResourceError(GST_RESOURCE_ERROR_NOT_FOUND))
+        #expect(found.isResourceError(.notFound))
     }
 
     @Test func propertiesRoundTrip() throws {

@@ -1,0 +1,80 @@
+import V4L2
+
+/// Finds the camera a user asked for and chooses its format, turning every failure into a
+/// `CamrecError` with the exit status scripts rely on (no camera, busy, permission).
+public enum CameraResolver {
+    /// What was resolved: the source, and the size and rate the movie will have.
+    public struct Resolution: Sendable {
+        public var source: VideoSource
+        public var size: FrameSize
+        public var rate: FrameRateValue
+    }
+
+    /// Resolves `device` ("test", a path, an index or a card name; nil for the first
+    /// camera) for an optional requested size and rate.
+    public static func resolve(device: String?, size: FrameSize?, rate: FrameRateValue?) throws(CamrecError) -> Resolution {
+        if device == "test" {
+            return Resolution(source: .testPattern, size: size ?? RecordConfig.defaultTestSize,
+                              rate: rate ?? RecordConfig.defaultTestRate)
+        }
+        let camera = try find(device)
+        let wantedSize = size.flatMap { size in
+            UInt32(exactly: size.width).flatMap { width in UInt32(exactly: size.height).map { VideoSize(width: width, height: $0) } }
+        }
+        let wantedRate = rate.flatMap { rate in
+            UInt32(exactly: rate.numerator).flatMap { numerator in
+                UInt32(exactly: rate.denominator).flatMap { FrameRate(numerator: numerator, denominator: $0) }
+            }
+        }
+        let choice: FormatChoice
+        do {
+            choice = try FormatChooser.choose(from: camera.formats, size: wantedSize, rate: wantedRate)
+        } catch {
+            throw CamrecError(.usage, "\(camera.path): \(error.message)")
+        }
+        let decoding: CameraFormat.Decoding = switch choice.family {
+        case .mjpeg: .jpeg
+        case .h264: .h264
+        default: .none
+        }
+        let chosenSize = FrameSize(width: Int(choice.width), height: Int(choice.height))
+        let chosenRate = FrameRateValue(numerator: Int(choice.rate.numerator), denominator: Int(choice.rate.denominator))
+        let format = CameraFormat(fourcc: choice.fourcc, caps: choice.caps, size: chosenSize, rate: chosenRate,
+                                  decoding: decoding, reason: choice.reason)
+        return Resolution(source: .camera(path: camera.path, format: format), size: chosenSize, rate: chosenRate)
+    }
+
+    /// The camera for `device`, probed.
+    public static func find(_ device: String?) throws(CamrecError) -> CaptureDevice {
+        guard let selector = DeviceSelector(device ?? "0") else {
+            throw CamrecError(.usage, "invalid --device '\(device ?? "")': give a path (/dev/video0), an index (0) or part of a camera's name")
+        }
+        do {
+            return try DeviceDiscovery.find(selector)
+        } catch {
+            throw camrecError(for: error, selector: selector)
+        }
+    }
+
+    static func camrecError(for error: SelectionError, selector: DeviceSelector) -> CamrecError {
+        switch error {
+        case .noCameras:
+            return CamrecError(.noCamera, error.message + "; try --device test for a test pattern")
+        case .noMatch, .ambiguous:
+            return CamrecError(.noCamera, error.message)
+        case .device(let deviceError):
+            switch deviceError {
+            case .busy:
+                return CamrecError(.cameraBusy, deviceError.message)
+            case .permissionDenied:
+                return CamrecError(.permissionDenied, deviceError.message)
+            case .notFound(let path):
+                let cameras = DeviceDiscovery.discover().map { "\($0.path) (\($0.card))" }
+                let known = cameras.isEmpty ? "no camera found" : "cameras: " + cameras.joined(separator: ", ")
+                return CamrecError(.noCamera, "no camera at \(path); \(known)")
+            default:
+                return CamrecError(.noCamera, deviceError.message)
+            }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import GStreamer
+import Synchronization
+
+/// Counts the frames entering the encoder and, with a limit, lets through exactly the
+/// frames whose time since the first frame is below it: the movie then holds
+/// fps × limit frames, however late the stop reaches the source.
+///
+/// Runs in a pad probe on the recording branch, so it only does arithmetic under a mutex.
+final class MaxDurationGate: Sendable {
+    private struct Counts {
+        var firstPts: UInt64?
+        var lastPts: UInt64?
+        var frames = 0
+        var closed = false
+    }
+
+    private let limitNanoseconds: UInt64?
+    private let halfFrameNanoseconds: UInt64
+    private let counts = Mutex(Counts())
+
+    /// A gate for `limit` (nil: count only) at the nominal frame rate.
+    init(limit: TimeSpec?, rate: FrameRateValue) {
+        limitNanoseconds = limit.map { UInt64(max(0, $0.nanoseconds)) }
+        halfFrameNanoseconds = UInt64(500_000_000.0 / max(rate.framesPerSecond, 1))
+    }
+
+    /// Decides for one buffer; `onLimit` is called once, when the first frame is held back.
+    func admit(pts: UInt64?, onLimit: () -> Void) -> ProbeDecision {
+        var reachedNow = false
+        let decision = counts.withLock { counts -> ProbeDecision in
+            if counts.closed { return .drop }
+            let time = pts ?? counts.lastPts ?? 0
+            let first = counts.firstPts ?? time
+            counts.firstPts = first
+            let elapsed = time >= first ? time - first : 0
+            if let limit = limitNanoseconds, elapsed + halfFrameNanoseconds > limit {
+                counts.closed = true
+                reachedNow = true
+                return .drop
+            }
+            counts.frames += 1
+            counts.lastPts = time
+            return .pass
+        }
+        if reachedNow { onLimit() }
+        return decision
+    }
+
+    /// Frames let through so far.
+    var frames: Int { counts.withLock { $0.frames } }
+
+    /// Whether the limit was reached.
+    var isClosed: Bool { counts.withLock { $0.closed } }
+
+    /// Video time let through so far, in seconds: from the first frame to the end of the last.
+    func recordedSeconds(frameDuration: Double) -> Double {
+        counts.withLock { counts in
+            guard let first = counts.firstPts, let last = counts.lastPts else { return 0 }
+            let seconds = Double(last - first) / 1e9 + frameDuration
+            return (seconds * 1000).rounded() / 1000
+        }
+    }
+}

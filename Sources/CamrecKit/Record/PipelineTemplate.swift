@@ -1,0 +1,62 @@
+import Foundation
+
+/// A pipeline in gst-launch-1.0 syntax with `{placeholders}`, read from `pipelines/`.
+///
+/// The templates are compiled into the binary (SwiftPM `embedInCode`), so an installed
+/// `camrec` finds them from any working directory; `--pipeline FILE` can replace one.
+public struct PipelineTemplate: Sendable {
+    /// The template text as written (comments included).
+    public let text: String
+
+    /// Wraps template text.
+    public init(text: String) { self.text = text }
+
+    /// The built-in recording pipeline (`pipelines/record.pipeline`).
+    public static let record = PipelineTemplate(text: String(decoding: PackageResources.record_pipeline, as: UTF8.self))
+
+    /// The placeholders the template uses, in order of first appearance.
+    public var placeholders: [String] {
+        var names: [String] = []
+        var rest = Substring(body)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            let name = String(rest[rest.index(after: open)..<close])
+            if !names.contains(name) { names.append(name) }
+            rest = rest[rest.index(after: close)...]
+        }
+        return names
+    }
+
+    /// The template without comments, as one line.
+    var body: String {
+        text.split(separator: "\n", omittingEmptySubsequences: true)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+            .joined(separator: " ")
+    }
+
+    /// Fills every placeholder. A placeholder without a value, or a value for a name the
+    /// template does not use, is an error (a custom `--pipeline` that does not fit).
+    public func render(_ values: [String: String]) throws(TemplateError) -> String {
+        let used = Set(placeholders)
+        if let missing = placeholders.first(where: { values[$0] == nil }) {
+            throw TemplateError(message: "the pipeline template needs a value for {\(missing)}")
+        }
+        if let unused = values.keys.sorted().first(where: { !used.contains($0) }) {
+            throw TemplateError(message: "the pipeline template has no {\(unused)} placeholder; camrec needs it there")
+        }
+        var line = body
+        for (name, value) in values {
+            line = line.replacingOccurrences(of: "{\(name)}", with: value)
+        }
+        // Empty placeholders (e.g. no decoder) leave double spaces behind.
+        while line.contains("  ") { line = line.replacingOccurrences(of: "  ", with: " ") }
+        return line
+    }
+}
+
+/// A template that does not fit the values camrec fills in.
+public struct TemplateError: Error, Sendable, CustomStringConvertible {
+    /// One line saying what is wrong.
+    public let message: String
+    public var description: String { message }
+}

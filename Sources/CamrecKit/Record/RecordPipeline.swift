@@ -1,0 +1,73 @@
+import Foundation
+
+/// Fills the recording template for a configuration.
+public struct RecordPipeline: Sendable {
+    /// The configuration it is built for.
+    public let config: RecordConfig
+    /// The template it fills.
+    public let template: PipelineTemplate
+
+    public init(config: RecordConfig, template: PipelineTemplate = .record) {
+        self.config = config
+        self.template = template
+    }
+
+    /// The description camrec runs, writing to `location`.
+    public func description(location: String) throws(TemplateError) -> String {
+        try template.render(values(location: "\"" + Self.escapeForParser(location) + "\""))
+    }
+
+    /// A `gst-launch-1.0 -e …` command line that records the same kind of file to OUTPUT.
+    public func commandLine() throws(TemplateError) -> String {
+        "gst-launch-1.0 -e " + (try template.render(values(location: ShellQuoting.quote(config.outputPath))))
+    }
+
+    private func values(location: String) -> [String: String] {
+        let rate = "\(config.rate.numerator)/\(config.rate.denominator)"
+        let source: String
+        let caps: String
+        let decode: String
+        switch config.source {
+        case .testPattern:
+            source = "videotestsrc is-live=true pattern=smpte horizontal-speed=4"
+            caps = "video/x-raw,width=\(config.size.width),height=\(config.size.height),framerate=\(rate)"
+            decode = ""
+        case .camera(let path, let format):
+            source = "v4l2src device=" + ShellQuoting.quote(path)
+            caps = format.caps
+            switch format.decoding {
+            case .none: decode = ""
+            case .jpeg: decode = "! jpegdec"
+            case .h264: decode = "! h264parse ! avdec_h264"
+            }
+        }
+        return [
+            "source": source,
+            "caps": caps,
+            "decode": decode,
+            "encoder": config.encoder.element(size: config.size, rate: config.rate),
+            "muxer": config.container.muxer,
+            "location": location,
+        ]
+    }
+
+    /// Escapes `"` and `\` for a double-quoted gst_parse_launch value.
+    static func escapeForParser(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+    }
+}
+
+/// POSIX shell quoting for printed command lines.
+enum ShellQuoting {
+    /// `text` unchanged when it is safe as one shell word, else in single quotes.
+    static func quote(_ text: String) -> String {
+        let safe = !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
+            (scalar.value < 128) && (safeCharacters.contains(Character(scalar)))
+        }
+        if safe { return text }
+        return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    private static let safeCharacters: Set<Character> = Set(
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-+:,=@%")
+}

@@ -1,0 +1,257 @@
+import Foundation
+import GStreamer
+import Synchronization
+
+/// Runs one recording: builds the pipeline, gates it at the maximum duration, reads the
+/// bus on the calling thread, stops cleanly on request and finalises the file.
+///
+/// `run` blocks; call `requestStop` from any thread (signal watcher, control socket).
+public final class Recorder: Sendable {
+    private struct Control {
+        var pipeline: Pipeline?
+        var requestedStop: StopReason?
+        var stopRequests = 0
+    }
+
+    /// Application messages our own code posts to wake the bus loop.
+    private enum Wake {
+        static let limit = "camrec/limit"
+        static let stop = "camrec/stop"
+    }
+
+    /// The configuration it records with.
+    public let config: RecordConfig
+    private let pipelineBuilder: RecordPipeline
+    private let control = Mutex(Control())
+
+    public init(config: RecordConfig, template: PipelineTemplate = .record) {
+        self.config = config
+        pipelineBuilder = RecordPipeline(config: config, template: template)
+    }
+
+    /// Asks the recording to stop: the first request finalises the file (EOS), a second
+    /// one aborts at once (the fragmented file on disk still plays).
+    public func requestStop(_ reason: StopReason) {
+        let bus = control.withLock { control -> Bus? in
+            control.stopRequests += 1
+            if control.requestedStop == nil { control.requestedStop = reason }
+            return control.pipeline?.bus
+        }
+        bus?.postApplicationMessage(Wake.stop)
+    }
+
+    /// Records until the limit, a stop request, or a failure; returns every file made.
+    public func run(events: @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
+        let output = try OutputFile.claim(config.outputPath, overwrite: config.overwrite)
+        let session: RecordingSession
+        do {
+            session = try RecordingSession(recorder: self, output: output)
+        } catch {
+            output.discard()
+            throw error
+        }
+        return try session.run(events: events)
+    }
+
+    /// A stop request not yet acted on, and how many arrived.
+    fileprivate func pendingStop() -> (reason: StopReason?, count: Int) {
+        control.withLock { ($0.requestedStop, $0.stopRequests) }
+    }
+
+    fileprivate func attach(_ pipeline: Pipeline?) {
+        let pendingRequests = control.withLock { control -> Int in
+            control.pipeline = pipeline
+            return control.stopRequests
+        }
+        // A stop that came before the pipeline existed must still wake the loop.
+        if pendingRequests > 0 { pipeline?.bus?.postApplicationMessage(Wake.stop) }
+    }
+
+    fileprivate var pipelineBuilderForSession: RecordPipeline { pipelineBuilder }
+    fileprivate static var limitMessage: String { Wake.limit }
+    fileprivate static var stopMessage: String { Wake.stop }
+}
+
+/// One run of a `Recorder`: the pipeline, its gate and the bus loop.
+private final class RecordingSession {
+    private let recorder: Recorder
+    private let config: RecordConfig
+    private let output: OutputFile
+    private let pipeline: Pipeline
+    private let bus: Bus
+    private let gate: MaxDurationGate
+    private let gateToken: ProbeToken
+    private let commandLine: String
+
+    init(recorder: Recorder, output: OutputFile) throws(CamrecError) {
+        self.recorder = recorder
+        config = recorder.config
+        self.output = output
+        let builder = recorder.pipelineBuilderForSession
+        do {
+            commandLine = try builder.commandLine()
+            pipeline = try Pipeline.parse(try builder.description(location: output.partialPath))
+        } catch let error as TemplateError {
+            throw CamrecError(.usage, error.message)
+        } catch let error as GStreamerError {
+            throw FailureMapping.camrecError(for: error)
+        } catch {
+            throw CamrecError(.failure, "\(error)")
+        }
+        guard let bus = pipeline.bus else { throw CamrecError(.failure, "the pipeline has no bus") }
+        self.bus = bus
+        let gate = MaxDurationGate(limit: config.maxDuration, rate: config.rate)
+        self.gate = gate
+        do {
+            let pad = try pipeline.element(named: "record").staticPad("src")
+            gateToken = pad.addProbe(.buffer) { data in
+                guard case .buffer(let timing) = data else { return .pass }
+                return gate.admit(pts: timing.pts) { bus.postApplicationMessage(Recorder.limitMessage) }
+            }
+        } catch {
+            throw CamrecError(.usage, "the pipeline template needs a queue named 'record' on the recording branch (\(error))")
+        }
+    }
+
+    func run(events: @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
+        recorder.attach(pipeline)
+        defer {
+            recorder.attach(nil)
+            gateToken.remove()
+            _ = try? pipeline.setState(.null)
+        }
+        do {
+            try pipeline.setState(.playing)
+        } catch {
+            output.discard()
+            throw FailureMapping.camrecError(for: error)
+        }
+        events(.started(startInfo()))
+        return try loop(events: events)
+    }
+
+    private func startInfo() -> RecordingStart {
+        let device: String
+        let format: String
+        let reason: String?
+        switch config.source {
+        case .testPattern:
+            (device, format, reason) = ("test", "test", nil)
+        case .camera(let path, let cameraFormat):
+            (device, format, reason) = (path, cameraFormat.fourcc, cameraFormat.reason)
+        }
+        return RecordingStart(
+            path: config.outputPath, partialPath: output.partialPath, device: device, format: format,
+            size: config.size.description, fps: config.rate.description, formatReason: reason,
+            maxDuration: config.maxDuration?.seconds, pipeline: commandLine)
+    }
+
+    private var frameDuration: Double { 1 / max(config.rate.framesPerSecond, 1) }
+
+    /// Reads the bus until the file is finalised (EOS), aborted, or failed.
+    private func loop(events: @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
+        var stopping: StopReason?
+        var dropped: UInt64 = 0
+        var lastProgress = ContinuousClock.now
+        var lastFrames = 0
+        var lostMessage: String?
+        while true {
+            guard let message = bus.pop(timeoutNanoseconds: 100_000_000) else {
+                let now = ContinuousClock.now
+                if now - lastProgress >= .milliseconds(500) {
+                    let frames = gate.frames
+                    let elapsed = (now - lastProgress) / .seconds(1)
+                    events(.progress(RecordingProgress(
+                        seconds: gate.recordedSeconds(frameDuration: frameDuration), frames: frames,
+                        bytes: output.partialSize, limit: config.maxDuration?.seconds,
+                        fps: Double(frames - lastFrames) / elapsed)))
+                    lastProgress = now
+                    lastFrames = frames
+                }
+                continue
+            }
+            switch message {
+            case .endOfStream:
+                return try finish(reason: stopping ?? .signal, dropped: dropped, message: lostMessage)
+            case .application(_, Recorder.limitMessage):
+                if stopping == nil {
+                    stopping = .maxDuration
+                    events(.stopping(.maxDuration))
+                    pipeline.send(.endOfStream())
+                }
+            case .application(_, Recorder.stopMessage):
+                let (reason, count) = recorder.pendingStop()
+                if stopping == nil {
+                    let why = reason ?? .signal
+                    stopping = why
+                    events(.stopping(why))
+                    pipeline.send(.endOfStream())
+                } else if count > 1 {
+                    return abort(dropped: dropped)
+                }
+            case .error(let failure):
+                if failure.source == "src", gate.frames > 0, stopping != .cameraLost {
+                    // The camera went away: finalise what we have by ending the stream
+                    // right after the source.
+                    stopping = .cameraLost
+                    lostMessage = "camera lost: \(failure.message)"
+                    events(.warning("camera lost (\(failure.message)): finalising the recording so far"))
+                    let drained = (try? pipeline.element(named: "t").staticPad("sink"))?.send(.endOfStream()) ?? false
+                    if !drained { return abort(dropped: dropped) }
+                    continue
+                }
+                if failure.isResourceError(.noSpaceLeft) {
+                    return keepUnfinalised(reason: .diskFull, dropped: dropped,
+                                           message: "disk full: the recording so far is kept, not finalised")
+                }
+                output.discardIfEmpty(frames: gate.frames)
+                throw FailureMapping.camrecError(for: .element(failure))
+            case .warning(let failure):
+                events(.warning("\(failure.source): \(failure.message)"))
+            case .qos(let source, let count):
+                if source == "src" { dropped += count }
+            default:
+                continue
+            }
+        }
+    }
+
+    private func finish(reason: StopReason, dropped: UInt64, message: String?) throws(CamrecError) -> RecordingResult {
+        _ = try? pipeline.setState(.null)
+        guard gate.frames > 0 else {
+            output.discard()
+            throw CamrecError(.failure, "no frames were recorded: the source delivered nothing")
+        }
+        try output.commit()
+        return RecordingResult(reason: reason, files: [movieFile(at: output.finalPath)], droppedFrames: dropped, message: message)
+    }
+
+    private func abort(dropped: UInt64) -> RecordingResult {
+        keepUnfinalised(reason: .aborted, dropped: dropped,
+                        message: "aborted: the file was not finalised, but plays (fragmented MP4 or Matroska)")
+    }
+
+    /// Stops at once and moves the fragmented file into place when it holds anything.
+    private func keepUnfinalised(reason: StopReason, dropped: UInt64, message: String) -> RecordingResult {
+        _ = try? pipeline.setState(.null)
+        var files: [ResultFile] = []
+        var note = message
+        if gate.frames > 0 {
+            do {
+                try output.commit()
+                files.append(movieFile(at: output.finalPath))
+            } catch {
+                files.append(movieFile(at: output.partialPath))
+                note += "; \(error.message)"
+            }
+        } else {
+            output.discard()
+        }
+        return RecordingResult(reason: reason, files: files, droppedFrames: dropped, message: note)
+    }
+
+    private func movieFile(at path: String) -> ResultFile {
+        ResultFile(path: path, kind: "movie", duration: gate.recordedSeconds(frameDuration: frameDuration),
+                   frames: gate.frames, bytes: OutputFile.size(of: path))
+    }
+}

@@ -1,0 +1,47 @@
+/// What a running recording tells its caller, in order.
+public enum RecordingEvent: Sendable {
+    /// The pipeline is running.
+    case started(RecordingStart)
+    /// Periodic progress (about twice a second).
+    case progress(RecordingProgress)
+    /// Something went wrong that the recording survives.
+    case warning(String)
+    /// A stop was requested; the file is being finalised.
+    case stopping(StopReason)
+}
+
+/// What a recording runs with, reported once at the start.
+public struct RecordingStart: Sendable, Codable, Equatable {
+    /// The final path.
+    public var path: String
+    /// Where the file is written until it is finalised.
+    public var partialPath: String
+    /// "test" or the device path.
+    public var device: String
+    /// The camera format (fourcc), or "test".
+    public var format: String
+    /// Frame size, e.g. "1280x720".
+    public var size: String
+    /// Frame rate, e.g. "30".
+    public var fps: String
+    /// Why that format was chosen.
+    public var formatReason: String?
+    /// The limit in seconds, nil for none.
+    public var maxDuration: Double?
+    /// The pipeline as a gst-launch-1.0 line.
+    public var pipeline: String
+}
+
+/// A progress report.
+public struct RecordingProgress: Sendable, Equatable {
+    /// Seconds of video recorded.
+    public var seconds: Double
+    /// Frames recorded.
+    public var frames: Int
+    /// Bytes written so far.
+    public var bytes: Int64
+    /// The limit in seconds, nil for none.
+    public var limit: Double?
+    /// Frames per second over the last report interval.
+    public var fps: Double
+}

@@ -1,0 +1,37 @@
+/// Where frames come from.
+public enum VideoSource: Sendable, Equatable {
+    /// GStreamer's `videotestsrc`, live, for trying camrec without a camera.
+    case testPattern
+    /// A V4L2 capture device, with the camera format camrec chose for it.
+    case camera(path: String, format: CameraFormat)
+}
+
+/// A camera format: what v4l2src must deliver, as chosen from the device's capabilities.
+public struct CameraFormat: Sendable, Equatable, Codable {
+    /// The V4L2 four-character code, e.g. "YUYV", "MJPG", "H264".
+    public var fourcc: String
+    /// GStreamer caps for it, e.g. "image/jpeg,width=1920,height=1080,framerate=30/1".
+    public var caps: String
+    /// Frame size.
+    public var size: FrameSize
+    /// Frame rate.
+    public var rate: FrameRateValue
+    /// How camrec decodes it before encoding.
+    public var decoding: Decoding
+    /// Why this format was chosen, for people.
+    public var reason: String
+
+    /// The decode step a camera format needs before the encoder.
+    public enum Decoding: String, Sendable, Codable {
+        case none, jpeg, h264
+    }
+
+    public init(fourcc: String, caps: String, size: FrameSize, rate: FrameRateValue, decoding: Decoding, reason: String) {
+        self.fourcc = fourcc
+        self.caps = caps
+        self.size = size
+        self.rate = rate
+        self.decoding = decoding
+        self.reason = reason
+    }
+}

@@ -1,0 +1,69 @@
+/// Why a recording stopped.
+public enum StopReason: String, Sendable, Codable, Equatable {
+    /// `--max-duration` was reached.
+    case maxDuration = "max-duration"
+    /// SIGINT, SIGTERM or SIGHUP (finalised cleanly).
+    case signal
+    /// A stop command (control socket, `q` on the terminal).
+    case control
+    /// The camera went away; the movie so far was finalised.
+    case cameraLost = "camera-lost"
+    /// The disk filled up; the movie so far was kept.
+    case diskFull = "disk-full"
+    /// A second signal stopped at once, without finalising (the file still plays).
+    case aborted
+    /// Something failed.
+    case error
+}
+
+/// A file camrec made.
+public struct ResultFile: Sendable, Codable, Equatable {
+    /// Where it is.
+    public var path: String
+    /// "movie" or "still".
+    public var kind: String
+    /// Seconds of video (movies).
+    public var duration: Double?
+    /// Number of video frames (movies).
+    public var frames: Int?
+    /// Size in bytes.
+    public var bytes: Int64
+
+    public init(path: String, kind: String, duration: Double?, frames: Int?, bytes: Int64) {
+        self.path = path
+        self.kind = kind
+        self.duration = duration
+        self.frames = frames
+        self.bytes = bytes
+    }
+}
+
+/// The outcome of a recording: every file made, why it stopped, what was lost.
+public struct RecordingResult: Sendable, Codable, Equatable {
+    /// Why it stopped.
+    public var reason: StopReason
+    /// Every file made.
+    public var files: [ResultFile]
+    /// Frames the camera or pipeline dropped.
+    public var droppedFrames: UInt64
+    /// A message for people when the stop was not the normal one (lost camera, abort).
+    public var message: String?
+
+    public init(reason: StopReason, files: [ResultFile], droppedFrames: UInt64, message: String? = nil) {
+        self.reason = reason
+        self.files = files
+        self.droppedFrames = droppedFrames
+        self.message = message
+    }
+
+    /// The exit status a script sees for this result.
+    public var exitStatus: ExitStatus {
+        switch reason {
+        case .maxDuration, .signal, .control: .success
+        case .cameraLost: .cameraLost
+        case .diskFull: .diskFull
+        case .aborted: .aborted
+        case .error: .failure
+        }
+    }
+}

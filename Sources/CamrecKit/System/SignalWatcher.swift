@@ -1,0 +1,49 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Turns POSIX signals into calls on one dedicated thread, with `sigwait`.
+///
+/// `block(_:)` must run on the main thread before any other thread starts (GStreamer's
+/// threads inherit the mask), so that the signals reach only the watcher.
+public final class SignalWatcher: Sendable {
+    /// The signals a recording reacts to: stop (INT, TERM, HUP) and take a still (USR1).
+    public static let recordingSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGUSR1]
+
+    /// Blocks `signals` for this thread and every thread it starts later; ignores SIGPIPE
+    /// (a closed stdout must give an error, not kill a recording).
+    public static func block(_ signals: [Int32]) {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in signals { sigaddset(&set, signal) }
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+        Glibc.signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// Starts a thread that calls `handler` with each of `signals` as it arrives.
+    public static func start(_ signals: [Int32], handler: @escaping @Sendable (Int32) -> Void) {
+        let thread = Thread {
+            var set = sigset_t()
+            sigemptyset(&set)
+            for signal in signals { sigaddset(&set, signal) }
+            while true {
+                var received: Int32 = 0
+                if sigwait(&set, &received) == 0 { handler(received) }
+            }
+        }
+        thread.name = "camrec-signals"
+        thread.start()
+    }
+
+    /// The signal's name without "SIG", e.g. "INT".
+    public static func name(_ signal: Int32) -> String {
+        switch signal {
+        case SIGINT: "INT"
+        case SIGTERM: "TERM"
+        case SIGHUP: "HUP"
+        case SIGUSR1: "USR1"
+        default: "\(signal)"
+        }
+    }
+}

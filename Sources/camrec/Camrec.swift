@@ -1,0 +1,14 @@
+import CamrecKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The `camrec` command: picks a subcommand and exits with its status. All the work is in
+/// CamrecKit; this target only parses arguments and prints.
+@main
+enum Camrec {
+    static func main() {
+        let status = CommandDispatcher.run(Array(CommandLine.arguments.dropFirst()))
+        exit(status.rawValue)
+    }
+}

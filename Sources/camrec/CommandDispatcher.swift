@@ -1,0 +1,30 @@
+import ArgumentParsing
+import CamrecKit
+
+/// Chooses the subcommand: `record` unless the first argument names another one, so
+/// `camrec --max-duration 600 out.mp4` records exactly as written.
+enum CommandDispatcher {
+    static let version = "0.1.0"
+
+    static let subcommands = Subcommands(["record", "devices"], default: "record")
+
+    static func run(_ arguments: [String]) -> ExitStatus {
+        if arguments == ["--version"] || arguments == ["-V"] {
+            print("camrec \(version)")
+            return .success
+        }
+        let (name, rest) = subcommands.select(arguments)
+        switch name {
+        case "devices": return DevicesCommand.main(rest)
+        default: return RecordCommand.main(rest)
+        }
+    }
+
+    /// The exit-code table shown in help texts.
+    static var exitCodeTable: String {
+        "Exit codes:\n" + ExitStatus.allCases.map { status in
+            let code = String(status.rawValue)
+            return "  " + code + String(repeating: " ", count: max(1, 5 - code.count)) + status.meaning
+        }.joined(separator: "\n")
+    }
+}

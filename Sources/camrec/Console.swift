@@ -1,0 +1,94 @@
+import CamrecKit
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where camrec talks: JSON lines on stdout for scripts (`--json`), human text on stderr,
+/// and a progress line only when stderr is a terminal.
+final class Console: @unchecked Sendable {
+    let json: Bool
+    let quiet: Bool
+    let isTerminal: Bool
+    let useColor: Bool
+    private let lock = NSLock()
+    private var progressShown = false
+
+    init(json: Bool, quiet: Bool) {
+        self.json = json
+        self.quiet = quiet
+        isTerminal = isatty(STDERR_FILENO) == 1
+        useColor = isTerminal && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
+    }
+
+    /// One line for people on stderr (suppressed by --quiet).
+    func say(_ text: String) {
+        guard !quiet else { return }
+        writeErr(text + "\n")
+    }
+
+    /// An error line on stderr (always shown) and, with --json, an error object on stdout.
+    func fail(_ error: CamrecError) {
+        writeErr("camrec: \(error.message)\n")
+        if json {
+            emit(ErrorLine(message: error.message, exitCode: error.status.rawValue), type: "error")
+        }
+    }
+
+    /// Rewrites the progress line (terminals only).
+    func progress(_ text: String) {
+        guard isTerminal, !quiet else { return }
+        lock.withLock {
+            let line = useColor ? "\u{1B}[31m●\u{1B}[0m " + text : "● " + text
+            FileHandle.standardError.write(Data(("\r\u{1B}[2K" + line).utf8))
+            progressShown = true
+        }
+    }
+
+    /// One JSON object on stdout, with `"type"` first.
+    func emit<Value: Encodable>(_ value: Value, type: String) {
+        guard json else { return }
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+        guard let body = try? encoder.encode(value), body.first == UInt8(ascii: "{") else { return }
+        // "type" goes first so that a person reading the lines sees what each one is.
+        var line = Data("{\"type\":\"\(type)\"".utf8)
+        if body.count > 2 { line.append(UInt8(ascii: ",")) }
+        line.append(body.dropFirst())
+        line.append(UInt8(ascii: "\n"))
+        lock.withLock {
+            FileHandle.standardOutput.write(line)
+        }
+    }
+
+    private func writeErr(_ text: String) {
+        lock.withLock {
+            if progressShown {
+                FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+                progressShown = false
+            }
+            FileHandle.standardError.write(Data(text.utf8))
+        }
+    }
+}
+
+/// The JSON `error` line.
+struct ErrorLine: Encodable {
+    let message: String
+    let exitCode: Int32
+}
+
+/// A human size: "812 KB", "3.4 MB".
+func humanBytes(_ bytes: Int64) -> String {
+    let value = Double(bytes)
+    if value >= 1e9 { return String(format: "%.2f GB", value / 1e9) }
+    if value >= 1e6 { return String(format: "%.1f MB", value / 1e6) }
+    return String(format: "%.0f KB", value / 1e3)
+}
+
+/// "00:01:05" for 65 seconds.
+func clockTime(_ seconds: Double) -> String {
+    let total = Int(seconds.rounded(.down))
+    return String(format: "%02d:%02d:%02d", total / 3600, total / 60 % 60, total % 60)
+}

@@ -1,0 +1,46 @@
+import ArgumentParsing
+import CamrecKit
+import V4L2
+
+/// `camrec devices [--json] [--check]`: lists cameras by our own V4L2 probing.
+enum DevicesCommand {
+    static let spec = CommandSpec(
+        name: "camrec devices",
+        abstract: "List the cameras (V4L2 capture devices), their formats, sizes, frame rates and controls.",
+        usage: "",
+        options: [
+            OptionSpec(["--json"], help: "print one JSON object on stdout"),
+            OptionSpec(["--check"], help: "print nothing; exit 0 when a camera that can capture exists, else 66"),
+            OptionSpec(["--controls"], help: "also list each camera's controls (always in --json)"),
+        ],
+        positionals: [],
+        discussion: """
+            Probes /dev/video0 … /dev/video63 and the colon-separated paths in
+            $CAMREC_DEVICE_PATHS (GStreamer's device monitor sees only udev devices).
+            """
+    )
+
+    static func main(_ arguments: [String]) -> ExitStatus {
+        let parsed: ParsedArguments
+        do {
+            parsed = try spec.parse(arguments)
+        } catch {
+            Console(json: false, quiet: false).fail(CamrecError(.usage, error.message))
+            return .usage
+        }
+        if parsed.helpRequested {
+            print(spec.helpText)
+            return .success
+        }
+        let scan = DeviceDiscovery.scan()
+        if parsed.flag("--check") {
+            return scan.devices.isEmpty ? .noCamera : .success
+        }
+        if parsed.flag("--json") {
+            print(DeviceListing.jsonText(scan.devices, failures: scan.failures))
+        } else {
+            print(DeviceListing.humanText(scan.devices, failures: scan.failures, showControls: parsed.flag("--controls")), terminator: "")
+        }
+        return scan.devices.isEmpty ? .noCamera : .success
+    }
+}

@@ -1,0 +1,134 @@
+import ArgumentParsing
+import CamrecKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `camrec [record] [options] OUTPUT`: records a movie from a camera.
+enum RecordCommand {
+    static let spec = CommandSpec(
+        name: "camrec",
+        abstract: "Record a movie from a camera (v4l2src → H.264 → MP4, MOV or MKV).",
+        usage: "camrec [record] [options] OUTPUT",
+        options: [
+            OptionSpec(["--device", "-d"], value: "DEV", help: "camera: a path (/dev/video0), an index (0), part of its name, or 'test' for a built-in test pattern (default: the first camera)"),
+            OptionSpec(["--size", "-s"], value: "WxH", help: "frame size, e.g. 1280x720 or 720p (default: 1280x720 when the camera can)"),
+            OptionSpec(["--fps", "-r"], value: "N", help: "frame rate, e.g. 30 or 29.97 (default: 30 when the camera can)"),
+            OptionSpec(["--max-duration", "-t"], value: "T", help: "stop by itself after T: 600, 90s, 10m, 1h2m3s, 00:10:00; 0 or none for no limit (default: 10m)"),
+            OptionSpec(["--force", "-f"], help: "replace OUTPUT if it exists"),
+            OptionSpec(["--json"], help: "print JSON lines on stdout: started, warning, result"),
+            OptionSpec(["--quiet", "-q"], help: "print nothing on stderr but errors"),
+            OptionSpec(["--print-pipeline"], help: "print the gst-launch-1.0 line that would run, and exit"),
+            OptionSpec(["--version"], help: "print the version and exit"),
+        ],
+        positionals: [PositionalSpec("OUTPUT", help: "the movie to write; its extension (.mp4, .mov, .mkv) picks the container")],
+        discussion: """
+            Subcommands:
+              camrec record [options] OUTPUT   record a movie (the default subcommand)
+              camrec devices [--json] [--check]  list cameras and what they can capture
+              camrec trim [options] INPUT      cut the start or end of a movie
+
+            SIGINT, SIGTERM or SIGHUP stop the recording and finalise the file; a second
+            signal aborts at once (the file still plays). The movie is written to
+            NAME.partial.EXT and renamed to OUTPUT once finalised; after a crash that file
+            holds all but about the last second.
+
+            Examples:
+              camrec --max-duration 600 out.mp4
+              camrec --device test --max-duration 5s --json test.mkv
+
+            \(CommandDispatcher.exitCodeTable)
+            """
+    )
+
+    static func main(_ arguments: [String]) -> ExitStatus {
+        let parsed: ParsedArguments
+        let options: RecordOptions
+        do {
+            parsed = try spec.parse(arguments)
+            if parsed.helpRequested {
+                print(spec.helpText)
+                return .success
+            }
+            if parsed.flag("--version") {
+                print("camrec \(CommandDispatcher.version)")
+                return .success
+            }
+            options = try RecordOptions(parsed)
+        } catch {
+            let console = Console(json: arguments.contains("--json"), quiet: false)
+            console.fail(CamrecError(.usage, error.message))
+            return .usage
+        }
+        let console = Console(json: options.json, quiet: options.quiet)
+        do {
+            return try run(options, console: console)
+        } catch {
+            console.fail(error)
+            return error.status
+        }
+    }
+
+    private static func run(_ options: RecordOptions, console: Console) throws(CamrecError) -> ExitStatus {
+        try OutputFile.checkDestination(options.output, overwrite: options.force)
+        let resolution = try CameraResolver.resolve(device: options.device, size: options.size, rate: options.rate)
+        let config = RecordConfig(
+            source: resolution.source, size: resolution.size, rate: resolution.rate,
+            maxDuration: options.maxDuration, outputPath: options.output, container: options.container,
+            overwrite: options.force, encoder: EncoderSettings())
+        if options.printPipeline {
+            do {
+                print(try RecordPipeline(config: config).commandLine())
+            } catch {
+                throw CamrecError(.usage, error.message)
+            }
+            return .success
+        }
+        SignalWatcher.block(SignalWatcher.recordingSignals)
+        let recorder = Recorder(config: config)
+        SignalWatcher.start(SignalWatcher.recordingSignals) { signal in
+            if signal != SIGUSR1 { recorder.requestStop(.signal) }
+        }
+        let printer = RecordingPrinter(console: console)
+        let result = try recorder.run { event in printer.show(event) }
+        printer.show(result)
+        return result.exitStatus
+    }
+}
+
+/// The record command's options, turned into typed values once.
+struct RecordOptions {
+    var device: String?
+    var size: FrameSize?
+    var rate: FrameRateValue?
+    var maxDuration: TimeSpec?
+    var output: String
+    var container: Container
+    var force: Bool
+    var json: Bool
+    var quiet: Bool
+    var printPipeline: Bool
+
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        device = parsed.value("--device")
+        size = try parsed.value("--size", FrameSize.parse)
+        rate = try parsed.value("--fps", FrameRateValue.parse)
+        if let limit = try parsed.value("--max-duration", MaxDuration.parseLimit) {
+            maxDuration = limit
+        } else {
+            maxDuration = MaxDuration.defaultLimit
+        }
+        guard let output = parsed.positional("OUTPUT") else {
+            throw UsageError("missing OUTPUT: give the movie to write, e.g. camrec out.mp4 (see camrec --help)")
+        }
+        guard let container = Container(path: output) else {
+            throw UsageError("cannot tell the format of '\(output)': end OUTPUT with .mp4, .mov or .mkv")
+        }
+        self.output = output
+        self.container = container
+        force = parsed.flag("--force")
+        json = parsed.flag("--json")
+        quiet = parsed.flag("--quiet")
+        printPipeline = parsed.flag("--print-pipeline")
+    }
+}

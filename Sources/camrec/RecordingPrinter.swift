@@ -1,0 +1,42 @@
+import CamrecKit
+
+/// Shows recording events: JSON lines for scripts, short lines and a progress display for people.
+struct RecordingPrinter: Sendable {
+    let console: Console
+
+    func show(_ event: RecordingEvent) {
+        switch event {
+        case .started(let start):
+            console.emit(start, type: "started")
+            let limit = start.maxDuration.map { " for up to " + clockTime($0) } ?? " until stopped"
+            let from = start.device == "test" ? "the test pattern" : "\(start.device) (\(start.format))"
+            console.say("camrec: recording \(from) at \(start.size) \(start.fps) fps to \(start.path)\(limit)")
+            if let reason = start.formatReason { console.say("camrec: format: \(reason)") }
+        case .progress(let progress):
+            let limit = progress.limit.map { " / " + clockTime($0) } ?? ""
+            console.progress(String(format: "%@%@  %@  %.1f fps", clockTime(progress.seconds), limit,
+                                    humanBytes(progress.bytes), progress.fps))
+        case .warning(let message):
+            console.emit(WarningLine(message: message), type: "warning")
+            console.say("camrec: warning: \(message)")
+        case .stopping(let reason):
+            console.say("camrec: stopping (\(reason.rawValue)): finalising the file")
+        }
+    }
+
+    func show(_ result: RecordingResult) {
+        console.emit(result, type: "result")
+        for file in result.files {
+            let frames = file.frames.map { "\($0) frames, " } ?? ""
+            let duration = file.duration.map { String(format: "%.2f s, ", $0) } ?? ""
+            console.say("camrec: saved \(file.path) (\(frames)\(duration)\(humanBytes(file.bytes)))")
+        }
+        if let message = result.message { console.say("camrec: \(message)") }
+        if result.droppedFrames > 0 { console.say("camrec: \(result.droppedFrames) frames dropped") }
+    }
+}
+
+/// The JSON `warning` line.
+struct WarningLine: Encodable {
+    let message: String
+}

@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+
+/// End to end: the built camrec binary records from the test pattern; ffprobe and ffmpeg,
+/// not camrec, say what the file holds.
+@Suite struct RecordingTests {
+    @Test(arguments: ["mp4", "mov", "mkv"])
+    func maxDurationGivesExactlyThatManyFrames(container: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let output = folder.path("movie.\(container)")
+        let result = try CamrecBinary.run(["--device", "test", "--size", "320x240", "--fps", "30",
+                                           "--max-duration", "3", "--json", output])
+        #expect(result.status == 0, "\(result.stderr)")
+        let probe = try MediaProbe.probe(output)
+        #expect(probe.codec == "h264")
+        #expect(probe.pixelFormat == "yuv420p")
+        #expect((probe.width, probe.height) == (320, 240))
+        #expect(abs(probe.frames - 90) <= 1, "ffprobe counted \(probe.frames) frames, want 90 ± 1")
+        #expect(try MediaProbe.decodeErrors(output).isEmpty)
+        // Only the finished movie is left: no partial file.
+        #expect(folder.contents == ["movie.\(container)"])
+
+        let lines = JSONLines.parse(result)
+        #expect(lines.first?["type"] as? String == "started")
+        let last = try #require(lines.last)
+        #expect(last["type"] as? String == "result")
+        #expect(last["reason"] as? String == "max-duration")
+        #expect(last["dropped_frames"] as? Int == 0)
+        let file = try #require((last["files"] as? [[String: Any]])?.first)
+        #expect(file["path"] as? String == output)
+        #expect(file["kind"] as? String == "movie")
+        #expect(file["frames"] as? Int == probe.frames)
+        #expect(abs((file["duration"] as? Double ?? 0) - 3) < 0.05)
+        #expect(file["bytes"] as? Int == Int(OutputFileSize.of(output)))
+    }
+
+    @Test func finishedMP4IsFinalisedNotFragmented() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let output = folder.path("movie.mp4")
+        let result = try CamrecBinary.run(["--device", "test", "--size", "320x240", "--max-duration", "2", "-q", output])
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty, "--quiet printed: \(result.stderr)")
+        let boxes = try MediaProbe.topLevelBoxes(output)
+        #expect(boxes.contains("moov"))
+        #expect(!boxes.contains("moof"), "a clean stop rewrites the hybrid MP4 into a plain one: \(boxes)")
+    }
+
+    @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
+    func signalFinalisesTheFile(signal: Int32) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let output = folder.path("movie.mp4")
+        let run = try CamrecBinary.start(["--device", "test", "--size", "320x240", "--max-duration", "none", "--json", output])
+        #expect(run.waitForLine(type: "started"))
+        Thread.sleep(forTimeInterval: 2)
+        run.signal(signal)
+        #expect(run.wait() == 0, "\(run.stderrText)")
+        let result = try #require(run.jsonLines.last)
+        #expect(result["reason"] as? String == "signal")
+        let probe = try MediaProbe.probe(output)
+        #expect(probe.frames >= 30, "only \(probe.frames) frames after 2 s")
+        #expect(try MediaProbe.decodeErrors(output).isEmpty)
+        #expect(!(try MediaProbe.topLevelBoxes(output)).contains("moof"))
+        #expect(folder.contents == ["movie.mp4"])
+    }
+
+    @Test func secondSignalAbortsAndTheFileStillPlays() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let output = folder.path("movie.mp4")
+        let run = try CamrecBinary.start(["--device", "test", "--size", "320x240", "--max-duration", "none", "--json", output])
+        #expect(run.waitForLine(type: "started"))
+        Thread.sleep(forTimeInterval: 3)
+        run.signal(SIGINT)
+        run.signal(SIGINT)
+        let status = run.wait()
+        #expect(status == 0 || status == 130, "\(run.stderrText)")
+        let probe = try MediaProbe.probe(output)
+        #expect(probe.frames >= 30, "only \(probe.frames) frames after 3 s")
+    }
+
+    /// kill -9 leaves the partial file; it plays, with at most about a second lost.
+    @Test(arguments: ["mp4", "mkv"])
+    func killNineLeavesAPlayableFile(container: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let output = folder.path("movie.\(container)")
+        let run = try CamrecBinary.start(["--device", "test", "--size", "320x240", "--fps", "30", "--max-duration", "none", "--json", output])
+        #expect(run.waitForLine(type: "started"))
+        let started = Date()
+        Thread.sleep(forTimeInterval: 4)
+        run.signal(SIGKILL)
+        let elapsed = Date().timeIntervalSince(started)
+        _ = run.wait()
+        let partial = try #require(run.jsonLines.first?["partial_path"] as? String)
+        #expect(!FileManager.default.fileExists(atPath: output), "nothing under the final name after a crash")
+        let probe = try MediaProbe.probe(partial)
+        #expect(probe.codec == "h264")
+        let seconds = Double(probe.frames) / 30
+        #expect(seconds >= elapsed - 1.6, "only \(seconds) s playable of \(elapsed) s recorded")
+        #expect(try MediaProbe.decodeErrors(partial).isEmpty)
+    }
+
+    @Test func printedPipelineRecordsTheSameKindOfFileWithGstLaunch() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let output = folder.path("by hand.mp4")
+        let printed = try CamrecBinary.run(["--device", "test", "--size", "320x240", "--print-pipeline", output])
+        #expect(printed.status == 0)
+        let line = printed.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(line.hasPrefix("gst-launch-1.0 -e "))
+        #expect(folder.contents.isEmpty, "--print-pipeline creates nothing")
+        // Run it through a shell as a person would, and stop it with SIGINT (-e: EOS first).
+        let shell = try ChildProcess.run("/bin/sh", ["-c", "timeout -s INT 3 " + line + " >/dev/null"], timeout: 30)
+        #expect(shell.timedOut == false)
+        let probe = try MediaProbe.probe(output)
+        #expect(probe.codec == "h264")
+        #expect(probe.pixelFormat == "yuv420p")
+        #expect(probe.frames > 10)
+    }
+
+    @Test func forceReplacesAnExistingFile() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let output = folder.path("movie.mkv")
+        try Data("old".utf8).write(to: URL(fileURLWithPath: output))
+        let result = try CamrecBinary.run(["--device", "test", "--size", "320x240", "--max-duration", "1", "--force", output])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try MediaProbe.probe(output).frames == 30)
+    }
+}
+
+enum OutputFileSize {
+    static func of(_ path: String) -> Int64 {
+        ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.int64Value ?? -1
+    }
+}

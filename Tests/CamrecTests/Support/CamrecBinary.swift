@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+
+/// The built `camrec` executable, run as a user would.
+enum CamrecBinary {
+    /// The binary beside the test bundle (swift build puts every product in one folder).
+    static let url: URL = {
+        let candidates = [Bundle.main.executableURL, URL(fileURLWithPath: CommandLine.arguments[0])]
+            .compactMap { $0?.resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("camrec") }
+            + [VirtualCameraEnvironment.packageRoot.appendingPathComponent(".build/debug/camrec")]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+    }()
+
+    /// Runs camrec to completion.
+    static func run(_ arguments: [String], environment: [String: String]? = nil, timeout: TimeInterval = 60) throws -> ChildProcessResult {
+        try ChildProcess.run(url.path, arguments, environment: environment, timeout: timeout)
+    }
+
+    /// Starts camrec in the background, for tests that signal or kill it.
+    static func start(_ arguments: [String], environment: [String: String]? = nil) throws -> RunningCamrec {
+        try RunningCamrec(arguments: arguments, environment: environment)
+    }
+}
+
+/// A camrec process running in the background; stdout goes to a file the test can read
+/// while it runs (JSON lines).
+final class RunningCamrec: @unchecked Sendable {
+    let process = Process()
+    let stdoutURL: URL
+    let stderrURL: URL
+    private let done = DispatchSemaphore(value: 0)
+
+    init(arguments: [String], environment: [String: String]?) throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("camrec-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        stdoutURL = scratch.appendingPathComponent("stdout")
+        stderrURL = scratch.appendingPathComponent("stderr")
+        FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
+        FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+        process.executableURL = CamrecBinary.url
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
+        process.standardError = try FileHandle(forWritingTo: stderrURL)
+        process.terminationHandler = { [done] _ in done.signal() }
+        try process.run()
+    }
+
+    var pid: Int32 { process.processIdentifier }
+
+    /// JSON lines printed so far, parsed.
+    var jsonLines: [[String: Any]] { JSONLines.parse((try? Data(contentsOf: stdoutURL)) ?? Data()) }
+
+    var stderrText: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
+
+    /// Waits until a JSON line of `type` appears (true) or `timeout` passes (false).
+    func waitForLine(type: String, timeout: TimeInterval = 20) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if jsonLines.contains(where: { $0["type"] as? String == type }) { return true }
+            if !process.isRunning { return false }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return false
+    }
+
+    func signal(_ number: Int32) { kill(pid, number) }
+
+    /// Waits for exit; returns the exit status, or nil after `timeout` (the process is then killed).
+    func wait(timeout: TimeInterval = 30) -> Int32? {
+        if done.wait(timeout: .now() + timeout) == .timedOut {
+            kill(pid, SIGKILL)
+            done.wait()
+            return nil
+        }
+        return process.terminationReason == .exit ? process.terminationStatus : -process.terminationStatus
+    }
+}
+
+/// JSON lines on camrec's stdout.
+enum JSONLines {
+    static func parse(_ data: Data) -> [[String: Any]] {
+        String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        }
+    }
+
+    static func parse(_ result: ChildProcessResult) -> [[String: Any]] { parse(result.stdout) }
+}
+
+/// A fresh temporary folder for one test, removed by the caller with `remove()`.
+struct TemporaryFolder {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("camrec-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    /// File names in the folder, sorted.
+    var contents: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted() }
+
+    func remove() { try? FileManager.default.removeItem(at: url) }
+}
