@@ -58,7 +58,14 @@ public enum CameraResolver {
 
     static func camrecError(for error: SelectionError, selector: DeviceSelector) -> CamrecError {
         switch error {
-        case .noCameras:
+        case .noCameras(let failures):
+            // A camera that exists but cannot be opened keeps its own exit status.
+            if failures.contains(where: { if case .busy = $0 { true } else { false } }) {
+                return CamrecError(.cameraBusy, error.message)
+            }
+            if failures.contains(where: { if case .permissionDenied = $0 { true } else { false } }) {
+                return CamrecError(.permissionDenied, error.message)
+            }
             return CamrecError(.noCamera, error.message + "; try --device test for a test pattern")
         case .noMatch, .ambiguous:
             return CamrecError(.noCamera, error.message)

@@ -5,23 +5,30 @@ import Synchronization
 /// frames whose time since the first frame is below it: the movie then holds
 /// fps × limit frames, however late the stop reaches the source.
 ///
+/// It also counts frames lost before it: a gap of more than 1.5 frame intervals between
+/// two timestamps means the camera dropped or stalled (sequence gaps, late frames) or
+/// the pipeline fell behind, and the missing intervals are counted as dropped frames.
+///
 /// Runs in a pad probe on the recording branch, so it only does arithmetic under a mutex.
 final class MaxDurationGate: Sendable {
     private struct Counts {
         var firstPts: UInt64?
         var lastPts: UInt64?
         var frames = 0
+        var dropped: UInt64 = 0
         var closed = false
     }
 
     private let limitNanoseconds: UInt64?
     private let halfFrameNanoseconds: UInt64
+    private let frameNanoseconds: UInt64
     private let counts = Mutex(Counts())
 
     /// A gate for `limit` (nil: count only) at the nominal frame rate.
     init(limit: TimeSpec?, rate: FrameRateValue) {
         limitNanoseconds = limit.map { UInt64(max(0, $0.nanoseconds)) }
-        halfFrameNanoseconds = UInt64(500_000_000.0 / max(rate.framesPerSecond, 1))
+        frameNanoseconds = UInt64(1_000_000_000.0 / max(rate.framesPerSecond, 1))
+        halfFrameNanoseconds = frameNanoseconds / 2
     }
 
     /// Decides for one buffer; `onLimit` is called once, when the first frame is held back.
@@ -38,6 +45,10 @@ final class MaxDurationGate: Sendable {
                 reachedNow = true
                 return .drop
             }
+            if let last = counts.lastPts, time > last, time - last > frameNanoseconds + halfFrameNanoseconds {
+                let missing = (time - last + halfFrameNanoseconds) / frameNanoseconds - 1
+                counts.dropped += missing
+            }
             counts.frames += 1
             counts.lastPts = time
             return .pass
@@ -48,6 +59,9 @@ final class MaxDurationGate: Sendable {
 
     /// Frames let through so far.
     var frames: Int { counts.withLock { $0.frames } }
+
+    /// Frames missing between the timestamps let through so far.
+    var droppedFrames: UInt64 { counts.withLock { $0.dropped } }
 
     /// Whether the limit was reached.
     var isClosed: Bool { counts.withLock { $0.closed } }

@@ -151,13 +151,24 @@ private final class RecordingSession {
     /// Reads the bus until the file is finalised (EOS), aborted, or failed.
     private func loop(events: @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
         var stopping: StopReason?
-        var dropped: UInt64 = 0
         var lastProgress = ContinuousClock.now
         var lastFrames = 0
         var lostMessage: String?
+        // Finalising should take well under a second; a pipeline that never delivers EOS
+        // (a wedged element) is stopped unfinalised rather than hanging a script.
+        var finaliseDeadline: ContinuousClock.Instant?
+        func beginStop(_ reason: StopReason) {
+            stopping = reason
+            events(.stopping(reason))
+            finaliseDeadline = .now + .seconds(10)
+        }
         while true {
             guard let message = bus.pop(timeoutNanoseconds: 100_000_000) else {
                 let now = ContinuousClock.now
+                if let deadline = finaliseDeadline, now > deadline {
+                    return keepUnfinalised(reason: stopping ?? .error,
+                                           message: "the pipeline did not finalise the file within 10 s; it is kept as written (it plays)")
+                }
                 if now - lastProgress >= .milliseconds(500) {
                     let frames = gate.frames
                     let elapsed = (now - lastProgress) / .seconds(1)
@@ -172,67 +183,63 @@ private final class RecordingSession {
             }
             switch message {
             case .endOfStream:
-                return try finish(reason: stopping ?? .signal, dropped: dropped, message: lostMessage)
+                return try finish(reason: stopping ?? .signal, message: lostMessage)
             case .application(_, Recorder.limitMessage):
                 if stopping == nil {
-                    stopping = .maxDuration
-                    events(.stopping(.maxDuration))
+                    beginStop(.maxDuration)
                     pipeline.send(.endOfStream())
                 }
             case .application(_, Recorder.stopMessage):
                 let (reason, count) = recorder.pendingStop()
                 if stopping == nil {
-                    let why = reason ?? .signal
-                    stopping = why
-                    events(.stopping(why))
+                    beginStop(reason ?? .signal)
                     pipeline.send(.endOfStream())
                 } else if count > 1 {
-                    return abort(dropped: dropped)
+                    return abort()
                 }
             case .error(let failure):
-                if failure.source == "src", gate.frames > 0, stopping != .cameraLost {
-                    // The camera went away: finalise what we have by ending the stream
-                    // right after the source.
-                    stopping = .cameraLost
+                if failure.source == "src", stopping == .cameraLost { continue }  // follow-up errors of the same loss
+                if failure.source == "src", gate.frames > 0 {
+                    // The camera went away. GstBaseSrc sends EOS downstream after a fatal
+                    // flow error (a second EOS from us would make the muxer finalise
+                    // twice), so the muxer finalises what we have; the deadline covers
+                    // the case where that EOS never comes.
                     lostMessage = "camera lost: \(failure.message)"
                     events(.warning("camera lost (\(failure.message)): finalising the recording so far"))
-                    let drained = (try? pipeline.element(named: "t").staticPad("sink"))?.send(.endOfStream()) ?? false
-                    if !drained { return abort(dropped: dropped) }
+                    beginStop(.cameraLost)
                     continue
                 }
                 if failure.isResourceError(.noSpaceLeft) {
-                    return keepUnfinalised(reason: .diskFull, dropped: dropped,
+                    return keepUnfinalised(reason: .diskFull,
                                            message: "disk full: the recording so far is kept, not finalised")
                 }
                 output.discardIfEmpty(frames: gate.frames)
                 throw FailureMapping.camrecError(for: .element(failure))
             case .warning(let failure):
                 events(.warning("\(failure.source): \(failure.message)"))
-            case .qos(let source, let count):
-                if source == "src" { dropped += count }
             default:
                 continue
             }
         }
     }
 
-    private func finish(reason: StopReason, dropped: UInt64, message: String?) throws(CamrecError) -> RecordingResult {
+    private func finish(reason: StopReason, message: String?) throws(CamrecError) -> RecordingResult {
         _ = try? pipeline.setState(.null)
         guard gate.frames > 0 else {
             output.discard()
             throw CamrecError(.failure, "no frames were recorded: the source delivered nothing")
         }
         try output.commit()
-        return RecordingResult(reason: reason, files: [movieFile(at: output.finalPath)], droppedFrames: dropped, message: message)
+        return RecordingResult(reason: reason, files: [movieFile(at: output.finalPath)], droppedFrames: gate.droppedFrames, message: message)
     }
 
-    private func abort(dropped: UInt64) -> RecordingResult {
-        keepUnfinalised(reason: .aborted, dropped: dropped,
+    private func abort() -> RecordingResult {
+        keepUnfinalised(reason: .aborted,
                         message: "aborted: the file was not finalised, but plays (fragmented MP4 or Matroska)")
     }
 
     /// Stops at once and moves the fragmented file into place when it holds anything.
-    private func keepUnfinalised(reason: StopReason, dropped: UInt64, message: String) -> RecordingResult {
+    private func keepUnfinalised(reason: StopReason, message: String) -> RecordingResult {
         _ = try? pipeline.setState(.null)
         var files: [ResultFile] = []
         var note = message
@@ -247,7 +254,7 @@ private final class RecordingSession {
         } else {
             output.discard()
         }
-        return RecordingResult(reason: reason, files: files, droppedFrames: dropped, message: note)
+        return RecordingResult(reason: reason, files: files, droppedFrames: gate.droppedFrames, message: note)
     }
 
     private func movieFile(at path: String) -> ResultFile {

@@ -1,0 +1,97 @@
+@testable import CamrecKit
+import Testing
+
+@Suite struct PipelineTemplateTests {
+    @Test func builtInTemplateHasTheNamedElementsCamrecReaches() {
+        let body = PipelineTemplate.record.body
+        for name in ["name=src", "name=t", "name=record", "name=mux"] {
+            #expect(body.contains(name), "record.pipeline lacks \(name)")
+        }
+        #expect(PipelineTemplate.record.placeholders == ["source", "caps", "decode", "encoder", "muxer", "location"])
+    }
+
+    @Test func renderFillsPlaceholdersAndDropsComments() throws {
+        let template = PipelineTemplate(text: "# a comment\n{a} ! {b}\n  # another\n ! fakesink {c}\n")
+        #expect(try template.render(["a": "videotestsrc", "b": "queue", "c": ""]) == "videotestsrc ! queue ! fakesink ")
+    }
+
+    @Test func missingOrUnknownPlaceholdersAreErrors() {
+        let template = PipelineTemplate(text: "{a} ! fakesink")
+        #expect(throws: TemplateError.self) { try template.render([:]) }
+        #expect(throws: TemplateError.self) { try template.render(["a": "x", "b": "y"]) }
+    }
+}
+
+@Suite struct RecordPipelineTests {
+    func config(source: VideoSource, output: String = "out.mp4", container: Container = .mp4) -> RecordConfig {
+        RecordConfig(source: source, size: FrameSize(width: 640, height: 480), rate: FrameRateValue(numerator: 30, denominator: 1),
+                     maxDuration: .seconds(3), outputPath: output, container: container, overwrite: false,
+                     encoder: EncoderSettings())
+    }
+
+    @Test func testPatternPipeline() throws {
+        let line = try RecordPipeline(config: config(source: .testPattern)).description(location: "/tmp/a b\"c.mp4")
+        #expect(line.hasPrefix("videotestsrc is-live=true"))
+        #expect(line.contains("video/x-raw,width=640,height=480,framerate=30/1"))
+        #expect(line.contains("key-int-max=30"))
+        #expect(line.contains("mp4mux fragment-duration=1000 fragment-mode=first-moov-then-finalise"))
+        #expect(line.hasSuffix("location=\"/tmp/a b\\\"c.mp4\""))
+    }
+
+    @Test func mjpegCameraIsDecodedAndH264CameraParsedThenDecoded() throws {
+        let mjpeg = CameraFormat(fourcc: "MJPG", caps: "image/jpeg,width=640,height=480,framerate=30/1",
+                                 size: FrameSize(width: 640, height: 480), rate: FrameRateValue(numerator: 30, denominator: 1),
+                                 decoding: .jpeg, reason: "")
+        let line = try RecordPipeline(config: config(source: .camera(path: "/dev/video0", format: mjpeg), container: .mkv))
+            .description(location: "x.mkv")
+        #expect(line.hasPrefix("v4l2src device=/dev/video0 name=src ! image/jpeg,width=640,height=480,framerate=30/1 ! jpegdec ! tee"))
+        #expect(line.contains("matroskamux name=mux"))
+        var h264 = mjpeg
+        h264.decoding = .h264
+        let h264Line = try RecordPipeline(config: config(source: .camera(path: "/dev/video0", format: h264))).description(location: "x.mp4")
+        #expect(h264Line.contains("! h264parse ! avdec_h264 ! tee"))
+    }
+
+    @Test func printedCommandLineIsShellQuoted() throws {
+        let line = try RecordPipeline(config: config(source: .testPattern, output: "my movie's.mp4")).commandLine()
+        #expect(line.hasPrefix("gst-launch-1.0 -e videotestsrc"))
+        #expect(line.hasSuffix("location='my movie'\\''s.mp4'"))
+    }
+
+    @Test(arguments: [("a.mp4", Container.mp4), ("dir.x/B.MOV", .mov), ("c.mkv", .mkv)])
+    func containerFromExtension(path: String, container: Container) {
+        #expect(Container(path: path) == container)
+    }
+
+    @Test(arguments: ["a.avi", "noextension", "dir.mp4/file"])
+    func unsupportedExtensions(path: String) {
+        #expect(Container(path: path) == nil)
+    }
+}
+
+@Suite struct MaxDurationGateTests {
+    @Test func admitsExactlyTheFramesBelowTheLimit() {
+        let gate = MaxDurationGate(limit: .seconds(3), rate: FrameRateValue(numerator: 30, denominator: 1))
+        var limitCalls = 0
+        var passed = 0
+        // Camera timestamps start late and jitter by up to ±3 ms.
+        for frame in 0..<200 {
+            let jitter = UInt64((frame * 7919) % 7) * 1_000_000
+            let pts = 5_000_000_000 + UInt64(frame) * 33_333_333 + jitter
+            if case .pass = gate.admit(pts: pts, onLimit: { limitCalls += 1 }) { passed += 1 }
+        }
+        #expect(passed == 90)
+        #expect(gate.frames == 90)
+        #expect(limitCalls == 1)
+        #expect(gate.isClosed)
+    }
+
+    @Test func withoutLimitCountsEverything() {
+        let gate = MaxDurationGate(limit: nil, rate: FrameRateValue(numerator: 25, denominator: 1))
+        for frame in 0..<50 {
+            _ = gate.admit(pts: UInt64(frame) * 40_000_000) { Issue.record("no limit to reach") }
+        }
+        #expect(gate.frames == 50)
+        #expect(gate.recordedSeconds(frameDuration: 0.04) == 2.0)
+    }
+}
