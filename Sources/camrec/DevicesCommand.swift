@@ -10,7 +10,7 @@ enum DevicesCommand {
         usage: "",
         options: [
             OptionSpec(["--json"], help: "print one JSON object on stdout"),
-            OptionSpec(["--check"], help: "print nothing; exit 0 when a camera that can capture exists, else 66"),
+            OptionSpec(["--check"], help: "print nothing; exit 0 when a camera that can capture exists, else 66 (none), 75 (busy) or 77 (not permitted)"),
             OptionSpec(["--controls"], help: "also list each camera's controls (always in --json)"),
         ],
         positionals: [],
@@ -33,14 +33,21 @@ enum DevicesCommand {
             return .success
         }
         let scan = DeviceDiscovery.scan()
-        if parsed.flag("--check") {
-            return scan.devices.isEmpty ? .noCamera : .success
-        }
+        let status = status(of: scan)
+        if parsed.flag("--check") { return status }
         if parsed.flag("--json") {
             print(DeviceListing.jsonText(scan.devices, failures: scan.failures))
         } else {
             print(DeviceListing.humanText(scan.devices, failures: scan.failures, showControls: parsed.flag("--controls")), terminator: "")
         }
-        return scan.devices.isEmpty ? .noCamera : .success
+        return status
+    }
+
+    /// Success when a camera can capture; else why not: busy, not permitted, or none.
+    static func status(of scan: DeviceScan) -> ExitStatus {
+        guard scan.devices.isEmpty else { return .success }
+        if scan.failures.contains(where: { if case .busy = $0 { true } else { false } }) { return .cameraBusy }
+        if scan.failures.contains(where: { if case .permissionDenied = $0 { true } else { false } }) { return .permissionDenied }
+        return .noCamera
     }
 }
