@@ -6,7 +6,7 @@ import CamrecKit
 enum CommandDispatcher {
     static let version = "0.1.0"
 
-    static let subcommands = Subcommands(["record", "devices"], default: "record")
+    static let subcommands = Subcommands(["record", "devices", "ctl"], default: "record")
 
     static func run(_ arguments: [String]) -> ExitStatus {
         if arguments == ["--version"] || arguments == ["-V"] {
@@ -16,6 +16,7 @@ enum CommandDispatcher {
         let (name, rest) = subcommands.select(arguments)
         switch name {
         case "devices": return DevicesCommand.main(rest)
+        case "ctl": return CtlCommand.main(rest)
         default: return RecordCommand.main(rest)
         }
     }

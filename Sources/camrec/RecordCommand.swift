@@ -16,6 +16,11 @@ enum RecordCommand {
             OptionSpec(["--fps", "-r"], value: "N", help: "frame rate, e.g. 30 or 29.97 (default: 30 when the camera can)"),
             OptionSpec(["--max-duration", "-t"], value: "T", help: "stop by itself after T: 600, 90s, 10m, 1h2m3s, 00:10:00; 0 or none for no limit (default: 10m)"),
             OptionSpec(["--force", "-f"], help: "replace OUTPUT if it exists"),
+            OptionSpec(["--stills"], value: "PATTERN", help: "where stills go: a pattern with one counter (shots/img-%04d.jpg) or a folder (default: beside OUTPUT, NAME-still-0001.jpg); existing files are never replaced"),
+            OptionSpec(["--still-format"], value: "FMT", help: "jpeg (default) or png"),
+            OptionSpec(["--still-quality"], value: "Q", help: "JPEG quality, 1-100 (default: 90)"),
+            OptionSpec(["--still-every"], value: "T", help: "take a still every T (the first at T), e.g. 30s"),
+            OptionSpec(["--control"], value: "PATH", help: "create a control socket (mode 0600) for `camrec ctl PATH still|stop|status`"),
             OptionSpec(["--json"], help: "print JSON lines on stdout: started, warning, result"),
             OptionSpec(["--quiet", "-q"], help: "print nothing on stderr but errors"),
             OptionSpec(["--print-pipeline"], help: "print the gst-launch-1.0 line that would run, and exit"),
@@ -29,7 +34,9 @@ enum RecordCommand {
               camrec trim [options] INPUT      cut the start or end of a movie
 
             SIGINT, SIGTERM or SIGHUP stop the recording and finalise the file; a second
-            signal aborts at once (the file still plays). The movie is written to
+            signal aborts at once (the file still plays). SIGUSR1 takes a still: the newest
+            camera frame at full size (an MJPEG camera's own JPEG), written beside the movie
+            without touching the recording. The movie is written to
             NAME.partial.EXT and renamed to OUTPUT once finalised; after a crash that file
             holds all but about the last second.
 
@@ -75,7 +82,7 @@ enum RecordCommand {
         let config = RecordConfig(
             source: resolution.source, size: resolution.size, rate: resolution.rate,
             maxDuration: options.maxDuration, outputPath: options.output, container: options.container,
-            overwrite: options.force, encoder: EncoderSettings())
+            overwrite: options.force, encoder: EncoderSettings(), stills: options.stills)
         if options.printPipeline {
             do {
                 print(try RecordPipeline(config: config).commandLine())
@@ -87,8 +94,16 @@ enum RecordCommand {
         SignalWatcher.block(SignalWatcher.recordingSignals)
         let recorder = Recorder(config: config)
         SignalWatcher.start(SignalWatcher.recordingSignals) { signal in
-            if signal != SIGUSR1 { recorder.requestStop(.signal) }
+            if signal == SIGUSR1 {
+                if !recorder.requestStill(.signal) { console.say("camrec: no still: the recording is not running") }
+            } else {
+                recorder.requestStop(.signal)
+            }
         }
+        let control = try options.controlPath.map { path throws(CamrecError) in
+            try ControlServer(path: path) { command in ControlHandling.answer(command, recorder: recorder) }
+        }
+        defer { control?.shutdown() }
         let printer = RecordingPrinter(console: console)
         let result = try recorder.run { event in printer.show(event) }
         printer.show(result)
@@ -108,6 +123,8 @@ struct RecordOptions {
     var json: Bool
     var quiet: Bool
     var printPipeline: Bool
+    var stills: StillSettings
+    var controlPath: String?
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         device = parsed.value("--device")
@@ -130,5 +147,36 @@ struct RecordOptions {
         json = parsed.flag("--json")
         quiet = parsed.flag("--quiet")
         printPipeline = parsed.flag("--print-pipeline")
+        stills = try Self.stillSettings(parsed, moviePath: output)
+        controlPath = parsed.value("--control")
+    }
+
+    static func stillSettings(_ parsed: ParsedArguments, moviePath: String) throws(UsageError) -> StillSettings {
+        let quality = try parsed.value("--still-quality") { (text: String) throws(ValueError) -> Int in
+            guard let value = Int(text), (1...100).contains(value) else {
+                throw ValueError("invalid quality '\(text)': use a whole number from 1 to 100")
+            }
+            return value
+        } ?? StillFormat.defaultQuality
+        let format: StillFormat
+        switch parsed.value("--still-format")?.lowercased() {
+        case nil, "jpeg", "jpg": format = .jpeg(quality: quality)
+        case "png": format = .png
+        case let other?: throw UsageError("--still-format: unknown format '\(other)': use jpeg or png")
+        }
+        var naming = StillNaming.beside(moviePath: moviePath, format: format)
+        if let pattern = parsed.value("--stills") {
+            do {
+                naming = try StillNaming.parse(pattern, moviePath: moviePath, format: format)
+            } catch {
+                throw UsageError(error.message)
+            }
+        }
+        let every = try parsed.value("--still-every") { (text: String) throws(ValueError) -> TimeSpec in
+            let period = try TimeSpec.parse(text)
+            guard period.nanoseconds > 0 else { throw ValueError("the period must be above 0") }
+            return period
+        }
+        return StillSettings(format: format, naming: naming, every: every)
     }
 }

@@ -16,6 +16,10 @@ struct RecordingPrinter: Sendable {
             let limit = progress.limit.map { " / " + clockTime($0) } ?? ""
             console.progress(String(format: "%@%@  %@  %.1f fps", clockTime(progress.seconds), limit,
                                     humanBytes(progress.bytes), progress.fps))
+        case .still(let file):
+            console.emit(file, type: "still")
+            let at = file.pts.map { String(format: " (movie time %.3f s)", $0) } ?? ""
+            console.say("camrec: still \(file.path)\(at)")
         case .warning(let message):
             console.emit(WarningLine(message: message), type: "warning")
             console.say("camrec: warning: \(message)")
@@ -26,11 +30,13 @@ struct RecordingPrinter: Sendable {
 
     func show(_ result: RecordingResult) {
         console.emit(result, type: "result")
-        for file in result.files {
+        for file in result.files where file.kind == "movie" {
             let frames = file.frames.map { "\($0) frames, " } ?? ""
             let duration = file.duration.map { String(format: "%.2f s, ", $0) } ?? ""
             console.say("camrec: saved \(file.path) (\(frames)\(duration)\(humanBytes(file.bytes)))")
         }
+        let stills = result.files.filter { $0.kind == "still" }.count
+        if stills > 0 { console.say("camrec: \(stills) still\(stills == 1 ? "" : "s") taken") }
         if let message = result.message { console.say("camrec: \(message)") }
         if result.droppedFrames > 0 { console.say("camrec: \(result.droppedFrames) frames dropped") }
     }

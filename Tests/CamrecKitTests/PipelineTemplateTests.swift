@@ -4,10 +4,10 @@ import Testing
 @Suite struct PipelineTemplateTests {
     @Test func builtInTemplateHasTheNamedElementsCamrecReaches() {
         let body = PipelineTemplate.record.body
-        for name in ["name=src", "name=t", "name=record", "name=mux"] {
+        for name in ["name=src", "name=t", "name=record", "name=mux", "name=stills"] {
             #expect(body.contains(name), "record.pipeline lacks \(name)")
         }
-        #expect(PipelineTemplate.record.placeholders == ["source", "caps", "decode", "encoder", "muxer", "location"])
+        #expect(PipelineTemplate.record.placeholders == ["source", "caps", "decode_shared", "decode_record", "encoder", "muxer", "location"])
     }
 
     @Test func renderFillsPlaceholdersAndDropsComments() throws {
@@ -44,12 +44,14 @@ import Testing
                                  decoding: .jpeg, reason: "")
         let line = try RecordPipeline(config: config(source: .camera(path: "/dev/video0", format: mjpeg), container: .mkv))
             .description(location: "x.mkv")
-        #expect(line.hasPrefix("v4l2src device=/dev/video0 name=src ! image/jpeg,width=640,height=480,framerate=30/1 ! jpegdec ! tee"))
+        #expect(line.hasPrefix("v4l2src device=/dev/video0 name=src ! image/jpeg,width=640,height=480,framerate=30/1 ! tee name=t"))
+        #expect(line.contains("queue name=record max-size-buffers=0 max-size-bytes=0 max-size-time=2000000000 ! jpegdec ! videoconvert"))
         #expect(line.contains("matroskamux name=mux"))
         var h264 = mjpeg
         h264.decoding = .h264
         let h264Line = try RecordPipeline(config: config(source: .camera(path: "/dev/video0", format: h264))).description(location: "x.mp4")
         #expect(h264Line.contains("! h264parse ! avdec_h264 ! tee"))
+        #expect(!h264Line.contains("jpegdec"))
     }
 
     @Test func printedCommandLineIsShellQuoted() throws {

@@ -17,7 +17,12 @@ final class MaxDurationGate: Sendable {
         var frames = 0
         var dropped: UInt64 = 0
         var closed = false
+        /// The last frames let through, (pts, index in the movie), for matching stills.
+        var recent: [(pts: UInt64, index: Int)] = []
     }
+
+    /// How many recent frames are remembered for `movieFrame(pts:)`: several seconds.
+    private static let recentCapacity = 512
 
     private let limitNanoseconds: UInt64?
     private let halfFrameNanoseconds: UInt64
@@ -49,6 +54,8 @@ final class MaxDurationGate: Sendable {
                 let missing = (time - last + halfFrameNanoseconds) / frameNanoseconds - 1
                 counts.dropped += missing
             }
+            counts.recent.append((time, counts.frames))
+            if counts.recent.count > Self.recentCapacity { counts.recent.removeFirst(counts.recent.count - Self.recentCapacity / 2) }
             counts.frames += 1
             counts.lastPts = time
             return .pass
@@ -59,6 +66,20 @@ final class MaxDurationGate: Sendable {
 
     /// Frames let through so far.
     var frames: Int { counts.withLock { $0.frames } }
+
+    /// Where the frame with timestamp `pts` is in the movie: its index and its time from
+    /// the first frame. `.pending` until the recording branch has reached it; `.absent`
+    /// when it was not recorded (past the limit, or lost).
+    func movieFrame(pts: UInt64) -> MovieFrameLookup {
+        counts.withLock { counts in
+            if let hit = counts.recent.last(where: { $0.pts == pts }), let first = counts.firstPts {
+                return .found(index: hit.index, seconds: Double(hit.pts - first) / 1e9)
+            }
+            if counts.closed { return .absent }
+            if let last = counts.lastPts, last >= pts { return .absent }
+            return .pending
+        }
+    }
 
     /// Frames missing between the timestamps let through so far.
     var droppedFrames: UInt64 { counts.withLock { $0.dropped } }
@@ -74,4 +95,11 @@ final class MaxDurationGate: Sendable {
             return (seconds * 1000).rounded() / 1000
         }
     }
+}
+
+/// The answer of `MaxDurationGate.movieFrame(pts:)`.
+enum MovieFrameLookup: Equatable {
+    case found(index: Int, seconds: Double)
+    case pending
+    case absent
 }

@@ -21,10 +21,13 @@ public struct RecordConfig: Sendable {
     public var overwrite: Bool
     /// Encoder settings.
     public var encoder: EncoderSettings
+    /// Stills taken while recording.
+    public var stills: StillSettings
 
     public init(
         source: VideoSource, size: FrameSize, rate: FrameRateValue, maxDuration: TimeSpec?,
-        outputPath: String, container: Container, overwrite: Bool, encoder: EncoderSettings
+        outputPath: String, container: Container, overwrite: Bool, encoder: EncoderSettings,
+        stills: StillSettings? = nil
     ) {
         self.source = source
         self.size = size
@@ -34,6 +37,9 @@ public struct RecordConfig: Sendable {
         self.container = container
         self.overwrite = overwrite
         self.encoder = encoder
+        let format = StillFormat.jpeg(quality: StillFormat.defaultQuality)
+        self.stills = stills ?? StillSettings(
+            format: format, naming: .beside(moviePath: outputPath, format: format), every: nil)
     }
 }
 

@@ -26,25 +26,26 @@ public struct RecordPipeline: Sendable {
         let rate = "\(config.rate.numerator)/\(config.rate.denominator)"
         let source: String
         let caps: String
-        let decode: String
+        var decodeShared = ""
+        var decodeRecord = ""
         switch config.source {
         case .testPattern:
             source = "videotestsrc is-live=true pattern=smpte horizontal-speed=4"
             caps = "video/x-raw,width=\(config.size.width),height=\(config.size.height),framerate=\(rate)"
-            decode = ""
         case .camera(let path, let format):
             source = "v4l2src device=" + ShellQuoting.quote(path)
             caps = format.caps
             switch format.decoding {
-            case .none: decode = ""
-            case .jpeg: decode = "! jpegdec"
-            case .h264: decode = "! h264parse ! avdec_h264"
+            case .none: break
+            case .jpeg: decodeRecord = "! jpegdec"
+            case .h264: decodeShared = "! h264parse ! avdec_h264"
             }
         }
         return [
             "source": source,
             "caps": caps,
-            "decode": decode,
+            "decode_shared": decodeShared,
+            "decode_record": decodeRecord,
             "encoder": config.encoder.element(size: config.size, rate: config.rate),
             "muxer": config.container.muxer,
             "location": location,

@@ -9,6 +9,8 @@ import Synchronization
 public final class Recorder: Sendable {
     private struct Control {
         var pipeline: Pipeline?
+        var stills: StillTaker?
+        var status: (@Sendable () -> RecorderStatus)?
         var requestedStop: StopReason?
         var stopRequests = 0
     }
@@ -40,8 +42,27 @@ public final class Recorder: Sendable {
         bus?.postApplicationMessage(Wake.stop)
     }
 
+    /// Asks for a still from the running recording; false when none is running (not yet
+    /// started, or already finishing).
+    @discardableResult
+    public func requestStill(_ trigger: StillTrigger,
+                             completion: (@Sendable (Result<ResultFile, CamrecError>) -> Void)? = nil) -> Bool {
+        let stills = control.withLock { $0.stills }
+        return stills?.request(trigger, completion: completion) ?? false
+    }
+
+    /// The running recording's state; nil before it starts and after it ends.
+    public func status() -> RecorderStatus? {
+        let (status, stills) = control.withLock { ($0.status, $0.stills) }
+        return status.map { provider in
+            var status = provider()
+            status.stills = stills?.files.count ?? 0
+            return status
+        }
+    }
+
     /// Records until the limit, a stop request, or a failure; returns every file made.
-    public func run(events: @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
+    public func run(events: @escaping @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
         let output = try OutputFile.claim(config.outputPath, overwrite: config.overwrite)
         let session: RecordingSession
         do {
@@ -58,9 +79,11 @@ public final class Recorder: Sendable {
         control.withLock { ($0.requestedStop, $0.stopRequests) }
     }
 
-    fileprivate func attach(_ pipeline: Pipeline?) {
+    fileprivate func attach(_ pipeline: Pipeline?, stills: StillTaker?, status: (@Sendable () -> RecorderStatus)?) {
         let pendingRequests = control.withLock { control -> Int in
             control.pipeline = pipeline
+            control.stills = stills
+            control.status = status
             return control.stopRequests
         }
         // A stop that came before the pipeline existed must still wake the loop.
@@ -82,6 +105,8 @@ private final class RecordingSession {
     private let gate: MaxDurationGate
     private let gateToken: ProbeToken
     private let commandLine: String
+    private let stillSink: AppSink
+    private var stills: StillTaker?
 
     init(recorder: Recorder, output: OutputFile) throws(CamrecError) {
         self.recorder = recorder
@@ -111,23 +136,49 @@ private final class RecordingSession {
         } catch {
             throw CamrecError(.usage, "the pipeline template needs a queue named 'record' on the recording branch (\(error))")
         }
+        do {
+            stillSink = try AppSink(pipeline.element(named: "stills"))
+        } catch {
+            throw CamrecError(.usage, "the pipeline template needs an appsink named 'stills' (\(error))")
+        }
     }
 
-    func run(events: @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
-        recorder.attach(pipeline)
+    func run(events: @escaping @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
         defer {
-            recorder.attach(nil)
+            recorder.attach(nil, stills: nil, status: nil)
             gateToken.remove()
             _ = try? pipeline.setState(.null)
         }
+        let stills: StillTaker
         do {
+            stills = try StillTaker(sink: stillSink, settings: config.stills, gate: gate, events: events)
             try pipeline.setState(.playing)
         } catch {
             output.discard()
-            throw FailureMapping.camrecError(for: error)
+            throw (error as? CamrecError) ?? FailureMapping.camrecError(for: error as? GStreamerError ?? .parse("\(error)"))
+        }
+        self.stills = stills
+        let (gate, config, recorder) = (gate, config, recorder)
+        let frameDuration = frameDuration
+        recorder.attach(pipeline, stills: stills) {
+            RecorderStatus(
+                state: recorder.pendingStop().count > 0 || gate.isClosed ? "stopping" : "recording",
+                path: config.outputPath, elapsed: gate.recordedSeconds(frameDuration: frameDuration),
+                frames: gate.frames, stills: 0, droppedFrames: gate.droppedFrames,
+                maxDuration: config.maxDuration?.seconds)
         }
         events(.started(startInfo()))
+        let periodic = config.stills.every.map { PeriodicTrigger(every: $0) { stills.request(.periodic) } }
+        defer { periodic?.stop() }
         return try loop(events: events)
+    }
+
+    /// Stops the still triggers and takes the stills already asked for (their frames are
+    /// still in the pipeline), then stops the pipeline. Returns the stills written.
+    private func stopPipeline() -> [ResultFile] {
+        let files = stills?.finish() ?? []
+        _ = try? pipeline.setState(.null)
+        return files
     }
 
     private func startInfo() -> RecordingStart {
@@ -149,7 +200,7 @@ private final class RecordingSession {
     private var frameDuration: Double { 1 / max(config.rate.framesPerSecond, 1) }
 
     /// Reads the bus until the file is finalised (EOS), aborted, or failed.
-    private func loop(events: @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
+    private func loop(events: @escaping @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
         var stopping: StopReason?
         var lastProgress = ContinuousClock.now
         var lastFrames = 0
@@ -213,6 +264,7 @@ private final class RecordingSession {
                     return keepUnfinalised(reason: .diskFull,
                                            message: "disk full: the recording so far is kept, not finalised")
                 }
+                _ = stopPipeline()
                 output.discardIfEmpty(frames: gate.frames)
                 throw FailureMapping.camrecError(for: .element(failure))
             case .warning(let failure):
@@ -224,13 +276,14 @@ private final class RecordingSession {
     }
 
     private func finish(reason: StopReason, message: String?) throws(CamrecError) -> RecordingResult {
-        _ = try? pipeline.setState(.null)
+        let stillFiles = stopPipeline()
         guard gate.frames > 0 else {
             output.discard()
             throw CamrecError(.failure, "no frames were recorded: the source delivered nothing")
         }
         try output.commit()
-        return RecordingResult(reason: reason, files: [movieFile(at: output.finalPath)], droppedFrames: gate.droppedFrames, message: message)
+        return RecordingResult(reason: reason, files: [movieFile(at: output.finalPath)] + stillFiles,
+                               droppedFrames: gate.droppedFrames, message: message)
     }
 
     private func abort() -> RecordingResult {
@@ -240,7 +293,7 @@ private final class RecordingSession {
 
     /// Stops at once and moves the fragmented file into place when it holds anything.
     private func keepUnfinalised(reason: StopReason, message: String) -> RecordingResult {
-        _ = try? pipeline.setState(.null)
+        let stillFiles = stopPipeline()
         var files: [ResultFile] = []
         var note = message
         if gate.frames > 0 {
@@ -254,7 +307,7 @@ private final class RecordingSession {
         } else {
             output.discard()
         }
-        return RecordingResult(reason: reason, files: files, droppedFrames: gate.droppedFrames, message: note)
+        return RecordingResult(reason: reason, files: files + stillFiles, droppedFrames: gate.droppedFrames, message: note)
     }
 
     private func movieFile(at path: String) -> ResultFile {

@@ -4,6 +4,8 @@ public enum RecordingEvent: Sendable {
     case started(RecordingStart)
     /// Periodic progress (about twice a second).
     case progress(RecordingProgress)
+    /// A still was written.
+    case still(ResultFile)
     /// Something went wrong that the recording survives.
     case warning(String)
     /// A stop was requested; the file is being finalised.

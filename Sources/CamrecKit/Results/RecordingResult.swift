@@ -28,6 +28,14 @@ public struct ResultFile: Sendable, Codable, Equatable {
     public var frames: Int?
     /// Size in bytes.
     public var bytes: Int64
+    /// Stills: the frame's time in the movie, in seconds from its first frame.
+    public var pts: Double?
+    /// Stills: the frame's index in the movie (0 is the first frame).
+    public var frame: Int?
+    /// Stills: milliseconds from the trigger to the file being written.
+    public var latencyMs: Double?
+    /// Stills: what asked for it.
+    public var trigger: StillTrigger?
 
     public init(path: String, kind: String, duration: Double?, frames: Int?, bytes: Int64) {
         self.path = path

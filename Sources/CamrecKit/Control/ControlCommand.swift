@@ -1,0 +1,36 @@
+import Foundation
+
+/// A command sent to a recording's control socket: one line of text.
+public enum ControlCommand: String, Sendable, CaseIterable {
+    /// Take a still now; the reply names the file.
+    case still
+    /// Stop the recording (finalised, as on SIGINT).
+    case stop
+    /// Reply with the recording's state.
+    case status
+
+    /// The longest command line accepted, in bytes; longer input is refused unread.
+    public static let maximumLength = 64
+
+    /// Parses one received line (surrounding white space ignored).
+    public static func parse(_ bytes: [UInt8]) -> Result<ControlCommand, ControlReplyError> {
+        guard bytes.count <= maximumLength else {
+            return .failure(ControlReplyError("command too long (over \(maximumLength) bytes)"))
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            return .failure(ControlReplyError("command is not UTF-8 text"))
+        }
+        let word = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let command = ControlCommand(rawValue: word) else {
+            let shown = word.count > 20 ? String(word.prefix(20)) + "…" : word
+            return .failure(ControlReplyError("unknown command '\(shown)': use still, stop or status"))
+        }
+        return .success(command)
+    }
+}
+
+/// An error reply: the command was refused and nothing happened.
+public struct ControlReplyError: Error, Sendable, Equatable {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+}

@@ -1,0 +1,149 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The control socket of a recording (`--control PATH`): a Unix stream socket, mode 0600,
+/// that takes one command line per connection (`still`, `stop`, `status`) and answers one
+/// JSON line. A malformed or oversized command gets an error reply and changes nothing.
+public final class ControlServer: @unchecked Sendable {
+    /// What the server does for each command; runs on the server's thread.
+    public typealias Handler = @Sendable (ControlCommand) -> String
+
+    private let path: String
+    private let listener: Int32
+    private let wake: (read: Int32, write: Int32)
+
+    /// Creates the socket at `path`. An existing file there is replaced only when it is a
+    /// socket nobody listens on (left by a camrec that crashed); otherwise it is refused.
+    public init(path: String, handler: @escaping Handler) throws(CamrecError) {
+        self.path = path
+        guard path.utf8.count < 100 else {
+            throw CamrecError(.usage, "--control path is too long for a Unix socket (max 99 bytes): use a shorter one such as /tmp/camrec.sock")
+        }
+        try Self.removeStaleSocket(at: path)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw CamrecError(.failure, "cannot create the control socket: \(systemMessage(errno))") }
+        var address = Self.address(path)
+        // Only the owner may connect: the mode is set through the umask, before bind creates the file.
+        let oldMask = umask(0o177)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        umask(oldMask)
+        guard bound == 0, listen(fd, 8) == 0 else {
+            let message = systemMessage(errno)
+            Glibc.close(fd)
+            throw CamrecError(.cannotCreateOutput, "cannot create the control socket \(path): \(message)")
+        }
+        listener = fd
+        var pipeEnds: [Int32] = [0, 0]
+        guard pipe(&pipeEnds) == 0 else {
+            Glibc.close(fd)
+            unlink(path)
+            throw CamrecError(.failure, "cannot create the control socket's wake pipe: \(systemMessage(errno))")
+        }
+        wake = (pipeEnds[0], pipeEnds[1])
+        let thread = Thread { [self] in serve(handler) }
+        thread.name = "camrec-control"
+        thread.start()
+    }
+
+    /// Stops serving and removes the socket file.
+    public func shutdown() {
+        var byte: UInt8 = 1
+        _ = write(wake.write, &byte, 1)
+    }
+
+    private func serve(_ handler: Handler) {
+        defer {
+            Glibc.close(listener)
+            Glibc.close(wake.read)
+            Glibc.close(wake.write)
+            unlink(path)
+        }
+        while true {
+            var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
+            guard poll(&fds, 2, -1) >= 0 || errno == EINTR else { return }
+            if fds[1].revents != 0 { return }
+            guard fds[0].revents & Int16(POLLIN) != 0 else { continue }
+            let client = accept(listener, nil, nil)
+            guard client >= 0 else { continue }
+            answer(client, handler)
+            Glibc.close(client)
+        }
+    }
+
+    /// Reads one line (at most `maximumLength` + 1 bytes, 2 s at most) and answers it.
+    private func answer(_ client: Int32, _ handler: Handler) {
+        var timeout = timeval(tv_sec: 2, tv_usec: 0)
+        setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 128)
+        while received.count <= ControlCommand.maximumLength, !received.contains(UInt8(ascii: "\n")) {
+            let count = read(client, &buffer, buffer.count)
+            if count <= 0 { break }
+            received += buffer[0..<count]
+        }
+        if let newline = received.firstIndex(of: UInt8(ascii: "\n")) { received = Array(received[..<newline]) }
+        let reply: String
+        switch ControlCommand.parse(received) {
+        case .success(let command): reply = handler(command)
+        case .failure(let error): reply = ControlReply.error(error.message)
+        }
+        let bytes = Array((reply + "\n").utf8)
+        _ = bytes.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    static func address(_ path: String) -> sockaddr_un {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            let bytes = Array(path.utf8.prefix(raw.count - 1))
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        return address
+    }
+
+    /// Refuses anything at `path` but a socket nobody answers on, which it removes.
+    private static func removeStaleSocket(at path: String) throws(CamrecError) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        guard (info.st_mode & S_IFMT) == S_IFSOCK else {
+            throw CamrecError(.cannotCreateOutput, "\(path) exists and is not a socket: choose another --control path")
+        }
+        if ControlClient.isListening(path) {
+            throw CamrecError(.cannotCreateOutput, "\(path) is in use by a running recorder: choose another --control path")
+        }
+        unlink(path)
+    }
+}
+
+/// The JSON replies of the control socket.
+public enum ControlReply {
+    /// `{"ok":false,"error":"…"}`.
+    public static func error(_ message: String) -> String {
+        json(["ok": false, "error": message])
+    }
+
+    /// `{"ok":true, …}` with `value`'s fields.
+    public static func success<Value: Encodable>(_ value: Value) -> String {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value), data.count > 2,
+              let body = String(data: data.dropFirst(), encoding: .utf8) else { return json(["ok": true]) }
+        return "{\"ok\":true," + body
+    }
+
+    /// `{"ok":true}`.
+    public static var ok: String { json(["ok": true]) }
+
+    private static func json(_ object: [String: Any]) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

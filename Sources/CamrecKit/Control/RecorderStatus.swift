@@ -1,0 +1,17 @@
+/// A running recording's state, as `camrec ctl PATH status` reports it.
+public struct RecorderStatus: Sendable, Codable, Equatable {
+    /// "starting", "recording" or "stopping".
+    public var state: String
+    /// The movie being recorded.
+    public var path: String
+    /// Seconds of video recorded so far.
+    public var elapsed: Double
+    /// Frames recorded so far.
+    public var frames: Int
+    /// Stills written so far.
+    public var stills: Int
+    /// Frames dropped so far.
+    public var droppedFrames: UInt64
+    /// The limit in seconds, nil for none.
+    public var maxDuration: Double?
+}

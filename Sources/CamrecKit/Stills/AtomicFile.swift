@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writes whole files so that a reader never sees a partial one: into a temporary file in
+/// the same folder, flushed to disk, then linked to its name (which fails rather than
+/// replace an existing file) and the temporary name removed.
+enum AtomicFile {
+    /// Writes `bytes` to the first free name from `naming`, starting at counter `from`;
+    /// returns the path and the counter used.
+    static func writeNew(_ bytes: [UInt8], naming: StillNaming, from start: Int) throws(CamrecError) -> (path: String, number: Int) {
+        let folder = naming.folder
+        let temporary = folder + "/.camrec-still-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw CamrecError(.cannotCreateOutput, "cannot write a still in \(folder): \(systemMessage(errno))")
+        }
+        defer { unlink(temporary) }
+        var written = 0
+        let failure: Int32? = bytes.withUnsafeBytes { buffer -> Int32? in
+            while written < buffer.count {
+                let result = write(fd, buffer.baseAddress.map { $0 + written }, buffer.count - written)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                written += result
+            }
+            return fsync(fd) == 0 ? nil : errno
+        }
+        close(fd)
+        if let failure {
+            throw CamrecError(failure == ENOSPC ? .diskFull : .cannotCreateOutput,
+                              "cannot write a still in \(folder): \(systemMessage(failure))")
+        }
+        var number = start
+        while number < start + 100_000 {
+            let path = naming.path(number)
+            if link(temporary, path) == 0 { return (path, number) }
+            guard errno == EEXIST else {
+                throw CamrecError(.cannotCreateOutput, "cannot create \(path): \(systemMessage(errno))")
+            }
+            number += 1
+        }
+        throw CamrecError(.cannotCreateOutput, "no free still name like \(naming.path(start))")
+    }
+}

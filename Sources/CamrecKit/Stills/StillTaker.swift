@@ -1,0 +1,122 @@
+import Foundation
+import GStreamer
+
+/// Takes stills from the recording's stills branch on a thread of its own: for each
+/// request it takes the newest frame (or waits for the next one), encodes it, writes it
+/// atomically under a fresh name, and reports where it is in the movie.
+final class StillTaker: @unchecked Sendable {
+    private let sink: AppSink
+    private let encoder: StillEncoder
+    private let settings: StillSettings
+    private let gate: MaxDurationGate
+    private let events: @Sendable (RecordingEvent) -> Void
+    // Guarded by `condition`.
+    private let condition = NSCondition()
+    private var requests: [Request] = []
+    private var working = false
+    private var closed = false
+    private var taken: [ResultFile] = []
+    private var nextNumber = 1
+
+    init(sink: AppSink, settings: StillSettings, gate: MaxDurationGate,
+         events: @escaping @Sendable (RecordingEvent) -> Void) throws(CamrecError) {
+        self.sink = sink
+        self.settings = settings
+        self.gate = gate
+        self.events = events
+        encoder = try StillEncoder(format: settings.format)
+        let thread = Thread { [self] in work() }
+        thread.name = "camrec-stills"
+        thread.start()
+    }
+
+    /// Called with the outcome of one still.
+    typealias Completion = @Sendable (Result<ResultFile, CamrecError>) -> Void
+
+    private struct Request {
+        let trigger: StillTrigger
+        let time: ContinuousClock.Instant
+        let completion: Completion?
+    }
+
+    /// Queues a still; false once the recording is finishing.
+    @discardableResult
+    func request(_ trigger: StillTrigger, completion: Completion? = nil) -> Bool {
+        condition.withLock {
+            guard !closed else { return false }
+            requests.append(Request(trigger: trigger, time: .now, completion: completion))
+            condition.signal()
+            return true
+        }
+    }
+
+    /// Stills written so far.
+    var files: [ResultFile] { condition.withLock { taken } }
+
+    /// Takes the stills still queued, then stops the thread; returns every still written.
+    func finish() -> [ResultFile] {
+        condition.withLock {
+            closed = true
+            condition.broadcast()
+            while working || !requests.isEmpty { condition.wait() }
+            return taken
+        }
+    }
+
+    private func work() {
+        while true {
+            let next: Request? = condition.withLock {
+                while requests.isEmpty && !closed { condition.wait() }
+                guard !requests.isEmpty else { return nil }
+                working = true
+                return requests.removeFirst()
+            }
+            guard let next else { return }
+            let result = take(next.trigger, requestedAt: next.time)
+            condition.withLock {
+                working = false
+                if case .success(let file) = result { taken.append(file) }
+                condition.broadcast()
+            }
+            switch result {
+            case .success(let file): events(.still(file))
+            case .failure(let error): events(.warning("still not taken: \(error.message)"))
+            }
+            next.completion?(result)
+        }
+    }
+
+    private func take(_ trigger: StillTrigger, requestedAt: ContinuousClock.Instant) -> Result<ResultFile, CamrecError> {
+        guard let sample = sink.pullSample(timeoutNanoseconds: 1_000_000_000) else {
+            return .failure(CamrecError(.failure, "no frame arrived within 1 s"))
+        }
+        do {
+            let bytes = try encoder.encode(sample)
+            let number = condition.withLock { nextNumber }
+            let written = try AtomicFile.writeNew(bytes, naming: settings.naming, from: number)
+            condition.withLock { nextNumber = written.number + 1 }
+            let latency = (ContinuousClock.now - requestedAt) / .milliseconds(1)
+            let place = sample.timing?.pts.map(movieFrame) ?? .absent
+            var file = ResultFile(path: written.path, kind: "still", duration: nil, frames: nil, bytes: Int64(bytes.count))
+            if case .found(let index, let seconds) = place {
+                file.frame = index
+                file.pts = (seconds * 1_000_000).rounded() / 1_000_000
+            }
+            file.latencyMs = (latency * 10).rounded() / 10
+            file.trigger = trigger
+            return .success(file)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Waits (briefly) for the recording branch to reach the frame, to say where it is.
+    private func movieFrame(_ pts: UInt64) -> MovieFrameLookup {
+        let deadline = ContinuousClock.now + .seconds(2)
+        while true {
+            let lookup = gate.movieFrame(pts: pts)
+            if lookup != .pending || ContinuousClock.now > deadline { return lookup }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import CamrecKit
+import Dispatch
+import Synchronization
+
+/// What a recording does for each control-socket command.
+enum ControlHandling {
+    static func answer(_ command: ControlCommand, recorder: Recorder) -> String {
+        switch command {
+        case .stop:
+            recorder.requestStop(.control)
+            return ControlReply.ok
+        case .status:
+            guard let status = recorder.status() else { return ControlReply.error("the recording is not running") }
+            return ControlReply.success(status)
+        case .still:
+            let done = DispatchSemaphore(value: 0)
+            let outcome = OutcomeBox()
+            let queued = recorder.requestStill(.control) { result in
+                outcome.set(result)
+                done.signal()
+            }
+            guard queued else { return ControlReply.error("the recording is not running") }
+            guard done.wait(timeout: .now() + 10) == .success, let result = outcome.get() else {
+                return ControlReply.error("the still is taking longer than 10 s")
+            }
+            switch result {
+            case .success(let file): return ControlReply.success(file)
+            case .failure(let error): return ControlReply.error(error.message)
+            }
+        }
+    }
+}
+
+/// Hands a still's outcome from the stills thread to the control thread.
+private final class OutcomeBox: Sendable {
+    private let value = Mutex<Result<ResultFile, CamrecError>?>(nil)
+    func set(_ result: Result<ResultFile, CamrecError>) { value.withLock { $0 = result } }
+    func get() -> Result<ResultFile, CamrecError>? { value.withLock { $0 } }
+}
