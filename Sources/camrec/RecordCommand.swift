@@ -31,12 +31,15 @@ enum RecordCommand {
             Subcommands:
               camrec record [options] OUTPUT   record a movie (the default subcommand)
               camrec devices [--json] [--check]  list cameras and what they can capture
+              camrec still [options] OUTPUT.jpg  take a photo (waits for exposure to settle)
+              camrec ctl SOCKET still|stop|status  control a recording started with --control
               camrec trim [options] INPUT      cut the start or end of a movie
 
             SIGINT, SIGTERM or SIGHUP stop the recording and finalise the file; a second
             signal aborts at once (the file still plays). SIGUSR1 takes a still: the newest
             camera frame at full size (an MJPEG camera's own JPEG), written beside the movie
-            without touching the recording. The movie is written to
+            without touching the recording. On an interactive terminal, the key s takes a
+            still and q stops. The movie is written to
             NAME.partial.EXT and renamed to OUTPUT once finalised; after a crash that file
             holds all but about the last second.
 
@@ -104,6 +107,8 @@ enum RecordCommand {
             try ControlServer(path: path) { command in ControlHandling.answer(command, recorder: recorder) }
         }
         defer { control?.shutdown() }
+        let keys = KeyboardControl(onStill: { recorder.requestStill(.key) }, onStop: { recorder.requestStop(.control) })
+        defer { keys.restore() }
         let printer = RecordingPrinter(console: console)
         let result = try recorder.run { event in printer.show(event) }
         printer.show(result)
@@ -152,12 +157,7 @@ struct RecordOptions {
     }
 
     static func stillSettings(_ parsed: ParsedArguments, moviePath: String) throws(UsageError) -> StillSettings {
-        let quality = try parsed.value("--still-quality") { (text: String) throws(ValueError) -> Int in
-            guard let value = Int(text), (1...100).contains(value) else {
-                throw ValueError("invalid quality '\(text)': use a whole number from 1 to 100")
-            }
-            return value
-        } ?? StillFormat.defaultQuality
+        let quality = try parsed.value("--still-quality", StillCommand.quality) ?? StillFormat.defaultQuality
         let format: StillFormat
         switch parsed.value("--still-format")?.lowercased() {
         case nil, "jpeg", "jpg": format = .jpeg(quality: quality)

@@ -36,14 +36,8 @@ public struct OutputFile: Sendable, Equatable {
 
     /// The checks `claim` makes, without creating anything (for `--print-pipeline`).
     public static func checkDestination(_ path: String, overwrite: Bool) throws(CamrecError) {
-        let folder = folderOf(path)
+        try checkFolder(folderOf(path))
         var info = stat()
-        guard stat(folder, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
-            throw CamrecError(.cannotCreateOutput, "folder \(folder) does not exist: create it first or choose another OUTPUT")
-        }
-        guard access(folder, W_OK) == 0 else {
-            throw CamrecError(.cannotCreateOutput, "folder \(folder) is not writable: choose another OUTPUT or fix its permissions")
-        }
         if stat(path, &info) == 0 {
             if (info.st_mode & S_IFMT) == S_IFDIR {
                 throw CamrecError(.cannotCreateOutput, "\(path) is a folder: give a file name such as \(path)/movie.mp4")
@@ -51,6 +45,17 @@ public struct OutputFile: Sendable, Equatable {
             if !overwrite {
                 throw CamrecError(.cannotCreateOutput, "\(path) already exists: choose another name or pass --force to replace it")
             }
+        }
+    }
+
+    /// Checks that `folder` exists and is writable.
+    public static func checkFolder(_ folder: String) throws(CamrecError) {
+        var info = stat()
+        guard stat(folder, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw CamrecError(.cannotCreateOutput, "folder \(folder) does not exist: create it first or choose another OUTPUT")
+        }
+        guard access(folder, W_OK) == 0 else {
+            throw CamrecError(.cannotCreateOutput, "folder \(folder) is not writable: choose another OUTPUT or fix its permissions")
         }
     }
 
@@ -101,8 +106,8 @@ public struct OutputFile: Sendable, Equatable {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
-    /// "dir/movie", ".mp4" for "dir/movie.mp4".
-    static func split(_ path: String) -> (String, String) {
+    /// A path without and with its extension: ("dir/movie", ".mp4") for "dir/movie.mp4".
+    public static func split(_ path: String) -> (String, String) {
         let nameStart = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
         guard let dot = path[nameStart...].lastIndex(of: "."), dot != nameStart else { return (path, "") }
         return (String(path[..<dot]), String(path[dot...]))

@@ -14,6 +14,9 @@ public struct PipelineTemplate: Sendable {
     /// The built-in recording pipeline (`pipelines/record.pipeline`).
     public static let record = PipelineTemplate(text: String(decoding: PackageResources.record_pipeline, as: UTF8.self))
 
+    /// The built-in pipeline of `camrec still` (`pipelines/still.pipeline`).
+    public static let still = PipelineTemplate(text: String(decoding: PackageResources.still_pipeline, as: UTF8.self))
+
     /// The placeholders the template uses, in order of first appearance.
     public var placeholders: [String] {
         var names: [String] = []

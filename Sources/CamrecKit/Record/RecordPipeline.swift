@@ -23,15 +23,25 @@ public struct RecordPipeline: Sendable {
     }
 
     private func values(location: String) -> [String: String] {
-        let rate = "\(config.rate.numerator)/\(config.rate.denominator)"
+        var values = Self.sourceValues(source: config.source, size: config.size, rate: config.rate)
+        values["encoder"] = config.encoder.element(size: config.size, rate: config.rate)
+        values["muxer"] = config.container.muxer
+        values["location"] = location
+        return values
+    }
+
+    /// The placeholders that describe the source: {source}, {caps}, {decode_shared} and
+    /// {decode_record} (what only the movie, not the stills, needs decoded).
+    static func sourceValues(source videoSource: VideoSource, size: FrameSize, rate frameRate: FrameRateValue) -> [String: String] {
+        let rate = "\(frameRate.numerator)/\(frameRate.denominator)"
         let source: String
         let caps: String
         var decodeShared = ""
         var decodeRecord = ""
-        switch config.source {
+        switch videoSource {
         case .testPattern:
             source = "videotestsrc is-live=true pattern=smpte horizontal-speed=4"
-            caps = "video/x-raw,width=\(config.size.width),height=\(config.size.height),framerate=\(rate)"
+            caps = "video/x-raw,width=\(size.width),height=\(size.height),framerate=\(rate)"
         case .camera(let path, let format):
             source = "v4l2src device=" + ShellQuoting.quote(path)
             caps = format.caps
@@ -46,9 +56,6 @@ public struct RecordPipeline: Sendable {
             "caps": caps,
             "decode_shared": decodeShared,
             "decode_record": decodeRecord,
-            "encoder": config.encoder.element(size: config.size, rate: config.rate),
-            "muxer": config.container.muxer,
-            "location": location,
         ]
     }
 

@@ -14,6 +14,8 @@ public enum StopReason: String, Sendable, Codable, Equatable {
     case aborted
     /// Something failed.
     case error
+    /// Everything asked for was done (`camrec still`).
+    case completed
 }
 
 /// A file camrec made.
@@ -67,7 +69,7 @@ public struct RecordingResult: Sendable, Codable, Equatable {
     /// The exit status a script sees for this result.
     public var exitStatus: ExitStatus {
         switch reason {
-        case .maxDuration, .signal, .control: .success
+        case .maxDuration, .signal, .control, .completed: .success
         case .cameraLost: .cameraLost
         case .diskFull: .diskFull
         case .aborted: .aborted

@@ -9,30 +9,8 @@ enum AtomicFile {
     /// Writes `bytes` to the first free name from `naming`, starting at counter `from`;
     /// returns the path and the counter used.
     static func writeNew(_ bytes: [UInt8], naming: StillNaming, from start: Int) throws(CamrecError) -> (path: String, number: Int) {
-        let folder = naming.folder
-        let temporary = folder + "/.camrec-still-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw CamrecError(.cannotCreateOutput, "cannot write a still in \(folder): \(systemMessage(errno))")
-        }
+        let temporary = try writeTemporary(bytes, in: naming.folder)
         defer { unlink(temporary) }
-        var written = 0
-        let failure: Int32? = bytes.withUnsafeBytes { buffer -> Int32? in
-            while written < buffer.count {
-                let result = write(fd, buffer.baseAddress.map { $0 + written }, buffer.count - written)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                written += result
-            }
-            return fsync(fd) == 0 ? nil : errno
-        }
-        close(fd)
-        if let failure {
-            throw CamrecError(failure == ENOSPC ? .diskFull : .cannotCreateOutput,
-                              "cannot write a still in \(folder): \(systemMessage(failure))")
-        }
         var number = start
         while number < start + 100_000 {
             let path = naming.path(number)
@@ -43,5 +21,44 @@ enum AtomicFile {
             number += 1
         }
         throw CamrecError(.cannotCreateOutput, "no free still name like \(naming.path(start))")
+    }
+
+    /// Writes `bytes` to `path`; an existing file is replaced only when `replace` is set.
+    static func write(_ bytes: [UInt8], to path: String, replace: Bool) throws(CamrecError) {
+        let temporary = try writeTemporary(bytes, in: OutputFile.folderOf(path))
+        defer { unlink(temporary) }
+        let moved = replace ? rename(temporary, path) == 0 : link(temporary, path) == 0
+        guard moved else {
+            let reason = errno == EEXIST ? "it exists (pass --force to replace it)" : systemMessage(errno)
+            throw CamrecError(.cannotCreateOutput, "cannot create \(path): \(reason)")
+        }
+    }
+
+    /// A flushed temporary file in `folder` holding `bytes`; the caller removes it.
+    private static func writeTemporary(_ bytes: [UInt8], in folder: String) throws(CamrecError) -> String {
+        let temporary = folder + "/.camrec-still-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw CamrecError(.cannotCreateOutput, "cannot write a still in \(folder): \(systemMessage(errno))")
+        }
+        var written = 0
+        let failure: Int32? = bytes.withUnsafeBytes { buffer -> Int32? in
+            while written < buffer.count {
+                let result = Glibc.write(fd, buffer.baseAddress.map { $0 + written }, buffer.count - written)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                written += result
+            }
+            return fsync(fd) == 0 ? nil : errno
+        }
+        close(fd)
+        if let failure {
+            unlink(temporary)
+            throw CamrecError(failure == ENOSPC ? .diskFull : .cannotCreateOutput,
+                              "cannot write a still in \(folder): \(systemMessage(failure))")
+        }
+        return temporary
     }
 }

@@ -1,0 +1,132 @@
+import Foundation
+import GStreamer
+import Synchronization
+
+/// What `camrec still` takes.
+public struct StillConfig: Sendable {
+    public var source: VideoSource
+    public var size: FrameSize
+    public var rate: FrameRateValue
+    public var format: StillFormat
+    /// Where the photo goes; with `count` > 1, a naming pattern.
+    public var output: StillOutput
+    public var count: Int
+    public var interval: TimeSpec
+    /// The longest wait for exposure to settle; zero takes the first frame.
+    public var settle: TimeSpec
+
+    public init(source: VideoSource, size: FrameSize, rate: FrameRateValue, format: StillFormat,
+                output: StillOutput, count: Int, interval: TimeSpec, settle: TimeSpec) {
+        self.source = source
+        self.size = size
+        self.rate = rate
+        self.format = format
+        self.output = output
+        self.count = count
+        self.interval = interval
+        self.settle = settle
+    }
+}
+
+/// Where `camrec still` writes.
+public enum StillOutput: Sendable {
+    /// One file (replaced only with `overwrite`).
+    case file(path: String, overwrite: Bool)
+    /// A series, named from a pattern; existing files are skipped, never replaced.
+    case series(StillNaming)
+}
+
+/// Takes photos without recording a movie (`camrec still`): waits for the picture to
+/// settle, then takes `count` stills `interval` apart.
+public final class StillCamera: Sendable {
+    private let config: StillConfig
+    private let stopRequested = Mutex(false)
+
+    public init(config: StillConfig) { self.config = config }
+
+    /// Stops a series after the still being taken.
+    public func requestStop() { stopRequested.withLock { $0 = true } }
+
+    /// Takes the photos; returns every file written.
+    public func run(events: @escaping @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
+        let pipeline: Pipeline
+        let sink: AppSink
+        let encoder: StillEncoder
+        do {
+            pipeline = try Pipeline.parse(try description())
+            sink = try AppSink(pipeline.element(named: "frames"))
+            encoder = try StillEncoder(format: config.format)
+            try pipeline.setState(.playing)
+        } catch let error as CamrecError {
+            throw error
+        } catch let error as GStreamerError {
+            throw FailureMapping.camrecError(for: error)
+        } catch {
+            throw CamrecError(.failure, "\(error)")
+        }
+        defer { _ = try? pipeline.setState(.null) }
+        let bus = pipeline.bus
+        var files: [ResultFile] = []
+        let pixels = config.size.width * config.size.height
+        let settleDeadline = ContinuousClock.now + config.settle.duration
+        var settler = ExposureSettler()
+        var nextNumber = 1
+        var firstPts: UInt64?
+        var settled = config.settle.nanoseconds == 0
+        var nextShot = ContinuousClock.now
+        while files.count < config.count {
+            if stopRequested.withLock({ $0 }) {
+                return RecordingResult(reason: .signal, files: files, droppedFrames: 0)
+            }
+            if let failure = bus?.popError() { throw FailureMapping.camrecError(for: failure) }
+            guard let sample = sink.pullSample(timeoutNanoseconds: 2_000_000_000) else {
+                if let failure = bus?.popError() { throw FailureMapping.camrecError(for: failure) }
+                throw CamrecError(.cameraLost, "the camera delivered no frame for 2 s")
+            }
+            let pts = sample.timing?.pts ?? 0
+            let first = firstPts ?? pts
+            firstPts = first
+            if !settled {
+                let brightness = sample.withBytes { ExposureSettler.meanLuma($0, pixels: pixels) } ?? 0
+                let stable = settler.add(brightness)
+                if !stable && ContinuousClock.now < settleDeadline { continue }
+                if !stable {
+                    events(.warning("the picture had not settled after \(config.settle) (use --settle to wait longer)"))
+                }
+                settled = true
+            }
+            guard ContinuousClock.now >= nextShot else { continue }
+            let bytes = try encoder.encode(sample)
+            let path: String
+            switch config.output {
+            case .file(let target, let overwrite):
+                try AtomicFile.write(bytes, to: target, replace: overwrite)
+                path = target
+            case .series(let naming):
+                let written = try AtomicFile.writeNew(bytes, naming: naming, from: nextNumber)
+                nextNumber = written.number + 1
+                path = written.path
+            }
+            var file = ResultFile(path: path, kind: "still", duration: nil, frames: nil, bytes: Int64(bytes.count))
+            file.pts = Double(pts >= first ? pts - first : 0) / 1e9
+            file.trigger = .command
+            files.append(file)
+            events(.still(file))
+            nextShot = ContinuousClock.now + config.interval.duration
+        }
+        return RecordingResult(reason: .completed, files: files, droppedFrames: 0)
+    }
+
+    private func description() throws(CamrecError) -> String {
+        let template = PipelineTemplate.still
+        var values = RecordPipeline.sourceValues(source: config.source, size: config.size, rate: config.rate)
+        values["decode"] = values["decode_shared", default: ""] + " " + values["decode_record", default: ""]
+        values["decode_shared"] = nil
+        values["decode_record"] = nil
+        do {
+            return try template.render(values)
+        } catch {
+            throw CamrecError(.usage, error.message)
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// On an interactive terminal, single keys control a recording: `s` takes a still, `q`
+/// stops. The terminal is put in non-canonical, no-echo mode while recording and restored
+/// afterwards.
+final class KeyboardControl: @unchecked Sendable {
+    private var saved = termios()
+    private let active: Bool
+
+    /// Starts listening when stdin is a terminal; does nothing otherwise.
+    init(onStill: @escaping @Sendable () -> Void, onStop: @escaping @Sendable () -> Void) {
+        guard isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &saved) == 0 else {
+            active = false
+            return
+        }
+        var raw = saved
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        active = tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0
+        guard active else { return }
+        let thread = Thread {
+            var byte: UInt8 = 0
+            while read(STDIN_FILENO, &byte, 1) == 1 {
+                switch byte {
+                case UInt8(ascii: "s"), UInt8(ascii: "S"): onStill()
+                case UInt8(ascii: "q"), UInt8(ascii: "Q"): onStop()
+                default: continue
+                }
+            }
+        }
+        thread.name = "camrec-keys"
+        thread.start()
+    }
+
+    /// Restores the terminal.
+    func restore() {
+        if active { tcsetattr(STDIN_FILENO, TCSANOW, &saved) }
+    }
+}

@@ -1,0 +1,116 @@
+import ArgumentParsing
+import CamrecKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `camrec still [options] OUTPUT.jpg`: takes a photo (or a series) without a movie.
+enum StillCommand {
+    static let spec = CommandSpec(
+        name: "camrec still",
+        abstract: "Take a photo from a camera, after its auto-exposure has settled.",
+        usage: "camrec still [options] OUTPUT",
+        options: [
+            OptionSpec(["--device", "-d"], value: "DEV", help: "camera: a path, an index, part of its name, or 'test' (default: the first camera)"),
+            OptionSpec(["--size", "-s"], value: "WxH", help: "frame size (default: 1280x720 when the camera can)"),
+            OptionSpec(["--fps", "-r"], value: "N", help: "frame rate to run the camera at (default: 30 when it can)"),
+            OptionSpec(["--count", "-n"], value: "N", help: "take N photos (default: 1)"),
+            OptionSpec(["--interval", "-i"], value: "T", help: "time between photos of a series (default: 1s)"),
+            OptionSpec(["--settle"], value: "T", help: "wait at most T for the brightness to settle before the first photo; 0 takes the first frame (default: 3s)"),
+            OptionSpec(["--still-quality", "-Q"], value: "Q", help: "JPEG quality 1-100 (default: 90)"),
+            OptionSpec(["--force", "-f"], help: "replace OUTPUT if it exists (a single photo)"),
+            OptionSpec(["--json"], help: "print JSON lines on stdout: still, warning, result"),
+            OptionSpec(["--quiet", "-q"], help: "print nothing on stderr but errors"),
+        ],
+        positionals: [PositionalSpec("OUTPUT", help: "the photo: .jpg or .png; with --count, NAME-0001.jpg, … or a pattern with %04d")],
+        discussion: "Exit codes are those of camrec record (see camrec --help)."
+    )
+
+    static func main(_ arguments: [String]) -> ExitStatus {
+        let console: Console
+        let config: StillConfig
+        do {
+            let parsed = try spec.parse(arguments)
+            if parsed.helpRequested {
+                print(spec.helpText)
+                return .success
+            }
+            console = Console(json: parsed.flag("--json"), quiet: parsed.flag("--quiet"))
+            do {
+                config = try makeConfig(parsed)
+            } catch {
+                console.fail(error)
+                return error.status
+            }
+        } catch {
+            Console(json: arguments.contains("--json"), quiet: false).fail(CamrecError(.usage, error.message))
+            return .usage
+        }
+        SignalWatcher.block(SignalWatcher.recordingSignals)
+        let camera = StillCamera(config: config)
+        SignalWatcher.start(SignalWatcher.recordingSignals) { signal in
+            if signal != SIGUSR1 { camera.requestStop() }
+        }
+        let printer = RecordingPrinter(console: console)
+        do {
+            let result = try camera.run { event in printer.show(event) }
+            printer.show(result)
+            return result.exitStatus
+        } catch {
+            console.fail(error)
+            return error.status
+        }
+    }
+
+    private static func makeConfig(_ parsed: ParsedArguments) throws(CamrecError) -> StillConfig {
+        let options: (size: FrameSize?, rate: FrameRateValue?, count: Int, interval: TimeSpec, settle: TimeSpec, quality: Int)
+        do {
+            options = (
+                try parsed.value("--size", FrameSize.parse),
+                try parsed.value("--fps", FrameRateValue.parse),
+                try parsed.value("--count", positiveInteger) ?? 1,
+                try parsed.value("--interval") { (text: String) throws(ValueError) in try TimeSpec.parse(text) } ?? .seconds(1),
+                try parsed.value("--settle") { (text: String) throws(ValueError) in try TimeSpec.parse(text) } ?? .seconds(3),
+                try parsed.value("--still-quality", quality) ?? StillFormat.defaultQuality)
+        } catch {
+            throw CamrecError(.usage, error.message)
+        }
+        guard let output = parsed.positional("OUTPUT") else {
+            throw CamrecError(.usage, "missing OUTPUT: give the photo to write, e.g. camrec still photo.jpg")
+        }
+        let format: StillFormat
+        switch OutputFile.split(output).1.lowercased() {
+        case ".jpg", ".jpeg": format = .jpeg(quality: options.quality)
+        case ".png": format = .png
+        default: throw CamrecError(.usage, "cannot tell the format of '\(output)': end OUTPUT with .jpg or .png")
+        }
+        let target: StillOutput
+        if options.count == 1 && !output.contains("%") {
+            try OutputFile.checkDestination(output, overwrite: parsed.flag("--force"))
+            target = .file(path: output, overwrite: parsed.flag("--force"))
+        } else {
+            let (stem, ext) = OutputFile.split(output)
+            let pattern = output.contains("%") ? output : stem + "-%04d" + ext
+            let naming = try StillNaming.parse(pattern, moviePath: output, format: format)
+            try OutputFile.checkFolder(naming.folder)
+            target = .series(naming)
+        }
+        let resolution = try CameraResolver.resolve(device: parsed.value("--device"), size: options.size, rate: options.rate)
+        return StillConfig(source: resolution.source, size: resolution.size, rate: resolution.rate, format: format,
+                           output: target, count: options.count, interval: options.interval, settle: options.settle)
+    }
+
+    private static func positiveInteger(_ text: String) throws(ValueError) -> Int {
+        guard let value = Int(text), value > 0, value <= 100_000 else {
+            throw ValueError("invalid count '\(text)': use a whole number from 1")
+        }
+        return value
+    }
+
+    static func quality(_ text: String) throws(ValueError) -> Int {
+        guard let value = Int(text), (1...100).contains(value) else {
+            throw ValueError("invalid quality '\(text)': use a whole number from 1 to 100")
+        }
+        return value
+    }
+}

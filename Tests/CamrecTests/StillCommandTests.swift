@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+/// `camrec still`, and the keys of an interactive recording.
+@Suite struct StillCommandTests {
+    func camera(_ spec: String) throws -> [String: String] {
+        try VirtualCameraEnvironment.shared().environment(spec: spec)
+    }
+
+    /// The emulated camera starts black and brightens over 40 frames, as a webcam's
+    /// auto-exposure does: the photo must wait for it, and --settle 0 must not.
+    @Test func waitsForExposureToSettleUnlessToldNotTo() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let spec = "/dev/video0,formats=yuyv,dark=40"
+        let settled = try CamrecBinary.run(["still", "--size", "640x480", "--json", folder.path("settled.jpg")], environment: camera(spec))
+        #expect(settled.status == 0, "\(settled.stderr)")
+        let first = try CamrecBinary.run(["still", "--size", "640x480", "--settle", "0", folder.path("first.jpg")], environment: camera(spec))
+        #expect(first.status == 0)
+        let settledStamp = try #require(try FrameStampReader.sequence(inImage: URL(fileURLWithPath: folder.path("settled.jpg"))))
+        let firstStamp = try #require(try FrameStampReader.sequence(inImage: URL(fileURLWithPath: folder.path("first.jpg"))))
+        #expect(settledStamp >= 40, "took frame \(settledStamp) before the ramp ended")
+        #expect(firstStamp <= 2, "--settle 0 took frame \(firstStamp)")
+        let brightness = (settled: try meanBrightness(folder.path("settled.jpg")), first: try meanBrightness(folder.path("first.jpg")))
+        #expect(brightness.settled > brightness.first + 30, "\(brightness)")
+        let result = try #require(JSONLines.parse(settled).last)
+        #expect(result["reason"] as? String == "completed")
+        #expect((result["files"] as? [[String: Any]])?.first?["path"] as? String == folder.path("settled.jpg"))
+    }
+
+    @Test func settleIsBoundedAndSaysSo() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // Still ramping after 0.5 s: camrec takes the picture anyway and warns.
+        let result = try CamrecBinary.run(["still", "--size", "640x480", "--settle", "0.5", "--json", folder.path("x.jpg")],
+                                          environment: camera("/dev/video0,formats=yuyv,dark=300"))
+        #expect(result.status == 0)
+        #expect(JSONLines.parse(result).contains { $0["type"] as? String == "warning" })
+        #expect(FileManager.default.fileExists(atPath: folder.path("x.jpg")))
+    }
+
+    @Test func seriesNamesCountUpAndExistingPhotoIsKept() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let series = try CamrecBinary.run(["still", "--device", "test", "--size", "320x240", "--count", "3", "--interval", "0.2",
+                                           "--settle", "0", "--json", folder.path("shot.png")])
+        #expect(series.status == 0, "\(series.stderr)")
+        #expect(folder.contents == ["shot-0001.png", "shot-0002.png", "shot-0003.png"])
+        #expect(try MediaProbe.probe(folder.path("shot-0002.png")).codec == "png")
+
+        let keep = folder.path("keep.jpg")
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: keep))
+        let refused = try CamrecBinary.run(["still", "--device", "test", "--settle", "0", keep])
+        #expect(refused.status == 73)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: keep)) == Data("mine".utf8))
+        let forced = try CamrecBinary.run(["still", "--device", "test", "--settle", "0", "--force", keep])
+        #expect(forced.status == 0)
+        #expect(try MediaProbe.probe(keep).codec == "mjpeg")
+    }
+
+    @Test func cameraErrorsAreTheRecordersExitCodes() throws {
+        let busy = try CamrecBinary.run(["still", "/tmp/camrec-never.jpg"], environment: camera("/dev/video0,fault=ebusy"))
+        #expect(busy.status == 75)
+        let wrongExtension = try CamrecBinary.run(["still", "--device", "test", "/tmp/camrec-never.gif"])
+        #expect(wrongExtension.status == 64)
+    }
+
+    /// On a terminal, `s` takes a still and `q` stops the recording (finalised).
+    @Test func keysOnATerminalTakeStillsAndStop() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let script = """
+            import os, pty, sys, time, select
+            pid, fd = pty.fork()
+            if pid == 0:
+                os.execv(sys.argv[1], sys.argv[1:])
+            def pump(seconds):
+                end = time.time() + seconds
+                while time.time() < end:
+                    ready, _, _ = select.select([fd], [], [], 0.05)
+                    if ready:
+                        try: os.read(fd, 65536)
+                        except OSError: return
+            pump(2); os.write(fd, b"s"); pump(1); os.write(fd, b"q"); pump(5)
+            _, status = os.waitpid(pid, 0)
+            sys.exit(os.waitstatus_to_exitcode(status))
+            """
+        let output = folder.path("keys.mp4")
+        let result = try ChildProcess.run("python3", ["-c", script, CamrecBinary.url.path, "--device", "test", "--size", "320x240",
+                                                      "--max-duration", "30", output], timeout: 40)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.path("keys-still-0001.jpg")))
+        let probe = try MediaProbe.probe(output)
+        #expect(probe.frames > 30 && probe.frames < 300, "stopped by q after about 3 s: \(probe.frames) frames")
+    }
+
+    func meanBrightness(_ path: String) throws -> Double {
+        let result = try ChildProcess.run("ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-vf", "format=gray,scale=64:48", "-f", "rawvideo", "-"])
+        guard !result.stdout.isEmpty else { return 0 }
+        return Double(result.stdout.reduce(0) { $0 + Int($1) }) / Double(result.stdout.count)
+    }
+}
