@@ -35,7 +35,7 @@ import Testing
         #expect(line.contains("video/x-raw,width=640,height=480,framerate=30/1"))
         #expect(line.contains("key-int-max=30"))
         #expect(line.contains("mp4mux fragment-duration=1000 fragment-mode=first-moov-then-finalise"))
-        #expect(line.hasSuffix("location=\"/tmp/a b\\\"c.mp4\""))
+        #expect(line.contains(" location=\"/tmp/a b\\\"c.mp4\" "))
     }
 
     @Test func mjpegCameraIsDecodedAndH264CameraParsedThenDecoded() throws {
@@ -57,7 +57,7 @@ import Testing
     @Test func printedCommandLineIsShellQuoted() throws {
         let line = try RecordPipeline(config: config(source: .testPattern, output: "my movie's.mp4")).commandLine()
         #expect(line.hasPrefix("gst-launch-1.0 -e videotestsrc"))
-        #expect(line.hasSuffix("location='my movie'\\''s.mp4'"))
+        #expect(line.contains(" location='my movie'\\''s.mp4' "))
     }
 
     @Test(arguments: [("a.mp4", Container.mp4), ("dir.x/B.MOV", .mov), ("c.mkv", .mkv)])

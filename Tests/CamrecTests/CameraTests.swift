@@ -3,7 +3,7 @@ import Testing
 
 /// camrec against the emulated camera: the real v4l2src path, every camera format, and
 /// every fault. ffprobe and the frame stamps the camera draws say what was recorded.
-@Suite struct CameraTests {
+@Suite(.serialized) struct CameraTests {
     func environment(_ spec: String) throws -> [String: String] {
         var environment = try VirtualCameraEnvironment.shared().environment(spec: spec)
         environment["CAMREC_DEVICE_PATHS"] = nil
@@ -37,11 +37,19 @@ import Testing
         #expect(probe.codec == "h264")
         #expect(probe.pixelFormat == "yuv420p")
         #expect("\(probe.width)x\(probe.height)" == format.size)
-        #expect(abs(probe.frames - 60) <= 1, "\(probe.frames) frames, want 60 ± 1")
-        // The movie holds consecutive camera frames: the stamps count up one by one.
-        let stamps = try FrameStampReader.sequences(inVideo: URL(fileURLWithPath: output)).compactMap { $0 }
-        #expect(stamps.count >= probe.frames - 2, "unreadable stamps: \(stamps.count) of \(probe.frames)")
-        #expect(zip(stamps, stamps.dropFirst()).allSatisfy { $1 == $0 + 1 }, "stamps not consecutive: \(stamps)")
+        // Exactly 2 s of camera time: recorded frames plus any the camera dropped (a loaded
+        // machine may make it drop some; they must then be reported).
+        let summary = try #require(JSONLines.parse(result).last)
+        let dropped = summary["dropped_frames"] as? Int ?? -1
+        #expect(abs(probe.frames + dropped - 60) <= 1, "\(probe.frames) frames + \(dropped) dropped, want 60 ± 1: \(summary)")
+        // The movie holds camera frames in order, each once: the stamps only count up.
+        let stamps = try FrameStampReader.sequences(inVideo: URL(fileURLWithPath: output))
+        let readable = stamps.compactMap { $0 }
+        #expect(readable.count * 10 >= stamps.count * 9, "unreadable stamps: \(stamps)")
+        #expect(zip(readable, readable.dropFirst()).allSatisfy { $1 > $0 }, "stamps out of order: \(stamps)")
+        if dropped == 0, let first = readable.first, let last = readable.last {
+            #expect(Int(last - first) == readable.count - 1 + (stamps.count - readable.count), "gaps without reported drops: \(stamps)")
+        }
     }
 
     @Test func choosesMJPEGFor1080p30AndSaysWhy() throws {
@@ -50,7 +58,8 @@ import Testing
         let result = try CamrecBinary.run(["--size", "1920x1080", "--fps", "30", "--print-pipeline", "--json", folder.path("x.mp4")],
                                           environment: environment("/dev/video0"))
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdoutText.contains("image/jpeg,width=1920,height=1080,framerate=30/1 ! jpegdec"))
+        #expect(result.stdoutText.contains("image/jpeg,width=1920,height=1080,framerate=30/1 ! tee name=t"))
+        #expect(result.stdoutText.contains("! jpegdec ! videoconvert"))
     }
 
     @Test func selectsCamerasByPathIndexAndName() throws {

@@ -49,8 +49,9 @@ public final class ControlServer: @unchecked Sendable {
         thread.start()
     }
 
-    /// Stops serving and removes the socket file.
+    /// Removes the socket file (at once, so it is gone when the process exits) and stops serving.
     public func shutdown() {
+        unlink(path)
         var byte: UInt8 = 1
         _ = write(wake.write, &byte, 1)
     }
@@ -60,7 +61,6 @@ public final class ControlServer: @unchecked Sendable {
             Glibc.close(listener)
             Glibc.close(wake.read)
             Glibc.close(wake.write)
-            unlink(path)
         }
         while true {
             var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
