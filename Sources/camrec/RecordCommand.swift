@@ -10,10 +10,7 @@ enum RecordCommand {
         name: "camrec",
         abstract: "Record a movie from a camera (v4l2src → H.264 → MP4, MOV or MKV).",
         usage: "camrec [record] [options] OUTPUT",
-        options: [
-            OptionSpec(["--device", "-d"], value: "DEV", help: "camera: a path (/dev/video0), an index (0), part of its name, or 'test' for a built-in test pattern (default: the first camera)"),
-            OptionSpec(["--size", "-s"], value: "WxH", help: "frame size, e.g. 1280x720 or 720p (default: 1280x720 when the camera can)"),
-            OptionSpec(["--fps", "-r"], value: "N", help: "frame rate, e.g. 30 or 29.97 (default: 30 when the camera can)"),
+        options: CameraOptions.specs + [
             OptionSpec(["--max-duration", "-t"], value: "T", help: "stop by itself after T: 600, 90s, 10m, 1h2m3s, 00:10:00; 0 or none for no limit (default: 10m)"),
             OptionSpec(["--force", "-f"], help: "replace OUTPUT if it exists"),
             OptionSpec(["--stills"], value: "PATTERN", help: "where stills go: a pattern with one counter (shots/img-%04d.jpg) or a folder (default: beside OUTPUT, NAME-still-0001.jpg); existing files are never replaced"),

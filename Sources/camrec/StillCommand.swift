@@ -10,10 +10,7 @@ enum StillCommand {
         name: "camrec still",
         abstract: "Take a photo from a camera, after its auto-exposure has settled.",
         usage: "camrec still [options] OUTPUT",
-        options: [
-            OptionSpec(["--device", "-d"], value: "DEV", help: "camera: a path, an index, part of its name, or 'test' (default: the first camera)"),
-            OptionSpec(["--size", "-s"], value: "WxH", help: "frame size (default: 1280x720 when the camera can)"),
-            OptionSpec(["--fps", "-r"], value: "N", help: "frame rate to run the camera at (default: 30 when it can)"),
+        options: CameraOptions.specs + [
             OptionSpec(["--count", "-n"], value: "N", help: "take N photos (default: 1)"),
             OptionSpec(["--interval", "-i"], value: "T", help: "time between photos of a series (default: 1s)"),
             OptionSpec(["--settle"], value: "T", help: "wait at most T for the brightness to settle before the first photo; 0 takes the first frame (default: 3s)"),
