@@ -1,0 +1,231 @@
+/* Parsing of CAMREC_VCAM, the one place the emulated devices are described.
+ *
+ *   CAMREC_VCAM = SPEC[;SPEC...]      SPEC = PATH[,key=value...]
+ *
+ * Keys: card, formats, sizes, fault, slow, drop, dark (docs/virtual-camera.md).
+ * Parsing never fails hard: a bad key is reported once on stderr and ignored, so
+ * a typo cannot crash the host process. */
+#define _GNU_SOURCE
+#include "vcam.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const format_names[VCAM_FORMAT_COUNT] = {"yuyv", "mjpeg", "h264"};
+
+const char *vcam_format_name(int fmt) { return format_names[fmt]; }
+
+uint32_t vcam_format_fourcc(int fmt) {
+    switch (fmt) {
+    case VCAM_YUYV: return V4L2_PIX_FMT_YUYV;
+    case VCAM_MJPEG: return V4L2_PIX_FMT_MJPEG;
+    default: return V4L2_PIX_FMT_H264;
+    }
+}
+
+static void warn(const char *what, const char *value) {
+    fprintf(stderr, "camrec VirtualCamera: ignoring %s '%s' in CAMREC_VCAM\n", what, value);
+}
+
+static int format_from_name(const char *s) {
+    for (int i = 0; i < VCAM_FORMAT_COUNT; i++)
+        if (strcasecmp(s, format_names[i]) == 0) return i;
+    if (strcasecmp(s, "yuy2") == 0) return VCAM_YUYV;
+    if (strcasecmp(s, "mjpg") == 0 || strcasecmp(s, "jpeg") == 0) return VCAM_MJPEG;
+    return -1;
+}
+
+static void add_mode(vcam_mode *modes, int *n, uint32_t w, uint32_t h, const uint32_t *fps, int nfps) {
+    if (*n >= VCAM_MAX_MODES) return;
+    vcam_mode *m = &modes[(*n)++];
+    m->width = w;
+    m->height = h;
+    m->nfps = nfps;
+    for (int i = 0; i < nfps; i++) m->fps[i] = fps[i];
+}
+
+/* A typical UVC webcam: raw YUYV is bandwidth-limited at large sizes. */
+static void default_modes(vcam_config *c) {
+    static const uint32_t r30_15[] = {30, 15}, r10_5[] = {10, 5}, r5[] = {5};
+    add_mode(c->modes[VCAM_YUYV], &c->nmodes[VCAM_YUYV], 640, 480, r30_15, 2);
+    add_mode(c->modes[VCAM_YUYV], &c->nmodes[VCAM_YUYV], 1280, 720, r10_5, 2);
+    add_mode(c->modes[VCAM_YUYV], &c->nmodes[VCAM_YUYV], 1920, 1080, r5, 1);
+    for (int f = VCAM_MJPEG; f <= VCAM_H264; f++) {
+        add_mode(c->modes[f], &c->nmodes[f], 640, 480, r30_15, 2);
+        add_mode(c->modes[f], &c->nmodes[f], 1280, 720, r30_15, 2);
+        add_mode(c->modes[f], &c->nmodes[f], 1920, 1080, r30_15, 2);
+    }
+}
+
+/* sizes=WxH@F[/F...][+WxH@F...]: replaces the mode table of every format. */
+static int parse_sizes(vcam_config *c, char *v) {
+    vcam_mode modes[VCAM_MAX_MODES];
+    int n = 0;
+    for (char *save = NULL, *tok = strtok_r(v, "+", &save); tok; tok = strtok_r(NULL, "+", &save)) {
+        unsigned w, h;
+        int used = 0;
+        if (sscanf(tok, "%ux%u%n", &w, &h, &used) != 2 || w < 16 || h < 16 || w > 4096 || h > 4096 ||
+            (w % 2) || (h % 2))
+            return -1;
+        uint32_t fps[VCAM_MAX_RATES];
+        int nfps = 0;
+        char *p = tok + used;
+        if (*p == '@') {
+            p++;
+            while (*p && nfps < VCAM_MAX_RATES) {
+                char *end;
+                unsigned long r = strtoul(p, &end, 10);
+                if (end == p || r == 0 || r > 240) return -1;
+                fps[nfps++] = (uint32_t)r;
+                p = end;
+                if (*p == '/') p++;
+                else if (*p) return -1;
+            }
+        } else if (*p) {
+            return -1;
+        }
+        if (nfps == 0) fps[nfps++] = 30;
+        if (n < VCAM_MAX_MODES) add_mode(modes, &n, w, h, fps, nfps);
+    }
+    if (n == 0) return -1;
+    for (int f = 0; f < VCAM_FORMAT_COUNT; f++) {
+        c->nmodes[f] = n;
+        memcpy(c->modes[f], modes, sizeof modes);
+    }
+    return 0;
+}
+
+/* Durations like 200ms, 0.5s or 200 (milliseconds). */
+static int parse_duration_ns(const char *s, long *ns) {
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || v < 0 || v > 3600) return -1;
+    if (*end == 0 || strcmp(end, "ms") == 0) *ns = (long)(v * 1e6);
+    else if (strcmp(end, "s") == 0) *ns = (long)(v * 1e9);
+    else if (strcmp(end, "us") == 0) *ns = (long)(v * 1e3);
+    else return -1;
+    return 0;
+}
+
+static int parse_count(const char *s, long *out) {
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || v < 0) return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_fault(vcam_config *c, const char *v) {
+    if (strcmp(v, "ebusy") == 0) c->open_errno = EBUSY;
+    else if (strcmp(v, "eacces") == 0) c->open_errno = EACCES;
+    else if (strcmp(v, "enoent") == 0) c->open_errno = ENOENT;
+    else if (strncmp(v, "unplug@", 7) == 0) return parse_count(v + 7, &c->unplug_after);
+    else return -1;
+    return 0;
+}
+
+static void add_format(vcam_config *c, int f) {
+    for (int i = 0; i < c->nformats; i++)
+        if (c->formats[i] == f) return;
+    c->formats[c->nformats++] = f;
+}
+
+/* formats=a+b or formats=a,b (bare format names after formats= join the list). */
+static int parse_formats(vcam_config *c, char *v) {
+    c->nformats = 0;
+    for (char *save = NULL, *tok = strtok_r(v, "+|", &save); tok; tok = strtok_r(NULL, "+|", &save)) {
+        int f = format_from_name(tok);
+        if (f < 0) return -1;
+        add_format(c, f);
+    }
+    return c->nformats ? 0 : -1;
+}
+
+static void parse_key(vcam_config *c, char *key, char *value, int *in_formats) {
+    int bad = 0;
+    *in_formats = 0;
+    if (strcmp(key, "card") == 0) {
+        snprintf(c->card, sizeof c->card, "%s", value);
+    } else if (strcmp(key, "formats") == 0) {
+        bad = parse_formats(c, value);
+        *in_formats = !bad;
+    } else if (strcmp(key, "sizes") == 0) {
+        bad = parse_sizes(c, value);
+    } else if (strcmp(key, "fault") == 0) {
+        bad = parse_fault(c, value);
+    } else if (strcmp(key, "slow") == 0) {
+        char *dur = NULL;
+        bad = strncmp(value, "every:", 6) != 0 || !(dur = strchr(value + 6, ':'));
+        if (!bad) {
+            *dur++ = 0;
+            bad = parse_count(value + 6, &c->slow_every) || c->slow_every == 0 ||
+                  parse_duration_ns(dur, &c->slow_ns);
+        }
+    } else if (strcmp(key, "drop") == 0) {
+        bad = strncmp(value, "every:", 6) != 0 || parse_count(value + 6, &c->drop_every) ||
+              c->drop_every < 2;
+    } else if (strcmp(key, "dark") == 0) {
+        bad = parse_count(value, &c->dark_frames);
+    } else {
+        warn("unknown key", key);
+        return;
+    }
+    if (bad) {
+        warn("bad value for", key);
+        /* keep the rest of the device usable: reset what a half parse may have set */
+        if (strcmp(key, "slow") == 0) c->slow_every = 0;
+        if (strcmp(key, "drop") == 0) c->drop_every = 0;
+    }
+}
+
+static int parse_one(char *spec, vcam_config *c, int index) {
+    memset(c, 0, sizeof *c);
+    c->unplug_after = -1;
+    default_modes(c);
+    for (int f = 0; f < VCAM_FORMAT_COUNT; f++) c->formats[f] = f;
+    c->nformats = VCAM_FORMAT_COUNT;
+    snprintf(c->card, sizeof c->card, "camrec VirtualCamera");
+
+    char *save = NULL;
+    char *path = strtok_r(spec, ",", &save);
+    if (!path || path[0] != '/' || strlen(path) >= sizeof c->path) {
+        if (path && *path) warn("device path (must be absolute)", path);
+        return -1;
+    }
+    snprintf(c->path, sizeof c->path, "%s", path);
+    if (index > 0) snprintf(c->card, sizeof c->card, "camrec VirtualCamera %d", index + 1);
+
+    int in_formats = 0;
+    for (char *tok = strtok_r(NULL, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(tok, '=');
+        if (!eq) {
+            int f = format_from_name(tok);
+            if (in_formats && f >= 0) add_format(c, f);
+            else warn("entry", tok);
+            continue;
+        }
+        *eq = 0;
+        parse_key(c, tok, eq + 1, &in_formats);
+    }
+    return 0;
+}
+
+int vcam_config_parse(const char *spec, vcam_config *out, int max) {
+    if (!spec || !*spec) return 0;
+    char *copy = strdup(spec);
+    if (!copy) return 0;
+    int n = 0;
+    char *save = NULL;
+    for (char *dev = strtok_r(copy, ";", &save); dev && n < max; dev = strtok_r(NULL, ";", &save)) {
+        while (*dev == ' ') dev++;
+        if (*dev == 0) continue;
+        char *one = strdup(dev);
+        if (!one) break;
+        if (parse_one(one, &out[n], n) == 0) n++;
+        free(one);
+    }
+    free(copy);
+    return n;
+}

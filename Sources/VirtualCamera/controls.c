@@ -1,0 +1,149 @@
+/* The camera controls: brightness, contrast, exposure_auto (a menu with UVC's
+ * two usual entries) and exposure_absolute (inactive while exposure is auto).
+ * They change the rendered picture so tests can see that a control took effect.
+ * Called with the device lock held. */
+#define _GNU_SOURCE
+#include "vcam.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct {
+    uint32_t id;
+    const char *name;
+    uint32_t type;
+    int32_t min, max, step, def;
+    size_t offset; /* of the value in vcam_look */
+} ctrl_def;
+
+/* sorted by id: V4L2_CTRL_FLAG_NEXT_CTRL enumeration walks this in order */
+static const ctrl_def ctrls[] = {
+    {V4L2_CID_BRIGHTNESS, "Brightness", V4L2_CTRL_TYPE_INTEGER, -64, 64, 1, 0,
+     offsetof(vcam_look, brightness)},
+    {V4L2_CID_CONTRAST, "Contrast", V4L2_CTRL_TYPE_INTEGER, 0, 100, 1, 50, offsetof(vcam_look, contrast)},
+    {V4L2_CID_EXPOSURE_AUTO, "Auto Exposure", V4L2_CTRL_TYPE_MENU, 0, 3, 1, V4L2_EXPOSURE_APERTURE_PRIORITY,
+     offsetof(vcam_look, exposure_auto)},
+    {V4L2_CID_EXPOSURE_ABSOLUTE, "Exposure Time, Absolute", V4L2_CTRL_TYPE_INTEGER, 3, 2047, 1, 250,
+     offsetof(vcam_look, exposure_absolute)},
+};
+#define NCTRLS (sizeof ctrls / sizeof ctrls[0])
+
+static int *value_of(vcam_look *look, const ctrl_def *c) { return (int *)((char *)look + c->offset); }
+
+void vcam_controls_init(vcam_look *look) {
+    for (size_t i = 0; i < NCTRLS; i++) *value_of(look, &ctrls[i]) = ctrls[i].def;
+}
+
+static const ctrl_def *find(uint32_t id) {
+    for (size_t i = 0; i < NCTRLS; i++)
+        if (ctrls[i].id == id) return &ctrls[i];
+    return NULL;
+}
+
+static const char *menu_name(uint32_t id, uint32_t index) {
+    if (id != V4L2_CID_EXPOSURE_AUTO) return NULL;
+    if (index == V4L2_EXPOSURE_MANUAL) return "Manual Mode";
+    if (index == V4L2_EXPOSURE_APERTURE_PRIORITY) return "Aperture Priority Mode";
+    return NULL;
+}
+
+/* Checks (and clamps integers, as the kernel's control framework does) a new value. */
+static int validate(const ctrl_def *c, int32_t *v) {
+    if (c->type == V4L2_CTRL_TYPE_MENU) return menu_name(c->id, (uint32_t)*v) ? 0 : -EINVAL;
+    if (*v < c->min) *v = c->min;
+    if (*v > c->max) *v = c->max;
+    return 0;
+}
+
+static void set_value(vcam_device *dev, const ctrl_def *c, int32_t v) {
+    int *slot = value_of(&dev->look, c);
+    if (*slot != v) {
+        *slot = v;
+        dev->look_gen++;
+    }
+}
+
+static int query(vcam_device *dev, struct v4l2_queryctrl *q) {
+    uint32_t want = q->id & ~(V4L2_CTRL_FLAG_NEXT_CTRL | V4L2_CTRL_FLAG_NEXT_COMPOUND);
+    const ctrl_def *c = NULL;
+    if (q->id & V4L2_CTRL_FLAG_NEXT_CTRL) {
+        for (size_t i = 0; i < NCTRLS && !c; i++)
+            if (ctrls[i].id > want) c = &ctrls[i];
+    } else {
+        c = find(want);
+    }
+    if (!c) return -EINVAL; /* also ends the NEXT_CTRL enumeration */
+    memset(q, 0, sizeof *q);
+    q->id = c->id;
+    q->type = c->type;
+    snprintf((char *)q->name, sizeof q->name, "%s", c->name);
+    q->minimum = c->min;
+    q->maximum = c->max;
+    q->step = c->step;
+    q->default_value = c->def;
+    if (c->id == V4L2_CID_EXPOSURE_AUTO) q->flags = V4L2_CTRL_FLAG_UPDATE;
+    if (c->id == V4L2_CID_EXPOSURE_ABSOLUTE && dev->look.exposure_auto != V4L2_EXPOSURE_MANUAL)
+        q->flags = V4L2_CTRL_FLAG_INACTIVE;
+    return 0;
+}
+
+static int ext_ctrls(vcam_device *dev, unsigned long req, struct v4l2_ext_controls *e) {
+    if (e->count == 0) return 0; /* probes whether the class is supported */
+    if (!e->controls) return -EFAULT;
+    int defaults = req == VIDIOC_G_EXT_CTRLS && e->which == V4L2_CTRL_WHICH_DEF_VAL;
+    /* validate everything first: S_EXT_CTRLS is all or nothing */
+    for (uint32_t i = 0; i < e->count; i++) {
+        struct v4l2_ext_control *x = &e->controls[i];
+        const ctrl_def *c = find(x->id);
+        int32_t v = x->value;
+        if (!c || (req != VIDIOC_G_EXT_CTRLS && validate(c, &v) != 0)) {
+            e->error_idx = req == VIDIOC_G_EXT_CTRLS ? e->count : i;
+            return -EINVAL;
+        }
+    }
+    for (uint32_t i = 0; i < e->count; i++) {
+        struct v4l2_ext_control *x = &e->controls[i];
+        const ctrl_def *c = find(x->id);
+        if (req == VIDIOC_G_EXT_CTRLS) {
+            x->value = defaults ? c->def : *value_of(&dev->look, c);
+        } else {
+            int32_t v = x->value;
+            validate(c, &v);
+            x->value = v;
+            if (req == VIDIOC_S_EXT_CTRLS) set_value(dev, c, v);
+        }
+    }
+    return 0;
+}
+
+int vcam_ctrl_ioctl(vcam_device *dev, unsigned long req, void *arg) {
+    switch (req) {
+    case VIDIOC_QUERYCTRL: return query(dev, arg);
+    case VIDIOC_QUERYMENU: {
+        struct v4l2_querymenu *m = arg;
+        const char *name = menu_name(m->id, m->index);
+        if (!name) return -EINVAL;
+        memset(m->name, 0, sizeof m->name);
+        snprintf((char *)m->name, sizeof m->name, "%s", name);
+        m->reserved = 0;
+        return 0;
+    }
+    case VIDIOC_G_CTRL:
+    case VIDIOC_S_CTRL: {
+        struct v4l2_control *c = arg;
+        const ctrl_def *d = find(c->id);
+        if (!d) return -EINVAL;
+        if (req == VIDIOC_G_CTRL) {
+            c->value = *value_of(&dev->look, d);
+            return 0;
+        }
+        int32_t v = c->value;
+        if (validate(d, &v) != 0) return -EINVAL;
+        set_value(dev, d, v);
+        c->value = v;
+        return 0;
+    }
+    default: return ext_ctrls(dev, req, arg);
+    }
+}

@@ -1,0 +1,191 @@
+/* The emulated devices: lazy set-up from CAMREC_VCAM, open/release of a device
+ * file, and the parts of the buffer queue that open/close/poll need.
+ *
+ * The application's fd is an eventfd (EFD_SEMAPHORE) whose counter always equals
+ * the number of finished buffers waiting for DQBUF, so the application's own
+ * poll()/ppoll() works natively. The file keeps a private duplicate of it so the
+ * producer never writes to an fd number the application has closed and reused. */
+#define _GNU_SOURCE
+#include "vcam.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static vcam_device devices[VCAM_MAX_DEVICES];
+static int ndevices;
+static pthread_once_t devices_once = PTHREAD_ONCE_INIT;
+
+static void after_fork_child(void) {
+    vcam_fd_forget_all();
+    for (int i = 0; i < ndevices; i++) {
+        vcam_device *d = &devices[i];
+        pthread_mutex_init(&d->lock, NULL);
+        pthread_condattr_t ca;
+        pthread_condattr_init(&ca);
+        pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+        pthread_cond_init(&d->cond, &ca);
+        pthread_condattr_destroy(&ca);
+        d->streaming = d->thread_running = d->producer_alive = 0;
+        d->owner = NULL;
+        d->mem = NULL; /* the child keeps the mapping; it is freed when the child exits */
+        d->memfd = -1;
+        d->nbufs = 0;
+    }
+}
+
+static void devices_init(void) {
+    static vcam_config configs[VCAM_MAX_DEVICES];
+    int n = vcam_config_parse(getenv("CAMREC_VCAM"), configs, VCAM_MAX_DEVICES);
+    for (int i = 0; i < n; i++) {
+        vcam_device *d = &devices[i];
+        d->cfg = configs[i];
+        d->index = i;
+        pthread_mutex_init(&d->lock, NULL);
+        pthread_condattr_t ca;
+        pthread_condattr_init(&ca);
+        pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+        pthread_cond_init(&d->cond, &ca);
+        pthread_condattr_destroy(&ca);
+        /* power-on format: the first format's first mode at its highest rate */
+        d->fmt = d->cfg.formats[0];
+        const vcam_mode *m = &d->cfg.modes[d->fmt][0];
+        d->width = m->width;
+        d->height = m->height;
+        d->fps = m->fps[0];
+        d->memfd = -1;
+        vcam_controls_init(&d->look);
+    }
+    ndevices = n;
+    if (n > 0) pthread_atfork(NULL, NULL, after_fork_child);
+}
+
+int vcam_device_count(void) {
+    pthread_once(&devices_once, devices_init);
+    return ndevices;
+}
+
+vcam_device *vcam_device_at(int index) {
+    return index >= 0 && index < vcam_device_count() ? &devices[index] : NULL;
+}
+
+vcam_device *vcam_device_for_path(const char *path) {
+    if (!path || path[0] != '/') return NULL;
+    int n = vcam_device_count();
+    for (int i = 0; i < n; i++)
+        if (strcmp(devices[i].cfg.path, path) == 0) return &devices[i];
+    return NULL;
+}
+
+int vcam_open(vcam_device *dev, int flags) {
+    pthread_mutex_lock(&dev->lock);
+    int err = dev->unplugged ? ENOENT : dev->cfg.open_errno;
+    pthread_mutex_unlock(&dev->lock);
+    if (err) {
+        errno = err;
+        return -1;
+    }
+    if ((flags & O_ACCMODE) == O_WRONLY) { /* a capture device cannot be opened write-only */
+        errno = EINVAL;
+        return -1;
+    }
+    int efd = eventfd(0, EFD_SEMAPHORE | ((flags & O_NONBLOCK) ? EFD_NONBLOCK : 0) |
+                             ((flags & O_CLOEXEC) ? EFD_CLOEXEC : 0));
+    if (efd < 0) return -1;
+    vcam_file *f = calloc(1, sizeof *f);
+    int own = f ? fcntl(efd, F_DUPFD_CLOEXEC, 0) : -1;
+    if (own < 0 || vcam_fd_add(efd, f) != 0) {
+        int saved = f ? (own < 0 ? errno : EMFILE) : ENOMEM;
+        if (own >= 0) vcam_real_close(own);
+        vcam_real_close(efd);
+        free(f);
+        errno = saved;
+        return -1;
+    }
+    f->dev = dev;
+    f->efd = own;
+    return efd;
+}
+
+/* Read the counter down to zero without blocking, whatever the fd's mode. */
+void vcam_drain_eventfd(int efd) {
+    struct pollfd p = {.fd = efd, .events = POLLIN};
+    uint64_t v;
+    while (vcam_real_poll(&p, 1, 0) == 1 && (p.revents & POLLIN)) {
+        if (read(efd, &v, sizeof v) != sizeof v && errno != EINTR) break;
+    }
+}
+
+/* Stops the producer; the caller joins the thread after unlocking (it takes the lock). */
+void vcam_stop_streaming_locked(vcam_device *dev, pthread_t *join, int *must_join) {
+    *must_join = 0;
+    if (dev->thread_running) {
+        *join = dev->thread;
+        *must_join = 1;
+        dev->thread_running = 0;
+    }
+    dev->streaming = 0;
+    dev->stream_gen++;
+    /* STREAMOFF returns every buffer to the application */
+    for (int i = 0; i < dev->nbufs; i++) dev->bufs[i].state = BUF_DEQUEUED;
+    dev->queued.count = dev->done.count = 0;
+    if (dev->owner) {
+        vcam_drain_eventfd(dev->owner->efd);
+        /* wake a poll() blocked on the fd: it will see POLLERR (not streaming) */
+        uint64_t one = 1;
+        if (write(dev->owner->efd, &one, sizeof one) < 0) { /* counter full: already awake */ }
+    }
+    pthread_cond_broadcast(&dev->cond);
+}
+
+void vcam_free_buffers_locked(vcam_device *dev) {
+    /* a stopped producer may still be finishing a frame in the buffers */
+    while (dev->producer_alive) pthread_cond_wait(&dev->cond, &dev->lock);
+    if (dev->mem) munmap(dev->mem, dev->buflen * (size_t)dev->nbufs);
+    if (dev->memfd >= 0) vcam_real_close(dev->memfd);
+    dev->mem = NULL;
+    dev->memfd = -1;
+    dev->nbufs = 0;
+    dev->buflen = 0;
+    dev->owner = NULL;
+}
+
+void vcam_file_release(vcam_file *f) {
+    vcam_device *dev = f->dev;
+    pthread_t thread;
+    int must_join = 0;
+    pthread_mutex_lock(&dev->lock);
+    if (dev->owner == f) {
+        vcam_stop_streaming_locked(dev, &thread, &must_join);
+    }
+    pthread_mutex_unlock(&dev->lock);
+    if (must_join) pthread_join(thread, NULL);
+    pthread_mutex_lock(&dev->lock);
+    if (dev->owner == f) vcam_free_buffers_locked(dev);
+    pthread_mutex_unlock(&dev->lock);
+    vcam_real_close(f->efd);
+}
+
+/* Like vb2: POLLERR when the queue is not streaming on this file or the device is gone. */
+int vcam_poll_error(vcam_file *f) {
+    vcam_device *dev = f->dev;
+    pthread_mutex_lock(&dev->lock);
+    int err = 0;
+    if (dev->unplugged) err = POLLERR | POLLHUP;
+    else if (dev->owner != f || !dev->streaming) err = POLLERR;
+    pthread_mutex_unlock(&dev->lock);
+    return err;
+}
+
+/* For stat()/access(): a missing device (fault=enoent) or one that was unplugged. */
+int vcam_device_missing(vcam_device *dev) {
+    pthread_mutex_lock(&dev->lock);
+    int gone = dev->unplugged || dev->cfg.open_errno == ENOENT;
+    pthread_mutex_unlock(&dev->lock);
+    return gone;
+}

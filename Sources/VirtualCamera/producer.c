@@ -1,0 +1,185 @@
+/* The streaming thread of a device: paces frames on CLOCK_MONOTONIC at the
+ * negotiated rate, fills the oldest queued buffer, marks it done and adds 1 to
+ * the owner's eventfd. Faults (drop, slow, dark, unplug) are applied here.
+ *
+ * Rendering happens outside the device lock so QBUF/DQBUF on other threads are
+ * never held up by an encoder. */
+#define _GNU_SOURCE
+#include "vcam.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct {
+    int fmt, fps;
+    vcam_pattern pattern;
+    vcam_jpeg *jpeg;
+    vcam_h264 *h264;
+} renderer;
+
+static int64_t now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+static struct timespec to_timespec(int64_t ns) {
+    struct timespec t = {.tv_sec = ns / 1000000000, .tv_nsec = ns % 1000000000};
+    return t;
+}
+
+static int renderer_init(renderer *r, int fmt, int w, int h, int fps, const vcam_look *look) {
+    memset(r, 0, sizeof *r);
+    r->fmt = fmt;
+    r->fps = fps;
+    if (vcam_pattern_init(&r->pattern, w, h, fmt == VCAM_YUYV, look) != 0) return -1;
+    if (fmt == VCAM_MJPEG && !(r->jpeg = vcam_jpeg_new(&r->pattern))) return -1;
+    if (fmt == VCAM_H264 && !(r->h264 = vcam_h264_new(&r->pattern, fps))) return -1;
+    return 0;
+}
+
+static void renderer_free(renderer *r) {
+    vcam_jpeg_free(r->jpeg);
+    vcam_h264_free(r->h264);
+    vcam_pattern_free(&r->pattern);
+}
+
+/* A control changed: only the background strip depends on controls. */
+static void renderer_relook(renderer *r, const vcam_look *look) {
+    vcam_pattern fresh;
+    if (vcam_pattern_init(&fresh, r->pattern.w, r->pattern.h, r->pattern.yuyv, look) != 0) return;
+    vcam_pattern_free(&r->pattern);
+    r->pattern = fresh; /* same address: the encoders keep their pointer */
+    if (r->jpeg) vcam_jpeg_invalidate(r->jpeg);
+}
+
+static size_t render(renderer *r, uint32_t seq, int gain, uint8_t *dst, size_t cap, uint32_t *flags) {
+    switch (r->fmt) {
+    case VCAM_YUYV: {
+        size_t n = (size_t)r->pattern.w * (size_t)r->pattern.h * 2;
+        if (n > cap) return 0;
+        vcam_compose_yuyv(&r->pattern, seq, gain, dst);
+        return n;
+    }
+    case VCAM_MJPEG:
+        *flags |= V4L2_BUF_FLAG_KEYFRAME;
+        return vcam_jpeg_frame(r->jpeg, seq, gain, dst, cap);
+    default: {
+        int key = 0;
+        size_t n = vcam_h264_frame(r->h264, seq, gain, dst, cap, &key);
+        *flags |= key ? V4L2_BUF_FLAG_KEYFRAME : V4L2_BUF_FLAG_PFRAME;
+        return n;
+    }
+    }
+}
+
+static void notify(vcam_device *dev) {
+    uint64_t one = 1;
+    while (write(dev->owner->efd, &one, sizeof one) < 0 && errno == EINTR) {
+    }
+    pthread_cond_broadcast(&dev->cond);
+}
+
+static void *producer_main(void *arg) {
+    vcam_device *dev = arg;
+    pthread_setname_np(pthread_self(), "vcam-producer"); /* lets benchmarks attribute our CPU */
+    pthread_mutex_lock(&dev->lock);
+    unsigned gen = dev->stream_gen;
+    vcam_look look = dev->look;
+    unsigned look_gen = dev->look_gen;
+    int fmt = dev->fmt, w = (int)dev->width, h = (int)dev->height, fps = (int)dev->fps;
+    const vcam_config cfg = dev->cfg;
+    pthread_mutex_unlock(&dev->lock);
+
+    renderer r;
+    int ok = renderer_init(&r, fmt, w, h, fps, &look) == 0;
+
+    pthread_mutex_lock(&dev->lock);
+    const int64_t period = 1000000000LL / fps;
+    int64_t start = now_ns(), stall = 0;
+    uint64_t slot = 0;
+    uint32_t slowed_seq = UINT32_MAX;
+    while (ok && dev->stream_gen == gen && dev->streaming && !dev->unplugged) {
+        uint32_t seq = dev->sequence;
+        if (cfg.slow_every && (seq + 1) % (uint32_t)cfg.slow_every == 0 && slowed_seq != seq) {
+            stall += cfg.slow_ns; /* the stream stalls once, later frames keep the cadence */
+            slowed_seq = seq;
+        }
+        int64_t due = start + (int64_t)(slot + 1) * period + stall;
+        struct timespec ts = to_timespec(due);
+        int rc = 0;
+        while (dev->stream_gen == gen && rc != ETIMEDOUT) rc = pthread_cond_timedwait(&dev->cond, &dev->lock, &ts);
+        if (dev->stream_gen != gen) break;
+        slot++;
+        if (cfg.drop_every && (seq + 1) % (uint32_t)cfg.drop_every == 0) {
+            dev->sequence++; /* a lost frame: the sequence number is used up */
+            continue;
+        }
+        if (dev->queued.count == 0) {
+            dev->sequence++; /* no buffer queued: the hardware drops the frame */
+            continue;
+        }
+        int i = vcam_ring_pop(&dev->queued);
+        dev->bufs[i].state = BUF_FILLING;
+        uint8_t *dst = dev->mem + dev->buflen * (size_t)i;
+        size_t cap = dev->buflen;
+        int relook = dev->look_gen != look_gen;
+        look = dev->look;
+        look_gen = dev->look_gen;
+        pthread_mutex_unlock(&dev->lock);
+
+        if (relook) renderer_relook(&r, &look);
+        int gain = cfg.dark_frames > 0 && seq < (uint32_t)cfg.dark_frames ? (int)(256LL * seq / cfg.dark_frames) : 256;
+        uint32_t flags = 0;
+        size_t n = render(&r, seq, gain, dst, cap, &flags);
+
+        pthread_mutex_lock(&dev->lock);
+        if (dev->stream_gen != gen) break; /* STREAMOFF already returned the buffer */
+        vcam_buffer *b = &dev->bufs[i];
+        b->state = BUF_DONE;
+        b->bytesused = (uint32_t)n;
+        b->flags = n ? flags : V4L2_BUF_FLAG_ERROR;
+        b->sequence = seq;
+        b->timestamp.tv_sec = due / 1000000000;
+        b->timestamp.tv_usec = due % 1000000000 / 1000;
+        vcam_ring_push(&dev->done, i);
+        dev->sequence++;
+        dev->delivered++;
+        notify(dev);
+        if (cfg.unplug_after >= 0 && dev->delivered >= cfg.unplug_after) {
+            dev->unplugged = 1;
+            notify(dev); /* wakes poll(): the poll wrapper then reports POLLERR|POLLHUP */
+        }
+    }
+    dev->producer_alive = 0;
+    pthread_cond_broadcast(&dev->cond);
+    pthread_mutex_unlock(&dev->lock);
+    renderer_free(&r); /* also undoes a partial renderer_init */
+    return NULL;
+}
+
+/* Called with the device lock held, from STREAMON. */
+int vcam_producer_start(vcam_device *dev) {
+    while (dev->producer_alive) pthread_cond_wait(&dev->cond, &dev->lock); /* a stale one is exiting */
+    if (dev->thread_running) { /* stopped but not joined: it has exited, reap it */
+        pthread_join(dev->thread, NULL);
+        dev->thread_running = 0;
+    }
+    sigset_t all, old;
+    sigfillset(&all);
+    /* the thread inherits a full mask: the host's signal handlers never run on it */
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int rc = pthread_create(&dev->thread, NULL, producer_main, dev);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc != 0) {
+        dev->streaming = 0;
+        return -ENOMEM;
+    }
+    dev->thread_running = 1;
+    dev->producer_alive = 1;
+    return 0;
+}

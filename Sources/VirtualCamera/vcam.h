@@ -1,0 +1,207 @@
+/* Internal declarations shared by the VirtualCamera source files.
+ *
+ * Layering: intercept.c (libc wrappers) -> fdtable.c (which fds are ours) ->
+ * device.c / ioctl.c / controls.c (V4L2 semantics, one mutex per device) ->
+ * producer.c (one streaming thread per device) -> frames.c / jpeg.c / h264.c. */
+#ifndef VCAM_INTERNAL_H
+#define VCAM_INTERNAL_H
+
+#include <linux/videodev2.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct pollfd;
+
+#define VCAM_MAX_DEVICES 8
+#define VCAM_MAX_MODES 8
+#define VCAM_MAX_RATES 4
+#define VCAM_MAX_BUFFERS 32
+#define VCAM_PATH_MAX 256
+
+enum vcam_format { VCAM_YUYV = 0, VCAM_MJPEG = 1, VCAM_H264 = 2, VCAM_FORMAT_COUNT = 3 };
+
+typedef struct {
+    uint32_t width, height;
+    uint32_t fps[VCAM_MAX_RATES]; /* highest first */
+    int nfps;
+} vcam_mode;
+
+/* One device as configured by CAMREC_VCAM; immutable after parsing. */
+typedef struct {
+    char path[VCAM_PATH_MAX];
+    char card[32];
+    int formats[VCAM_FORMAT_COUNT]; /* enum vcam_format, in ENUM_FMT order */
+    int nformats;
+    vcam_mode modes[VCAM_FORMAT_COUNT][VCAM_MAX_MODES];
+    int nmodes[VCAM_FORMAT_COUNT];
+    int open_errno;       /* fault=ebusy|eacces|enoent: open fails with this */
+    long unplug_after;    /* fault=unplug@N, or -1 */
+    long slow_every;      /* slow=every:K:Dms */
+    long slow_ns;
+    long drop_every;      /* drop=every:N */
+    long dark_frames;     /* dark=N */
+} vcam_config;
+
+typedef enum { BUF_DEQUEUED, BUF_QUEUED, BUF_FILLING, BUF_DONE } vcam_buf_state;
+
+typedef struct {
+    vcam_buf_state state;
+    uint32_t bytesused, flags, sequence;
+    struct timeval timestamp;
+} vcam_buffer;
+
+/* A ring of buffer indices (the driver's queued and done lists). */
+typedef struct {
+    int idx[VCAM_MAX_BUFFERS];
+    int head, count;
+} vcam_ring;
+
+typedef struct vcam_file vcam_file;
+
+/* Controls the frames depend on; a copy is taken by the producer. */
+typedef struct {
+    int brightness, contrast, exposure_auto, exposure_absolute;
+} vcam_look;
+
+/* Runtime state of one emulated device. Like a real driver, format, controls and
+ * the buffer queue belong to the device; the queue has one owner file at a time. */
+typedef struct vcam_device {
+    vcam_config cfg;
+    int index;
+    pthread_mutex_t lock;
+    pthread_cond_t cond; /* CLOCK_MONOTONIC: producer pacing, blocking DQBUF, stop */
+
+    int fmt;                   /* enum vcam_format */
+    uint32_t width, height, fps;
+
+    vcam_look look;
+    unsigned look_gen;         /* bumped on every control change */
+
+    vcam_file *owner;          /* file that did REQBUFS, or NULL */
+    int nbufs;
+    size_t buflen;             /* page-aligned length of each buffer */
+    int memfd;
+    uint8_t *mem;              /* our mapping of all buffers */
+    vcam_buffer bufs[VCAM_MAX_BUFFERS];
+    vcam_ring queued, done;
+
+    int streaming;
+    int thread_running;        /* a producer was started and not yet joined */
+    int producer_alive;        /* the producer may still write into the buffers */
+    pthread_t thread;
+    unsigned stream_gen;       /* bumped by STREAMON/STREAMOFF: a stale producer exits */
+    uint32_t sequence;         /* next sequence number */
+    int unplugged;
+    long delivered;            /* frames delivered since the process started */
+} vcam_device;
+
+/* An open file description. Duplicated fds share it (refs counts fds + calls in flight). */
+struct vcam_file {
+    atomic_int refs;
+    vcam_device *dev;
+    int efd; /* the eventfd the application holds; frames ready = its counter */
+};
+
+/* config.c */
+int vcam_config_parse(const char *spec, vcam_config *out, int max);
+const char *vcam_format_name(int fmt);
+uint32_t vcam_format_fourcc(int fmt);
+
+/* device.c */
+vcam_device *vcam_device_for_path(const char *path);
+vcam_device *vcam_device_at(int index);
+int vcam_device_count(void);
+int vcam_open(vcam_device *dev, int flags);         /* returns fd or -1/errno */
+void vcam_file_release(vcam_file *f);               /* last fd closed */
+int vcam_poll_error(vcam_file *f);                  /* revents to force, or 0 */
+int vcam_device_missing(vcam_device *dev);
+void vcam_stop_streaming_locked(vcam_device *dev, pthread_t *join, int *must_join);
+void vcam_free_buffers_locked(vcam_device *dev);
+void vcam_drain_eventfd(int efd);
+
+/* fdtable.c */
+extern atomic_int vcam_fd_count;
+int vcam_fd_add(int fd, vcam_file *f);
+vcam_file *vcam_fd_get(int fd);     /* takes a reference, or NULL */
+void vcam_file_put(vcam_file *f);   /* drops a reference */
+void vcam_fd_forget_all(void);      /* in a forked child */
+vcam_file *vcam_fd_take(int fd);    /* removes the mapping; returns its reference */
+
+/* ioctl.c */
+int vcam_ioctl(vcam_file *f, int fd, unsigned long req, void *arg);
+void *vcam_mmap(vcam_file *f, void *addr, size_t len, int prot, int flags, off_t off);
+
+/* controls.c */
+void vcam_controls_init(vcam_look *look);
+int vcam_ctrl_ioctl(vcam_device *dev, unsigned long req, void *arg); /* -errno or 0 */
+
+/* producer.c */
+int vcam_producer_start(vcam_device *dev);           /* device lock held */
+const vcam_mode *vcam_find_mode(const vcam_config *c, int fmt, uint32_t w, uint32_t h);
+
+/* intercept.c: the next definitions in the lookup order (libc) */
+int vcam_real_close(int fd);
+int vcam_real_poll(struct pollfd *fds, unsigned long n, int timeout);
+void *vcam_real_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
+
+/* ring helpers */
+static inline void vcam_ring_push(vcam_ring *r, int i) {
+    r->idx[(r->head + r->count) % VCAM_MAX_BUFFERS] = i;
+    r->count++;
+}
+static inline int vcam_ring_pop(vcam_ring *r) {
+    int i = r->idx[r->head];
+    r->head = (r->head + 1) % VCAM_MAX_BUFFERS;
+    r->count--;
+    return i;
+}
+
+#endif
+
+/* frames.c: the picture. A band of height B at the top carries the frame stamp;
+ * below it a pre-rendered background strip scrolls with the sequence number. */
+#define VCAM_STAMP_BLOCKS 35
+#define VCAM_CYCLE 32 /* background phases: the picture repeats every 32 frames */
+#define VCAM_Y_WHITE 235
+#define VCAM_Y_BLACK 16
+#define VCAM_GREY 128
+
+typedef struct {
+    uint8_t *y, *u, *v;
+    int ystride, cstride;
+    int chroma_vshift; /* 0: 4:2:2, 1: 4:2:0 */
+} vcam_planes;
+
+typedef struct {
+    int w, h, block;
+    int yuyv;
+    uint8_t *sy, *su, *sv; /* planar 4:2:2 strips: 2w luma / w chroma columns per row */
+    uint8_t *syuyv;        /* packed strip: 2w pixels per row */
+} vcam_pattern;
+
+int vcam_stamp_block(int width);
+void vcam_stamp_levels(uint32_t seq, uint8_t out[VCAM_STAMP_BLOCKS]);
+int vcam_pattern_init(vcam_pattern *p, int w, int h, int yuyv, const vcam_look *look);
+void vcam_pattern_free(vcam_pattern *p);
+int vcam_pattern_offset(const vcam_pattern *p, uint32_t seq);
+/* gain: 256 = normal picture, 0 = black (dark=N ramp); the stamp is never darkened */
+void vcam_compose_yuyv(const vcam_pattern *p, uint32_t seq, int gain, uint8_t *dst);
+void vcam_compose_planar(const vcam_pattern *p, uint32_t seq, int gain, const vcam_planes *dst);
+void vcam_band_luma(const vcam_pattern *p, uint32_t seq, int x, uint8_t *y_out); /* one band column */
+
+/* jpeg.c */
+typedef struct vcam_jpeg vcam_jpeg;
+vcam_jpeg *vcam_jpeg_new(const vcam_pattern *p);
+void vcam_jpeg_free(vcam_jpeg *j);
+void vcam_jpeg_invalidate(vcam_jpeg *j); /* the background changed */
+/* Encodes frame seq into dst; returns bytes written or 0 on failure. */
+size_t vcam_jpeg_frame(vcam_jpeg *j, uint32_t seq, int gain, uint8_t *dst, size_t cap);
+
+/* h264.c */
+typedef struct vcam_h264 vcam_h264;
+vcam_h264 *vcam_h264_new(const vcam_pattern *p, int fps);
+void vcam_h264_free(vcam_h264 *h);
+size_t vcam_h264_frame(vcam_h264 *h, uint32_t seq, int gain, uint8_t *dst, size_t cap, int *keyframe);
