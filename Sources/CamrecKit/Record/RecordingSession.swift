@@ -1,0 +1,223 @@
+import Foundation
+import GStreamer
+
+/// One run of a `Recorder`: the pipeline, its gate and the bus loop.
+final class RecordingSession {
+    private let recorder: Recorder
+    private let config: RecordConfig
+    private let output: OutputFile
+    private let pipeline: Pipeline
+    private let bus: Bus
+    private let gate: MaxDurationGate
+    private let gateToken: ProbeToken
+    private let commandLine: String
+    private let stillSink: AppSink
+    private var stills: StillTaker?
+
+    init(recorder: Recorder, output: OutputFile) throws(CamrecError) {
+        self.recorder = recorder
+        config = recorder.config
+        self.output = output
+        let builder = recorder.pipelineBuilderForSession
+        do {
+            commandLine = try builder.commandLine()
+            pipeline = try Pipeline.parse(try builder.description(location: output.partialPath))
+        } catch let error as TemplateError {
+            throw CamrecError(.usage, error.message)
+        } catch let error as GStreamerError {
+            throw FailureMapping.camrecError(for: error)
+        } catch {
+            throw CamrecError(.failure, "\(error)")
+        }
+        guard let bus = pipeline.bus else { throw CamrecError(.failure, "the pipeline has no bus") }
+        self.bus = bus
+        let gate = MaxDurationGate(limit: config.maxDuration, rate: config.rate)
+        self.gate = gate
+        do {
+            let pad = try pipeline.element(named: "record").staticPad("src")
+            gateToken = pad.addProbe(.buffer) { data in
+                guard case .buffer(let timing) = data else { return .pass }
+                return gate.admit(pts: timing.pts) { bus.postApplicationMessage(Recorder.limitMessage) }
+            }
+        } catch {
+            throw CamrecError(.usage, "the pipeline template needs a queue named 'record' on the recording branch (\(error))")
+        }
+        do {
+            stillSink = try AppSink(pipeline.element(named: "stills"))
+        } catch {
+            throw CamrecError(.usage, "the pipeline template needs an appsink named 'stills' (\(error))")
+        }
+    }
+
+    func run(events: @escaping @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
+        defer {
+            recorder.attach(nil, stills: nil, status: nil)
+            gateToken.remove()
+            _ = try? pipeline.setState(.null)
+        }
+        let stills: StillTaker
+        do {
+            stills = try StillTaker(sink: stillSink, settings: config.stills, gate: gate, events: events)
+            try pipeline.setState(.playing)
+        } catch {
+            output.discard()
+            throw (error as? CamrecError) ?? FailureMapping.camrecError(for: error as? GStreamerError ?? .parse("\(error)"))
+        }
+        self.stills = stills
+        let (gate, config, recorder) = (gate, config, recorder)
+        let frameDuration = frameDuration
+        recorder.attach(pipeline, stills: stills) {
+            RecorderStatus(
+                state: recorder.pendingStop().count > 0 || gate.isClosed ? "stopping" : "recording",
+                path: config.outputPath, elapsed: gate.recordedSeconds(frameDuration: frameDuration),
+                frames: gate.frames, stills: 0, droppedFrames: gate.droppedFrames,
+                maxDuration: config.maxDuration?.seconds)
+        }
+        events(.started(startInfo()))
+        let periodic = config.stills.every.map { PeriodicTrigger(every: $0) { stills.request(.periodic) } }
+        defer { periodic?.stop() }
+        return try loop(events: events)
+    }
+
+    /// Stops the still triggers and takes the stills already asked for (their frames are
+    /// still in the pipeline), then stops the pipeline. Returns the stills written.
+    private func stopPipeline() -> [ResultFile] {
+        let files = stills?.finish() ?? []
+        _ = try? pipeline.setState(.null)
+        return files
+    }
+
+    private func startInfo() -> RecordingStart {
+        let device: String
+        let format: String
+        let reason: String?
+        switch config.source {
+        case .testPattern:
+            (device, format, reason) = ("test", "test", nil)
+        case .camera(let path, let cameraFormat):
+            (device, format, reason) = (path, cameraFormat.fourcc, cameraFormat.reason)
+        }
+        return RecordingStart(
+            path: config.outputPath, partialPath: output.partialPath, device: device, format: format,
+            size: config.size.description, fps: config.rate.description, formatReason: reason,
+            maxDuration: config.maxDuration?.seconds, pipeline: commandLine)
+    }
+
+    private var frameDuration: Double { 1 / max(config.rate.framesPerSecond, 1) }
+
+    /// Reads the bus until the file is finalised (EOS), aborted, or failed.
+    private func loop(events: @escaping @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
+        var stopping: StopReason?
+        var lastProgress = ContinuousClock.now
+        var lastFrames = 0
+        var lostMessage: String?
+        // Finalising should take well under a second; a pipeline that never delivers EOS
+        // (a wedged element) is stopped unfinalised rather than hanging a script.
+        var finaliseDeadline: ContinuousClock.Instant?
+        func beginStop(_ reason: StopReason) {
+            stopping = reason
+            events(.stopping(reason))
+            finaliseDeadline = .now + .seconds(10)
+        }
+        while true {
+            guard let message = bus.pop(timeoutNanoseconds: 100_000_000) else {
+                let now = ContinuousClock.now
+                if let deadline = finaliseDeadline, now > deadline {
+                    return keepUnfinalised(reason: stopping ?? .error,
+                                           message: "the pipeline did not finalise the file within 10 s; it is kept as written (it plays)")
+                }
+                if now - lastProgress >= .milliseconds(500) {
+                    let frames = gate.frames
+                    let elapsed = (now - lastProgress) / .seconds(1)
+                    events(.progress(RecordingProgress(
+                        seconds: gate.recordedSeconds(frameDuration: frameDuration), frames: frames,
+                        bytes: output.partialSize, limit: config.maxDuration?.seconds,
+                        fps: Double(frames - lastFrames) / elapsed)))
+                    lastProgress = now
+                    lastFrames = frames
+                }
+                continue
+            }
+            switch message {
+            case .endOfStream:
+                return try finish(reason: stopping ?? .signal, message: lostMessage)
+            case .application(_, Recorder.limitMessage):
+                if stopping == nil {
+                    beginStop(.maxDuration)
+                    pipeline.send(.endOfStream())
+                }
+            case .application(_, Recorder.stopMessage):
+                let (reason, count) = recorder.pendingStop()
+                if stopping == nil {
+                    beginStop(reason ?? .signal)
+                    pipeline.send(.endOfStream())
+                } else if count > 1 {
+                    return abort()
+                }
+            case .error(let failure):
+                if failure.source == "src", stopping == .cameraLost { continue }  // follow-up errors of the same loss
+                if failure.source == "src", gate.frames > 0 {
+                    // The camera went away. GstBaseSrc sends EOS downstream after a fatal
+                    // flow error (a second EOS from us would make the muxer finalise
+                    // twice), so the muxer finalises what we have; the deadline covers
+                    // the case where that EOS never comes.
+                    lostMessage = "camera lost: \(failure.message)"
+                    events(.warning("camera lost (\(failure.message)): finalising the recording so far"))
+                    beginStop(.cameraLost)
+                    continue
+                }
+                if failure.isResourceError(.noSpaceLeft) {
+                    return keepUnfinalised(reason: .diskFull,
+                                           message: "disk full: the recording so far is kept, not finalised")
+                }
+                _ = stopPipeline()
+                output.discardIfEmpty(frames: gate.frames)
+                throw FailureMapping.camrecError(for: .element(failure))
+            case .warning(let failure):
+                events(.warning("\(failure.source): \(failure.message)"))
+            default:
+                continue
+            }
+        }
+    }
+
+    private func finish(reason: StopReason, message: String?) throws(CamrecError) -> RecordingResult {
+        let stillFiles = stopPipeline()
+        guard gate.frames > 0 else {
+            output.discard()
+            throw CamrecError(.failure, "no frames were recorded: the source delivered nothing")
+        }
+        try output.commit()
+        return RecordingResult(reason: reason, files: [movieFile(at: output.finalPath)] + stillFiles,
+                               droppedFrames: gate.droppedFrames, message: message)
+    }
+
+    private func abort() -> RecordingResult {
+        keepUnfinalised(reason: .aborted,
+                        message: "aborted: the file was not finalised, but plays (fragmented MP4 or Matroska)")
+    }
+
+    /// Stops at once and moves the fragmented file into place when it holds anything.
+    private func keepUnfinalised(reason: StopReason, message: String) -> RecordingResult {
+        let stillFiles = stopPipeline()
+        var files: [ResultFile] = []
+        var note = message
+        if gate.frames > 0 {
+            do {
+                try output.commit()
+                files.append(movieFile(at: output.finalPath))
+            } catch {
+                files.append(movieFile(at: output.partialPath))
+                note += "; \(error.message)"
+            }
+        } else {
+            output.discard()
+        }
+        return RecordingResult(reason: reason, files: files + stillFiles, droppedFrames: gate.droppedFrames, message: note)
+    }
+
+    private func movieFile(at path: String) -> ResultFile {
+        ResultFile(path: path, kind: "movie", duration: gate.recordedSeconds(frameDuration: frameDuration),
+                   frames: gate.frames, bytes: OutputFile.size(of: path))
+    }
+}
