@@ -137,3 +137,25 @@ enum OutputFileSize {
         ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.int64Value ?? -1
     }
 }
+
+/// A full disk: the recording so far is kept, plays, and the exit code says so.
+@Suite struct DiskFullTests {
+    @Test func fullDiskKeepsAPlayableRecording() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let small = folder.path("small")
+        try FileManager.default.createDirectory(atPath: small, withIntermediateDirectories: false)
+        // A 400 KB tmpfs (tests run as root, as CI does).
+        let mount = try ChildProcess.run("mount", ["-t", "tmpfs", "-o", "size=400k", "tmpfs", small])
+        try #require(mount.status == 0, "cannot mount a small tmpfs to fill: \(mount.stderr)")
+        defer { _ = try? ChildProcess.run("umount", [small]) }
+        let output = small + "/full.mp4"
+        let result = try CamrecBinary.run(["--device", "test", "--size", "640x480", "--max-duration", "30", "--json", output])
+        #expect(result.status == 74, "\(result.stderr)")
+        let last = try #require(JSONLines.parse(result).last)
+        #expect(last["reason"] as? String == "disk-full")
+        #expect(result.stderr.contains("disk full"))
+        let probe = try MediaProbe.probe(output)
+        #expect(probe.codec == "h264" && probe.frames > 30, "\(probe.frames) frames kept")
+    }
+}
