@@ -4,6 +4,7 @@ import Synchronization
 
 /// Which data a pad probe sees.
 public struct ProbeKind: OptionSet, Sendable {
+    /// GStreamer's GstPadProbeType bits.
     public let rawValue: UInt32
     public init(rawValue: UInt32) { self.rawValue = rawValue }
     /// Buffers flowing downstream.

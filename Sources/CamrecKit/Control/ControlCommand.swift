@@ -31,6 +31,7 @@ public enum ControlCommand: String, Sendable, CaseIterable {
 
 /// An error reply: the command was refused and nothing happened.
 public struct ControlReplyError: Error, Sendable, Equatable {
+    /// What was wrong, for the reply.
     public let message: String
     public init(_ message: String) { self.message = message }
 }

@@ -5,8 +5,11 @@ import V4L2
 public enum CameraResolver {
     /// What was resolved: the source, and the size and rate the movie will have.
     public struct Resolution: Sendable {
+        /// Where frames come from.
         public var source: VideoSource
+        /// The frame size the camera will deliver.
         public var size: FrameSize
+        /// The frame rate the camera will deliver.
         public var rate: FrameRateValue
     }
 

@@ -4,13 +4,19 @@ import Synchronization
 
 /// What `camrec still` takes.
 public struct StillConfig: Sendable {
+    /// Where frames come from.
     public var source: VideoSource
+    /// The frame size the camera runs at.
     public var size: FrameSize
+    /// The frame rate the camera runs at.
     public var rate: FrameRateValue
+    /// How the photos are encoded.
     public var format: StillFormat
     /// Where the photo goes; with `count` > 1, a naming pattern.
     public var output: StillOutput
+    /// How many photos to take.
     public var count: Int
+    /// The time between photos of a series.
     public var interval: TimeSpec
     /// The longest wait for exposure to settle; zero takes the first frame.
     public var settle: TimeSpec
