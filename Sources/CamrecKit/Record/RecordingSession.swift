@@ -55,13 +55,13 @@ final class RecordingSession {
             gateToken.remove()
             _ = try? pipeline.setState(.null)
         }
-        let stills: StillTaker
+        let stills = StillTaker(sink: stillSink, settings: config.stills, gate: gate, events: events)
         do {
-            stills = try StillTaker(sink: stillSink, settings: config.stills, gate: gate, events: events)
             try pipeline.setState(.playing)
         } catch {
+            _ = stills.finish()
             output.discard()
-            throw (error as? CamrecError) ?? FailureMapping.camrecError(for: error as? GStreamerError ?? .parse("\(error)"))
+            throw FailureMapping.camrecError(for: error)
         }
         self.stills = stills
         let (gate, config, recorder) = (gate, config, recorder)

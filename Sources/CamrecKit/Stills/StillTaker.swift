@@ -6,7 +6,8 @@ import GStreamer
 /// atomically under a fresh name, and reports where it is in the movie.
 final class StillTaker: @unchecked Sendable {
     private let sink: AppSink
-    private let encoder: StillEncoder
+    /// Built on the stills thread when it starts, off the recording's start-up path.
+    private var encoder: Result<StillEncoder, CamrecError>?
     private let settings: StillSettings
     private let gate: MaxDurationGate
     private let events: @Sendable (RecordingEvent) -> Void
@@ -19,12 +20,11 @@ final class StillTaker: @unchecked Sendable {
     private var nextNumber = 1
 
     init(sink: AppSink, settings: StillSettings, gate: MaxDurationGate,
-         events: @escaping @Sendable (RecordingEvent) -> Void) throws(CamrecError) {
+         events: @escaping @Sendable (RecordingEvent) -> Void) {
         self.sink = sink
         self.settings = settings
         self.gate = gate
         self.events = events
-        encoder = try StillEncoder(format: settings.format)
         let thread = Thread { [self] in work() }
         thread.name = "camrec-stills"
         thread.start()
@@ -64,6 +64,8 @@ final class StillTaker: @unchecked Sendable {
     }
 
     private func work() {
+        let format = settings.format
+        encoder = Result { () throws(CamrecError) in try StillEncoder(format: format) }
         while true {
             let next: Request? = condition.withLock {
                 while requests.isEmpty && !closed { condition.wait() }
@@ -90,8 +92,9 @@ final class StillTaker: @unchecked Sendable {
         guard let sample = sink.pullSample(timeoutNanoseconds: 1_000_000_000) else {
             return .failure(CamrecError(.failure, "no frame arrived within 1 s"))
         }
-        do {
-            let bytes = try encoder.encode(sample)
+        guard let encoder else { return .failure(CamrecError(.failure, "the still encoder is not ready")) }
+        do throws(CamrecError) {
+            let bytes = try encoder.get().encode(sample)
             let number = condition.withLock { nextNumber }
             let written = try AtomicFile.writeNew(bytes, naming: settings.naming, from: number)
             condition.withLock { nextNumber = written.number + 1 }
