@@ -12,6 +12,7 @@ enum RecordCommand {
         usage: "camrec [record] [options] OUTPUT",
         options: CameraOptions.specs + [
             OptionSpec(["--max-duration", "-t"], value: "T", help: "stop by itself after T: 600, 90s, 10m, 1h2m3s, 00:10:00; 0 or none for no limit (default: 10m)"),
+            OptionSpec(["--keyframe-interval", "-g"], value: "T", help: "time between keyframes (default: 1s); a crash loses at most about this much of an MP4/MOV"),
             OptionSpec(["--force", "-f"], help: "replace OUTPUT if it exists"),
             OptionSpec(["--stills"], value: "PATTERN", help: "where stills go: a pattern with one counter (shots/img-%04d.jpg) or a folder (default: beside OUTPUT, NAME-still-0001.jpg); existing files are never replaced"),
             OptionSpec(["--still-format"], value: "FMT", help: "jpeg (default) or png"),
@@ -82,7 +83,8 @@ enum RecordCommand {
         let config = RecordConfig(
             source: resolution.source, size: resolution.size, rate: resolution.rate,
             maxDuration: options.maxDuration, outputPath: options.output, container: options.container,
-            overwrite: options.force, encoder: EncoderSettings(), stills: options.stills)
+            overwrite: options.force, encoder: EncoderSettings(keyframeInterval: options.keyframeInterval.seconds),
+            stills: options.stills)
         if options.printPipeline {
             do {
                 print(try RecordPipeline(config: config).commandLine())
@@ -127,6 +129,7 @@ struct RecordOptions {
     var printPipeline: Bool
     var stills: StillSettings
     var controlPath: String?
+    var keyframeInterval: TimeSpec
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         device = parsed.value("--device")
@@ -151,6 +154,13 @@ struct RecordOptions {
         printPipeline = parsed.flag("--print-pipeline")
         stills = try Self.stillSettings(parsed, moviePath: output)
         controlPath = parsed.value("--control")
+        keyframeInterval = try parsed.value("--keyframe-interval") { (text: String) throws(ValueError) -> TimeSpec in
+            let interval = try TimeSpec.parse(text)
+            guard interval.nanoseconds > 0, interval <= .seconds(10) else {
+                throw ValueError("invalid keyframe interval '\(text)': use a time above 0 and at most 10s, e.g. 1s or 0.5")
+            }
+            return interval
+        } ?? .seconds(1)
     }
 
     static func stillSettings(_ parsed: ParsedArguments, moviePath: String) throws(UsageError) -> StillSettings {

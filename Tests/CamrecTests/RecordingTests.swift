@@ -159,3 +159,23 @@ enum OutputFileSize {
         #expect(probe.codec == "h264" && probe.frames > 30, "\(probe.frames) frames kept")
     }
 }
+
+@Suite struct KeyframeIntervalTests {
+    @Test func keyframeIntervalSetsTheGOP() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let output = folder.path("gop.mkv")
+        let result = try CamrecBinary.run(["--device", "test", "--size", "320x240", "--fps", "30", "--max-duration", "3",
+                                           "--keyframe-interval", "0.5", output])
+        #expect(result.status == 0, "\(result.stderr)")
+        let packets = try ChildProcess.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=flags",
+                                                       "-of", "csv=p=0", output])
+        let keyframes = packets.stdoutText.split(separator: "\n").enumerated().filter { $0.element.hasPrefix("K") }.map(\.offset)
+        // At most 15 frames (0.5 s at 30 fps) from one keyframe to the next.
+        #expect(keyframes.first == 0)
+        #expect(zip(keyframes, keyframes.dropFirst()).allSatisfy { $1 - $0 <= 15 }, "keyframes at \(keyframes)")
+        #expect(keyframes.count >= 6, "keyframes at \(keyframes)")
+        let bad = try CamrecBinary.run(["--device", "test", "--keyframe-interval", "0", output])
+        #expect(bad.status == 64)
+    }
+}
