@@ -6,7 +6,7 @@ import CamrecKit
 enum CommandDispatcher {
     static let version = "0.1.0"
 
-    static let subcommands = Subcommands(["record", "devices", "still", "ctl"], default: "record")
+    static let subcommands = Subcommands(["record", "devices", "still", "ctl", "trim"], default: "record")
 
     static func run(_ arguments: [String]) -> ExitStatus {
         if arguments == ["--version"] || arguments == ["-V"] {
@@ -18,6 +18,7 @@ enum CommandDispatcher {
         case "devices": return DevicesCommand.main(rest)
         case "ctl": return CtlCommand.main(rest)
         case "still": return StillCommand.main(rest)
+        case "trim": return TrimCommand.main(rest)
         default: return RecordCommand.main(rest)
         }
     }

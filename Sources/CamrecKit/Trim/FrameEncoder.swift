@@ -1,0 +1,89 @@
+import GStreamer
+
+/// Decodes compressed frames and re-encodes those in a time window to H.264 with x264
+/// (no B-frames, one IDR at the start), for the head and tail of a smart cut or a full
+/// re-encode. Runs its own pipeline: `appsrc ! parser ! decoder ! videoconvert ! x264enc ! appsink`.
+final class FrameEncoder {
+    private let pipeline: Pipeline
+    private let source: AppSrc
+    private let sink: AppSink
+    private let probe: ProbeToken
+    private var finished = false
+
+    /// - Parameters:
+    ///   - inputCaps: the caps of the frames pushed (as the reader delivers them).
+    ///   - keep: buffer PTS window whose decoded frames are encoded; others are dropped.
+    ///   - parameterSetID: SPS/PPS id for the encoded stream, unused by the source.
+    init(codec: VideoCodec, inputCaps: Caps, keep: Range<Int64>, parameterSetID: Int) throws(GStreamerError) {
+        let rawFormat: String
+        switch inputCaps.string("chroma-format") {
+        case "4:2:2": rawFormat = "Y42B"
+        case "4:4:4": rawFormat = "Y444"
+        default: rawFormat = "I420"
+        }
+        let parser = codec.parser.map { "\($0) ! " } ?? ""
+        let decoder = codec.decoder ?? "decodebin"
+        let description = """
+            appsrc name=source format=time block=true max-bytes=8000000 ! \(parser)\(decoder) name=decoder ! \
+            videoconvert ! video/x-raw,format=\(rawFormat) ! \
+            x264enc bframes=0 key-int-max=100000 speed-preset=veryfast pass=qual quantizer=18 \
+            option-string="sps-id=\(parameterSetID)" ! \
+            video/x-h264,stream-format=byte-stream,alignment=au ! appsink name=sink sync=false enable-last-sample=false
+            """
+        pipeline = try Pipeline.parse(description)
+        source = try AppSrc(pipeline.element(named: "source"))
+        sink = try AppSink(pipeline.element(named: "sink"))
+        source.setCaps(inputCaps)
+        let decoderPad = try pipeline.element(named: "decoder").staticPad("src")
+        probe = decoderPad.addProbe(.buffer) { data in
+            guard case .buffer(let timing) = data else { return .pass }
+            guard let pts = timing.pts else { return .drop }
+            return keep.contains(Int64(pts)) ? .pass : .drop
+        }
+        try pipeline.setState(.playing)
+    }
+
+    /// Feeds one compressed frame (blocks while the encoder is busy and its queue is full).
+    func push(_ buffer: Buffer) throws(GStreamerError) {
+        let result = source.push(buffer)
+        guard result == .ok else {
+            try PipelineRunner.checkForError(pipeline)
+            throw .parse("the re-encoder refused a frame (\(result))")
+        }
+    }
+
+    /// No more input: the encoder drains.
+    func finish() {
+        guard !finished else { return }
+        finished = true
+        source.endOfStream()
+    }
+
+    /// Encoded frames ready now (no waiting).
+    func available() throws(GStreamerError) -> [Buffer] {
+        var buffers: [Buffer] = []
+        while let sample = sink.pullSample(timeoutNanoseconds: 0), let buffer = sample.buffer { buffers.append(buffer) }
+        try PipelineRunner.checkForError(pipeline)
+        return buffers
+    }
+
+    /// All the remaining encoded frames, waiting for the encoder to drain (call after `finish`).
+    func remaining() throws(GStreamerError) -> [Buffer] {
+        var buffers: [Buffer] = []
+        while true {
+            if let sample = sink.pullSample(timeoutNanoseconds: 100_000_000) {
+                if let buffer = sample.buffer { buffers.append(buffer) }
+                continue
+            }
+            if sink.isEndOfStream { break }
+            try PipelineRunner.checkForError(pipeline)
+        }
+        try PipelineRunner.checkForError(pipeline)
+        return buffers
+    }
+
+    deinit {
+        probe.remove()
+        _ = try? pipeline.setState(.null)
+    }
+}

@@ -1,0 +1,182 @@
+/// The SPS and PPS NAL units of an H.264 stream, read from an `avcC` decoder
+/// configuration record (`codec_data`) or from Annex B bytes.
+///
+/// A re-encoded part gets parameter-set ids the source does not use, so one stream can
+/// carry both sets from its first frame on: the muxer then needs no mid-stream caps change.
+struct H264ParameterSets: Sendable, Equatable {
+    var sequenceSets: [[UInt8]] = []
+    var pictureSets: [[UInt8]] = []
+
+    static let startCode: [UInt8] = [0, 0, 0, 1]
+
+    /// Parses an `avcC` record; nil when it is not one.
+    init?(avcC data: [UInt8]) {
+        guard data.count >= 7, data[0] == 1 else { return nil }
+        var offset = 5
+        func readSets(count: Int) -> [[UInt8]]? {
+            var sets: [[UInt8]] = []
+            for _ in 0..<count {
+                guard offset + 2 <= data.count else { return nil }
+                let length = Int(data[offset]) << 8 | Int(data[offset + 1])
+                offset += 2
+                guard offset + length <= data.count else { return nil }
+                sets.append(Array(data[offset..<offset + length]))
+                offset += length
+            }
+            return sets
+        }
+        let sequenceCount = Int(data[offset] & 0x1F)
+        offset += 1
+        guard let sequence = readSets(count: sequenceCount), offset < data.count else { return nil }
+        let pictureCount = Int(data[offset])
+        offset += 1
+        guard let picture = readSets(count: pictureCount) else { return nil }
+        self.sequenceSets = sequence
+        self.pictureSets = picture
+    }
+
+    /// Collects the SPS and PPS units found in Annex B bytes.
+    init(annexB bytes: [UInt8]) {
+        for unit in Self.nalUnits(annexB: bytes) {
+            guard let first = unit.first else { continue }
+            switch first & 0x1F {
+            case 7: sequenceSets.append(Array(unit))
+            case 8: pictureSets.append(Array(unit))
+            default: continue
+            }
+        }
+    }
+
+    init() {}
+
+    /// The ids the SPS and PPS units use.
+    var usedIDs: Set<Int> {
+        var ids = Set<Int>()
+        for unit in sequenceSets { if let id = Self.sequenceSetID(unit) { ids.insert(id) } }
+        for unit in pictureSets {
+            if let pair = Self.pictureSetIDs(unit) {
+                ids.insert(pair.picture)
+                ids.insert(pair.sequence)
+            }
+        }
+        return ids
+    }
+
+    /// A parameter-set id (0...31) unused by these sets, for the re-encoded parts.
+    var freeID: Int {
+        let used = usedIDs
+        return (0...31).first { !used.contains($0) } ?? 31
+    }
+
+    /// The units in Annex B form (start code before each), SPS first.
+    var annexB: [UInt8] {
+        (sequenceSets + pictureSets).flatMap { Self.startCode + $0 }
+    }
+
+    /// Splits Annex B bytes into NAL units (without start codes).
+    static func nalUnits(annexB bytes: [UInt8]) -> [ArraySlice<UInt8>] {
+        var units: [ArraySlice<UInt8>] = []
+        var index = 0
+        var unitStart: Int?
+        while index + 2 < bytes.count {
+            if bytes[index] == 0, bytes[index + 1] == 0, bytes[index + 2] == 1 {
+                if let start = unitStart {
+                    var end = index
+                    while end > start, bytes[end - 1] == 0 { end -= 1 }
+                    units.append(bytes[start..<end])
+                }
+                index += 3
+                unitStart = index
+                continue
+            }
+            index += 1
+        }
+        if let start = unitStart, start < bytes.count { units.append(bytes[start..<bytes.count]) }
+        return units
+    }
+
+    /// The `seq_parameter_set_id` of an SPS unit.
+    static func sequenceSetID(_ unit: some Collection<UInt8>) -> Int? {
+        var reader = BitReader(Array(unit))
+        guard reader.skip(bits: 8 + 24) else { return nil }
+        return reader.unsignedExpGolomb()
+    }
+
+    /// The `pic_parameter_set_id` and `seq_parameter_set_id` of a PPS unit.
+    static func pictureSetIDs(_ unit: some Collection<UInt8>) -> (picture: Int, sequence: Int)? {
+        var reader = BitReader(Array(unit))
+        guard reader.skip(bits: 8), let picture = reader.unsignedExpGolomb(),
+              let sequence = reader.unsignedExpGolomb()
+        else { return nil }
+        return (picture, sequence)
+    }
+}
+
+/// Reads bits of a NAL unit, skipping emulation-prevention bytes.
+struct BitReader {
+    private var bytes: [UInt8]
+    private var bit = 0
+
+    init(_ unit: [UInt8]) {
+        var clean: [UInt8] = []
+        clean.reserveCapacity(unit.count)
+        var zeros = 0
+        for byte in unit {
+            if zeros >= 2, byte == 3 {
+                zeros = 0
+                continue
+            }
+            zeros = byte == 0 ? zeros + 1 : 0
+            clean.append(byte)
+        }
+        bytes = clean
+    }
+
+    mutating func read() -> Int? {
+        guard bit < bytes.count * 8 else { return nil }
+        let value = Int(bytes[bit / 8] >> (7 - UInt8(bit % 8))) & 1
+        bit += 1
+        return value
+    }
+
+    mutating func skip(bits: Int) -> Bool {
+        guard bit + bits <= bytes.count * 8 else { return false }
+        bit += bits
+        return true
+    }
+
+    mutating func unsignedExpGolomb() -> Int? {
+        var zeros = 0
+        while let value = read(), value == 0 {
+            zeros += 1
+            if zeros > 31 { return nil }
+        }
+        var result = 1
+        for _ in 0..<zeros {
+            guard let value = read() else { return nil }
+            result = result << 1 | value
+        }
+        return result - 1
+    }
+}
+
+extension H264ParameterSets {
+    /// `accessUnit` (Annex B) with `units` (Annex B) inserted before its first slice, so an
+    /// access unit delimiter stays first.
+    static func inserting(_ units: [UInt8], beforeFirstSliceOf accessUnit: [UInt8]) -> [UInt8] {
+        var index = 0
+        while index + 3 < accessUnit.count {
+            if accessUnit[index] == 0, accessUnit[index + 1] == 0, accessUnit[index + 2] == 1 {
+                let type = accessUnit[index + 3] & 0x1F
+                if type == 1 || type == 5 {
+                    let start = index > 0 && accessUnit[index - 1] == 0 ? index - 1 : index
+                    return Array(accessUnit[..<start]) + units + Array(accessUnit[start...])
+                }
+                index += 3
+                continue
+            }
+            index += 1
+        }
+        return units + accessUnit
+    }
+}

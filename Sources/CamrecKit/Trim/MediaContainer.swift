@@ -1,0 +1,71 @@
+import Foundation
+
+/// The container formats trim reads and writes.
+public enum MediaContainer: String, Sendable, Codable {
+    /// ISO base media (MP4, M4V).
+    case mp4
+    /// QuickTime.
+    case mov
+    /// Matroska (MKV).
+    case matroska
+
+    /// The GStreamer demuxer for this container.
+    var demuxer: String { self == .matroska ? "matroskademux" : "qtdemux" }
+
+    /// The GStreamer muxer that writes this container.
+    var muxer: String {
+        switch self {
+        case .mp4: "mp4mux"
+        case .mov: "qtmux"
+        case .matroska: "matroskamux"
+        }
+    }
+
+    /// The container an output file name asks for, if its extension names one.
+    static func forExtension(_ pathExtension: String) -> MediaContainer? {
+        switch pathExtension.lowercased() {
+        case "mp4", "m4v": .mp4
+        case "mov", "qt": .mov
+        case "mkv": .matroska
+        default: nil
+        }
+    }
+
+    /// Recognises the container from the first bytes of a file; nil when it is none of ours.
+    static func sniff(_ header: [UInt8]) -> MediaContainer? {
+        if header.count >= 4, header[0] == 0x1A, header[1] == 0x45, header[2] == 0xDF, header[3] == 0xA3 {
+            return .matroska
+        }
+        guard header.count >= 8 else { return nil }
+        let box = String(decoding: header[4..<8], as: UTF8.self)
+        switch box {
+        case "ftyp":
+            let brand = header.count >= 12 ? String(decoding: header[8..<12], as: UTF8.self) : ""
+            return brand == "qt  " ? .mov : .mp4
+        case "moov", "mdat", "wide", "free", "skip", "pnot":
+            return .mov
+        default:
+            return nil
+        }
+    }
+
+    /// Opens `path`, checks it is a readable, non-empty movie of a known container.
+    static func identify(path: String) throws(TrimError) -> MediaContainer {
+        let name = (path as NSString).lastPathComponent
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw .invalidInput("cannot read \(path): no such file")
+        }
+        guard !isDirectory.boolValue else { throw .invalidInput("cannot trim \(path): it is a folder, not a movie") }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw .invalidInput("cannot read \(path): permission denied or unreadable")
+        }
+        defer { try? handle.close() }
+        let header = [UInt8](handle.readData(ofLength: 64))
+        guard !header.isEmpty else { throw .invalidInput("cannot trim \(name): the file is empty") }
+        guard let container = sniff(header) else {
+            throw .invalidInput("cannot trim \(name): not an MP4, MOV or MKV movie")
+        }
+        return container
+    }
+}

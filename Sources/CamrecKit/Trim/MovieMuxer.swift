@@ -1,0 +1,90 @@
+import GStreamer
+
+/// Writes the trimmed movie: `appsrc ! parser ! muxer ! filesink` for video and, when
+/// there is audio, a second appsrc into the same muxer. Buffers arrive with their final
+/// timestamps (the output timeline starts at 0).
+final class MovieMuxer {
+    /// Where the output timeline starts in buffer times: decoding times of a stream with
+    /// B-frames begin before their first presentation time, and buffer times cannot be negative.
+    static let timelineStart: UInt64 = 3600 * 1_000_000_000
+
+    private let pipeline: Pipeline
+    private let video: AppSrc
+    private let audio: AppSrc?
+    private var videoStarted = false
+    private var capsFilter: ProbeToken?
+    private var audioStarted = false
+
+    init(path: String, container: MediaContainer, codec: VideoCodec, videoCaps: Caps, audioCaps: Caps?) throws(GStreamerError) {
+        pipeline = try Pipeline(name: "trim-writer")
+        let videoSource = try Element.make("appsrc", name: "video-source")
+        try videoSource.set("format", "time")
+        try videoSource.set("handle-segment-change", "true")
+        let muxer = try Element.make(container.muxer, name: "muxer")
+        let sink = try Element.make("filesink", name: "sink")
+        try sink.set("location", path)
+        var videoChain = [videoSource]
+        if let parser = codec.parser { videoChain.append(try Element.make(parser, name: "video-parser")) }
+        for element in videoChain + [muxer, sink] { try pipeline.add(element) }
+        video = try AppSrc(videoSource)
+        video.setCaps(videoCaps)
+        for (element, next) in zip(videoChain, videoChain.dropFirst()) { try element.link(next) }
+        // Request the muxer's pads by template: automatic linking may pick a video pad for audio.
+        let videoPad = try videoChain[videoChain.count - 1].staticPad("src")
+        try videoPad.link(muxer.requestPad("video_%u"))
+        if codec.parser != nil {
+            // The parser re-derives profile and level from whichever parameter set it saw last
+            // (the source's or the re-encoder's); the decoder configuration in the first caps
+            // already holds both sets, so later caps carry nothing new. Matroska refuses caps changes.
+            capsFilter = videoPad.keepFirstCaps()
+        }
+        try muxer.link(sink)
+        if let audioCaps {
+            let audioSource = try Element.make("appsrc", name: "audio-source")
+            try audioSource.set("format", "time")
+            try audioSource.set("handle-segment-change", "true")
+            try pipeline.add(audioSource)
+            let source = try AppSrc(audioSource)
+            source.setCaps(audioCaps)
+            try audioSource.staticPad("src").link(muxer.requestPad("audio_%u"))
+            audio = source
+        } else {
+            audio = nil
+        }
+        try pipeline.setState(.playing)
+    }
+
+    /// Whether the movie has an audio track.
+    var hasAudio: Bool { audio != nil }
+
+    /// Pushes a video frame whose times are relative to ``timelineStart``.
+    func pushVideo(_ buffer: Buffer) throws(GStreamerError) {
+        let result = videoStarted ? video.push(buffer) : video.push(buffer, segmentStart: Self.timelineStart)
+        videoStarted = true
+        guard result == .ok else {
+            try PipelineRunner.checkForError(pipeline)
+            throw .parse("the muxer refused a video frame (\(result))")
+        }
+    }
+
+    /// Pushes an audio packet whose times are relative to ``timelineStart``.
+    func pushAudio(_ buffer: Buffer) throws(GStreamerError) {
+        guard let audio else { return }
+        let result = audioStarted ? audio.push(buffer) : audio.push(buffer, segmentStart: Self.timelineStart)
+        audioStarted = true
+        guard result == .ok else {
+            try PipelineRunner.checkForError(pipeline)
+            throw .parse("the muxer refused an audio packet (\(result))")
+        }
+    }
+
+    /// Ends both tracks and waits until the muxer has finalised the file.
+    func finish() throws(GStreamerError) {
+        video.endOfStream()
+        audio?.endOfStream()
+        try PipelineRunner.waitForEndOfStream(pipeline)
+        try pipeline.setState(.null)
+    }
+
+    deinit { _ = try? pipeline.setState(.null) }
+}

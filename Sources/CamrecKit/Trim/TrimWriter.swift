@@ -1,0 +1,271 @@
+import GStreamer
+
+/// Runs a ``TrimPlan``: reads the input once from the first frame the plan needs, feeds
+/// the re-encoders, copies the body, and joins everything into one muxer with timestamps
+/// rewritten so that the output starts at 0. Audio is copied as one continuous run.
+struct TrimWriter {
+    var index: FrameIndex
+    var plan: TrimPlan
+    var codec: VideoCodec
+    /// The codec written: H.264 whenever something is re-encoded, else the input's.
+    var outputCodec: VideoCodec
+    var inputPath: String
+    var outputPath: String
+    var outputContainer: MediaContainer
+
+    /// What was written.
+    struct Outcome {
+        var videoFrames: Int
+        var audioPackets: Int
+    }
+
+    func run() throws -> Outcome {
+        var state = try State(writer: self)
+        try state.run()
+        return Outcome(videoFrames: state.videoFrames, audioPackets: state.audioPackets)
+    }
+}
+
+private final class PartState {
+    let part: TrimPart
+    var encoder: FrameEncoder?
+    /// PTS of the frames this part outputs, in presentation order (encoders only).
+    var keptPTS: [Int64] = []
+    var emitted = 0
+    var fed = 0
+    var fedAll = false
+
+    init(part: TrimPart) { self.part = part }
+}
+
+extension TrimWriter {
+    fileprivate struct State {
+        let writer: TrimWriter
+        let reader: MovieReader
+        let parts: [PartState]
+        let sourceSets: H264ParameterSets?
+        let parameterSetID: Int
+        /// How far the copied frames' DTS run ahead of their PTS (B-frames): re-encoded frames,
+        /// which have no reordering, get their DTS this much earlier so DTS keep rising at the joins.
+        let reorderDelay: Int64
+        var muxer: MovieMuxer?
+        var videoCaps: Caps?
+        var cursor = 0
+        var videoFrames = 0
+        var audioPackets = 0
+        var lastVideoDTS = Int64.min
+        var lastAudioPTS: Int64 = -1
+        var audioDone = false
+
+        init(writer: TrimWriter) throws {
+            self.writer = writer
+            let wantsAudio = writer.index.audioCaps != nil
+            reader = try MovieReader(
+                path: writer.inputPath, container: writer.index.container, codec: writer.codec, audio: wantsAudio
+            )
+            parts = writer.plan.parts.map { part in
+                let state = PartState(part: part)
+                if case .encode(let feed, let keep) = part {
+                    state.keptPTS = feed.map { writer.index.video[$0].pts }.filter { keep.contains($0) }.sorted()
+                }
+                return state
+            }
+            let fromCaps = writer.index.codecData.flatMap { H264ParameterSets(avcC: $0) }
+            sourceSets = writer.codec == .h264 ? fromCaps : nil
+            parameterSetID = sourceSets?.freeID ?? 1
+            audioDone = !wantsAudio
+            let copiedFirst = writer.plan.parts.compactMap { part -> Int? in
+                if case .copy(let range) = part { range.lowerBound } else { nil }
+            }.first
+            reorderDelay = copiedFirst.map { max(0, writer.index.video[$0].pts - writer.index.video[$0].dts) } ?? 0
+        }
+
+        var frames: [VideoFrame] { writer.index.video }
+
+        mutating func run() throws {
+            let first = writer.plan.readFrom
+            // Seek unless the first needed frame opens the movie (a window index starts anywhere).
+            let target = frames[first].pts - writer.index.presentationOffset
+            let position = target > 0 ? UInt64(target) : nil
+            try reader.start(at: position)
+            defer { reader.stop() }
+            var decodeIndex = first
+            var synced = false
+            while decodeIndex <= writer.plan.readThrough {
+                guard let sample = try reader.nextVideo(), let buffer = sample.buffer else {
+                    throw TrimError.failed("the input ended before frame \(decodeIndex) of \(frames.count)")
+                }
+                let pts = buffer.pts.map(Int64.init)
+                if !synced {
+                    // The demuxer may start a little earlier than asked: skip to the planned frame.
+                    guard let pts, pts >= frames[first].pts else { continue }
+                    guard pts == frames[first].pts else {
+                        throw TrimError.failed("the input could not be positioned on the frame at \(frames[first].pts) ns")
+                    }
+                    synced = true
+                }
+                if videoCaps == nil { videoCaps = sample.caps }
+                try process(buffer, at: decodeIndex)
+                decodeIndex += 1
+                try pushAvailableAudio()
+            }
+            try advanceOutput()
+            try finishAudio()
+            guard let muxer else { throw TrimError.failed("nothing was written") }
+            try muxer.finish()
+        }
+
+        private mutating func process(_ buffer: Buffer, at decodeIndex: Int) throws {
+            for part in parts {
+                guard case .encode(let feed, let keep) = part.part, feed.contains(decodeIndex) else { continue }
+                if part.encoder == nil {
+                    guard let caps = videoCaps else { throw TrimError.failed("the video has no caps") }
+                    part.encoder = try FrameEncoder(
+                        codec: writer.codec, inputCaps: caps, keep: keep, parameterSetID: parameterSetID
+                    )
+                }
+                if part.fed == 0, let first = withParameterSets(buffer) {
+                    try part.encoder?.push(first)
+                } else {
+                    try part.encoder?.push(buffer)
+                }
+                part.fed += 1
+                if decodeIndex == feed.upperBound {
+                    part.encoder?.finish()
+                    part.fedAll = true
+                }
+            }
+            try advanceOutput()
+            if cursor < parts.count, case .copy(let range) = parts[cursor].part, range.contains(decodeIndex) {
+                let frame = frames[decodeIndex]
+                try emitVideo(buffer, pts: frame.pts, dts: frame.dts, duration: frame.duration, encoded: false)
+                if decodeIndex == range.upperBound { cursor += 1 }
+            }
+        }
+
+        /// Emits the output of the parts in order: what the current encoder has ready, and all
+        /// of it (waiting for the encoder to drain) once it has been fed everything.
+        private mutating func advanceOutput() throws {
+            while cursor < parts.count {
+                let part = parts[cursor]
+                guard case .encode = part.part, let encoder = part.encoder else { return }
+                let ready = part.fedAll ? try encoder.remaining() : try encoder.available()
+                for buffer in ready {
+                    guard part.emitted < part.keptPTS.count else {
+                        throw TrimError.failed("the re-encoder produced more frames than it was given")
+                    }
+                    let pts = part.keptPTS[part.emitted]
+                    part.emitted += 1
+                    try emitVideo(buffer, pts: pts, dts: pts, duration: duration(ofFrameAt: pts), encoded: true)
+                }
+                guard part.fedAll else { return }
+                guard part.emitted == part.keptPTS.count else {
+                    throw TrimError.failed("the re-encoder returned \(part.emitted) of \(part.keptPTS.count) frames")
+                }
+                part.encoder = nil
+                cursor += 1
+            }
+        }
+
+        /// `buffer` with the source's SPS and PPS inserted before its first slice, unless it
+        /// already carries an SPS; nil when there is nothing to add. A copy or a decode that
+        /// starts on an open-GOP I-frame (not an IDR) gets no parameter sets from the parser.
+        private func withParameterSets(_ buffer: Buffer) -> Buffer? {
+            guard let sets = sourceSets else { return nil }
+            let bytes = buffer.bytes
+            let present = Set(H264ParameterSets(annexB: bytes).sequenceSets.compactMap(H264ParameterSets.sequenceSetID))
+            let needed = Set(sets.sequenceSets.compactMap(H264ParameterSets.sequenceSetID))
+            guard !needed.isSubset(of: present) else { return nil }
+            guard let joined = Buffer(bytes: H264ParameterSets.inserting(sets.annexB, beforeFirstSliceOf: bytes)) else {
+                return nil
+            }
+            joined.pts = buffer.pts
+            joined.dts = buffer.dts
+            joined.duration = buffer.duration
+            joined.isKeyframe = buffer.isKeyframe
+            return joined
+        }
+
+        private func duration(ofFrameAt pts: Int64) -> Int64 {
+            frames.first { $0.pts == pts }?.duration ?? 0
+        }
+
+        private mutating func emitVideo(
+            _ buffer: Buffer, pts: Int64, dts: Int64, duration: Int64, encoded: Bool
+        ) throws {
+            let first = writer.plan.firstPTS
+            var output = buffer
+            if muxer == nil {
+                guard let caps = videoCaps else { throw TrimError.failed("the video has no caps") }
+                let audioCaps = try writer.index.audioCaps.map { text throws(GStreamerError) in try Caps(text) }
+                let muxerCaps = writer.outputCodec == writer.codec
+                    ? caps.removingFields(["codec_data"])
+                    : try Caps(VideoCodec.h264.readerCaps ?? "video/x-h264")
+                muxer = try MovieMuxer(
+                    path: writer.outputPath, container: writer.outputContainer, codec: writer.outputCodec,
+                    videoCaps: muxerCaps, audioCaps: audioCaps
+                )
+                if !encoded || writer.plan.framesCopied > 0, let joined = withParameterSets(buffer) {
+                    // The source's parameter sets in the first access unit (with the re-encoder's,
+                    // when it comes first): the parser builds one decoder configuration for the file.
+                    output = joined
+                }
+            }
+            let outputPTS = pts - first
+            var outputDTS = encoded ? outputPTS - reorderDelay : dts - first
+            if outputDTS <= lastVideoDTS {
+                // Never reached for well-formed inputs; keeps DTS rising whatever happens.
+                outputDTS = min(lastVideoDTS + 1_000_000, outputPTS)
+            }
+            lastVideoDTS = outputDTS
+            let base = Int64(MovieMuxer.timelineStart)
+            output.pts = UInt64(base + outputPTS)
+            output.dts = UInt64(base + outputDTS)
+            output.duration = duration > 0 ? UInt64(duration) : nil
+            try muxer?.pushVideo(output)
+            videoFrames += 1
+        }
+
+        private mutating func pushAvailableAudio() throws {
+            guard !audioDone, muxer != nil else { return }
+            for sample in reader.availableAudio() { try pushAudio(sample) }
+        }
+
+        private mutating func pushAudio(_ sample: Sample) throws {
+            guard !audioDone, let buffer = sample.buffer, let rawPTS = buffer.pts else { return }
+            // Both tracks on the presentation timeline, relative to the first video frame.
+            let videoFirst = writer.plan.firstPTS - writer.index.presentationOffset
+            let videoEnd = writer.plan.endPTS - writer.index.presentationOffset
+            let pts = Int64(rawPTS) - writer.index.audioPresentationOffset
+            if pts >= videoEnd {
+                audioDone = true
+                return
+            }
+            guard pts >= videoFirst - 1_000_000 else { return }
+            let outputPTS = max(0, pts - videoFirst, lastAudioPTS + 1)
+            lastAudioPTS = outputPTS
+            let base = Int64(MovieMuxer.timelineStart)
+            buffer.pts = UInt64(base + outputPTS)
+            buffer.dts = UInt64(base + outputPTS)
+            try muxer?.pushAudio(buffer)
+            audioPackets += 1
+        }
+
+        /// Reads audio on to the end of the video, discarding the video the demuxer still sends.
+        private mutating func finishAudio() throws {
+            while !audioDone {
+                if let sample = reader.nextAudio(timeoutNanoseconds: 20_000_000) {
+                    try pushAudio(sample)
+                    continue
+                }
+                if reader.audioEnded {
+                    for sample in reader.availableAudio() { try pushAudio(sample) }
+                    audioDone = true
+                    break
+                }
+                reader.discardVideo()
+                try reader.check()
+            }
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import GStreamer
+
+/// Cuts the start and/or end of a movie (see docs/trim.md): indexes it, plans the cut,
+/// writes a temporary file, checks it, and renames it into place.
+public enum Trimmer {
+    /// Runs a trim. Blocks the calling thread (run it off the Swift concurrency pool).
+    ///
+    /// - Throws: ``TrimError`` with a one-line message; the input is never modified and no
+    ///   output is left behind on failure.
+    public static func run(_ request: TrimRequest) throws(TrimError) -> TrimResult {
+        try request.validate()
+        let inputContainer = try MediaContainer.identify(path: request.input)
+        let output = try TrimOutput.prepare(for: request, inputContainer: inputContainer)
+        let name = (request.input as NSString).lastPathComponent
+        // A cut between two times counted from the start needs only that part of the input
+        // indexed; negative times need the whole video's length.
+        var window: FrameIndex?
+        if let start = request.start, let end = request.end, !start.isNegative, !end.isNegative {
+            window = try? FrameIndex.buildWindow(path: request.input, start: start.nanoseconds, end: end.nanoseconds)
+        }
+        let index: FrameIndex
+        if let window { index = window } else { index = try FrameIndex.build(path: request.input) }
+        guard let codec = VideoCodec.forMediaType(index.videoMediaType) else {
+            throw .invalidInput("cannot trim \(name): its video codec (\(index.videoMediaType)) is not supported")
+        }
+        let (start, end) = try resolveTimes(request, length: index.videoEnd, name: name)
+        // Half a millisecond of slack: Matroska stores times in whole milliseconds, so a frame
+        // shown at 1 s may read 1.000 while the movie's end reads 4.000333 s.
+        let slack: Int64 = 500_000
+        let bufferStart = start + index.presentationOffset - slack
+        let bufferEnd = end + index.presentationOffset - slack
+        let planner = SmartCutPlanner(frames: index.video)
+        var plan = try planner.plan(start: bufferStart, end: bufferEnd, mode: request.mode)
+        var fallbackReason: String?
+        if !codec.smartCut, plan.mode == .accurate, plan.encodes {
+            // All-intra inputs (MJPEG) cut accurately by copying alone; others need a re-encode
+            // camrec cannot do in the same codec here.
+            plan = try planner.plan(start: bufferStart, end: bufferEnd, mode: .keyframe)
+            fallbackReason = "\(codec.displayName) cannot be re-encoded frame-accurately here: cut at keyframes"
+                + " (use --mode reencode to re-encode to H.264)"
+        }
+        let outputCodec = plan.encodes ? VideoCodec.h264 : codec
+        try output.checkWritable()
+        do {
+            let writer = TrimWriter(
+                index: index, plan: plan, codec: codec, outputCodec: outputCodec, inputPath: request.input,
+                outputPath: output.temporaryPath, outputContainer: output.container
+            )
+            let outcome = try writer.run()
+            let check = try FrameIndex.build(path: output.temporaryPath)
+            guard check.video.count == plan.frameCount, outcome.videoFrames == plan.frameCount else {
+                throw TrimError.failed(
+                    "the trimmed file has \(check.video.count) video frames instead of \(plan.frameCount); nothing was written"
+                )
+            }
+            if inputContainer != .matroska, output.container != .matroska,
+               let matrix = TrackMatrix.videoMatrix(in: request.input), matrix != TrackMatrix.identity {
+                TrackMatrix.setVideoMatrix(matrix, in: output.temporaryPath)
+            }
+            try output.commit(keepingModeOf: request.destination == .inPlace ? request.input : nil)
+            let bytes = (try? FileManager.default.attributesOfItem(atPath: output.finalPath)[.size] as? NSNumber)?
+                .int64Value ?? 0
+            let offset = index.presentationOffset
+            return TrimResult(
+                mode: plan.mode, requestedMode: request.mode, fallbackReason: fallbackReason, output: output.finalPath,
+                bytes: bytes, firstFrameTime: seconds(plan.firstPTS - offset), lastFrameTime: seconds(plan.lastPTS - offset),
+                duration: seconds(plan.endPTS - plan.firstPTS), frames: plan.frameCount, framesCopied: plan.framesCopied,
+                framesReencoded: plan.framesReencoded, audioPackets: outcome.audioPackets
+            )
+        } catch let error as TrimError {
+            output.discard()
+            throw error.kind == .failed ? TrimError.failed("trimming \(name) failed: \(error.message)") : error
+        } catch let error as GStreamerError {
+            output.discard()
+            if case .missingElement = error { throw TrimError(.unavailable, error.description) }
+            if case .element(let failure) = error, failure.isResourceError(.noSpaceLeft) {
+                throw TrimError(.diskFull, "disk full while writing \(output.finalPath): free some space and trim again")
+            }
+            throw .failed("trimming \(name) failed: \(error.description)")
+        } catch {
+            output.discard()
+            throw .failed("trimming \(name) failed: \(error)")
+        }
+    }
+
+    /// Start and end on the presentation timeline, negative values counted from the end.
+    static func resolveTimes(_ request: TrimRequest, length: Int64, name: String) throws(TrimError) -> (start: Int64, end: Int64) {
+        func resolve(_ time: TimeSpec?, default value: Int64) -> Int64 {
+            guard let time else { return value }
+            return time.isNegative ? length + time.nanoseconds : time.nanoseconds
+        }
+        let start = max(0, resolve(request.start, default: 0))
+        let end = min(length, resolve(request.end, default: length))
+        let lengthText = String(format: "%.3fs", seconds(length))
+        if let requested = request.start, start >= length {
+            throw .invalidInput("--start \(requested) is past the end of \(name) (its video lasts \(lengthText))")
+        }
+        if end <= start {
+            let startText = request.start.map { "--start \($0)" } ?? "the start"
+            let endText = request.end.map { "--end \($0)" } ?? "the end"
+            throw .invalidInput(
+                "\(startText) is not before \(endText) in \(name) (its video lasts \(lengthText))"
+            )
+        }
+        return (start, end)
+    }
+
+    static func seconds(_ nanoseconds: Int64) -> Double {
+        (Double(nanoseconds) / 1_000_000).rounded() / 1000
+    }
+}

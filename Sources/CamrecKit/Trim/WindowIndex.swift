@@ -1,0 +1,92 @@
+import Foundation
+import GStreamer
+
+extension FrameIndex {
+    /// Indexes only the frames a cut of `[start, end)` (presentation times) needs: from the
+    /// IDR keyframe at or before the start (found with a keyframe seek) to 20 frames past the
+    /// end. Costs a read of that part instead of the whole file.
+    ///
+    /// Returns nil when the window cannot be trusted (the demuxer cannot seek there, or no
+    /// frame lies at or after the start): index the whole file then.
+    static func buildWindow(path: String, start: Int64, end: Int64) throws(TrimError) -> FrameIndex? {
+        let name = (path as NSString).lastPathComponent
+        let container = try MediaContainer.identify(path: path)
+        var position = max(0, start)
+        while true {
+            guard let window = try readWindow(path: path, container: container, from: position, until: end, name: name) else {
+                return nil
+            }
+            let offset = window.presentationOffset
+            guard window.video.contains(where: { $0.pts - offset >= start }) else { return nil }
+            // Start on an IDR keyframe at or before the start; an open GOP may need an earlier one.
+            if let first = window.video.first, first.isKeyframe, first.isIDR, first.pts - offset <= start {
+                return window
+            }
+            guard position > 0 else { return nil }
+            position = position > 10_000_000_000 ? position - max(10_000_000_000, position / 4) : 0
+        }
+    }
+
+    /// Reads the video frames from the keyframe at or before `position` until 20 frames
+    /// past `end` (presentation times), or the end of the movie.
+    private static func readWindow(
+        path: String, container: MediaContainer, from position: Int64, until end: Int64, name: String
+    ) throws(TrimError) -> FrameIndex? {
+        var timings: [BufferTiming] = []
+        var idr: [Bool] = []
+        var videoCaps: Caps?
+        var audioCaps: Caps?
+        var segments: (video: SegmentTimes?, audio: SegmentTimes?) = (nil, nil)
+        do {
+            let reader = try MovieReader(path: path, container: container, codec: nil, audio: true)
+            defer { reader.stop() }
+            do {
+                try reader.start(at: position > 0 ? UInt64(position) : nil, flags: [.flush, .keyUnit, .snapBefore])
+            } catch {
+                return nil
+            }
+            var offset: Int64?
+            var framesPastEnd = 0
+            while let sample = try reader.nextVideo(), let buffer = sample.buffer {
+                if videoCaps == nil { videoCaps = sample.caps }
+                if audioCaps == nil { audioCaps = reader.availableAudio().first?.caps }
+                if offset == nil {
+                    let segment = reader.demuxerPads.segments.video
+                    offset = segment.map { Int64($0.start) - Int64($0.time) } ?? 0
+                }
+                let timing = buffer.timing
+                let lengthSize = videoCaps?.bytes("codec_data").flatMap { $0.count > 4 ? Int($0[4] & 3) + 1 : nil } ?? 4
+                let isIDR = videoCaps?.mediaType == "video/x-h264" && timing.isKeyframe
+                    ? buffer.withBytes { IndexCollector.containsIDR($0, lengthSize: lengthSize) } ?? false
+                    : timing.isKeyframe
+                let pts = Int64(timing.pts ?? timing.dts ?? 0) - (offset ?? 0)
+                // Stop once 20 frames in a row lie past the end: no frame decoded later can be
+                // shown before it (a decoded picture buffer holds at most 16 frames).
+                framesPastEnd = pts >= end ? framesPastEnd + 1 : 0
+                if framesPastEnd > 20 { break }
+                timings.append(timing)
+                idr.append(isIDR)
+            }
+            if audioCaps == nil, reader.demuxerPads.hasAudio {
+                audioCaps = reader.nextAudio(timeoutNanoseconds: 1_000_000_000)?.caps
+            }
+            segments = reader.demuxerPads.segments
+        } catch {
+            throw TrimError.from(error, reading: name)
+        }
+        guard let videoCaps, let mediaType = videoCaps.mediaType else { return nil }
+        // Matroska has no edit lists: its buffer times are the presentation times. (After a
+        // seek matroskademux's segment time is that of the cluster, not of the seek target.)
+        if container == .matroska { segments = (nil, nil) }
+        let frames = IndexCollector.frames(timings, idr: idr)
+        guard !frames.isEmpty else { return nil }
+        return FrameIndex(
+            container: container, video: frames, videoCaps: videoCaps.description, videoMediaType: mediaType,
+            codecData: videoCaps.bytes("codec_data"), audio: [], audioMediaType: audioCaps?.mediaType,
+            audioCaps: audioCaps?.description,
+            audioPresentationOffset: segments.audio.map { Int64($0.start) - Int64($0.time) } ?? 0,
+            presentationOffset: segments.video.map { Int64($0.start) - Int64($0.time) } ?? 0
+        )
+    }
+}
+

@@ -1,0 +1,111 @@
+import ArgumentParsing
+import CamrecKit
+import Foundation
+
+/// `camrec trim [--start T] [--end T] [-o OUT | --in-place] [--force] [--mode M] [--json] INPUT`:
+/// cuts the start and/or end of a saved movie.
+enum TrimCommand {
+    static let spec = CommandSpec(
+        name: "camrec trim",
+        abstract: "Cut the start and/or end of a saved movie (MP4, MOV or MKV), frame-accurately by default.",
+        usage: "camrec trim [--start T] [--end T] [-o OUT | --in-place] [--force] [--mode MODE] [--json] INPUT",
+        options: [
+            OptionSpec(["--start"], value: "T", help: "new first instant: 2, 2.5, 90s, 00:00:02.500; negative counts back from the end"),
+            OptionSpec(["--end"], value: "T", help: "new last instant (exclusive); negative counts back from the end (-3 drops the last 3 s)"),
+            OptionSpec(["--output", "-o"], value: "OUT", help: "the file to write (default: NAME-trimmed.EXT beside INPUT)"),
+            OptionSpec(["--in-place"], help: "replace INPUT atomically (it survives any failure)"),
+            OptionSpec(["--force", "-f"], help: "replace OUT if it exists"),
+            OptionSpec(["--mode"], value: "MODE", help: "accurate (default: re-encode only the edge GOPs), keyframe (pure copy from the keyframe at or before the start) or reencode (everything)"),
+            OptionSpec(["--json"], help: "print a JSON result line on stdout"),
+            OptionSpec(["--quiet", "-q"], help: "print nothing on stderr but errors"),
+        ],
+        positionals: [PositionalSpec("INPUT", help: "the movie to trim")],
+        discussion: """
+            Times are on the input's presentation timeline. The output starts at 0. In accurate
+            mode its first frame is the first with a time >= --start and its last the last with a
+            time < --end; HEVC and MJPEG inputs fall back to keyframe mode (the result says so).
+
+            Examples:
+              camrec trim --start 2 --end 5 in.mp4
+              camrec trim --end -3 --in-place in.mkv
+              camrec trim --start 00:01:00 --mode keyframe -o clip.mp4 in.mp4
+
+            \(CommandDispatcher.exitCodeTable)
+            """
+    )
+
+    static func main(_ arguments: [String]) -> ExitStatus {
+        let parsed: ParsedArguments
+        let request: TrimRequest
+        do {
+            parsed = try spec.parse(arguments)
+            if parsed.helpRequested {
+                print(spec.helpText)
+                return .success
+            }
+            request = try validate(parsed)
+        } catch {
+            Console(json: arguments.contains("--json"), quiet: false).fail(CamrecError(.usage, error.message))
+            return .usage
+        }
+        let console = Console(json: parsed.flag("--json"), quiet: parsed.flag("--quiet"))
+        do {
+            let result = try Trimmer.run(request)
+            show(result, console: console)
+            return .success
+        } catch {
+            console.fail(CamrecError(error.exitStatus, error.message))
+            return error.exitStatus
+        }
+    }
+
+    /// Turns the command line into a typed request (all checks that need no media).
+    static func validate(_ parsed: ParsedArguments) throws(UsageError) -> TrimRequest {
+        let start = try parsed.value("--start") { text throws(ValueError) in try TimeSpec.parse(text, allowNegative: true) }
+        let end = try parsed.value("--end") { text throws(ValueError) in try TimeSpec.parse(text, allowNegative: true) }
+        guard let input = parsed.positional("INPUT") else {
+            throw UsageError("missing INPUT: give the movie to trim (see camrec trim --help)")
+        }
+        var mode = TrimMode.accurate
+        if let text = parsed.value("--mode") {
+            guard let chosen = TrimMode(rawValue: text.lowercased()) else {
+                throw UsageError("--mode: unknown mode '\(text)': use accurate, keyframe or reencode")
+            }
+            mode = chosen
+        }
+        let destination: TrimDestination
+        switch (parsed.value("--output"), parsed.flag("--in-place")) {
+        case (.some, true): throw UsageError("give either -o OUT or --in-place, not both")
+        case (.some(let path), false): destination = .path(path)
+        case (.none, true): destination = .inPlace
+        case (.none, false): destination = .besideInput
+        }
+        let request = TrimRequest(
+            input: input, start: start, end: end, mode: mode, destination: destination, force: parsed.flag("--force")
+        )
+        do {
+            try request.validate()
+        } catch {
+            throw UsageError(error.message)
+        }
+        return request
+    }
+
+    private static func show(_ result: TrimResult, console: Console) {
+        if let reason = result.fallbackReason { console.say("camrec: note: \(reason)") }
+        let times = "\(seconds(result.firstFrameTime)) to \(seconds(result.lastFrameTime))"
+        console.say(
+            "trimmed (\(result.mode.rawValue)): \(result.output), frames \(times) of the input"
+                + " (\(seconds(result.duration)) long, \(result.frames) frames: \(result.framesCopied) copied,"
+                + " \(result.framesReencoded) re-encoded), \(humanBytes(result.bytes))"
+        )
+        console.emit(result, type: "result")
+    }
+
+    /// "2.500 s"
+    private static func seconds(_ value: Double) -> String {
+        let milliseconds = Int((value * 1000).rounded())
+        let fraction = String(abs(milliseconds) % 1000)
+        return "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction) s"
+    }
+}
