@@ -7,7 +7,7 @@ import Testing
         for name in ["name=src", "name=t", "name=record", "name=mux", "name=stills"] {
             #expect(body.contains(name), "record.pipeline lacks \(name)")
         }
-        #expect(PipelineTemplate.record.placeholders == ["source", "caps", "decode_shared", "decode_record", "encoder", "muxer", "location"])
+        #expect(PipelineTemplate.record.placeholders == ["source", "caps", "decode_shared", "decode_record", "colorimetry", "encoder", "muxer", "location"])
     }
 
     @Test func renderFillsPlaceholdersAndDropsComments() throws {
@@ -34,6 +34,7 @@ import Testing
         #expect(line.hasPrefix("videotestsrc is-live=true"))
         #expect(line.contains("video/x-raw,width=640,height=480,framerate=30/1"))
         #expect(line.contains("key-int-max=30"))
+        #expect(line.contains("videoconvert ! video/x-raw,format=I420 ! x264enc"), "raw frames keep their colorimetry")
         #expect(line.contains("mp4mux fragment-duration=1000 fragment-mode=first-moov-then-finalise"))
         #expect(line.contains(" location=\"/tmp/a b\\\"c.mp4\" "))
     }
@@ -45,7 +46,7 @@ import Testing
         let line = try RecordPipeline(config: config(source: .camera(path: "/dev/video0", format: mjpeg), container: .mkv))
             .description(location: "x.mkv")
         #expect(line.hasPrefix("v4l2src device=/dev/video0 name=src ! image/jpeg,width=640,height=480,framerate=30/1 ! tee name=t"))
-        #expect(line.contains("queue name=record max-size-buffers=0 max-size-bytes=0 max-size-time=2000000000 ! jpegdec ! videoconvert"))
+        #expect(line.contains("queue name=record max-size-buffers=0 max-size-bytes=0 max-size-time=2000000000 ! jpegdec ! videoconvert ! video/x-raw,format=I420,colorimetry=bt601 !"))
         #expect(line.contains("matroskamux name=mux"))
         var h264 = mjpeg
         h264.decoding = .h264

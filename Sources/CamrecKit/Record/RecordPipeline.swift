@@ -26,6 +26,12 @@ public struct RecordPipeline: Sendable {
         var values = Self.sourceValues(source: config.source, size: config.size, rate: config.rate)
         values["encoder"] = config.encoder.element(size: config.size, rate: config.rate)
         values["muxer"] = config.container.muxer
+        // Decoders output full-range video; converting to limited range keeps the matrix
+        // (JPEG's is BT.601), so it is cheap. Raw frames keep their colorimetry: forcing
+        // another matrix would cost a full colour conversion per frame (~30% more CPU).
+        var decodes = false
+        if case .camera(_, let format) = config.source { decodes = format.decoding != .none }
+        values["colorimetry"] = decodes ? ",colorimetry=bt601" : ""
         values["location"] = location
         return values
     }
