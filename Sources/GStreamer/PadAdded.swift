@@ -1,25 +1,18 @@
 import CGStreamer
 import CGStreamerShim
-import Synchronization
 
 /// A connected signal handler; `disconnect()` (or dropping the last reference) removes it.
 public final class SignalToken: Sendable {
-    private let object: Object
-    private let id: Mutex<gulong>
+    private let removal: OnceAction
 
     init(object: Object, id: gulong) {
-        self.object = object
-        self.id = Mutex(id)
+        removal = OnceAction { [object] in
+            g_signal_handler_disconnect(UnsafeMutableRawPointer(object.objectPointer), id)
+        }
     }
 
     /// Disconnects the handler; safe to call more than once.
-    public func disconnect() {
-        let current = id.withLock { value -> gulong in
-            defer { value = 0 }
-            return value
-        }
-        if current != 0 { g_signal_handler_disconnect(UnsafeMutableRawPointer(object.objectPointer), current) }
-    }
+    public func disconnect() { removal.run() }
 
     deinit { disconnect() }
 }

@@ -1,6 +1,5 @@
 import CGStreamer
 import CGStreamerShim
-import Synchronization
 
 /// Which data a pad probe sees.
 public struct ProbeKind: OptionSet, Sendable {
@@ -65,22 +64,15 @@ public enum ProbeData: Sendable, Equatable {
 
 /// A registered pad probe; `remove()` (or dropping the last reference) unregisters it.
 public final class ProbeToken: Sendable {
-    private let pad: Pad
-    private let id: Mutex<gulong>
+    private let removal: OnceAction
 
     init(pad: Pad, id: gulong) {
-        self.pad = pad
-        self.id = Mutex(id)
+        // The closure keeps the pad alive until the probe is removed.
+        removal = OnceAction { [pad] in gst_pad_remove_probe(pad.padPointer, id) }
     }
 
     /// Removes the probe; safe to call more than once.
-    public func remove() {
-        let current = id.withLock { value -> gulong in
-            defer { value = 0 }
-            return value
-        }
-        if current != 0 { gst_pad_remove_probe(pad.padPointer, current) }
-    }
+    public func remove() { removal.run() }
 
     deinit { remove() }
 }
