@@ -8,9 +8,7 @@ public final class AppSink: Element, @unchecked Sendable {
 
     /// Views `element` as an appsink; throws when it is some other element.
     public init(_ element: Element) throws(GStreamerError) {
-        guard element.factoryName == "appsink" else {
-            throw .property(element: element.name, name: "factory", reason: "is \(element.factoryName), not appsink")
-        }
+        try element.requireFactory("appsink")
         super.init(element.elementPointer, transfer: .none)
     }
 

@@ -36,15 +36,13 @@ public enum FlowResult: Sendable, Equatable, CustomStringConvertible {
 
 /// An `appsrc` element: where our code puts buffers into a pipeline.
 public final class AppSrc: Element, @unchecked Sendable {
-    private var sourcePointer: UnsafeMutablePointer<GstAppSrc> {
+    var sourcePointer: UnsafeMutablePointer<GstAppSrc> {
         UnsafeMutableRawPointer(objectPointer).assumingMemoryBound(to: GstAppSrc.self)
     }
 
     /// Views `element` as an appsrc; throws when it is some other element.
     public init(_ element: Element) throws(GStreamerError) {
-        guard element.factoryName == "appsrc" else {
-            throw .property(element: element.name, name: "factory", reason: "is \(element.factoryName), not appsrc")
-        }
+        try element.requireFactory("appsrc")
         super.init(element.elementPointer, transfer: .none)
     }
 

@@ -5,7 +5,6 @@ extension AppSrc {
     /// `sample` stays usable). Used to feed frames taken from an `AppSink` to an encoder.
     @discardableResult
     public func push(_ sample: Sample) -> FlowResult {
-        let source = UnsafeMutableRawPointer(objectPointer).assumingMemoryBound(to: GstAppSrc.self)
-        return FlowResult(gst_app_src_push_sample(source, sample.samplePointer))
+        FlowResult(gst_app_src_push_sample(sourcePointer, sample.samplePointer))
     }
 }
