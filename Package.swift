@@ -21,9 +21,11 @@ let package = Package(
         .target(name: "GStreamer", dependencies: ["CGStreamer", "CGStreamerShim"]),
         .target(name: "CV4L2"),
         .target(name: "V4L2", dependencies: ["CV4L2"]),
+        // Reads and writes plain MP4/QuickTime sample tables: trim's stream copy.
+        .target(name: "MP4"),
         .target(
             name: "CamrecKit",
-            dependencies: ["GStreamer", "V4L2"],
+            dependencies: ["GStreamer", "V4L2", "MP4"],
             // Sources/CamrecKit/Pipelines links to the top-level pipelines/ folder: the
             // templates are compiled in, so an installed binary needs no data files.
             resources: [.embedInCode("Pipelines")]
@@ -41,6 +43,7 @@ let package = Package(
         .testTarget(name: "GStreamerTests", dependencies: ["GStreamer"]),
         .testTarget(name: "V4L2Tests", dependencies: ["V4L2"]),
         .testTarget(name: "CamrecKitTests", dependencies: ["CamrecKit"]),
+        .testTarget(name: "MP4Tests", dependencies: ["MP4"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
         // End-to-end tests run the built `camrec` binary (and the VirtualCamera) as a user would.
         .testTarget(name: "CamrecTests", dependencies: ["CamrecKit"]),

@@ -2,8 +2,27 @@ import GStreamer
 
 /// Decodes compressed frames and re-encodes those in a time window to H.264 with x264
 /// (no B-frames, one IDR at the start), for the head and tail of a smart cut or a full
-/// re-encode. Runs its own pipeline: `appsrc ! parser ! decoder ! videoconvert ! x264enc ! appsink`.
+/// re-encode. Runs its own pipeline: `appsrc ! parser ! decoder ! videoconvert ! queue !
+/// x264enc ! appsink` (the queue lets decoding and encoding use both cores).
 final class FrameEncoder {
+    /// How x264 trades speed for size. Quality is constant (CRF) and not capped by a bitrate:
+    /// x264enc's default `bitrate` (2048 kbit/s) would otherwise cap it as a VBV maximum.
+    enum Effort {
+        /// The few seconds at the edges of a smart cut, where time matters more than bytes:
+        /// `ultrafast` at CRF 25 (about 50 dB luma PSNR against the source, at up to twice
+        /// the source's bitrate for those seconds).
+        case edges
+        /// A whole movie: `veryfast` at CRF 18.
+        case whole
+
+        var x264Settings: String {
+            switch self {
+            case .edges: "speed-preset=ultrafast pass=qual quantizer=25"
+            case .whole: "speed-preset=veryfast pass=qual quantizer=18"
+            }
+        }
+    }
+
     private let pipeline: Pipeline
     private let source: AppSrc
     private let sink: AppSink
@@ -14,7 +33,10 @@ final class FrameEncoder {
     ///   - inputCaps: the caps of the frames pushed (as the reader delivers them).
     ///   - keep: buffer PTS window whose decoded frames are encoded; others are dropped.
     ///   - parameterSetID: SPS/PPS id for the encoded stream, unused by the source.
-    init(codec: VideoCodec, inputCaps: Caps, keep: Range<Int64>, parameterSetID: Int) throws(GStreamerError) {
+    ///   - effort: the speed/size trade-off.
+    init(
+        codec: VideoCodec, inputCaps: Caps, keep: Range<Int64>, parameterSetID: Int, effort: Effort
+    ) throws(GStreamerError) {
         let rawFormat: String
         switch inputCaps.string("chroma-format") {
         case "4:2:2": rawFormat = "Y42B"
@@ -25,8 +47,8 @@ final class FrameEncoder {
         let decoder = codec.decoder ?? "decodebin"
         let description = """
             appsrc name=source format=time block=true max-bytes=8000000 ! \(parser)\(decoder) name=decoder ! \
-            videoconvert ! video/x-raw,format=\(rawFormat) ! \
-            x264enc bframes=0 key-int-max=100000 speed-preset=veryfast pass=qual quantizer=18 \
+            videoconvert ! video/x-raw,format=\(rawFormat) ! queue max-size-buffers=16 max-size-bytes=0 max-size-time=0 ! \
+            x264enc bframes=0 key-int-max=100000 trellis=false bitrate=2048000 \(effort.x264Settings) \
             option-string="sps-id=\(parameterSetID)" ! \
             video/x-h264,stream-format=byte-stream,alignment=au ! appsink name=sink sync=false enable-last-sample=false
             """

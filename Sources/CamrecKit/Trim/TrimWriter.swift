@@ -121,7 +121,8 @@ extension TrimWriter {
                 if part.encoder == nil {
                     guard let caps = videoCaps else { throw TrimError.failed("the video has no caps") }
                     part.encoder = try FrameEncoder(
-                        codec: writer.codec, inputCaps: caps, keep: keep, parameterSetID: parameterSetID
+                        codec: writer.codec, inputCaps: caps, keep: keep, parameterSetID: parameterSetID,
+                        effort: writer.plan.mode == .reencode ? .whole : .edges
                     )
                 }
                 if part.fed == 0, let first = withParameterSets(buffer) {

@@ -1,5 +1,6 @@
 import Foundation
 import GStreamer
+import MP4
 
 /// Cuts the start and/or end of a movie (see docs/trim.md): indexes it, plans the cut,
 /// writes a temporary file, checks it, and renames it into place.
@@ -15,12 +16,17 @@ public enum Trimmer {
         let name = (request.input as NSString).lastPathComponent
         // A cut between two times counted from the start needs only that part of the input
         // indexed; negative times need the whole video's length.
+        // Plain MP4/MOV written as MP4/MOV: read the sample tables and copy with camrec's own
+        // writer. Everything else (Matroska, fragmented movies, a full re-encode) goes
+        // through GStreamer's demuxers and muxers.
+        let mp4 = request.mode != .reencode && output.container != .matroska
+            ? MP4Input.open(path: request.input, container: inputContainer) : nil
         var window: FrameIndex?
-        if let start = request.start, let end = request.end, !start.isNegative, !end.isNegative {
+        if mp4 == nil, let start = request.start, let end = request.end, !start.isNegative, !end.isNegative {
             window = try? FrameIndex.buildWindow(path: request.input, start: start.nanoseconds, end: end.nanoseconds)
         }
         let index: FrameIndex
-        if let window { index = window } else { index = try FrameIndex.build(path: request.input) }
+        if let mp4 { index = mp4.index } else if let window { index = window } else { index = try FrameIndex.build(path: request.input) }
         guard let codec = VideoCodec.forMediaType(index.videoMediaType) else {
             throw .invalidInput("cannot trim \(name): its video codec (\(index.videoMediaType)) is not supported")
         }
@@ -43,20 +49,33 @@ public enum Trimmer {
         let outputCodec = plan.encodes ? VideoCodec.h264 : codec
         try output.checkWritable()
         do {
-            let writer = TrimWriter(
-                index: index, plan: plan, codec: codec, outputCodec: outputCodec, inputPath: request.input,
-                outputPath: output.temporaryPath, outputContainer: output.container
-            )
-            let outcome = try writer.run()
-            let check = try FrameIndex.build(path: output.temporaryPath)
-            guard check.video.count == plan.frameCount, outcome.videoFrames == plan.frameCount else {
-                throw TrimError.failed(
-                    "the trimmed file has \(check.video.count) video frames instead of \(plan.frameCount); nothing was written"
+            let written: Int
+            let audioPackets: Int
+            if let mp4 {
+                let outcome = try MP4TrimWriter(input: mp4, plan: plan, outputPath: output.temporaryPath).run()
+                // Read back what was written (the movie box alone: the frames were counted in).
+                written = try Movie.read(path: output.temporaryPath).tracks.first(where: \.isVideo)?.samples.count ?? 0
+                audioPackets = outcome.audioPackets
+            } else {
+                let writer = TrimWriter(
+                    index: index, plan: plan, codec: codec, outputCodec: outputCodec, inputPath: request.input,
+                    outputPath: output.temporaryPath, outputContainer: output.container
                 )
+                let outcome = try writer.run()
+                guard outcome.videoFrames == plan.frameCount else {
+                    throw TrimError.failed("wrote \(outcome.videoFrames) video frames instead of \(plan.frameCount)")
+                }
+                written = try FrameIndex.build(path: output.temporaryPath).video.count
+                audioPackets = outcome.audioPackets
+                if inputContainer != .matroska, output.container != .matroska,
+                   let matrix = TrackMatrix.videoMatrix(in: request.input), matrix != TrackMatrix.identity {
+                    TrackMatrix.setVideoMatrix(matrix, in: output.temporaryPath)
+                }
             }
-            if inputContainer != .matroska, output.container != .matroska,
-               let matrix = TrackMatrix.videoMatrix(in: request.input), matrix != TrackMatrix.identity {
-                TrackMatrix.setVideoMatrix(matrix, in: output.temporaryPath)
+            guard written == plan.frameCount else {
+                throw TrimError.failed(
+                    "the trimmed file has \(written) video frames instead of \(plan.frameCount); nothing was written"
+                )
             }
             try output.commit(keepingModeOf: request.destination == .inPlace ? request.input : nil)
             let bytes = (try? FileManager.default.attributesOfItem(atPath: output.finalPath)[.size] as? NSNumber)?
@@ -66,11 +85,17 @@ public enum Trimmer {
                 mode: plan.mode, requestedMode: request.mode, fallbackReason: fallbackReason, output: output.finalPath,
                 bytes: bytes, firstFrameTime: seconds(plan.firstPTS - offset), lastFrameTime: seconds(plan.lastPTS - offset),
                 duration: seconds(plan.endPTS - plan.firstPTS), frames: plan.frameCount, framesCopied: plan.framesCopied,
-                framesReencoded: plan.framesReencoded, audioPackets: outcome.audioPackets
+                framesReencoded: plan.framesReencoded, audioPackets: audioPackets
             )
         } catch let error as TrimError {
             output.discard()
             throw error.kind == .failed ? TrimError.failed("trimming \(name) failed: \(error.message)") : error
+        } catch let error as MP4Error {
+            output.discard()
+            if error.isNoSpace {
+                throw TrimError(.diskFull, "disk full while writing \(output.finalPath): free some space and trim again")
+            }
+            throw .failed("trimming \(name) failed: \(error.message)")
         } catch let error as GStreamerError {
             output.discard()
             if case .missingElement = error { throw TrimError(.unavailable, error.description) }

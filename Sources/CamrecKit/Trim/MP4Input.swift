@@ -1,0 +1,113 @@
+import MP4
+
+/// An MP4/MOV input read from its sample tables instead of demuxed: the frame index costs
+/// a read of the movie box (and of each keyframe's first bytes), and the body of a cut can
+/// be copied byte for byte without passing each frame through GStreamer.
+///
+/// Only plain movies qualify: not fragmented, one sample description per track, and edit
+/// lists that just shift the timeline (gaps, then one segment at normal rate). Anything
+/// else goes through the demuxer (``FrameIndex/build(path:)``).
+struct MP4Input {
+    let path: String
+    let movie: Movie
+    let video: Track
+    let audio: Track?
+    /// The index the planner works on (nanoseconds, as the demuxer would give them).
+    let index: FrameIndex
+    /// NAL length size of H.264 samples (from `avcC`).
+    let lengthSize: Int?
+    /// The `avcC` record of an H.264 track.
+    let avcC: [UInt8]?
+
+    /// Reads `path`; nil when it is not a movie this reader handles (the caller demuxes it instead).
+    static func open(path: String, container: MediaContainer) -> MP4Input? {
+        guard container != .matroska, let movie = try? Movie.read(path: path),
+              let video = movie.tracks.first(where: \.isVideo), !video.samples.isEmpty
+        else { return nil }
+        let audio = movie.tracks.first(where: \.isAudio).flatMap { $0.samples.isEmpty ? nil : $0 }
+        guard let videoOffset = presentationOffset(video, movieTimescale: movie.timescale) else { return nil }
+        var audioOffset: Int64 = 0
+        if let audio {
+            guard let offset = presentationOffset(audio, movieTimescale: movie.timescale) else { return nil }
+            audioOffset = offset
+        }
+        let mediaType: String
+        var avcC: [UInt8]?
+        switch video.format {
+        case "avc1":
+            mediaType = "video/x-h264"
+            avcC = SampleEntry.child("avcC", of: video.sampleEntry)
+            guard avcC.flatMap(H264ParameterSets.init(avcC:)).map({ !$0.sequenceSets.isEmpty }) == true else { return nil }
+        case "hvc1", "hev1": mediaType = "video/x-h265"
+        case "jpeg", "mjpa", "mjpb", "AVDJ": mediaType = "image/jpeg"
+        default: return nil
+        }
+        let lengthSize = avcC.flatMap(AVCSamples.lengthSize)
+        guard let frames = try? videoFrames(video, path: path, lengthSize: lengthSize) else { return nil }
+        let packets = (audio?.samples ?? []).map { sample in
+            AudioPacket(
+                pts: nanoseconds(sample.presentationTime, audio?.timescale ?? 1),
+                duration: nanoseconds(Int64(sample.duration), audio?.timescale ?? 1)
+            )
+        }
+        var caps = "\(mediaType)"
+        if let avcC {
+            let chroma = H264ParameterSets(avcC: avcC)?.sequenceSets.first.map(AVCSamples.chromaFormat) ?? "4:2:0"
+            let hex = avcC.map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+            caps += ", stream-format=(string)avc, alignment=(string)au, codec_data=(buffer)\(hex), chroma-format=(string)\(chroma)"
+        }
+        let index = FrameIndex(
+            container: container, video: frames, videoCaps: caps, videoMediaType: mediaType, codecData: avcC,
+            audio: packets, audioMediaType: audio.map { "audio/\($0.format)" }, audioCaps: nil,
+            audioPresentationOffset: audioOffset, presentationOffset: videoOffset
+        )
+        return MP4Input(
+            path: path, movie: movie, video: video, audio: audio, index: index, lengthSize: lengthSize, avcC: avcC
+        )
+    }
+
+    /// Nanoseconds of `ticks` at `timescale`.
+    static func nanoseconds(_ ticks: Int64, _ timescale: UInt32) -> Int64 {
+        let scale = Int64(timescale)
+        return ticks / scale * 1_000_000_000 + ticks % scale * 1_000_000_000 / scale
+    }
+
+    /// Media time minus presentation time, in nanoseconds, under the track's edit list; nil
+    /// for an edit list that does more than shift the timeline.
+    private static func presentationOffset(_ track: Track, movieTimescale: UInt32) -> Int64? {
+        guard let edits = track.edits, !edits.isEmpty else { return 0 }
+        let gaps = edits.prefix { $0.isEmpty }
+        let rest = edits.dropFirst(gaps.count)
+        guard let segment = rest.first, rest.count == 1, segment.rate == 1, segment.mediaTime >= 0 else { return nil }
+        // The segment must run to the end of the media (a shorter one cuts frames off).
+        let mediaEnd = track.samples.map { $0.presentationTime + Int64($0.duration) }.max() ?? 0
+        let segmentEnd = segment.mediaTime + Int64(segment.segmentDuration) * Int64(track.timescale) / Int64(movieTimescale)
+        let longest = Int64(track.samples.map(\.duration).max() ?? 0)
+        guard segment.segmentDuration == 0 || segmentEnd + longest >= mediaEnd else { return nil }
+        let gap = gaps.reduce(Int64(0)) { $0 + Int64($1.segmentDuration) }
+        return nanoseconds(segment.mediaTime, track.timescale) - nanoseconds(gap, movieTimescale)
+    }
+
+    private static func videoFrames(_ track: Track, path: String, lengthSize: Int?) throws -> [VideoFrame] {
+        let file = try SampleFile(path: path)
+        return try track.samples.map { sample in
+            var isIDR = sample.isSync
+            if sample.isSync, let lengthSize {
+                let bytes = try file.read(offset: sample.offset, count: Int(sample.size))
+                isIDR = AVCSamples.units(bytes, lengthSize: lengthSize)?.contains { ($0.first ?? 0) & 0x1F == 5 } ?? false
+            }
+            return VideoFrame(
+                pts: nanoseconds(sample.presentationTime, track.timescale),
+                dts: nanoseconds(sample.decodeTime, track.timescale),
+                duration: nanoseconds(Int64(sample.duration), track.timescale),
+                isKeyframe: sample.isSync, isIDR: isIDR
+            )
+        }
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

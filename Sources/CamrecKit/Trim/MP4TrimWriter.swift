@@ -1,0 +1,195 @@
+import GStreamer
+import MP4
+
+/// Runs a ``TrimPlan`` on an ``MP4Input`` with camrec's own MP4 writer: the copied body
+/// goes from file to file in the kernel, byte for byte (no demuxing, no per-frame work),
+/// and only the re-encoded edges pass through GStreamer (``FrameEncoder``). Head and tail
+/// encoders are fed before either is drained, so they run at the same time.
+struct MP4TrimWriter {
+    var input: MP4Input
+    var plan: TrimPlan
+    var outputPath: String
+
+    /// What was written.
+    struct Outcome {
+        var videoFrames: Int
+        var audioPackets: Int
+    }
+
+    /// A re-encoded part: the frames in output order and the parameter sets they use.
+    private struct EncodedPart {
+        var samples: [[UInt8]]
+        var keptPTS: [Int64]
+        var sets: H264ParameterSets
+    }
+
+    func run() throws -> Outcome {
+        let file = try SampleFile(path: input.path)
+        let encoded = try encodeEdges(file: file)
+        var entry = input.video.sampleEntry
+        if !encoded.isEmpty {
+            var extra = H264ParameterSets()
+            for part in encoded.values {
+                extra.sequenceSets += part.sets.sequenceSets.filter { !extra.sequenceSets.contains($0) }
+                extra.pictureSets += part.sets.pictureSets.filter { !extra.pictureSets.contains($0) }
+            }
+            guard let avcC = input.avcC, let merged = AVCSamples.merging(extra, into: avcC),
+                  let replaced = SampleEntry.replacingChild("avcC", with: merged, in: entry)
+            else { throw TrimError.failed("cannot combine the re-encoded frames' parameter sets with the input's") }
+            entry = replaced
+        }
+        let video = try videoTrack(entry: entry, encoded: encoded)
+        var tracks = [video]
+        if let audio = audioTrack() { tracks.append(audio) }
+        try MovieWriter.write(
+            path: outputPath, sourcePath: input.path, fileType: input.movie.fileType,
+            movieTimescale: input.movie.timescale, tracks: tracks
+        )
+        return Outcome(videoFrames: video.samples.count, audioPackets: tracks.count > 1 ? tracks[1].samples.count : 0)
+    }
+
+    // MARK: Re-encoding the edges
+
+    /// Feeds every encode part's frames to its own encoder, then collects them all.
+    private func encodeEdges(file: SampleFile) throws -> [Int: EncodedPart] {
+        guard let lengthSize = input.lengthSize, plan.encodes else { return [:] }
+        let caps = try Caps(input.index.videoCaps)
+        var used = H264ParameterSets(avcC: input.avcC ?? []).map(\.usedIDs) ?? []
+        var running: [(part: Int, encoder: FrameEncoder, kept: [Int64])] = []
+        let frames = input.index.video
+        for (partIndex, part) in plan.parts.enumerated() {
+            guard case .encode(let feed, let keep) = part else { continue }
+            let id = (0...31).first { !used.contains($0) } ?? 31
+            used.insert(id)
+            let encoder = try FrameEncoder(
+                codec: .h264, inputCaps: caps, keep: keep, parameterSetID: id, effort: .edges
+            )
+            for index in feed {
+                let frame = frames[index]
+                let sample = input.video.samples[index]
+                let bytes = try file.read(offset: sample.offset, count: Int(sample.size))
+                // Frames shown before the cut that no other frame refers to need no decoding.
+                if frame.pts < keep.lowerBound, AVCSamples.isDisposable(bytes, lengthSize: lengthSize) { continue }
+                guard let buffer = Buffer(bytes: bytes) else { throw TrimError.failed("out of memory") }
+                buffer.pts = UInt64(max(0, frame.pts))
+                buffer.dts = UInt64(max(0, frame.dts))
+                buffer.duration = frame.duration > 0 ? UInt64(frame.duration) : nil
+                buffer.isKeyframe = sample.isSync
+                try encoder.push(buffer)
+            }
+            encoder.finish()
+            let kept = feed.map { frames[$0].pts }.filter { keep.contains($0) }.sorted()
+            running.append((partIndex, encoder, kept))
+        }
+        var parts: [Int: EncodedPart] = [:]
+        for (partIndex, encoder, kept) in running {
+            var samples: [[UInt8]] = []
+            var sets = H264ParameterSets()
+            for buffer in try encoder.remaining() {
+                guard let converted = AVCSamples.sample(fromAnnexB: buffer.bytes, lengthSize: lengthSize) else {
+                    throw TrimError.failed("a re-encoded frame is too large for the input's NAL length field")
+                }
+                samples.append(converted.sample)
+                sets.sequenceSets += converted.sets.sequenceSets.filter { !sets.sequenceSets.contains($0) }
+                sets.pictureSets += converted.sets.pictureSets.filter { !sets.pictureSets.contains($0) }
+            }
+            guard samples.count == kept.count else {
+                throw TrimError.failed("the re-encoder returned \(samples.count) of \(kept.count) frames")
+            }
+            parts[partIndex] = EncodedPart(samples: samples, keptPTS: kept, sets: sets)
+        }
+        return parts
+    }
+
+    // MARK: Tracks
+
+    private func videoTrack(entry: [UInt8], encoded: [Int: EncodedPart]) throws -> OutputTrack {
+        let samples = input.video.samples
+        let frames = input.index.video
+        var indexOfPTS: [Int64: Int] = [:]
+        for index in plan.readFrom...plan.readThrough { indexOfPTS[frames[index].pts] = index }
+        guard let first = indexOfPTS[plan.firstPTS] else { throw TrimError.failed("the first frame is not in the input") }
+        let origin = samples[first].presentationTime
+        // Re-encoded frames have no reordering: their DTS run as far behind their PTS as the
+        // copied frames' do, so that DTS keep rising across the joins.
+        let reorderDelay = plan.parts.lazy.compactMap { part -> Int64? in
+            if case .copy(let range) = part { Int64(max(0, samples[range.lowerBound].compositionOffset)) } else { nil }
+        }.first ?? 0
+        var entries: [(source: SampleSource, pts: Int64, dts: Int64, duration: Int64, isSync: Bool)] = []
+        var lastDTS = Int64.min
+        func append(_ source: SampleSource, pts: Int64, dts: Int64, duration: UInt32, isSync: Bool) {
+            let decodeTime = dts > lastDTS ? dts : lastDTS + 1
+            lastDTS = decodeTime
+            entries.append((source, pts - origin, decodeTime, Int64(duration), isSync))
+        }
+        for (partIndex, part) in plan.parts.enumerated() {
+            switch part {
+            case .copy(let range):
+                for index in range {
+                    let sample = samples[index]
+                    append(.file(offset: sample.offset, size: sample.size), pts: sample.presentationTime,
+                           dts: sample.decodeTime - origin, duration: sample.duration, isSync: sample.isSync)
+                }
+            case .encode:
+                guard let part = encoded[partIndex] else { throw TrimError.failed("a re-encoded part is missing") }
+                for (bytes, pts) in zip(part.samples, part.keptPTS) {
+                    guard let index = indexOfPTS[pts] else { throw TrimError.failed("a re-encoded frame has no source") }
+                    let sample = samples[index]
+                    let isIDR = AVCSamples.units(bytes, lengthSize: input.lengthSize ?? 4)?
+                        .contains { ($0.first ?? 0) & 0x1F == 5 } ?? false
+                    append(.bytes(bytes), pts: sample.presentationTime,
+                           dts: sample.presentationTime - origin - reorderDelay, duration: sample.duration, isSync: isIDR)
+                }
+            }
+        }
+        // Decoding starts at 0; the edit list hides the B-frame delay so the first frame shows at 0.
+        let shift = -(entries.first?.dts ?? 0)
+        var output: [OutputSample] = []
+        output.reserveCapacity(entries.count)
+        var end: Int64 = 0
+        for (position, item) in entries.enumerated() {
+            let next = position + 1 < entries.count ? entries[position + 1].dts : item.dts + item.duration
+            output.append(OutputSample(
+                source: item.source, duration: UInt32(clamping: next - item.dts),
+                compositionOffset: Int32(clamping: item.pts - item.dts), isSync: item.isSync
+            ))
+            end = max(end, item.pts + item.duration)
+        }
+        let length = UInt64(max(0, end)) * UInt64(input.movie.timescale) / UInt64(input.video.timescale)
+        return OutputTrack(
+            template: input.video, sampleEntry: entry, edits: [Edit(segmentDuration: length, mediaTime: shift)],
+            samples: output
+        )
+    }
+
+    /// The audio packets from the first one starting at the first frame (within a
+    /// millisecond) up to the end of the last frame, as one run, delayed by an empty edit
+    /// when it starts after the video.
+    private func audioTrack() -> OutputTrack? {
+        guard let audio = input.audio else { return nil }
+        let index = input.index
+        let videoFirst = plan.firstPTS - index.presentationOffset
+        let videoEnd = plan.endPTS - index.presentationOffset
+        let shown = index.audio.map { $0.pts - index.audioPresentationOffset }
+        guard let first = shown.firstIndex(where: { $0 >= videoFirst - 1_000_000 }), shown[first] < videoEnd else {
+            return nil
+        }
+        let last = shown[first...].lastIndex { $0 < videoEnd } ?? first
+        let samples = audio.samples[first...last].map { sample in
+            OutputSample(
+                source: .file(offset: sample.offset, size: sample.size), duration: sample.duration,
+                compositionOffset: sample.compositionOffset, isSync: sample.isSync
+            )
+        }
+        let movieScale = Int64(input.movie.timescale)
+        let mediaLength = samples.reduce(Int64(0)) { $0 + Int64($1.duration) }
+        var edits: [Edit] = []
+        let delay = (shown[first] - videoFirst) * movieScale / 1_000_000_000
+        if delay > 0 { edits.append(Edit(segmentDuration: UInt64(delay), mediaTime: -1)) }
+        edits.append(Edit(
+            segmentDuration: UInt64(mediaLength * movieScale / Int64(audio.timescale)),
+            mediaTime: Int64(max(0, audio.samples[first].compositionOffset))
+        ))
+        return OutputTrack(template: audio, edits: edits, samples: samples)
+    }
+}

@@ -1,0 +1,43 @@
+/// One box (atom) of an ISO base media file: its type and where its payload lies.
+public struct Box: Sendable, Equatable {
+    /// The four-character type, e.g. "moov".
+    public var type: String
+    /// Where the box starts (its size field), relative to the bytes or file it was read from.
+    public var start: Int
+    /// Where its payload starts (after size, type and any 64-bit size).
+    public var payloadStart: Int
+    /// Where the box ends.
+    public var end: Int
+
+    /// The payload's range.
+    public var payload: Range<Int> { payloadStart..<end }
+
+    /// The boxes laid out one after another in `range` of `bytes`; nil when a size is
+    /// impossible (a truncated or corrupt box).
+    static func children(of bytes: [UInt8], in range: Range<Int>) -> [Box]? {
+        var boxes: [Box] = []
+        var reader = ByteReader(bytes, range: range)
+        while reader.remaining >= 8 {
+            let start = reader.offset
+            guard let size32 = reader.uint32(), let type = reader.fourCC() else { return nil }
+            var size = UInt64(size32)
+            if size32 == 1 {
+                guard let large = reader.uint64() else { return nil }
+                size = large
+            } else if size32 == 0 {
+                size = UInt64(range.upperBound - start)
+            }
+            let headerSize = reader.offset - start
+            guard size >= UInt64(headerSize), size <= UInt64(range.upperBound - start) else { return nil }
+            let end = start + Int(size)
+            boxes.append(Box(type: type, start: start, payloadStart: reader.offset, end: end))
+            guard reader.skip(end - reader.offset) else { return nil }
+        }
+        return boxes
+    }
+}
+
+extension Array where Element == Box {
+    /// The first box of a type.
+    func first(_ type: String) -> Box? { first { $0.type == type } }
+}

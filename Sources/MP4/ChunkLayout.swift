@@ -1,0 +1,93 @@
+/// Splits each track's samples into chunks and orders the chunks of all tracks by time,
+/// so that audio and video lie interleaved in `mdat` as players read them.
+struct ChunkLayout {
+    struct Chunk {
+        var track: Int
+        var samples: Range<Int>
+        /// Decoding time of the first sample, in seconds.
+        var start: Double
+    }
+
+    /// A stretch of bytes to write.
+    enum Run {
+        case file(offset: UInt64, size: Int)
+        case bytes([UInt8])
+    }
+
+    /// All chunks, in file order.
+    let ordered: [Chunk]
+    /// Samples per chunk, per track, in each track's chunk order.
+    let samplesPerChunk: [[Int]]
+
+    init(tracks: [OutputTrack]) {
+        var all: [Chunk] = []
+        var perChunk: [[Int]] = []
+        for (trackIndex, track) in tracks.enumerated() {
+            let chunks = Self.chunks(of: track, index: trackIndex)
+            perChunk.append(chunks.map(\.samples.count))
+            all.append(contentsOf: chunks)
+        }
+        // A stable order: by start time, then by track.
+        ordered = all.enumerated().sorted { lhs, rhs in
+            (lhs.element.start, lhs.element.track, lhs.offset) < (rhs.element.start, rhs.element.track, rhs.offset)
+        }.map(\.element)
+        samplesPerChunk = perChunk
+    }
+
+    /// A new chunk starts when the source switches between file and memory, when file
+    /// samples stop being contiguous, or after a second of media or ``MovieWriter/chunkBytes``.
+    private static func chunks(of track: OutputTrack, index: Int) -> [Chunk] {
+        let timescale = Double(track.template.timescale)
+        var chunks: [Chunk] = []
+        var time: Int64 = 0
+        var chunkStart = 0
+        var chunkTime: Int64 = 0
+        var chunkBytes = 0
+        var previousEnd: UInt64?
+        for (sampleIndex, sample) in track.samples.enumerated() {
+            var continues = sampleIndex > chunkStart
+            switch sample.source {
+            case .file(let offset, _):
+                continues = continues && previousEnd == offset
+                previousEnd = offset + UInt64(sample.source.size)
+            case .bytes:
+                continues = continues && previousEnd == nil
+                previousEnd = nil
+            }
+            continues = continues && Double(time - chunkTime) < timescale
+                && chunkBytes + sample.source.size <= MovieWriter.chunkBytes
+            if !continues, sampleIndex > chunkStart {
+                chunks.append(Chunk(track: index, samples: chunkStart..<sampleIndex, start: Double(chunkTime) / timescale))
+                chunkStart = sampleIndex
+                chunkTime = time
+                chunkBytes = 0
+            }
+            chunkBytes += sample.source.size
+            time += Int64(sample.duration)
+        }
+        if chunkStart < track.samples.count {
+            chunks.append(Chunk(
+                track: index, samples: chunkStart..<track.samples.count, start: Double(chunkTime) / timescale
+            ))
+        }
+        return chunks
+    }
+
+    /// The chunk's bytes as few runs as possible (contiguous file samples in one run).
+    func runs(of chunk: Chunk, in track: OutputTrack) -> [Run] {
+        var runs: [Run] = []
+        for sample in track.samples[chunk.samples] {
+            switch sample.source {
+            case .file(let offset, let size):
+                if case .file(let start, let length)? = runs.last, start + UInt64(length) == offset {
+                    runs[runs.count - 1] = .file(offset: start, size: length + Int(size))
+                } else {
+                    runs.append(.file(offset: offset, size: Int(size)))
+                }
+            case .bytes(let bytes):
+                runs.append(.bytes(bytes))
+            }
+        }
+        return runs
+    }
+}

@@ -1,0 +1,116 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A plain (not fragmented) ISO base media movie: MP4 or QuickTime, as far as copying
+/// its samples needs: the file type, the movie timescale and each track's sample table.
+public struct Movie: Sendable {
+    /// The `ftyp` box, whole; nil for old QuickTime files without one.
+    public var fileType: [UInt8]?
+    /// The movie timescale (ticks per second of `mvhd`, edit lists and track durations).
+    public var timescale: UInt32
+    /// The tracks, in file order.
+    public var tracks: [Track]
+
+    /// Reads the movie box of `path` and expands every track's sample table.
+    ///
+    /// - Throws: ``MP4Error`` when the file is not a plain ISO base media movie this reader
+    ///   handles: no `moov`, a fragmented movie, several sample descriptions in a track,
+    ///   samples that lie outside the file, or a truncated or corrupt box.
+    public static func read(path: String) throws(MP4Error) -> Movie {
+        let file = try SampleFile(path: path)
+        var fileType: [UInt8]?
+        var moov: [UInt8]?
+        var offset: UInt64 = 0
+        while offset + 8 <= file.size {
+            let header = try file.read(offset: offset, count: Int(min(16, file.size - offset)))
+            var reader = ByteReader(header)
+            guard let size32 = reader.uint32(), let type = reader.fourCC() else { break }
+            var size = UInt64(size32)
+            if size32 == 1 {
+                guard let large = reader.uint64() else { throw MP4Error("a box at \(offset) is truncated") }
+                size = large
+            } else if size32 == 0 {
+                size = file.size - offset
+            }
+            guard size >= 8, offset + size <= file.size else {
+                throw MP4Error("the \(type) box at \(offset) runs past the end of the file")
+            }
+            switch type {
+            case "ftyp" where size < 1 << 16:
+                fileType = try file.read(offset: offset, count: Int(size))
+            case "moov":
+                guard size < 1 << 30 else { throw MP4Error("the movie box is too large") }
+                moov = try file.read(offset: offset, count: Int(size))
+            case "moof":
+                throw MP4Error("the movie is fragmented")
+            default:
+                break
+            }
+            offset += size
+        }
+        guard let moov else { throw MP4Error("the file has no movie box (moov)") }
+        var movie = try parse(moov: moov, fileType: fileType)
+        for track in movie.tracks {
+            for sample in track.samples where sample.offset + UInt64(sample.size) > file.size {
+                throw MP4Error("track \(track.id) has samples past the end of the file (truncated?)")
+            }
+        }
+        movie.fileType = fileType
+        return movie
+    }
+
+    /// Parses a whole `moov` box.
+    static func parse(moov: [UInt8], fileType: [UInt8]?) throws(MP4Error) -> Movie {
+        guard let top = Box.children(of: moov, in: 0..<moov.count), let box = top.first("moov"),
+              let children = Box.children(of: moov, in: box.payload)
+        else { throw MP4Error("the movie box is corrupt") }
+        guard children.first("mvex") == nil else { throw MP4Error("the movie is fragmented") }
+        guard let mvhd = children.first("mvhd") else { throw MP4Error("the movie box has no header") }
+        var reader = ByteReader(moov, range: mvhd.payload)
+        guard let version = reader.uint8(), reader.skip(3), reader.skip(version == 1 ? 16 : 8),
+              let timescale = reader.uint32(), timescale > 0
+        else { throw MP4Error("the movie header is corrupt") }
+        var tracks: [Track] = []
+        for trak in children where trak.type == "trak" {
+            tracks.append(try TrackParser(bytes: moov, trak: trak).parse())
+        }
+        return Movie(fileType: fileType, timescale: timescale, tracks: tracks)
+    }
+}
+
+/// A file read with `pread`: where samples come from.
+public final class SampleFile {
+    let descriptor: Int32
+    /// The file's size in bytes.
+    public let size: UInt64
+
+    /// Opens `path` for reading.
+    public init(path: String) throws(MP4Error) {
+        descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw MP4Error("cannot open \(path): \(String(cString: strerror(errno)))") }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            Glibc.close(descriptor)
+            throw MP4Error("cannot read \(path)")
+        }
+        size = UInt64(info.st_size)
+    }
+
+    /// `count` bytes at `offset`; throws on a short read.
+    public func read(offset: UInt64, count: Int) throws(MP4Error) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let got = bytes.withUnsafeMutableBytes { buffer in
+                pread(descriptor, buffer.baseAddress.map { $0 + done }, count - done, off_t(offset) + off_t(done))
+            }
+            if got < 0, errno == EINTR { continue }
+            guard got > 0 else { throw MP4Error("cannot read \(count) bytes at \(offset)") }
+            done += got
+        }
+        return bytes
+    }
+
+    deinit { Glibc.close(descriptor) }
+}
