@@ -1,0 +1,185 @@
+import Foundation
+@testable import MP4
+import Testing
+
+/// Writes movies with ``MovieWriter`` and reads them back with ``Movie/read(path:)``, and
+/// checks written files with ffprobe (an independent reader).
+@Suite("MP4 write and read")
+struct MovieRoundTripTests {
+    let folder: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("mp4-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    /// A track template as a source movie would give it.
+    static func template(handler: String, timescale: UInt32, entry: [UInt8], matrix: [UInt8] = MovieBox.identityMatrix) -> Track {
+        var hdlr = ByteWriter()
+        hdlr.fullBox("hdlr", version: 0) { box in
+            box.uint32(0)
+            box.fourCC(handler)
+            box.append([UInt8](repeating: 0, count: 12))
+            box.append(Array("camrec\0".utf8))
+        }
+        var mediaHeader = ByteWriter()
+        if handler == "vide" {
+            mediaHeader.fullBox("vmhd", version: 0, flags: 1) { $0.append([UInt8](repeating: 0, count: 8)) }
+        } else {
+            mediaHeader.fullBox("smhd", version: 0) { $0.uint32(0) }
+        }
+        let tail = [UInt8](repeating: 0, count: 16) + matrix + [0, 64, 0, 0, 0, 48, 0, 0]
+        return Track(
+            id: 1, handler: handler, timescale: timescale, language: 0x55C4, header: TrackHeader(flags: 3, tail: tail),
+            handlerBox: hdlr.bytes, mediaHeaderBox: mediaHeader.bytes, sampleEntry: entry, edits: nil, samples: []
+        )
+    }
+
+    /// A sample entry of an unknown format (players skip it; the tables are what is tested).
+    static func entry(_ format: String) -> [UInt8] {
+        var writer = ByteWriter()
+        writer.box(format) { box in
+            box.append([0, 0, 0, 0, 0, 0, 0, 1])
+            box.append([UInt8](repeating: 0, count: 70))
+            box.box("test") { $0.uint32(7) }
+        }
+        return writer.bytes
+    }
+
+    @Test func samplesTimesFlagsAndEditsSurviveARoundTrip() throws {
+        // The source: 300 bytes, each sample's bytes are its own index.
+        let source = path("source.bin")
+        let sourceBytes = (0..<300).map { UInt8($0 % 251) }
+        try Data(sourceBytes).write(to: URL(fileURLWithPath: source))
+        let rotated: [UInt8] = [0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                0, 0, 0, 0, 0, 0, 0, 0, 0x40, 0, 0, 0]
+        let videoSamples: [OutputSample] = [
+            OutputSample(source: .bytes([9, 9, 9]), duration: 512, compositionOffset: 1024, isSync: true),
+            OutputSample(source: .file(offset: 10, size: 20), duration: 512, compositionOffset: 1536, isSync: false),
+            OutputSample(source: .file(offset: 30, size: 5), duration: 512, compositionOffset: 0, isSync: false),
+            OutputSample(source: .file(offset: 100, size: 40), duration: 512, compositionOffset: 512, isSync: true),
+        ]
+        let audioSamples = (0..<5).map { index in
+            OutputSample(source: .file(offset: UInt64(200 + index * 10), size: 10), duration: 1024, compositionOffset: 0, isSync: true)
+        }
+        let video = OutputTrack(
+            template: Self.template(handler: "vide", timescale: 15360, entry: Self.entry("tst1"), matrix: rotated),
+            edits: [Edit(segmentDuration: 133, mediaTime: 1024)], samples: videoSamples
+        )
+        let audio = OutputTrack(
+            template: Self.template(handler: "soun", timescale: 48000, entry: Self.entry("tst2")),
+            edits: [Edit(segmentDuration: 21, mediaTime: -1), Edit(segmentDuration: 106, mediaTime: 0)],
+            samples: audioSamples
+        )
+        let output = path("out.mp4")
+        try MovieWriter.write(path: output, sourcePath: source, fileType: nil, movieTimescale: 1000, tracks: [video, audio])
+
+        let movie = try Movie.read(path: output)
+        #expect(movie.timescale == 1000)
+        #expect(movie.tracks.count == 2)
+        let readVideo = try #require(movie.tracks.first { $0.isVideo })
+        let readAudio = try #require(movie.tracks.first { $0.isAudio })
+        #expect(readVideo.timescale == 15360 && readAudio.timescale == 48000)
+        #expect(readVideo.header.matrix == rotated)
+        #expect(readVideo.language == 0x55C4)
+        #expect(readVideo.format == "tst1" && readAudio.format == "tst2")
+        #expect(readVideo.samples.map(\.decodeTime) == [0, 512, 1024, 1536])
+        #expect(readVideo.samples.map(\.compositionOffset) == [1024, 1536, 0, 512])
+        #expect(readVideo.samples.map(\.isSync) == [true, false, false, true])
+        #expect(readVideo.edits == [Edit(segmentDuration: 133, mediaTime: 1024)])
+        #expect(readAudio.edits == audio.edits)
+        #expect(readAudio.samples.map(\.decodeTime) == (0..<5).map { Int64($0 * 1024) })
+        // Every sample's bytes are where the tables say.
+        let file = try SampleFile(path: output)
+        let expected: [[UInt8]] = [[9, 9, 9], Array(sourceBytes[10..<30]), Array(sourceBytes[30..<35]), Array(sourceBytes[100..<140])]
+        for (sample, bytes) in zip(readVideo.samples, expected) {
+            #expect(try file.read(offset: sample.offset, count: Int(sample.size)) == bytes)
+        }
+        for (index, sample) in readAudio.samples.enumerated() {
+            #expect(try file.read(offset: sample.offset, count: 10) == Array(sourceBytes[200 + index * 10..<210 + index * 10]))
+        }
+    }
+
+    @Test func contiguousFileSamplesAreCopiedInOneRunAndTracksInterleave() {
+        let track = { (offsets: [UInt64], timescale: UInt32, duration: UInt32) in
+            OutputTrack(
+                template: Self.template(handler: "vide", timescale: timescale, entry: Self.entry("tst1")), edits: [],
+                samples: offsets.map { OutputSample(source: .file(offset: $0, size: 10), duration: duration, compositionOffset: 0, isSync: true) }
+            )
+        }
+        // Ten contiguous samples of 0.25 s: chunks of a second (four samples), each one run.
+        let video = track((0..<10).map { UInt64($0 * 10) }, 4, 1)
+        // Audio lies elsewhere, with a gap after its third sample.
+        let audio = track([1000, 1010, 1020, 2000, 2010], 2, 1)
+        let layout = ChunkLayout(tracks: [video, audio])
+        #expect(layout.samplesPerChunk == [[4, 4, 2], [2, 1, 2]])
+        // By start time: video 0, 1, 2 s; audio 0, 1, 1.5 s.
+        #expect(layout.ordered.map(\.track) == [0, 1, 0, 1, 1, 0])
+        let firstRuns = layout.runs(of: layout.ordered[0], in: video)
+        guard case .file(let offset, let size) = firstRuns.first, firstRuns.count == 1 else {
+            Issue.record("expected one run, got \(firstRuns)")
+            return
+        }
+        #expect(offset == 0 && size == 40)
+    }
+
+    @Test func corruptAndUnsupportedFilesAreErrors() throws {
+        let noMovie = path("nomoov.mp4")
+        try Data([0, 0, 0, 8] + Array("free".utf8) + [0, 0, 0, 12] + Array("mdat".utf8) + [1, 2, 3, 4]).write(to: URL(fileURLWithPath: noMovie))
+        #expect(throws: MP4Error.self) { try Movie.read(path: noMovie) }
+        let tooLong = path("long.mp4")
+        try Data([0, 0, 1, 0] + Array("moov".utf8) + [0, 0]).write(to: URL(fileURLWithPath: tooLong))
+        #expect(throws: MP4Error.self) { try Movie.read(path: tooLong) }
+        let fragment = path("frag.mp4")
+        try Data([0, 0, 0, 8] + Array("moof".utf8)).write(to: URL(fileURLWithPath: fragment))
+        #expect(throws: MP4Error("the movie is fragmented")) { try Movie.read(path: fragment) }
+        #expect(throws: MP4Error.self) { try Movie.read(path: path("missing.mp4")) }
+    }
+
+    @Test("a copy of a real movie plays and matches its source (checked with ffprobe)")
+    func copyOfARealMovie() throws {
+        let input = path("in.mp4")
+        try run("ffmpeg", [
+            "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30:duration=2",
+            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=2",
+            "-c:v", "libx264", "-preset", "veryfast", "-bf", "2", "-g", "15", "-pix_fmt", "yuv420p", "-c:a", "aac", input,
+        ])
+        let movie = try Movie.read(path: input)
+        let tracks = movie.tracks.map { track in
+            OutputTrack(template: track, edits: track.edits ?? [], samples: track.samples.map { sample in
+                OutputSample(
+                    source: .file(offset: sample.offset, size: sample.size), duration: sample.duration,
+                    compositionOffset: sample.compositionOffset, isSync: sample.isSync
+                )
+            })
+        }
+        let output = path("copy.mp4")
+        try MovieWriter.write(path: output, sourcePath: input, fileType: movie.fileType, movieTimescale: movie.timescale, tracks: tracks)
+        #expect(try run("ffmpeg", ["-v", "error", "-i", output, "-f", "null", "-"]).isEmpty)
+        for stream in ["v:0", "a:0"] {
+            let arguments = ["-v", "error", "-select_streams", stream, "-show_entries", "packet=pts_time,dts_time,flags,size", "-of", "csv=p=0"]
+            #expect(try run("ffprobe", arguments + [output]) == run("ffprobe", arguments + [input]))
+        }
+        let md5 = ["-v", "error", "-f", "framemd5", "-"]
+        #expect(try run("ffmpeg", ["-i", output] + md5) == run("ffmpeg", ["-i", input] + md5))
+    }
+
+    /// Runs a tool; returns stdout and stderr together, throwing on a non-zero exit.
+    @discardableResult
+    func run(_ tool: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [tool] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        guard process.terminationStatus == 0 else { throw MP4Error("\(tool) failed: \(text)") }
+        return text
+    }
+}
