@@ -6,6 +6,8 @@ struct ChunkLayout {
         var samples: Range<Int>
         /// Decoding time of the first sample, in seconds.
         var start: Double
+        /// Whether its samples' bytes are pending (written after every other chunk).
+        var isPending: Bool
     }
 
     /// A stretch of bytes to write.
@@ -34,8 +36,9 @@ struct ChunkLayout {
         samplesPerChunk = perChunk
     }
 
-    /// A new chunk starts when the source switches between file and memory, when file
-    /// samples stop being contiguous, or after a second of media or ``MovieWriter/chunkBytes``.
+    /// A new chunk starts when the source switches between file, memory and pending, when
+    /// file samples stop being contiguous, or after a second of media or ``MovieWriter/chunkBytes``.
+    /// Pending samples count as empty, so the layout does not change once their bytes are known.
     private static func chunks(of track: OutputTrack, index: Int) -> [Chunk] {
         let timescale = Double(track.template.timescale)
         var chunks: [Chunk] = []
@@ -50,14 +53,14 @@ struct ChunkLayout {
             case .file(let offset, _):
                 continues = continues && previousEnd == offset
                 previousEnd = offset + UInt64(sample.source.size)
-            case .bytes:
-                continues = continues && previousEnd == nil
+            case .bytes, .pending:
+                continues = continues && previousEnd == nil && kind(track.samples[sampleIndex - 1]) == kind(sample)
                 previousEnd = nil
             }
             continues = continues && Double(time - chunkTime) < timescale
                 && chunkBytes + sample.source.size <= MovieWriter.chunkBytes
             if !continues, sampleIndex > chunkStart {
-                chunks.append(Chunk(track: index, samples: chunkStart..<sampleIndex, start: Double(chunkTime) / timescale))
+                chunks.append(chunk(track, index, chunkStart..<sampleIndex, time: chunkTime))
                 chunkStart = sampleIndex
                 chunkTime = time
                 chunkBytes = 0
@@ -66,11 +69,22 @@ struct ChunkLayout {
             time += Int64(sample.duration)
         }
         if chunkStart < track.samples.count {
-            chunks.append(Chunk(
-                track: index, samples: chunkStart..<track.samples.count, start: Double(chunkTime) / timescale
-            ))
+            chunks.append(chunk(track, index, chunkStart..<track.samples.count, time: chunkTime))
         }
         return chunks
+    }
+
+    private static func kind(_ sample: OutputSample) -> Int {
+        switch sample.source {
+        case .file: 0
+        case .bytes: 1
+        case .pending: 2
+        }
+    }
+
+    private static func chunk(_ track: OutputTrack, _ index: Int, _ samples: Range<Int>, time: Int64) -> Chunk {
+        let pending = samples.first.map { kind(track.samples[$0]) == 2 } ?? false
+        return Chunk(track: index, samples: samples, start: Double(time) / Double(track.template.timescale), isPending: pending)
     }
 
     /// The chunk's bytes as few runs as possible (contiguous file samples in one run).
@@ -86,6 +100,8 @@ struct ChunkLayout {
                 }
             case .bytes(let bytes):
                 runs.append(.bytes(bytes))
+            case .pending:
+                continue
             }
         }
         return runs

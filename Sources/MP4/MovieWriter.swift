@@ -4,15 +4,21 @@ import Glibc
 
 /// Writes a plain ISO base media movie: `ftyp`, one `mdat` with the samples in chunks
 /// interleaved by time, then `moov`. Samples that come from the source file are copied
-/// in the kernel (`copy_file_range`) in runs as long as the source keeps them contiguous.
+/// in the kernel (`sendfile`) in runs as long as the source keeps them contiguous.
 public enum MovieWriter {
     /// Largest chunk: a second of media or 4 MB, whichever comes first.
     static let chunkBytes = 4 << 20
 
     /// Writes `tracks` to `path` (created or truncated), reading file samples from `sourcePath`.
+    ///
+    /// Samples whose source is ``SampleSource/pending`` are filled in by `complete` once every
+    /// other chunk is written (so a caller can copy the bulk of a movie while it still encodes
+    /// a few samples); their chunks follow the others in `mdat`. `complete` must replace each
+    /// pending source and may change a track's sample entry, sync flags and nothing else.
     public static func write(
-        path: String, sourcePath: String, fileType: [UInt8]?, movieTimescale: UInt32, tracks: [OutputTrack]
-    ) throws(MP4Error) {
+        path: String, sourcePath: String, fileType: [UInt8]?, movieTimescale: UInt32, tracks: [OutputTrack],
+        completing complete: (inout [OutputTrack]) throws -> Void = { _ in }
+    ) throws {
         let source = try SampleFile(path: sourcePath)
         let output = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard output >= 0 else { throw MP4Error("cannot write \(path): \(String(cString: strerror(errno)))") }
@@ -25,23 +31,36 @@ public enum MovieWriter {
         head.fourCC("mdat")
         head.uint64(0)
         try sink.write(head.bytes)
-        let chunks = ChunkLayout(tracks: tracks)
-        var chunkOffsets = [[UInt64]](repeating: [], count: tracks.count)
-        for chunk in chunks.ordered {
-            chunkOffsets[chunk.track].append(sink.position)
-            for run in chunks.runs(of: chunk, in: tracks[chunk.track]) {
-                switch run {
-                case .file(let offset, let size): try sink.copy(from: source, offset: offset, count: size)
-                case .bytes(let bytes): try sink.write(bytes)
+        let layout = ChunkLayout(tracks: tracks)
+        var offsets: [Int: [Int: UInt64]] = [:]
+        func writeChunks(_ tracks: [OutputTrack], pending: Bool) throws(MP4Error) {
+            for chunk in layout.ordered where chunk.isPending == pending {
+                offsets[chunk.track, default: [:]][chunk.samples.lowerBound] = sink.position
+                for run in layout.runs(of: chunk, in: tracks[chunk.track]) {
+                    switch run {
+                    case .file(let offset, let size): try sink.copy(from: source, offset: offset, count: size)
+                    case .bytes(let bytes): try sink.write(bytes)
+                    }
                 }
             }
         }
+        try writeChunks(tracks, pending: false)
+        var completed = tracks
+        try complete(&completed)
+        guard completed.count == tracks.count,
+              zip(completed, tracks).allSatisfy({ $0.samples.count == $1.samples.count }),
+              !completed.contains(where: { $0.samples.contains { $0.source == .pending } })
+        else { throw MP4Error("the pending samples were not all filled in") }
+        try writeChunks(completed, pending: true)
         var size = ByteWriter()
         size.uint64(sink.position - mdatStart)
         try sink.write(size.bytes, at: mdatStart + 8)
+        let chunkOffsets = completed.indices.map { track in
+            (offsets[track] ?? [:]).sorted { $0.key < $1.key }.map(\.value)
+        }
         let moov = MovieBox(
-            movieTimescale: movieTimescale, tracks: tracks, chunkOffsets: chunkOffsets,
-            samplesPerChunk: chunks.samplesPerChunk
+            movieTimescale: movieTimescale, tracks: completed, chunkOffsets: chunkOffsets,
+            samplesPerChunk: layout.samplesPerChunk
         )
         try sink.write(moov.bytes())
     }

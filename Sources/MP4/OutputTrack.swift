@@ -4,12 +4,22 @@ public enum SampleSource: Sendable, Equatable {
     case file(offset: UInt64, size: UInt32)
     /// Bytes in memory (e.g. a re-encoded frame).
     case bytes([UInt8])
+    /// Bytes not known yet: the writer asks for them once the file samples are written
+    /// (see ``MovieWriter/write(path:sourcePath:fileType:movieTimescale:tracks:completing:)``).
+    case pending
 
+    /// The size in bytes (0 while pending).
     var size: Int {
         switch self {
         case .file(_, let size): Int(size)
         case .bytes(let bytes): bytes.count
+        case .pending: 0
         }
+    }
+
+    /// Whether the bytes are in memory or pending, rather than in the source file.
+    var isInMemory: Bool {
+        if case .file = self { false } else { true }
     }
 }
 

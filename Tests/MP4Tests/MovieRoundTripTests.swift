@@ -125,6 +125,39 @@ struct MovieRoundTripTests {
         #expect(offset == 0 && size == 40)
     }
 
+    @Test func pendingSamplesAreFilledInAfterTheFileSamples() throws {
+        let source = path("source.bin")
+        try Data((0..<100).map { UInt8($0) }).write(to: URL(fileURLWithPath: source))
+        let samples = [
+            OutputSample(source: .pending, duration: 1, compositionOffset: 0, isSync: false),
+            OutputSample(source: .pending, duration: 1, compositionOffset: 0, isSync: false),
+            OutputSample(source: .file(offset: 0, size: 50), duration: 1, compositionOffset: 0, isSync: true),
+        ]
+        let track = OutputTrack(
+            template: Self.template(handler: "vide", timescale: 30, entry: Self.entry("tst1")), edits: [], samples: samples
+        )
+        let output = path("pending.mp4")
+        try MovieWriter.write(path: output, sourcePath: source, fileType: nil, movieTimescale: 1000, tracks: [track]) { tracks in
+            tracks[0].samples[0].source = .bytes([0xAA, 0xAA])
+            tracks[0].samples[0].isSync = true
+            tracks[0].samples[1].source = .bytes([0xBB])
+            tracks[0].sampleEntry = Self.entry("tst3")
+        }
+        let read = try #require(try Movie.read(path: output).tracks.first)
+        #expect(read.format == "tst3")
+        #expect(read.samples.map(\.size) == [2, 1, 50])
+        #expect(read.samples.map(\.isSync) == [true, false, true])
+        // The file samples were written first; the pending ones follow them.
+        #expect(read.samples[0].offset > read.samples[2].offset)
+        let file = try SampleFile(path: output)
+        #expect(try file.read(offset: read.samples[0].offset, count: 3) == [0xAA, 0xAA, 0xBB])
+        #expect(try file.read(offset: read.samples[2].offset, count: 50) == (0..<50).map { UInt8($0) })
+        // A completion that leaves a sample pending is an error.
+        #expect(throws: MP4Error.self) {
+            try MovieWriter.write(path: path("left.mp4"), sourcePath: source, fileType: nil, movieTimescale: 1000, tracks: [track])
+        }
+    }
+
     @Test func corruptAndUnsupportedFilesAreErrors() throws {
         let noMovie = path("nomoov.mp4")
         try Data([0, 0, 0, 8] + Array("free".utf8) + [0, 0, 0, 12] + Array("mdat".utf8) + [1, 2, 3, 4]).write(to: URL(fileURLWithPath: noMovie))

@@ -45,10 +45,9 @@ struct MP4Input {
         let lengthSize = avcC.flatMap(AVCSamples.lengthSize)
         guard let frames = try? videoFrames(video, path: path, lengthSize: lengthSize) else { return nil }
         let packets = (audio?.samples ?? []).map { sample in
-            AudioPacket(
-                pts: nanoseconds(sample.presentationTime, audio?.timescale ?? 1),
-                duration: nanoseconds(Int64(sample.duration), audio?.timescale ?? 1)
-            )
+            let scale = audio?.timescale ?? 1
+            let pts = nanoseconds(sample.presentationTime, scale)
+            return AudioPacket(pts: pts, duration: nanoseconds(sample.presentationTime + Int64(sample.duration), scale) - pts)
         }
         var caps = "\(mediaType)"
         if let avcC {
@@ -96,10 +95,12 @@ struct MP4Input {
                 let bytes = try file.read(offset: sample.offset, count: Int(sample.size))
                 isIDR = AVCSamples.units(bytes, lengthSize: lengthSize)?.contains { ($0.first ?? 0) & 0x1F == 5 } ?? false
             }
+            // Times converted as the demuxer does: each instant on its own, so that a frame's
+            // end (pts + duration) is the converted end, not a sum of two roundings.
+            let pts = nanoseconds(sample.presentationTime, track.timescale)
             return VideoFrame(
-                pts: nanoseconds(sample.presentationTime, track.timescale),
-                dts: nanoseconds(sample.decodeTime, track.timescale),
-                duration: nanoseconds(Int64(sample.duration), track.timescale),
+                pts: pts, dts: nanoseconds(sample.decodeTime, track.timescale),
+                duration: nanoseconds(sample.presentationTime + Int64(sample.duration), track.timescale) - pts,
                 isKeyframe: sample.isSync, isIDR: isIDR
             )
         }

@@ -4,7 +4,8 @@ import MP4
 /// Runs a ``TrimPlan`` on an ``MP4Input`` with camrec's own MP4 writer: the copied body
 /// goes from file to file in the kernel, byte for byte (no demuxing, no per-frame work),
 /// and only the re-encoded edges pass through GStreamer (``FrameEncoder``). Head and tail
-/// encoders are fed before either is drained, so they run at the same time.
+/// encoders are fed before either is drained, so they run at the same time, and the body
+/// is copied meanwhile; the re-encoded frames are stored after it in `mdat`.
 struct MP4TrimWriter {
     var input: MP4Input
     var plan: TrimPlan
@@ -16,46 +17,38 @@ struct MP4TrimWriter {
         var audioPackets: Int
     }
 
-    /// A re-encoded part: the frames in output order and the parameter sets they use.
-    private struct EncodedPart {
-        var samples: [[UInt8]]
+    /// An edge being re-encoded: its encoder (fed and finished) and the PTS of the frames it
+    /// returns, in order.
+    private struct RunningPart {
+        var encoder: FrameEncoder
         var keptPTS: [Int64]
-        var sets: H264ParameterSets
     }
 
     func run() throws -> Outcome {
         let file = try SampleFile(path: input.path)
-        let encoded = try encodeEdges(file: file)
-        var entry = input.video.sampleEntry
-        if !encoded.isEmpty {
-            var extra = H264ParameterSets()
-            for part in encoded.values {
-                extra.sequenceSets += part.sets.sequenceSets.filter { !extra.sequenceSets.contains($0) }
-                extra.pictureSets += part.sets.pictureSets.filter { !extra.pictureSets.contains($0) }
-            }
-            guard let avcC = input.avcC, let merged = AVCSamples.merging(extra, into: avcC),
-                  let replaced = SampleEntry.replacingChild("avcC", with: merged, in: entry)
-            else { throw TrimError.failed("cannot combine the re-encoded frames' parameter sets with the input's") }
-            entry = replaced
-        }
-        let video = try videoTrack(entry: entry, encoded: encoded)
+        let running = try startEncoders(file: file)
+        let video = try videoTrack(running: running)
         var tracks = [video]
         if let audio = audioTrack() { tracks.append(audio) }
+        // The body is copied while the encoders work; their frames go in last.
         try MovieWriter.write(
             path: outputPath, sourcePath: input.path, fileType: input.movie.fileType,
             movieTimescale: input.movie.timescale, tracks: tracks
-        )
+        ) { tracks in
+            try complete(&tracks[0], running: running)
+        }
         return Outcome(videoFrames: video.samples.count, audioPackets: tracks.count > 1 ? tracks[1].samples.count : 0)
     }
 
     // MARK: Re-encoding the edges
 
-    /// Feeds every encode part's frames to its own encoder, then collects them all.
-    private func encodeEdges(file: SampleFile) throws -> [Int: EncodedPart] {
+    /// Starts an encoder for every encode part and feeds it all its frames; they then encode
+    /// at the same time (on their own threads) while the caller goes on.
+    private func startEncoders(file: SampleFile) throws -> [Int: RunningPart] {
         guard let lengthSize = input.lengthSize, plan.encodes else { return [:] }
         let caps = try Caps(input.index.videoCaps)
         var used = H264ParameterSets(avcC: input.avcC ?? []).map(\.usedIDs) ?? []
-        var running: [(part: Int, encoder: FrameEncoder, kept: [Int64])] = []
+        var running: [Int: RunningPart] = [:]
         let frames = input.index.video
         for (partIndex, part) in plan.parts.enumerated() {
             guard case .encode(let feed, let keep) = part else { continue }
@@ -79,31 +72,49 @@ struct MP4TrimWriter {
             }
             encoder.finish()
             let kept = feed.map { frames[$0].pts }.filter { keep.contains($0) }.sorted()
-            running.append((partIndex, encoder, kept))
+            running[partIndex] = RunningPart(encoder: encoder, keptPTS: kept)
         }
-        var parts: [Int: EncodedPart] = [:]
-        for (partIndex, encoder, kept) in running {
-            var samples: [[UInt8]] = []
-            var sets = H264ParameterSets()
-            for buffer in try encoder.remaining() {
+        return running
+    }
+
+    /// Waits for the encoders and fills in their frames (length-prefixed, sync when IDR),
+    /// and the sample entry's `avcC` with their parameter sets added.
+    private func complete(_ track: inout OutputTrack, running: [Int: RunningPart]) throws {
+        guard !running.isEmpty, let lengthSize = input.lengthSize else { return }
+        var extra = H264ParameterSets()
+        var position = 0
+        for (partIndex, part) in plan.parts.enumerated() {
+            if case .copy(let range) = part {
+                position += range.count
+                continue
+            }
+            guard let running = running[partIndex] else { throw TrimError.failed("a re-encoded part is missing") }
+            let buffers = try running.encoder.remaining()
+            guard buffers.count == running.keptPTS.count else {
+                throw TrimError.failed("the re-encoder returned \(buffers.count) of \(running.keptPTS.count) frames")
+            }
+            for buffer in buffers {
                 guard let converted = AVCSamples.sample(fromAnnexB: buffer.bytes, lengthSize: lengthSize) else {
                     throw TrimError.failed("a re-encoded frame is too large for the input's NAL length field")
                 }
-                samples.append(converted.sample)
-                sets.sequenceSets += converted.sets.sequenceSets.filter { !sets.sequenceSets.contains($0) }
-                sets.pictureSets += converted.sets.pictureSets.filter { !sets.pictureSets.contains($0) }
+                track.samples[position].source = .bytes(converted.sample)
+                track.samples[position].isSync = AVCSamples.units(converted.sample, lengthSize: lengthSize)?
+                    .contains { ($0.first ?? 0) & 0x1F == 5 } ?? false
+                extra.sequenceSets += converted.sets.sequenceSets.filter { !extra.sequenceSets.contains($0) }
+                extra.pictureSets += converted.sets.pictureSets.filter { !extra.pictureSets.contains($0) }
+                position += 1
             }
-            guard samples.count == kept.count else {
-                throw TrimError.failed("the re-encoder returned \(samples.count) of \(kept.count) frames")
-            }
-            parts[partIndex] = EncodedPart(samples: samples, keptPTS: kept, sets: sets)
         }
-        return parts
+        guard let avcC = input.avcC, let merged = AVCSamples.merging(extra, into: avcC),
+              let entry = SampleEntry.replacingChild("avcC", with: merged, in: track.sampleEntry)
+        else { throw TrimError.failed("cannot combine the re-encoded frames' parameter sets with the input's") }
+        track.sampleEntry = entry
     }
 
     // MARK: Tracks
 
-    private func videoTrack(entry: [UInt8], encoded: [Int: EncodedPart]) throws -> OutputTrack {
+    /// The video track in output order: copied frames from the file, re-encoded ones pending.
+    private func videoTrack(running: [Int: RunningPart]) throws -> OutputTrack {
         let samples = input.video.samples
         let frames = input.index.video
         var indexOfPTS: [Int64: Int] = [:]
@@ -131,14 +142,12 @@ struct MP4TrimWriter {
                            dts: sample.decodeTime - origin, duration: sample.duration, isSync: sample.isSync)
                 }
             case .encode:
-                guard let part = encoded[partIndex] else { throw TrimError.failed("a re-encoded part is missing") }
-                for (bytes, pts) in zip(part.samples, part.keptPTS) {
+                guard let part = running[partIndex] else { throw TrimError.failed("a re-encoded part is missing") }
+                for pts in part.keptPTS {
                     guard let index = indexOfPTS[pts] else { throw TrimError.failed("a re-encoded frame has no source") }
                     let sample = samples[index]
-                    let isIDR = AVCSamples.units(bytes, lengthSize: input.lengthSize ?? 4)?
-                        .contains { ($0.first ?? 0) & 0x1F == 5 } ?? false
-                    append(.bytes(bytes), pts: sample.presentationTime,
-                           dts: sample.presentationTime - origin - reorderDelay, duration: sample.duration, isSync: isIDR)
+                    append(.pending, pts: sample.presentationTime, dts: sample.presentationTime - origin - reorderDelay,
+                           duration: sample.duration, isSync: false)
                 }
             }
         }
@@ -157,8 +166,7 @@ struct MP4TrimWriter {
         }
         let length = UInt64(max(0, end)) * UInt64(input.movie.timescale) / UInt64(input.video.timescale)
         return OutputTrack(
-            template: input.video, sampleEntry: entry, edits: [Edit(segmentDuration: length, mediaTime: shift)],
-            samples: output
+            template: input.video, edits: [Edit(segmentDuration: length, mediaTime: shift)], samples: output
         )
     }
 
