@@ -2,18 +2,15 @@
 import Glibc
 #endif
 
-/// Writes a plain ISO base media movie: `ftyp`, one `mdat` with the samples in chunks
-/// interleaved by time, then `moov`. Samples that come from the source file are copied
-/// in the kernel (`sendfile`) in runs as long as the source keeps them contiguous.
+/// Writes a plain ISO base media movie: `ftyp`, one `mdat`, then `moov`. Samples from the
+/// source file keep its order and interleaving and are copied in the kernel (`sendfile`)
+/// in long runs (see ``SampleLayout``); samples in memory follow them.
 public enum MovieWriter {
-    /// Largest chunk: a second of media or 4 MB, whichever comes first.
-    static let chunkBytes = 4 << 20
-
     /// Writes `tracks` to `path` (created or truncated), reading file samples from `sourcePath`.
     ///
-    /// Samples whose source is ``SampleSource/pending`` are filled in by `complete` once every
-    /// other chunk is written (so a caller can copy the bulk of a movie while it still encodes
-    /// a few samples); their chunks follow the others in `mdat`. `complete` must replace each
+    /// Samples whose source is ``SampleSource/pending`` are filled in by `complete` once the
+    /// file samples are copied (so a caller can copy the bulk of a movie while it still
+    /// encodes a few samples); they follow the file samples in `mdat`. `complete` must replace each
     /// pending source and may change a track's sample entry, sync flags and nothing else.
     public static func write(
         path: String, sourcePath: String, fileType: [UInt8]?, movieTimescale: UInt32, tracks: [OutputTrack],
@@ -31,39 +28,57 @@ public enum MovieWriter {
         head.fourCC("mdat")
         head.uint64(0)
         try sink.write(head.bytes)
-        let layout = ChunkLayout(tracks: tracks)
-        var offsets: [Int: [Int: UInt64]] = [:]
-        func writeChunks(_ tracks: [OutputTrack], pending: Bool) throws(MP4Error) {
-            for chunk in layout.ordered where chunk.isPending == pending {
-                offsets[chunk.track, default: [:]][chunk.samples.lowerBound] = sink.position
-                for run in layout.runs(of: chunk, in: tracks[chunk.track]) {
-                    switch run {
-                    case .file(let offset, let size): try sink.copy(from: source, offset: offset, count: size)
-                    case .bytes(let bytes): try sink.write(bytes)
-                    }
-                }
-            }
+        let layout = SampleLayout(tracks: tracks)
+        var runStarts: [UInt64] = []
+        for run in layout.runs {
+            runStarts.append(sink.position)
+            try sink.copy(from: source, offset: run.sourceOffset, count: Int(run.size))
         }
-        try writeChunks(tracks, pending: false)
         var completed = tracks
         try complete(&completed)
         guard completed.count == tracks.count,
               zip(completed, tracks).allSatisfy({ $0.samples.count == $1.samples.count }),
               !completed.contains(where: { $0.samples.contains { $0.source == .pending } })
         else { throw MP4Error("the pending samples were not all filled in") }
-        try writeChunks(completed, pending: true)
+        var chunkOffsets: [[UInt64]] = []
+        var samplesPerChunk: [[Int]] = []
+        for (trackIndex, track) in completed.enumerated() {
+            var offsets: [UInt64] = []
+            offsets.reserveCapacity(track.samples.count)
+            for (sampleIndex, sample) in track.samples.enumerated() {
+                if let place = layout.placement[trackIndex][sampleIndex] {
+                    offsets.append(runStarts[place.run] + place.delta)
+                } else if case .bytes(let bytes) = sample.source {
+                    offsets.append(sink.position)
+                    try sink.write(bytes)
+                } else {
+                    throw MP4Error("a sample moved from the file to memory while writing")
+                }
+            }
+            let chunks = SampleLayout.chunks(offsets: offsets, sizes: track.samples.map(\.source.size))
+            chunkOffsets.append(chunks.offsets)
+            samplesPerChunk.append(chunks.samplesPerChunk)
+        }
         var size = ByteWriter()
         size.uint64(sink.position - mdatStart)
         try sink.write(size.bytes, at: mdatStart + 8)
-        let chunkOffsets = completed.indices.map { track in
-            (offsets[track] ?? [:]).sorted { $0.key < $1.key }.map(\.value)
-        }
         let moov = MovieBox(
             movieTimescale: movieTimescale, tracks: completed, chunkOffsets: chunkOffsets,
-            samplesPerChunk: layout.samplesPerChunk
+            samplesPerChunk: samplesPerChunk
         )
         try sink.write(moov.bytes())
     }
+
+    /// The `ftyp` of a QuickTime movie, for sources that have none.
+    public static let quickTimeFileType: [UInt8] = {
+        var writer = ByteWriter()
+        writer.box("ftyp") { box in
+            box.fourCC("qt  ")
+            box.uint32(0x200)
+            box.fourCC("qt  ")
+        }
+        return writer.bytes
+    }()
 
     static let defaultFileType: [UInt8] = {
         var writer = ByteWriter()

@@ -17,10 +17,6 @@ public enum SampleSource: Sendable, Equatable {
         }
     }
 
-    /// Whether the bytes are in memory or pending, rather than in the source file.
-    var isInMemory: Bool {
-        if case .file = self { false } else { true }
-    }
 }
 
 /// One sample to write.

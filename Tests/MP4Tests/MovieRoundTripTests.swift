@@ -102,27 +102,28 @@ struct MovieRoundTripTests {
         }
     }
 
-    @Test func contiguousFileSamplesAreCopiedInOneRunAndTracksInterleave() {
-        let track = { (offsets: [UInt64], timescale: UInt32, duration: UInt32) in
+    @Test func fileSamplesAreCopiedInFewRunsInSourceOrder() {
+        let track = { (handler: String, offsets: [UInt64], size: UInt32) in
             OutputTrack(
-                template: Self.template(handler: "vide", timescale: timescale, entry: Self.entry("tst1")), edits: [],
-                samples: offsets.map { OutputSample(source: .file(offset: $0, size: 10), duration: duration, compositionOffset: 0, isSync: true) }
+                template: Self.template(handler: handler, timescale: 30, entry: Self.entry("tst1")), edits: [],
+                samples: offsets.map { OutputSample(source: .file(offset: $0, size: size), duration: 1, compositionOffset: 0, isSync: true) }
             )
         }
-        // Ten contiguous samples of 0.25 s: chunks of a second (four samples), each one run.
-        let video = track((0..<10).map { UInt64($0 * 10) }, 4, 1)
-        // Audio lies elsewhere, with a gap after its third sample.
-        let audio = track([1000, 1010, 1020, 2000, 2010], 2, 1)
-        let layout = ChunkLayout(tracks: [video, audio])
-        #expect(layout.samplesPerChunk == [[4, 4, 2], [2, 1, 2]])
-        // By start time: video 0, 1, 2 s; audio 0, 1, 1.5 s.
-        #expect(layout.ordered.map(\.track) == [0, 1, 0, 1, 1, 0])
-        let firstRuns = layout.runs(of: layout.ordered[0], in: video)
-        guard case .file(let offset, let size) = firstRuns.first, firstRuns.count == 1 else {
-            Issue.record("expected one run, got \(firstRuns)")
-            return
-        }
-        #expect(offset == 0 && size == 40)
+        // Video and audio interleaved in the source, then (past a gap too big to bridge) more video.
+        let video = track("vide", [0, 150, 300, 20_000], 100)
+        let audio = track("soun", [100, 250, 10_400], 50)
+        let layout = SampleLayout(tracks: [video, audio])
+        #expect(layout.runs == [
+            SampleLayout.CopyRun(sourceOffset: 0, size: 400),  // interleaved, back to back
+            SampleLayout.CopyRun(sourceOffset: 10_400, size: 50),  // 10 000 bytes later: its own run
+            SampleLayout.CopyRun(sourceOffset: 20_000, size: 100),  // 9 550 bytes later
+        ])
+        #expect(layout.placement[0].map { $0?.run } == [0, 0, 0, 2])
+        #expect(layout.placement[1].map { $0?.delta } == [100, 250, 0])
+        // Chunks: a track's samples that lie back to back.
+        let chunks = SampleLayout.chunks(offsets: [16, 116, 300, 400, 900], sizes: [100, 100, 100, 100, 10])
+        #expect(chunks.offsets == [16, 300, 900])
+        #expect(chunks.samplesPerChunk == [2, 2, 1])
     }
 
     @Test func pendingSamplesAreFilledInAfterTheFileSamples() throws {

@@ -32,7 +32,8 @@ struct MP4TrimWriter {
         if let audio = audioTrack() { tracks.append(audio) }
         // The body is copied while the encoders work; their frames go in last.
         try MovieWriter.write(
-            path: outputPath, sourcePath: input.path, fileType: input.movie.fileType,
+            path: outputPath, sourcePath: input.path,
+            fileType: input.movie.fileType ?? (input.index.container == .mov ? MovieWriter.quickTimeFileType : nil),
             movieTimescale: input.movie.timescale, tracks: tracks
         ) { tracks in
             try complete(&tracks[0], running: running)

@@ -16,10 +16,10 @@ public enum Trimmer {
         let name = (request.input as NSString).lastPathComponent
         // A cut between two times counted from the start needs only that part of the input
         // indexed; negative times need the whole video's length.
-        // Plain MP4/MOV written as MP4/MOV: read the sample tables and copy with camrec's own
-        // writer. Everything else (Matroska, fragmented movies, a full re-encode) goes
-        // through GStreamer's demuxers and muxers.
-        let mp4 = request.mode != .reencode && output.container != .matroska
+        // A plain MP4 (or MOV) written as the same container: read the sample tables and copy
+        // with camrec's own writer. Everything else (Matroska, fragmented movies, a change
+        // of container, a full re-encode) goes through GStreamer's demuxers and muxers.
+        let mp4 = request.mode != .reencode && output.container == inputContainer
             ? MP4Input.open(path: request.input, container: inputContainer) : nil
         var window: FrameIndex?
         if mp4 == nil, let start = request.start, let end = request.end, !start.isNegative, !end.isNegative {
