@@ -45,12 +45,7 @@ struct MP4InputTests {
     @Test("audio that starts a second after the video (an empty edit)")
     func lateAudio() throws {
         let media = try MediaFactory()
-        let input = media.path("in.mp4")
-        try ProcessRunner.check("ffmpeg", [
-            "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30:duration=3",
-            "-itsoffset", "1", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=2",
-            "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-c:a", "aac", input,
-        ])
+        let input = try media.lateAudio("in.mp4", seconds: 3)
         try Self.expectSameIndex(input)
     }
 

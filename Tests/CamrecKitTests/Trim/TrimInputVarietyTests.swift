@@ -102,13 +102,7 @@ struct TrimInputVarietyTests {
     @Test("audio that starts later than the video")
     func lateAudio() throws {
         let media = try MediaFactory()
-        let input = media.path("in.mp4")
-        try ProcessRunner.check("ffmpeg", [
-            "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30:duration=4",
-            "-itsoffset", "1", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=3",
-            "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-bf", "0", "-g", "30",
-            "-c:a", "aac", input,
-        ])
+        let input = try media.lateAudio("in.mp4")
         let audioStart = try FFprobe.audioSpan(input)?.start ?? 0
         #expect(audioStart > 0.9)
         let output = media.path("out.mp4")

@@ -44,6 +44,19 @@ final class MediaFactory {
         return output
     }
 
+    /// An H.264 + AAC movie whose audio starts a second after its video (an empty edit in
+    /// the audio track): `seconds` of video, one second less of audio.
+    func lateAudio(_ name: String, seconds: Int = 4) throws -> String {
+        let output = path(name)
+        try ProcessRunner.check("ffmpeg", [
+            "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30:duration=\(seconds)",
+            "-itsoffset", "1", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=\(seconds - 1)",
+            "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-bf", "0", "-g", "30",
+            "-c:a", "aac", output,
+        ])
+        return output
+    }
+
     /// A file with the given bytes.
     func file(_ name: String, bytes: [UInt8]) throws -> String {
         let output = path(name)
