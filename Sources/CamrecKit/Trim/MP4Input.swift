@@ -91,10 +91,7 @@ struct MP4Input {
         let file = try SampleFile(path: path)
         return try track.samples.map { sample in
             var isIDR = sample.isSync
-            if sample.isSync, let lengthSize {
-                let bytes = try file.read(offset: sample.offset, count: Int(sample.size))
-                isIDR = AVCSamples.units(bytes, lengthSize: lengthSize)?.contains { ($0.first ?? 0) & 0x1F == 5 } ?? false
-            }
+            if sample.isSync, let lengthSize { isIDR = try firstSliceIsIDR(sample, in: file, lengthSize: lengthSize) }
             // Times converted as the demuxer does: each instant on its own, so that a frame's
             // end (pts + duration) is the converted end, not a sum of two roundings.
             let pts = nanoseconds(sample.presentationTime, track.timescale)
@@ -104,6 +101,25 @@ struct MP4Input {
                 isKeyframe: sample.isSync, isIDR: isIDR
             )
         }
+    }
+}
+
+extension MP4Input {
+    /// Whether a sync sample's first slice is an IDR slice, reading only the NAL unit
+    /// headers up to it (a few small reads instead of the whole frame).
+    static func firstSliceIsIDR(_ sample: Sample, in file: SampleFile, lengthSize: Int) throws -> Bool {
+        var position = sample.offset
+        let end = sample.offset + UInt64(sample.size)
+        while position + UInt64(lengthSize) < end {
+            let header = try file.read(offset: position, count: lengthSize + 1)
+            let length = header.prefix(lengthSize).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            switch header[lengthSize] & 0x1F {
+            case 5: return true
+            case 1: return false
+            default: position += UInt64(lengthSize) + length
+            }
+        }
+        return false
     }
 }
 
