@@ -17,9 +17,16 @@ final class FrameEncoder {
 
         var x264Settings: String {
             switch self {
-            case .edges: "speed-preset=ultrafast pass=qual quantizer=25"
+            case .edges: "speed-preset=ultrafast pass=qual quantizer=25 threads=1"
             case .whole: "speed-preset=veryfast pass=qual quantizer=18"
             }
+        }
+
+        /// Decoder threads: one for the edges (head and tail encode at once, each decoding
+        /// and encoding on its own thread: more threads only cost context switches on two
+        /// cores, measured 0.72 s against 0.9 s for a 720p cut); libav's default otherwise.
+        var decoderThreads: String {
+            self == .edges ? " max-threads=1" : ""
         }
     }
 
@@ -44,7 +51,7 @@ final class FrameEncoder {
         default: rawFormat = "I420"
         }
         let parser = codec.parser.map { "\($0) ! " } ?? ""
-        let decoder = codec.decoder ?? "decodebin"
+        let decoder = codec.decoder.map { $0.hasPrefix("avdec_") ? $0 + effort.decoderThreads : $0 } ?? "decodebin"
         let description = """
             appsrc name=source format=time block=true max-bytes=8000000 ! \(parser)\(decoder) name=decoder ! \
             videoconvert ! video/x-raw,format=\(rawFormat) ! queue max-size-buffers=16 max-size-bytes=0 max-size-time=0 ! \
