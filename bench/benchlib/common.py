@@ -34,6 +34,8 @@ class Finished:
     stdout_path: Path | None
     stderr_path: Path | None
     lines: list[tuple[float, str]]  # stdout lines with their arrival time, when captured live
+    switches: int = 0    # voluntary context switches (ru_nvcsw): the process's threads went to sleep
+    preempted: int = 0   # involuntary context switches (ru_nivcsw)
 
     def stderr_tail(self, count: int = 6) -> str:
         if not self.stderr_path or not self.stderr_path.exists():
@@ -114,6 +116,14 @@ class Child:
         time.sleep(5)
         self.signal(signal.SIGKILL)
 
+    @property
+    def running(self) -> bool:
+        """Whether the process has not exited yet (asked without reaping it, so wait() still works)."""
+        try:
+            return os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None
+        except ChildProcessError:
+            return False
+
     def signal(self, number: int) -> None:
         try:
             os.kill(self.pid, number)
@@ -132,7 +142,8 @@ class Child:
             argv=self.argv, returncode=self.popen.returncode, wall=ended - self.started_at,
             cpu=usage.ru_utime + usage.ru_stime, user=usage.ru_utime, system=usage.ru_stime,
             max_rss_kb=usage.ru_maxrss, started_at=self.started_at,
-            stdout_path=self.stdout_path, stderr_path=self.stderr_path, lines=list(self.lines))
+            stdout_path=self.stdout_path, stderr_path=self.stderr_path, lines=list(self.lines),
+            switches=usage.ru_nvcsw, preempted=usage.ru_nivcsw)
 
 
 def run_quiet(argv: list[str], env: dict[str, str] | None = None, check: bool = True,

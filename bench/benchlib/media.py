@@ -116,19 +116,22 @@ def x264_settings(path: Path) -> str | None:
     return match.group(1).decode() if match else None
 
 
-def recording_drops(path: Path, width: int, height: int, fps: float) -> dict:
+def recording_drops(path: Path, width: int, height: int, fps: float, light: bool = False) -> dict:
     """Frames in the file and frames lost, by the camera's stamps: the camera numbers its
     frames from 0 at STREAMON, so (last stamp + 1) - stored frames were lost (before the
-    first one or in between), whatever the tool's own timestamps say."""
+    first one or in between), whatever the tool's own timestamps say. light: only what the
+    count of lost frames needs (no first stamp, no cross-check of the stored timestamps)."""
     info = probe_video(path)
     result = {"frames": info["packets"], "duration": info["duration"], "first": None, "last": None,
               "dropped": None, "pts_gaps": None, "ok": False}
     if not info["packets"]:
         return result
-    result["first"] = first_stamp(path, width, height)
+    if not light:
+        result["first"] = first_stamp(path, width, height)
     result["last"] = last_stamp(path, width, height)
     if result["last"] is not None:
         result["dropped"] = result["last"] + 1 - info["packets"]
         result["ok"] = True
-    result["pts_gaps"] = pts_gaps(path, fps)
+    if not light:
+        result["pts_gaps"] = pts_gaps(path, fps)
     return result

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-import re
 import time
 from pathlib import Path
 
-from .common import Child, load_average, log, median, ratio_text, run_quiet, spread
+from . import profile
+from .common import Child, load_average, log, median, ratio_text, spread
 from .media import recording_drops, x264_settings
 from .section import Context, SectionResult, SummaryRow, table
 from .tools import MJPEG_1080, TOOLS, YUYV_720, Mode
@@ -39,8 +39,10 @@ def record_once(ctx: Context, tool: str, mode: Mode, device: str, seconds: float
     return child, output
 
 
-def analyse(tool: str, mode: Mode, finished, output: Path) -> dict:
-    check = recording_drops(output, mode.width, mode.height, mode.fps) if output.exists() else {}
+def analyse(tool: str, mode: Mode, finished, output: Path, light: bool = False) -> dict:
+    """CPU, frames and drops of one finished recording (light: only the frames and drops, see
+    media.recording_drops, and no x264 settings)."""
+    check = recording_drops(output, mode.width, mode.height, mode.fps, light) if output.exists() else {}
     frames = check.get("frames") or 0
     recorded = frames / mode.fps if frames else None
     run = {
@@ -48,7 +50,7 @@ def analyse(tool: str, mode: Mode, finished, output: Path) -> dict:
         "rss_kb": finished.max_rss_kb, "frames": frames or None, "recorded": recorded,
         "cpu_per_s": finished.cpu / recorded if recorded else None,
         "dropped": check.get("dropped"), "first": check.get("first"), "pts_gaps": check.get("pts_gaps"),
-        "x264": x264_settings(output) if output.exists() else None, "note": "",
+        "x264": x264_settings(output) if output.exists() and not light else None, "note": "",
     }
     if tool == "camrec":
         result = camrec_result(finished)
@@ -61,7 +63,10 @@ def analyse(tool: str, mode: Mode, finished, output: Path) -> dict:
 
 def measure_mode(ctx: Context, mode: Mode, seconds: float, concurrent: bool) -> dict[str, list[dict]]:
     runs: dict[str, list[dict]] = {tool: [] for tool in TOOLS}
+    makers = ctx.shared.get("trim-inputs", [])   # the trim inputs, when they are being made in the background
+    background = ctx.shared.setdefault(f"recording-{mode.height}-background", [])
     for r in range(ctx.settings.runs):
+        before = any(maker.running for maker in makers)
         run_dir = ctx.dir(f"record-{mode.fourcc}-{mode.height}p/run{r + 1}")
         order = rotate(TOOLS, r)
         log(f"recording cost {mode.name}: run {r + 1}/{ctx.settings.runs}, "
@@ -76,6 +81,7 @@ def measure_mode(ctx: Context, mode: Mode, seconds: float, concurrent: bool) -> 
                 child, output = record_once(ctx, tool, mode, f"/dev/video{i}", seconds, run_dir)
                 finished.append((tool, child.wait(), output))
         load = load_average()
+        background.append((before, any(maker.running for maker in makers)))
         for tool, done, output in finished:
             runs[tool].append({**analyse(tool, mode, done, output), "load": load})
     return runs
@@ -107,39 +113,26 @@ def camera_baseline(ctx: Context, mode: Mode) -> dict[str, list[float]]:
     return values
 
 
-def perf_profile(ctx: Context, mode: Mode, seconds: float, tools, cpu: dict[str, float]) -> str:
-    """Where each tool spends its CPU, by shared object (perf with software cpu-clock sampling:
-    this machine has no hardware counters), as CPU s per recorded s = share × the tool's median
-    from the table above."""
-    shares: dict[str, dict[str, float]] = {}
+def profile_tools(ctx: Context, mode: Mode, tools, cpu: dict[str, float]) -> list:
+    """One extra recording of each tool under perf (6 s; 3 s with --quick); the shares are also
+    shown as CPU s per recorded s (share × the tool's median from the table above)."""
+    seconds = 3 if ctx.settings.quick else 6
+    run_dir = ctx.dir(f"profile-{mode.fourcc}-{mode.height}p")
+    log(f"recording cost {mode.name}: profiling {', '.join(tools)} with perf…")
+    profiles = []
     for tool in tools:
-        run_dir = ctx.dir(f"profile-{mode.fourcc}-{mode.height}p")
-        output = run_dir / f"{tool}.mp4"
-        data = run_dir / f"{tool}.perf.data"
-        argv = ctx.toolbox.record_command(tool, mode, "/dev/video0", seconds, output)
-        done = Child(["perf", "record", "-q", "-e", "cpu-clock", "-F", "499", "-o", str(data), "--", *argv],
-                     ctx.toolbox.env(mode.vcam("/dev/video0")), run_dir, f"perf-{tool}", nice=ctx.nice,
-                     timeout=seconds * 3 + 60).wait()
-        if done.returncode != 0 or not data.exists():
-            return {}, f"perf record failed: {done.stderr_tail(2)}"
-        report = run_quiet(["perf", "report", "-i", str(data), "--stdio", "--sort", "dso"], check=False).stdout
-        shares[tool] = {}
-        for line in report.splitlines():
-            match = re.match(r"\s*([\d.]+)%\s+(\S+)", line)
-            if match and not line.lstrip().startswith("#"):
-                dso = match.group(2)
-                if dso.startswith("orcexec."):
-                    dso = "orcexec.* (ORC run-time code: videoconvert)"
-                shares[tool][dso] = shares[tool].get(dso, 0) + float(match.group(1)) / 100
-    dsos = sorted({d for t in shares for d, v in shares[t].items() if v >= 0.01},
-                  key=lambda d: -max(shares[t].get(d, 0) * (cpu.get(t) or 0) for t in shares))
-    rows = [[f"`{d}`", *[f"{shares[t].get(d, 0) * (cpu.get(t) or 0):.3f}" for t in tools]] for d in dsos]
-    rows.append(["total", *[f"{cpu.get(t) or 0:.3f}" for t in tools]])
-    swift = sum(v for d, v in shares.get("camrec", {}).items()
-                if d == "camrec" or d.startswith(("libswift", "libFoundation", "lib_Foundation", "libdispatch")))
-    note = (f"\n\ncamrec's own Swift code and the Swift runtime (`camrec`, `libswift*`, Foundation, dispatch): "
-            f"{swift * 100:.1f} % of camrec's samples, {swift * (cpu.get('camrec') or 0):.4f} CPU s per recorded s.")
-    return shares, note.strip() + "\n\n" + table(["shared object (≥ 1 % of a tool's samples)", *[f"{t}: CPU s per recorded s" for t in tools]], rows)
+        argv = ctx.toolbox.record_command(tool, mode, "/dev/video0", seconds, run_dir / f"{tool}.mp4")
+        profiles.append(profile.profile([(argv, ctx.toolbox.env(mode.vcam("/dev/video0")))], run_dir, tool, tool,
+                                        nice=ctx.nice, timeout=seconds * 3 + 60))
+    return profiles
+
+
+def pct_swift(p, cpu: float | None) -> str:
+    """camrec's own Swift code and the Swift runtime (camrec, libswift*, Foundation, dispatch):
+    share of camrec's samples (among its top shared objects) and CPU s per recorded s."""
+    share = sum(v for d, v in p.dsos if d == "camrec" or d.startswith(("libswift", "libFoundation",
+                                                                          "lib_Foundation", "libdispatch")))
+    return f"{share * 100:.1f} % of its samples" + (f", {share * cpu:.4f} CPU s per recorded s" if cpu else "")
 
 
 def buffers_note(ctx: Context) -> str:
@@ -176,16 +169,44 @@ def PLAN(s):
 
 
 def measure(ctx: Context, mode: Mode):
-    """Runs (once) the recordings and the camera baseline of one mode; the suite calls this
-    at the point in its schedule where the machine has room, section() reports it."""
+    """Runs (once) the recordings of one mode; the suite calls this at the point in its
+    schedule where the machine has room, section() reports it."""
     key = f"recording-{mode.height}"
     if key not in ctx.shared:
         for m, seconds, concurrent in PLAN(ctx.settings):
             if m == mode:
-                runs = measure_mode(ctx, mode, seconds, concurrent)
-                ctx.shared[key] = (runs, camera_baseline(ctx, mode))
-                ctx.shared[key + "-seconds"] = ctx.shared.get(key + "-seconds", 0)
+                ctx.shared[key] = measure_mode(ctx, mode, seconds, concurrent)
     return ctx.shared[key]
+
+
+def measure_baseline(ctx: Context, mode: Mode):
+    """Runs (once) the camera baseline of one mode (short gst-launch runs, CPU time only)."""
+    key = f"recording-{mode.height}-baseline"
+    if key not in ctx.shared:
+        ctx.shared[key] = camera_baseline(ctx, mode)
+    return ctx.shared[key]
+
+
+def background_note(ctx: Context, mode: Mode) -> str:
+    """What ran in the background of this mode's runs besides the memory recordings: the trim
+    input being made (only when it was not cached), and why that leaves these figures alone."""
+    flags = ctx.shared.get(f"recording-{mode.height}-background") or []
+    during = [r + 1 for r, (before, after) in enumerate(flags) if before or after]
+    if not during:
+        return ""
+    whole = all(before and after for before, after in flags)
+    which = f"all {len(flags)} runs" if whole else "runs " + ", ".join(map(str, during)) + \
+        f" of {len(flags)} (it finished during run {during[-1]})"
+    policy = next((maker.policy for maker in ctx.shared.get("trim-inputs", []) if hasattr(maker, "policy")), "SCHED_IDLE")
+    return (f" In this run the trim inputs (section 4; not cached yet) were being made in the background during {which}, "
+            f"at the lowest CPU priority ({policy}): "
+            "the kernel gives it a CPU only when no other thread wants "
+            "one and takes the CPU back as soon as a recording's thread wakes up (microseconds), so it cannot take "
+            "CPU time from the tools, which is what is measured here, nor hold a capture thread off for the 4 frame "
+            "intervals (133 ms) it takes to lose a frame; the three tools have it alike"
+            + ("." if whole else " in those runs.")
+            + " A check with and without it (bench/README.md) found no difference in CPU time and no lost frame. "
+            "Making it meanwhile saves the suite about 2 minutes on a fresh checkout; cached, it is not made.")
 
 
 def section(ctx: Context) -> SectionResult:
@@ -203,19 +224,29 @@ def section(ctx: Context) -> SectionResult:
         f"1280x720 YUYV: {s.runs} runs of {s.rec720_seconds:g} s, the three tools side by side in each run "
         "(same moment, same background load; together about 1.2 of the 2 cores), start order rotated. "
         f"1920x1080 MJPEG: {s.runs} runs of {s.rec1080_seconds:g} s, one tool at a time in rotated order: "
-        "one such recording needs about a whole core, so three side by side would overload the machine, "
-        "and 3 × 5 × 60 s one at a time would not fit the 20-minute budget "
-        "(hence shorter runs than the 60 s the issue asks for; the CPU of starting and finalising, about 0.1 s "
-        "in every tool, is 1 % of such a run)."
-        + (" In the full suite the 1080p runs share the machine with the background memory recordings "
-           "(section 5: three 640x480 recordings, about 0.35 core) for part of the time, the same for the three tools."
-           if s.memory_seconds else "")
+        "one such recording needs about a whole core, so three side by side would overload the 2 cores. The "
+        f"issue asks 60 s per run, and 3 tools × {s.runs} runs × 60 s one at a time is {3 * s.runs:g} minutes of a "
+        "20-minute budget that already holds the 720p runs (5 minutes), the 10-minute memory recording and the "
+        "scale search (3 minutes). The 1080p runs take place inside the memory recording's 10 minutes, after "
+        "sections 2–4 and the camera baselines (about 5.5 minutes with section 4's five 32-s re-encodes); "
+        f"{s.rec1080_seconds:g}-s runs, 3 × {s.runs} × ({s.rec1080_seconds:g} s + about 1 s to start, finalise "
+        f"and check) = {3 * s.runs * (s.rec1080_seconds + 1) / 60:.0f} minutes, fill it to about 9.5 of its 10 "
+        f"minutes. Every second more per run costs {3 * s.runs:g} s of the suite: 20-s runs would take it past 19 "
+        "minutes, too close to 20 on a machine whose load stretches every part. What shorter runs change is the "
+        "share of starting and finalising (about 0.1 CPU s in every tool, "
+        f"{0.1 / s.rec1080_seconds * 100:.1f} % of a {s.rec1080_seconds:g}-s run); the ratios are paired per run "
+        "all the same."
+        + (" They share the machine with the background memory recordings (section 5: three 640x480 "
+           "recordings, about 0.35 core), the same for the three tools." if s.memory_seconds else "")
+        + background_note(ctx, MJPEG_1080)
+        + (" The camera baselines (next to each table) are measured after section 3, with the memory "
+           "recordings in the background too." if s.memory_seconds else "")
         if not s.quick else f"Quick smoke run: {s.runs} runs of a few seconds; not a measurement.",
         f"Ratios are per run (camrec / peer in the same run), shown as median (min–max). "
         f"Encoder settings taken from camrec's pipeline: x264 `{' '.join(f'{k}={v}' for k, v in enc.items() if k != 'name')}`.",
     ]
     for mode, seconds, concurrent in PLAN(s):
-        runs, baseline = measure(ctx, mode)
+        runs, baseline = measure(ctx, mode), measure_baseline(ctx, mode)
         rows = []
         for tool in TOOLS:
             rs = runs[tool]
@@ -267,25 +298,37 @@ def section(ctx: Context) -> SectionResult:
             if r_ff is not None and r_ff > 1.0:
                 what.append(f"{r_ff:.2f}× ffmpeg's CPU (goal ≤ 1×)")
             gap = f"**Recording CPU, {mode.name}**: camrec uses {' and '.join(what)}."
-            log(f"profiling the CPU gap at {mode.name} with perf…")
-            shares, profile = perf_profile(ctx, mode, 8 if not s.quick else 3, TOOLS, med)
-            result.body.append(f"Profile of the gap: perf (cpu-clock samples, {8 if not s.quick else 3} s "
-                               "recording per tool), by shared object:\n\n" + profile)
             if r_gst <= 1.05:
                 gap += (" gst-launch, running the very same pipeline, costs the same as camrec, so the "
                         "difference is in the GStreamer pipeline, not in camrec's bindings.")
             peer = "ffmpeg" if r_gst <= 1.05 else "gst-launch"
-            if shares.get("camrec") and shares.get(peer):
-                cost = lambda t, d: shares[t].get(d, 0) * (med.get(t) or 0)
-                dsos = set(shares["camrec"]) | set(shares[peer])
-                diffs = sorted(((cost("camrec", d) - cost(peer, d), d) for d in dsos), reverse=True)[:3]
-                gap += (f" Largest differences in the perf profile (CPU s per recorded s, camrec − {peer}): "
-                        + ", ".join(f"`{d}` {v:+.3f}" for v, d in diffs) + ".")
             conversion = ctx.shared.get(f"conversion-{mode.height}")
             if conversion is not None and conversion > 0.01 and peer == "ffmpeg":
                 gap += (f" Part of it is a choice of camrec's: its caps (`{ctx.toolbox.convert_caps(mode)}`) make "
                         f"`videoconvert` convert the camera's colours ({conversion:.3f} CPU s per s measured on "
                         "its own), where ffmpeg keeps the camera's samples as they are.")
+        if ctx.profiling(not cpu_ok):
+            tools = ["camrec", "gst-launch"] + (["ffmpeg"] if r_ff is None or r_ff > 1.0 else [])
+            profiles = profile_tools(ctx, mode, tools, med)
+            result.body.append(f"#### Profile: camrec against {' and '.join(tools[1:])}, {mode.name}\n\n"
+                               + ("One extra " if not cpu_ok else "Taken to test the profiling (the figure meets its "
+                                  "goal): one extra ") + f"{3 if s.quick else 6}-s recording per tool. "
+                               + profile.tables(profiles, [med.get(t) for t in tools], "CPU s per recorded s"))
+        if not cpu_ok and r_gst is not None:
+            bad = [p for p in profiles if not p.ok]
+            if bad:
+                gap += " No profile: " + bad[0].error + "."
+            else:
+                by_tool = dict(zip(tools, profiles))
+                cam, other = by_tool["camrec"], by_tool[peer if peer in by_tool else "gst-launch"]
+                cost = lambda p, t, d: (p.kernel if d == "[kernel]" else p.dso_share(d)) * (med.get(t) or 0)
+                names = {d for d, _ in cam.dsos} | {d for d, _ in other.dsos}
+                diffs = sorted(((cost(cam, "camrec", d) - cost(other, other.label, d), d) for d in names), reverse=True)[:3]
+                gap += (f" Profile (perf, one extra {3 if s.quick else 6}-s recording each, tables in section 1): camrec: "
+                        f"{profile.describe(cam)}; {other.label}: {profile.describe(other)}. Largest differences "
+                        f"(CPU s per recorded s, camrec − {other.label}): "
+                        + ", ".join(f"`{d}` {v:+.3f}" for v, d in diffs)
+                        + f"; camrec's own Swift code and the Swift runtime: {pct_swift(cam, med.get('camrec'))}.")
             result.gaps.append(gap)
         if not drops_ok:
             same = sum(1 for c, g, f in zip(runs["camrec"], runs["gst-launch"], runs["ffmpeg"])

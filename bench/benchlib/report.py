@@ -18,6 +18,23 @@ def verdict(met) -> str:
     return {True: "yes", False: "**no**", None: ""}[met]
 
 
+def input_text(ctx: Context) -> str:
+    """Whether the run made the trim inputs (a fresh checkout) or found them cached."""
+    made = ctx.facts.get("trim_inputs") or {}
+    if not made:
+        if not any(name == "trim" for name, _ in ctx.facts.get("phases", [])):
+            return ""
+        return ("; the trim inputs were cached from an earlier run (making them, on a fresh checkout, takes about "
+                "250 CPU s, mostly in the background of the 1080p recordings)")
+    parts = []
+    for key, item in made.items():
+        where = (" in the background of " + " and ".join(item["during"])) if item["during"] else ""
+        parts.append(f"the {item['seconds'] / 60:g}-minute {key} trim input: {item['cpu']:.0f} CPU s of encoding in "
+                     f"{item['wall']:.0f} s at the lowest CPU priority ({item['policy']}){where}; the suite then "
+                     f"waited {item['waited']:.0f} s for it")
+    return ", including making (not cached yet) " + "; ".join(parts)
+
+
 def peers_text(ctx: Context) -> list[str]:
     tb = ctx.toolbox
     out = Path("OUT.mp4")
@@ -68,10 +85,15 @@ def write(ctx: Context, path: Path, sections: list[SectionResult], elapsed: floa
     if s.quick:
         lines += ["> **Quick smoke run (`bench/run --quick`)**: a few short runs to check that the harness "
                   "works. These numbers are NOT measurements; run `bench/run` for the full suite.", ""]
-    lines += [f"Made by `{command}` on {started_utc} UTC in {elapsed / 60:.1f} minutes. camrec against "
+    lines += [f"Made by `{command}` on {started_utc} UTC in {elapsed / 60:.1f} minutes{input_text(ctx)}. camrec against "
               "`gst-launch-1.0` and `ffmpeg` doing the same work on the same emulated camera. Every figure is "
               "median (min–max) over the runs; ratios are camrec / peer, per run where the runs are paired. "
               "How to read and rerun it: [bench/README.md](bench/README.md).", ""]
+    if f.get("phases"):
+        memory = any(sec.key == "memory" and sec.measured for sec in sections)
+        lines += ["Time by part, in the order run"
+                  + (" (the memory recordings run in the background from the start-up to their end)" if memory else "")
+                  + ": " + ", ".join(f"{name} {seconds:.0f} s" for name, seconds in f["phases"]) + ".", ""]
     gaps = [g for sec in sections for g in sec.gaps]
     lines += ["## Known gaps", ""]
     if gaps:

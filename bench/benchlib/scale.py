@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from . import profile
 from .common import Child, load_average, log
 from .recording import analyse
 from .startup import read_probe, read_reqbufs
@@ -30,7 +31,7 @@ def level(ctx: Context, tool: str, count: int) -> dict:
                                f"{tool}-{i}", nice=ctx.nice, timeout=seconds * 4 + 60), output, probe_log))
     finished = [(child.wait(), output, probe_log) for child, output, probe_log in children]
     with ThreadPoolExecutor(max_workers=2) as pool:
-        runs = list(pool.map(lambda item: analyse(tool, YUYV_480, item[0], item[1]), finished))
+        runs = list(pool.map(lambda item: analyse(tool, YUYV_480, item[0], item[1], light=True), finished))
     # Real time: how long after the camera delivered its last frame each recording ended. A tool
     # that falls behind hides it in its queue for a while (GStreamer's holds 2 s) and ends late;
     # a longer recording would lose frames.
@@ -50,6 +51,20 @@ def level(ctx: Context, tool: str, count: int) -> dict:
         f"camera's last frame → {'pass' if ok else 'fail'}")
     return {"count": count, "ok": ok, "dropped": dropped, "failed": failed, "load": load, "lag": lag, "buffers": buffers,
             "cpu": sum(r["cpu"] for r in runs)}
+
+
+def profile_seconds(ctx: Context) -> float:
+    return min(4.0, ctx.settings.scale_seconds)
+
+
+def profile_level(ctx: Context, tool: str, count: int) -> profile.Profile:
+    """count recordings of one tool at once under one perf (a shorter, extra trial, not measured)."""
+    seconds = profile_seconds(ctx)
+    run_dir = ctx.dir(f"scale/profile-{tool}-{count}")
+    log(f"scale: profiling {count} {tool} recordings at once with perf…")
+    jobs = [(ctx.toolbox.record_command(tool, YUYV_480, f"/dev/video{i}", seconds, run_dir / f"{tool}-{i}.mp4"),
+             ctx.toolbox.env(YUYV_480.vcam(f"/dev/video{i}"))) for i in range(count)]
+    return profile.profile(jobs, run_dir, tool, f"{tool} × {count}", nice=ctx.nice, timeout=seconds * 4 + 60)
 
 
 def describe(l: dict) -> str:
@@ -134,9 +149,26 @@ def section(ctx: Context) -> SectionResult:
            " Each level is a single trial on a shared machine, so a difference of a few recordings between "
            "tools is within its noise (the load averages are in section 6).") if buffers.get("camrec") and \
         buffers.get("ffmpeg") and buffers["camrec"] < buffers["ffmpeg"] else ""
+    profiles = []
+    if ctx.profiling(not met):
+        count = max(1, best["camrec"])
+        profiles = [profile_level(ctx, tool, count) for tool in ("camrec", "gst-launch")]
+        seconds = profile_seconds(ctx)
+        result.body.append(f"### Profile: {count} recordings at once, camrec against gst-launch\n\n"
+                           + ("Taken to test the profiling (the figure meets its goal). " if met else "")
+                           + f"One extra trial per tool of camrec's most recordings that pass, {seconds:g} s each, "
+                           "all under one perf; gst-launch runs the same pipeline. " + profile.tables(profiles))
     if not met:
-        result.gaps.append(f"**Scale**: camrec sustains {best['camrec']} concurrent 640x480 recordings, gst-launch "
-                           f"{best['gst-launch']} with the same pipeline (levels and load in section 6).{why}")
+        gap = (f"**Scale**: camrec sustains {best['camrec']} concurrent 640x480 recordings, gst-launch "
+               f"{best['gst-launch']} with the same pipeline (levels and load in section 6).{why}")
+        if profiles and all(p.ok for p in profiles):
+            cam, gst = profiles
+            gap += (f" Profile of {count} recordings at once (perf, one extra trial each, tables "
+                    f"in section 6): camrec used {cam.cpu_seconds:.2f} CPU s, {profile.describe(cam)}; gst-launch "
+                    f"{gst.cpu_seconds:.2f} CPU s, {profile.describe(gst)}.")
+        elif profiles:
+            gap += " No profile: " + "; ".join(p.error for p in profiles if not p.ok) + "."
+        result.gaps.append(gap)
     elif best["camrec"] < best["ffmpeg"]:
         result.gaps.append(f"**Scale** (no goal set, listed because it is a loss): camrec sustains {best['camrec']} "
                            f"concurrent 640x480 recordings, ffmpeg {best['ffmpeg']} (gst-launch {best['gst-launch']}).{why}")

@@ -57,7 +57,7 @@ class Settings:
     scale_max: int
 
 
-FULL = Settings(quick=False, runs=5, rec720_seconds=60, rec1080_seconds=10, baseline_seconds=3,
+FULL = Settings(quick=False, runs=5, rec720_seconds=60, rec1080_seconds=15, baseline_seconds=3,
                 startup_seconds=2, still_singles=10, trim_input_seconds=600, trim_start=120,
                 trim_end=480, memory_seconds=600, scale_seconds=8, scale_max=40)
 QUICK = Settings(quick=True, runs=2, rec720_seconds=5, rec1080_seconds=4, baseline_seconds=2,
@@ -72,8 +72,14 @@ class Context:
     out: Path                  # bench/out
     run_dir: Path              # bench/out/run-<time>
     nice: int
+    profile_all: bool = False  # profile every figure that has a profile, not only those that miss their goal
     facts: dict = dataclasses.field(default_factory=dict)
     shared: dict = dataclasses.field(default_factory=dict)   # results sections pass on
+
+    def profiling(self, missed: bool) -> bool:
+        """Whether to take a figure's profile: when it misses its goal; always in --quick (so the
+        profiles are smoke-tested) and with --profile-all."""
+        return missed or self.settings.quick or self.profile_all
 
     def dir(self, name: str) -> Path:
         path = self.run_dir / name
