@@ -36,10 +36,7 @@ struct MP4InputTests {
     @Test("open GOP: I-frames that are not IDR pictures")
     func openGOP() throws {
         let media = try MediaFactory()
-        let input = try media.ffmpeg("in.mp4", seconds: 3, videoOptions: [
-            "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-bf", "2", "-g", "30",
-            "-sc_threshold", "0", "-x264-params", "open-gop=1",
-        ])
+        let input = try media.ffmpeg("in.mp4", seconds: 3, videoOptions: TrimInputVarietyTests.openGOPOptions)
         try Self.expectSameIndex(input)
         let frames = try #require(MP4Input.open(path: input, container: .mp4)).index.video
         #expect(frames.contains { $0.isKeyframe && !$0.isIDR })

@@ -21,13 +21,16 @@ struct TrimInputVarietyTests {
         try check.checkAudio(videoDuration: result.duration)
     }
 
+    /// libx264 with open GOPs: its I-frames after the first are not IDR pictures.
+    static let openGOPOptions = [
+        "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-bf", "2", "-g", "30",
+        "-sc_threshold", "0", "-x264-params", "open-gop=1",
+    ]
+
     @Test("open GOP with B-frames")
     func openGOP() throws {
         let media = try MediaFactory()
-        let input = try media.ffmpeg("in.mp4", seconds: 4, videoOptions: [
-            "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-bf", "2", "-g", "30",
-            "-sc_threshold", "0", "-x264-params", "open-gop=1",
-        ])
+        let input = try media.ffmpeg("in.mp4", seconds: 4, videoOptions: Self.openGOPOptions)
         let output = media.path("out.mp4")
         let result = try Trimmer.run(TrimRequest(
             input: input, start: .init(nanoseconds: 1_400_000_000), end: .init(nanoseconds: 3_300_000_000), destination: .path(output)
