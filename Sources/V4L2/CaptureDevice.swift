@@ -1,3 +1,5 @@
+import CV4L2
+
 /// A camera found by probing: what it is and everything it offers.
 ///
 /// Its Codable form is exact (fractions, flags as bits) and meant for round trips; the stable
@@ -48,16 +50,34 @@ public struct CaptureDevice: Sendable, Codable, Hashable {
 /// Names of V4L2 device capability bits (V4L2_CAP_*), in output order.
 enum CapabilityNames {
     static let all: [(UInt32, String)] = [
-        (0x0000_0001, "video_capture"), (0x0000_1000, "video_capture_mplane"),
-        (0x0000_0002, "video_output"), (0x0000_2000, "video_output_mplane"),
-        (0x0000_8000, "video_m2m"), (0x0000_4000, "video_m2m_mplane"),
-        (0x0000_0004, "video_overlay"), (0x0000_0010, "vbi_capture"), (0x0000_0020, "vbi_output"),
-        (0x0000_0040, "sliced_vbi_capture"), (0x0000_0080, "sliced_vbi_output"), (0x0000_0100, "rds_capture"),
-        (0x0000_0200, "video_output_overlay"), (0x0000_0400, "hw_freq_seek"), (0x0000_0800, "rds_output"),
-        (0x0001_0000, "tuner"), (0x0002_0000, "audio"), (0x0004_0000, "radio"), (0x0008_0000, "modulator"),
-        (0x0010_0000, "sdr_capture"), (0x0020_0000, "ext_pix_format"), (0x0040_0000, "sdr_output"),
-        (0x0080_0000, "meta_capture"), (0x0100_0000, "readwrite"), (0x0400_0000, "streaming"),
-        (0x0800_0000, "meta_output"), (0x1000_0000, "touch"), (0x2000_0000, "io_mc"),
+        (UInt32(V4L2_CAP_VIDEO_CAPTURE), "video_capture"),
+        (UInt32(V4L2_CAP_VIDEO_CAPTURE_MPLANE), "video_capture_mplane"),
+        (UInt32(V4L2_CAP_VIDEO_OUTPUT), "video_output"),
+        (UInt32(V4L2_CAP_VIDEO_OUTPUT_MPLANE), "video_output_mplane"),
+        (UInt32(V4L2_CAP_VIDEO_M2M), "video_m2m"),
+        (UInt32(V4L2_CAP_VIDEO_M2M_MPLANE), "video_m2m_mplane"),
+        (UInt32(V4L2_CAP_VIDEO_OVERLAY), "video_overlay"),
+        (UInt32(V4L2_CAP_VBI_CAPTURE), "vbi_capture"),
+        (UInt32(V4L2_CAP_VBI_OUTPUT), "vbi_output"),
+        (UInt32(V4L2_CAP_SLICED_VBI_CAPTURE), "sliced_vbi_capture"),
+        (UInt32(V4L2_CAP_SLICED_VBI_OUTPUT), "sliced_vbi_output"),
+        (UInt32(V4L2_CAP_RDS_CAPTURE), "rds_capture"),
+        (UInt32(V4L2_CAP_VIDEO_OUTPUT_OVERLAY), "video_output_overlay"),
+        (UInt32(V4L2_CAP_HW_FREQ_SEEK), "hw_freq_seek"),
+        (UInt32(V4L2_CAP_RDS_OUTPUT), "rds_output"),
+        (UInt32(V4L2_CAP_TUNER), "tuner"),
+        (UInt32(V4L2_CAP_AUDIO), "audio"),
+        (UInt32(V4L2_CAP_RADIO), "radio"),
+        (UInt32(V4L2_CAP_MODULATOR), "modulator"),
+        (UInt32(V4L2_CAP_SDR_CAPTURE), "sdr_capture"),
+        (UInt32(V4L2_CAP_EXT_PIX_FORMAT), "ext_pix_format"),
+        (UInt32(V4L2_CAP_SDR_OUTPUT), "sdr_output"),
+        (UInt32(V4L2_CAP_META_CAPTURE), "meta_capture"),
+        (UInt32(V4L2_CAP_READWRITE), "readwrite"),
+        (UInt32(V4L2_CAP_STREAMING), "streaming"),
+        (UInt32(V4L2_CAP_META_OUTPUT), "meta_output"),
+        (UInt32(V4L2_CAP_TOUCH), "touch"),
+        (UInt32(V4L2_CAP_IO_MC), "io_mc"),
     ]
 
     static func names(_ bits: UInt32) -> [String] {

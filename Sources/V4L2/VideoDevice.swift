@@ -313,34 +313,35 @@ public final class VideoDevice: Sendable {
         static let menuItems: Int32 = 256
     }
 
+    /// Constants of linux/videodev2.h (through CV4L2) as the UInt32 the structures use.
     private enum Cap {
-        static let videoCapture: UInt32 = 0x0000_0001
-        static let videoCaptureMultiplanar: UInt32 = 0x0000_1000
-        static let videoM2MMultiplanar: UInt32 = 0x0000_4000
-        static let videoM2M: UInt32 = 0x0000_8000
-        static let streaming: UInt32 = 0x0400_0000
-        static let deviceCaps: UInt32 = 0x8000_0000
+        static let videoCapture = UInt32(V4L2_CAP_VIDEO_CAPTURE)
+        static let videoCaptureMultiplanar = UInt32(V4L2_CAP_VIDEO_CAPTURE_MPLANE)
+        static let videoM2MMultiplanar = UInt32(V4L2_CAP_VIDEO_M2M_MPLANE)
+        static let videoM2M = UInt32(V4L2_CAP_VIDEO_M2M)
+        static let streaming = UInt32(V4L2_CAP_STREAMING)
+        static let deviceCaps = UInt32(V4L2_CAP_DEVICE_CAPS)
     }
 
     private enum BufferType {
-        static let videoCapture: UInt32 = 1
-        static let videoCaptureMultiplanar: UInt32 = 9
+        static let videoCapture = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        static let videoCaptureMultiplanar = V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE.rawValue
     }
 
     private enum SizeType {
-        static let discrete: UInt32 = 1
-        static let continuous: UInt32 = 2
-        static let stepwise: UInt32 = 3
+        static let discrete = V4L2_FRMSIZE_TYPE_DISCRETE.rawValue
+        static let continuous = V4L2_FRMSIZE_TYPE_CONTINUOUS.rawValue
+        static let stepwise = V4L2_FRMSIZE_TYPE_STEPWISE.rawValue
     }
 
     private enum IntervalType {
-        static let discrete: UInt32 = 1
-        static let continuous: UInt32 = 2
-        static let stepwise: UInt32 = 3
+        static let discrete = V4L2_FRMIVAL_TYPE_DISCRETE.rawValue
+        static let continuous = V4L2_FRMIVAL_TYPE_CONTINUOUS.rawValue
+        static let stepwise = V4L2_FRMIVAL_TYPE_STEPWISE.rawValue
     }
 
     private enum Flag {
-        static let nextControl: UInt32 = 0x8000_0000
+        static let nextControl = UInt32(V4L2_CTRL_FLAG_NEXT_CTRL)
     }
 }
 
