@@ -50,13 +50,12 @@ public struct Movie: Sendable {
             offset += size
         }
         guard let moov else { throw MP4Error("the file has no movie box (moov)") }
-        var movie = try parse(moov: moov, fileType: fileType)
+        let movie = try parse(moov: moov, fileType: fileType)
         for track in movie.tracks {
             for sample in track.samples where sample.offset + UInt64(sample.size) > file.size {
                 throw MP4Error("track \(track.id) has samples past the end of the file (truncated?)")
             }
         }
-        movie.fileType = fileType
         return movie
     }
 

@@ -137,9 +137,14 @@ struct OutputFile {
             let copied = sendfile(descriptor, source.descriptor, &from, left)
             if copied < 0, errno == EINTR { continue }
             if copied < 0, [EINVAL, ENOSYS].contains(errno) {
-                // Not supported between these files: read and write instead.
+                // Not supported between these files: read and write instead, 4 MB at a time.
                 position += UInt64(count - left)
-                try write(try source.read(offset: UInt64(from), count: left))
+                while left > 0 {
+                    let piece = min(left, 4 << 20)
+                    try write(try source.read(offset: UInt64(from), count: piece))
+                    from += off_t(piece)
+                    left -= piece
+                }
                 return
             }
             guard copied > 0 else { throw copied == 0 ? MP4Error("the source file ended early") : failure() }

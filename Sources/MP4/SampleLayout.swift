@@ -33,13 +33,11 @@ struct SampleLayout {
         var runs: [CopyRun] = []
         var placement = tracks.map { [(run: Int, delta: UInt64)?](repeating: nil, count: $0.samples.count) }
         for item in fileSamples {
+            // A sample that overlaps the run before (not seen in practice) gets a run of its own.
             if var last = runs.last, item.offset >= last.sourceOffset + last.size,
                item.offset - (last.sourceOffset + last.size) <= Self.maximumGap {
                 last.size = item.offset + item.size - last.sourceOffset
                 runs[runs.count - 1] = last
-            } else if let last = runs.last, item.offset < last.sourceOffset + last.size {
-                // Overlapping samples (not seen in practice): copy this one on its own.
-                runs.append(CopyRun(sourceOffset: item.offset, size: item.size))
             } else {
                 runs.append(CopyRun(sourceOffset: item.offset, size: item.size))
             }

@@ -63,9 +63,11 @@ struct H264ParameterSets: Sendable, Equatable {
     }
 
     /// A parameter-set id (0...31) unused by these sets, for the re-encoded parts.
-    var freeID: Int {
-        let used = usedIDs
-        return (0...31).first { !used.contains($0) } ?? 31
+    var freeID: Int { Self.freeID(avoiding: usedIDs) }
+
+    /// The smallest parameter-set id (0...31) not in `used`.
+    static func freeID(avoiding used: Set<Int>) -> Int {
+        (0...31).first { !used.contains($0) } ?? 31
     }
 
     /// The units in Annex B form (start code before each), SPS first.

@@ -53,7 +53,7 @@ struct MP4TrimWriter {
         let frames = input.index.video
         for (partIndex, part) in plan.parts.enumerated() {
             guard case .encode(let feed, let keep) = part else { continue }
-            let id = (0...31).first { !used.contains($0) } ?? 31
+            let id = H264ParameterSets.freeID(avoiding: used)
             used.insert(id)
             let encoder = try FrameEncoder(
                 codec: .h264, inputCaps: caps, keep: keep, parameterSetID: id, effort: .edges
@@ -72,8 +72,7 @@ struct MP4TrimWriter {
                 try encoder.push(buffer)
             }
             encoder.finish()
-            let kept = feed.map { frames[$0].pts }.filter { keep.contains($0) }.sorted()
-            running[partIndex] = RunningPart(encoder: encoder, keptPTS: kept)
+            running[partIndex] = RunningPart(encoder: encoder, keptPTS: part.keptPTS(of: frames))
         }
         return running
     }
@@ -99,8 +98,9 @@ struct MP4TrimWriter {
                     throw TrimError.failed("a re-encoded frame is too large for the input's NAL length field")
                 }
                 track.samples[position].source = .bytes(converted.sample)
-                track.samples[position].isSync = AVCSamples.units(converted.sample, lengthSize: lengthSize)?
-                    .contains { ($0.first ?? 0) & 0x1F == 5 } ?? false
+                track.samples[position].isSync = converted.sample.withUnsafeBytes {
+                    IndexCollector.containsIDR($0, lengthSize: lengthSize)
+                }
                 extra.sequenceSets += converted.sets.sequenceSets.filter { !extra.sequenceSets.contains($0) }
                 extra.pictureSets += converted.sets.pictureSets.filter { !extra.pictureSets.contains($0) }
                 position += 1

@@ -31,6 +31,14 @@ public enum TrimPart: Sendable, Equatable {
     case copy(frames: ClosedRange<Int>)
 }
 
+extension TrimPart {
+    /// PTS of the frames an encode part outputs, in presentation order (a copy: none).
+    func keptPTS(of frames: [VideoFrame]) -> [Int64] {
+        guard case .encode(let feed, let keep) = self else { return [] }
+        return feed.map { frames[$0].pts }.filter { keep.contains($0) }.sorted()
+    }
+}
+
 /// What a trim will do, decided from the frame index alone (no media needed).
 public struct TrimPlan: Sendable, Equatable {
     /// The mode the plan implements.

@@ -65,9 +65,7 @@ extension TrimWriter {
             )
             parts = writer.plan.parts.map { part in
                 let state = PartState(part: part)
-                if case .encode(let feed, let keep) = part {
-                    state.keptPTS = feed.map { writer.index.video[$0].pts }.filter { keep.contains($0) }.sorted()
-                }
+                state.keptPTS = part.keptPTS(of: writer.index.video)
                 return state
             }
             let fromCaps = writer.index.codecData.flatMap { H264ParameterSets(avcC: $0) }
