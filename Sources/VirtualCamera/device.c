@@ -21,16 +21,21 @@ static vcam_device devices[VCAM_MAX_DEVICES];
 static int ndevices;
 static pthread_once_t devices_once = PTHREAD_ONCE_INIT;
 
+/* The device's lock and its condition variable (timed waits on CLOCK_MONOTONIC). */
+static void device_sync_init(vcam_device *d) {
+    pthread_mutex_init(&d->lock, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&d->cond, &ca);
+    pthread_condattr_destroy(&ca);
+}
+
 static void after_fork_child(void) {
     vcam_fd_forget_all();
     for (int i = 0; i < ndevices; i++) {
         vcam_device *d = &devices[i];
-        pthread_mutex_init(&d->lock, NULL);
-        pthread_condattr_t ca;
-        pthread_condattr_init(&ca);
-        pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-        pthread_cond_init(&d->cond, &ca);
-        pthread_condattr_destroy(&ca);
+        device_sync_init(d);
         d->streaming = d->thread_running = d->producer_alive = 0;
         d->owner = NULL;
         d->mem = NULL; /* the child keeps the mapping; it is freed when the child exits */
@@ -46,12 +51,7 @@ static void devices_init(void) {
         vcam_device *d = &devices[i];
         d->cfg = configs[i];
         d->index = i;
-        pthread_mutex_init(&d->lock, NULL);
-        pthread_condattr_t ca;
-        pthread_condattr_init(&ca);
-        pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-        pthread_cond_init(&d->cond, &ca);
-        pthread_condattr_destroy(&ca);
+        device_sync_init(d);
         /* power-on format: the first format's first mode at its highest rate */
         d->fmt = d->cfg.formats[0];
         const vcam_mode *m = &d->cfg.modes[d->fmt][0];
