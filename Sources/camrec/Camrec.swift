@@ -8,6 +8,8 @@ import Glibc
 @main
 enum Camrec {
     static func main() {
+        // Before anything can write: a reader that goes away must not kill a recording.
+        StandardStream.ignoreBrokenPipe()
         let status = CommandDispatcher.run(Array(CommandLine.arguments.dropFirst()))
         exit(status.rawValue)
     }

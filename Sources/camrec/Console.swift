@@ -40,7 +40,7 @@ final class Console: @unchecked Sendable {
         guard isTerminal, !quiet else { return }
         lock.withLock {
             let line = useColor ? "\u{1B}[31m●\u{1B}[0m " + text : "● " + text
-            FileHandle.standardError.write(Data(("\r\u{1B}[2K" + line).utf8))
+            StandardStream.error.write("\r\u{1B}[2K" + line)
             progressShown = true
         }
     }
@@ -53,22 +53,19 @@ final class Console: @unchecked Sendable {
         encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         guard let body = try? encoder.encode(value), body.first == UInt8(ascii: "{") else { return }
         // "type" goes first so that a person reading the lines sees what each one is.
-        var line = Data("{\"type\":\"\(type)\"".utf8)
+        var line = Array("{\"type\":\"\(type)\"".utf8)
         if body.count > 2 { line.append(UInt8(ascii: ",")) }
-        line.append(body.dropFirst())
+        line.append(contentsOf: body.dropFirst())
         line.append(UInt8(ascii: "\n"))
         lock.withLock {
-            FileHandle.standardOutput.write(line)
+            StandardStream.output.write(&line)
         }
     }
 
     private func writeErr(_ text: String) {
         lock.withLock {
-            if progressShown {
-                FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
-                progressShown = false
-            }
-            FileHandle.standardError.write(Data(text.utf8))
+            StandardStream.error.write(progressShown ? "\r\u{1B}[2K" + text : text)
+            progressShown = false
         }
     }
 }
