@@ -66,19 +66,37 @@ import Testing
         #expect(folder.contents == ["movie.mp4"])
     }
 
-    @Test func secondSignalAbortsAndTheFileStillPlays() throws {
+    /// A second signal aborts at once (exit 130): the file is not finalised but plays,
+    /// and every count in the result describes what is in the file, not what entered the
+    /// encoder (the muxer had not written the last fragment).
+    @Test(arguments: ["mp4", "mkv"])
+    func secondSignalAbortsAndTheResultDescribesTheFile(container: String) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let output = folder.path("movie.mp4")
-        let run = try CamrecBinary.start(["--device", "test", "--size", "320x240", "--max-duration", "none", "--json", output])
-        #expect(run.waitForLine(type: "started"))
-        Thread.sleep(forTimeInterval: 3)
+        let output = folder.path("movie.\(container)")
+        let socket = folder.path("control")
+        let run = try CamrecBinary.start(["--device", "test", "--size", "320x240", "--fps", "30", "--max-duration", "none",
+                                          "--control", socket, "--json", output])
+        try #require(RecordingWait.frames(75, socket: socket), "\(run.stderrText)")
+        // Two different signals while camrec is stopped are both pending when it goes on:
+        // they arrive together, however loaded the machine (two SIGINTs would merge into one).
+        run.signal(SIGSTOP)
         run.signal(SIGINT)
-        run.signal(SIGINT)
-        let status = run.wait()
-        #expect(status == 0 || status == 130, "\(run.stderrText)")
+        run.signal(SIGTERM)
+        run.signal(SIGCONT)
+        #expect(run.wait() == 130, "\(run.stderrText)")
+        let result = try #require(run.jsonLines.last)
+        #expect(result["reason"] as? String == "aborted")
+        let file = try #require((result["files"] as? [[String: Any]])?.first)
+        #expect(file["path"] as? String == output)
         let probe = try MediaProbe.probe(output)
-        #expect(probe.frames >= 30, "only \(probe.frames) frames after 3 s")
+        #expect(probe.frames >= 30, "only \(probe.frames) frames after 2.5 s")
+        #expect(file["frames"] as? Int == probe.frames, "the result says \(file["frames"] ?? "nil"), the file holds \(probe.frames)")
+        let duration = try #require(file["duration"] as? Double)
+        #expect(abs(duration - Double(probe.frames) / 30) < 0.002, "the result says \(duration) s for \(probe.frames) frames")
+        #expect(file["bytes"] as? Int == Int(OutputFileSize.of(output)))
+        #expect(try MediaProbe.decodeErrors(output).isEmpty)
+        #expect(folder.contents == ["movie.\(container)"])
     }
 
     /// kill -9 leaves the partial file; it plays, with at most about a second lost.
@@ -140,7 +158,8 @@ enum OutputFileSize {
 
 /// A full disk: the recording so far is kept, plays, and the exit code says so.
 @Suite struct DiskFullTests {
-    @Test func fullDiskKeepsAPlayableRecording() throws {
+    @Test(arguments: ["mp4", "mkv"])
+    func fullDiskKeepsAPlayableRecording(container: String) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let small = folder.path("small")
@@ -149,7 +168,7 @@ enum OutputFileSize {
         let mount = try ChildProcess.run("mount", ["-t", "tmpfs", "-o", "size=400k", "tmpfs", small])
         try #require(mount.status == 0, "cannot mount a small tmpfs to fill: \(mount.stderr)")
         defer { _ = try? ChildProcess.run("umount", [small]) }
-        let output = small + "/full.mp4"
+        let output = small + "/full.\(container)"
         let result = try CamrecBinary.run(["--device", "test", "--size", "640x480", "--max-duration", "30", "--json", output])
         #expect(result.status == 74, "\(result.stderr)")
         let last = try #require(JSONLines.parse(result).last)
@@ -157,6 +176,35 @@ enum OutputFileSize {
         #expect(result.stderr.contains("disk full"))
         let probe = try MediaProbe.probe(output)
         #expect(probe.codec == "h264" && probe.frames > 30, "\(probe.frames) frames kept")
+        // The result describes the file (the last fragment could not be written).
+        let file = try #require((last["files"] as? [[String: Any]])?.first)
+        #expect(file["frames"] as? Int == probe.frames, "the result says \(file["frames"] ?? "nil"), the file holds \(probe.frames)")
+        #expect(file["bytes"] as? Int == Int(OutputFileSize.of(output)))
+        #expect(try MediaProbe.decodeErrors(output).isEmpty)
+    }
+
+    /// Once the disk is full, a new recording cannot write anything: no empty or
+    /// unplayable file is left under OUTPUT (or anywhere), and exit 74 says why.
+    @Test(arguments: ["mp4", "mkv"])
+    func alreadyFullDiskLeavesNoFile(container: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let small = folder.path("small")
+        try FileManager.default.createDirectory(atPath: small, withIntermediateDirectories: false)
+        let mount = try ChildProcess.run("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", small])
+        try #require(mount.status == 0, "cannot mount a small tmpfs to fill: \(mount.stderr)")
+        defer { _ = try? ChildProcess.run("umount", [small]) }
+        // Fill it up, leaving room for nothing but the file's name.
+        _ = try ChildProcess.run("/bin/sh", ["-c", "head -c 1M /dev/zero > '\(small)/filler'"])
+        let output = small + "/full.\(container)"
+        let result = try CamrecBinary.run(["--device", "test", "--size", "640x480", "--max-duration", "5", "--json", output])
+        #expect(result.status == 74, "\(result.stderr)")
+        let last = try #require(JSONLines.parse(result).last)
+        #expect(last["reason"] as? String == "disk-full")
+        #expect((last["files"] as? [Any])?.isEmpty == true)
+        #expect(result.stderr.contains("disk full"))
+        let left = try FileManager.default.contentsOfDirectory(atPath: small)
+        #expect(left == ["filler"], "left \(left)")
     }
 }
 

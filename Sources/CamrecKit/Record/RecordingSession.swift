@@ -124,7 +124,7 @@ final class RecordingSession {
                 let now = ContinuousClock.now
                 if let deadline = finaliseDeadline, now > deadline {
                     return keepUnfinalised(reason: stopping ?? .error,
-                                           message: "the pipeline did not finalise the file within 10 s; it is kept as written (it plays)")
+                                           cause: "the pipeline did not finalise the file within 10 s")
                 }
                 if now - lastProgress >= .milliseconds(500) {
                     let frames = gate.frames
@@ -148,11 +148,10 @@ final class RecordingSession {
                 }
             case .application(_, Recorder.stopMessage):
                 let (reason, count) = recorder.pendingStop()
+                if count > 1 { return abort() }
                 if stopping == nil {
                     beginStop(reason ?? .signal)
                     pipeline.send(.endOfStream())
-                } else if count > 1 {
-                    return abort()
                 }
             case .error(let failure):
                 if failure.source == "src", stopping == .cameraLost { continue }  // follow-up errors of the same loss
@@ -167,8 +166,7 @@ final class RecordingSession {
                     continue
                 }
                 if failure.isResourceError(.noSpaceLeft) {
-                    return keepUnfinalised(reason: .diskFull,
-                                           message: "disk full: the recording so far is kept, not finalised")
+                    return keepUnfinalised(reason: .diskFull, cause: "disk full")
                 }
                 _ = stopPipeline()
                 output.discardIfEmpty(frames: gate.frames)
@@ -193,27 +191,35 @@ final class RecordingSession {
     }
 
     private func abort() -> RecordingResult {
-        keepUnfinalised(reason: .aborted,
-                        message: "aborted: the file was not finalised, but plays (fragmented MP4 or Matroska)")
+        keepUnfinalised(reason: .aborted, cause: "aborted")
     }
 
-    /// Stops at once and moves the fragmented file into place when it holds anything.
-    private func keepUnfinalised(reason: StopReason, message: String) -> RecordingResult {
+    /// Stops at once and moves the unfinalised file into place when it holds anything that
+    /// plays. Its counts are measured from the file, not from what entered the encoder
+    /// (the muxer may not have written the last fragment), and a torn tail is cut off.
+    private func keepUnfinalised(reason: StopReason, cause: String) -> RecordingResult {
         let stillFiles = stopPipeline()
-        var files: [ResultFile] = []
-        var note = message
-        if gate.frames > 0 {
-            do {
-                try output.commit()
-                files.append(movieFile(at: output.finalPath))
-            } catch {
-                files.append(movieFile(at: output.partialPath))
-                note += "; \(error.message)"
-            }
-        } else {
+        let measured = gate.frames > 0
+            ? UnfinalisedMovie.measure(path: output.partialPath, container: config.container, frameDuration: frameDuration)
+            : nil
+        guard let movie = measured, movie.frames > 0 else {
             output.discard()
+            let note = cause + ": nothing of the movie was written, so no file was kept"
+            return RecordingResult(reason: reason, files: stillFiles, droppedFrames: gate.droppedFrames, message: note)
         }
-        return RecordingResult(reason: reason, files: files + stillFiles, droppedFrames: gate.droppedFrames, message: note)
+        movie.cutTornTail(of: output.partialPath)
+        var note = cause + ": the recording so far is kept as written, not finalised (it plays)"
+        let path: String
+        do {
+            try output.commit()
+            path = output.finalPath
+        } catch {
+            path = output.partialPath
+            note += "; \(error.message)"
+        }
+        let file = ResultFile(path: path, kind: "movie", duration: movie.seconds, frames: movie.frames,
+                              bytes: OutputFile.size(of: path))
+        return RecordingResult(reason: reason, files: [file] + stillFiles, droppedFrames: gate.droppedFrames, message: note)
     }
 
     private func movieFile(at path: String) -> ResultFile {
