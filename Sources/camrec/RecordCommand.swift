@@ -95,12 +95,12 @@ enum RecordCommand {
         }
         SignalWatcher.block(SignalWatcher.recordingSignals)
         let recorder = Recorder(config: config)
-        SignalWatcher.start(SignalWatcher.recordingSignals) { signal in
-            if signal == SIGUSR1 {
+        SignalWatcher.startBatched(SignalWatcher.recordingSignals) { signals in
+            for received in signals where received == SIGUSR1 {
                 if !recorder.requestStill(.signal) { console.say("camrec: no still: the recording is not running") }
-            } else {
-                recorder.requestStop(.signal)
             }
+            let stops = signals.count { $0 != SIGUSR1 }
+            if stops > 0 { recorder.requestStop(.signal, requests: stops) }
         }
         let control = try options.controlPath.map { path throws(CamrecError) in
             try ControlServer(path: path) { command in ControlHandling.answer(command, recorder: recorder) }

@@ -32,10 +32,11 @@ public final class Recorder: Sendable {
     }
 
     /// Asks the recording to stop: the first request finalises the file (EOS), a second
-    /// one aborts at once (the fragmented file on disk still plays).
-    public func requestStop(_ reason: StopReason) {
+    /// one aborts at once (the fragmented file on disk still plays). `requests` above 1
+    /// asks that many times at once (signals that arrived together).
+    public func requestStop(_ reason: StopReason, requests: Int = 1) {
         let bus = control.withLock { control -> Bus? in
-            control.stopRequests += 1
+            control.stopRequests += max(1, requests)
             if control.requestedStop == nil { control.requestedStop = reason }
             return control.pipeline?.bus
         }

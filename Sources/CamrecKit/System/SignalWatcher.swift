@@ -23,13 +23,28 @@ public final class SignalWatcher: Sendable {
 
     /// Starts a thread that calls `handler` with each of `signals` as it arrives.
     public static func start(_ signals: [Int32], handler: @escaping @Sendable (Int32) -> Void) {
+        startBatched(signals) { batch in batch.forEach(handler) }
+    }
+
+    /// Starts a thread that calls `handler` with the signals that are pending together, in
+    /// the order they were taken: a SIGINT and a SIGTERM sent back to back (a script's
+    /// "stop, and now!") arrive as one batch, so that the second is never mistaken for a
+    /// late first one.
+    public static func startBatched(_ signals: [Int32], handler: @escaping @Sendable ([Int32]) -> Void) {
         let thread = Thread {
             var set = sigset_t()
             sigemptyset(&set)
             for signal in signals { sigaddset(&set, signal) }
+            var now = timespec(tv_sec: 0, tv_nsec: 0)
             while true {
                 var received: Int32 = 0
-                if sigwait(&set, &received) == 0 { handler(received) }
+                guard sigwait(&set, &received) == 0 else { continue }
+                var batch = [received]
+                while true {
+                    let more = sigtimedwait(&set, nil, &now)
+                    if more > 0 { batch.append(more) } else { break }
+                }
+                handler(batch)
             }
         }
         thread.name = "camrec-signals"
