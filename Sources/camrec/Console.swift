@@ -89,3 +89,14 @@ func clockTime(_ seconds: Double) -> String {
     let total = Int(seconds.rounded(.down))
     return String(format: "%02d:%02d:%02d", total / 3600, total / 60 % 60, total % 60)
 }
+
+/// A limit as a clock time, with milliseconds when it is not whole seconds ("00:00:00.500").
+func limitTime(_ seconds: Double) -> String {
+    let milliseconds = Int((seconds * 1000).rounded()) % 1000
+    return milliseconds == 0 ? clockTime(seconds) : clockTime(seconds) + String(format: ".%03d", milliseconds)
+}
+
+/// "1 frame", "2 frames".
+func counted(_ count: Int, _ noun: String) -> String {
+    "\(count) \(noun)\(count == 1 ? "" : "s")"
+}

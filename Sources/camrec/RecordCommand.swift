@@ -28,7 +28,8 @@ enum RecordCommand {
         discussion: """
             Subcommands:
               camrec record [options] OUTPUT   record a movie (the default subcommand)
-              camrec devices [--json] [--check]  list cameras and what they can capture
+              camrec devices [--json] [--check] [--controls]
+                                               list cameras and what they can capture
               camrec still [options] OUTPUT.jpg  take a photo (waits for exposure to settle)
               camrec ctl SOCKET still|stop|status  control a recording started with --control
               camrec trim [options] INPUT      cut the start or end of a movie
@@ -78,8 +79,16 @@ enum RecordCommand {
     }
 
     private static func run(_ options: RecordOptions, console: Console) throws(CamrecError) -> ExitStatus {
-        try OutputFile.checkDestination(options.output, overwrite: options.force)
+        // --print-pipeline creates nothing, so an existing OUTPUT is no reason to refuse it.
+        if !options.printPipeline {
+            try OutputFile.checkDestination(options.output, overwrite: options.force)
+        }
         let resolution = try CameraResolver.resolve(device: options.device, size: options.size, rate: options.rate)
+        do {
+            try MaxDuration.check(options.maxDuration, at: resolution.rate)
+        } catch {
+            throw CamrecError(.usage, error.message)
+        }
         let config = RecordConfig(
             source: resolution.source, size: resolution.size, rate: resolution.rate,
             maxDuration: options.maxDuration, outputPath: options.output, container: options.container,
@@ -93,6 +102,8 @@ enum RecordCommand {
             }
             return .success
         }
+        let printer = RecordingPrinter(console: console)
+        for warning in startWarnings(options, source: resolution.source) { printer.show(.warning(warning)) }
         SignalWatcher.block(SignalWatcher.recordingSignals)
         let recorder = Recorder(config: config)
         SignalWatcher.startBatched(SignalWatcher.recordingSignals) { signals in
@@ -108,10 +119,19 @@ enum RecordCommand {
         defer { control?.shutdown() }
         let keys = KeyboardControl(onStill: { recorder.requestStill(.key) }, onStop: { recorder.requestStop(.control) })
         defer { keys.restore() }
-        let printer = RecordingPrinter(console: console)
         let result = try recorder.run { event in printer.show(event) }
         printer.show(result)
         return result.exitStatus
+    }
+
+    /// Options that are valid but will not do what was asked of them with this camera.
+    private static func startWarnings(_ options: RecordOptions, source: VideoSource) -> [String] {
+        var warnings: [String] = []
+        if options.stillQualityGiven, case .camera(_, let format) = source, format.fourcc == "MJPG",
+           options.stills.format != .png {
+            warnings.append("--still-quality is not used: stills from an MJPEG camera are its own JPEG frames, byte for byte")
+        }
+        return warnings
     }
 }
 
@@ -130,6 +150,8 @@ struct RecordOptions {
     var stills: StillSettings
     var controlPath: String?
     var keyframeInterval: TimeSpec
+    /// Whether `--still-quality` was given (it does nothing for an MJPEG camera's stills).
+    var stillQualityGiven: Bool
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         device = parsed.value("--device")
@@ -154,6 +176,10 @@ struct RecordOptions {
         printPipeline = parsed.flag("--print-pipeline")
         stills = try Self.stillSettings(parsed, moviePath: output)
         controlPath = parsed.value("--control")
+        if let controlPath, controlPath == output {
+            throw UsageError("--control \(controlPath) is OUTPUT too: give the control socket another path, e.g. /tmp/camrec.sock")
+        }
+        stillQualityGiven = parsed.value("--still-quality") != nil
         keyframeInterval = try parsed.value("--keyframe-interval") { (text: String) throws(ValueError) -> TimeSpec in
             let interval = try TimeSpec.parse(text)
             guard interval.nanoseconds > 0, interval <= .seconds(10) else {

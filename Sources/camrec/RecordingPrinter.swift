@@ -8,12 +8,12 @@ struct RecordingPrinter: Sendable {
         switch event {
         case .started(let start):
             console.emit(start, type: "started")
-            let limit = start.maxDuration.map { " for up to " + clockTime($0) } ?? " until stopped"
+            let limit = start.maxDuration.map { " for up to " + limitTime($0) } ?? " until stopped"
             let from = start.device == "test" ? "the test pattern" : "\(start.device) (\(start.format))"
             console.say("camrec: recording \(from) at \(start.size) \(start.fps) fps to \(start.path)\(limit)")
             if let reason = start.formatReason { console.say("camrec: format: \(reason)") }
         case .progress(let progress):
-            let limit = progress.limit.map { " / " + clockTime($0) } ?? ""
+            let limit = progress.limit.map { " / " + limitTime($0) } ?? ""
             console.progress(String(format: "%@%@  %@  %.1f fps", clockTime(progress.seconds), limit,
                                     humanBytes(progress.bytes), progress.fps))
         case .still(let file):
@@ -31,14 +31,14 @@ struct RecordingPrinter: Sendable {
     func show(_ result: RecordingResult) {
         console.emit(result, type: "result")
         for file in result.files where file.kind == "movie" {
-            let frames = file.frames.map { "\($0) frames, " } ?? ""
+            let frames = file.frames.map { counted($0, "frame") + ", " } ?? ""
             let duration = file.duration.map { String(format: "%.2f s, ", $0) } ?? ""
             console.say("camrec: saved \(file.path) (\(frames)\(duration)\(humanBytes(file.bytes)))")
         }
         let stills = result.files.filter { $0.kind == "still" }.count
-        if stills > 0 { console.say("camrec: \(stills) still\(stills == 1 ? "" : "s") taken") }
+        if stills > 0 { console.say("camrec: " + counted(stills, "still") + " taken") }
         if let message = result.message { console.say("camrec: \(message)") }
-        if result.droppedFrames > 0 { console.say("camrec: \(result.droppedFrames) frames dropped") }
+        if result.droppedFrames > 0 { console.say("camrec: " + counted(Int(result.droppedFrames), "frame") + " dropped") }
     }
 }
 

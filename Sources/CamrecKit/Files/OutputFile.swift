@@ -20,8 +20,10 @@ public struct OutputFile: Sendable, Equatable {
     public static func claim(_ path: String, overwrite: Bool) throws(CamrecError) -> OutputFile {
         try checkDestination(path, overwrite: overwrite)
         let (stem, ext) = split(path)
+        let nameLimit = Self.nameLimit(in: folderOf(path))
         for attempt in 0..<1000 {
-            let candidate = attempt == 0 ? "\(stem).partial\(ext)" : "\(stem).partial-\(attempt)\(ext)"
+            let marker = attempt == 0 ? ".partial" : ".partial-\(attempt)"
+            let candidate = Self.fitting(stem: stem, suffix: marker + ext, limit: nameLimit)
             let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             if fd >= 0 {
                 close(fd)
@@ -38,12 +40,17 @@ public struct OutputFile: Sendable, Equatable {
     public static func checkDestination(_ path: String, overwrite: Bool) throws(CamrecError) {
         try checkFolder(folderOf(path))
         var info = stat()
-        if stat(path, &info) == 0 {
-            if (info.st_mode & S_IFMT) == S_IFDIR {
+        // lstat: a symbolic link is a name that exists, even when what it points to does not.
+        if lstat(path, &info) == 0 {
+            let isLink = (info.st_mode & S_IFMT) == S_IFLNK
+            var target = stat()
+            let pointsTo = isLink && stat(path, &target) == 0 ? target : info
+            if (pointsTo.st_mode & S_IFMT) == S_IFDIR {
                 throw CamrecError(.cannotCreateOutput, "\(path) is a folder: give a file name such as \(path)/movie.mp4")
             }
             if !overwrite {
-                throw CamrecError(.cannotCreateOutput, "\(path) already exists: choose another name or pass --force to replace it")
+                let what = isLink ? "already exists (a symbolic link)" : "already exists"
+                throw CamrecError(.cannotCreateOutput, "\(path) \(what): choose another name or pass --force to replace it")
             }
         }
     }
@@ -99,6 +106,25 @@ public struct OutputFile: Sendable, Equatable {
     public static func size(of path: String) -> Int64 {
         var info = stat()
         return stat(path, &info) == 0 ? Int64(info.st_size) : 0
+    }
+
+    /// The longest file name the folder's file system takes (255 bytes on Linux's).
+    static func nameLimit(in folder: String) -> Int {
+        let limit = pathconf(folder, Int32(_PC_NAME_MAX))
+        return limit > 0 ? limit : 255
+    }
+
+    /// `stem` + `suffix`, with the stem's file name shortened (at a character boundary,
+    /// marked with "~") when the whole name would be longer than `limit` bytes: a valid
+    /// OUTPUT near the limit must never fail because its temporary name is longer.
+    static func fitting(stem: String, suffix: String, limit: Int) -> String {
+        let nameStart = stem.lastIndex(of: "/").map { stem.index(after: $0) } ?? stem.startIndex
+        let folder = stem[..<nameStart]
+        let name = stem[nameStart...]
+        guard name.utf8.count + suffix.utf8.count > limit else { return stem + suffix }
+        var kept = Substring(name)
+        while !kept.isEmpty, kept.utf8.count + 1 + suffix.utf8.count > limit { kept.removeLast() }
+        return folder + kept + "~" + suffix
     }
 
     static func folderOf(_ path: String) -> String {

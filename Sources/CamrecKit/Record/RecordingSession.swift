@@ -140,7 +140,7 @@ final class RecordingSession {
             }
             switch message {
             case .endOfStream:
-                return try finish(reason: stopping ?? .signal, message: lostMessage)
+                return try finish(requested: stopping, message: lostMessage)
             case .application(_, Recorder.limitMessage):
                 if stopping == nil {
                     beginStop(.maxDuration)
@@ -179,10 +179,18 @@ final class RecordingSession {
         }
     }
 
-    private func finish(reason: StopReason, message: String?) throws(CamrecError) -> RecordingResult {
+    /// The file is finalised (EOS reached the sink): commits it. `requested` is the stop
+    /// that was asked for, nil when the source ended by itself.
+    private func finish(requested: StopReason?, message: String?) throws(CamrecError) -> RecordingResult {
+        let reason = requested ?? .signal
         let stillFiles = stopPipeline()
         guard gate.frames > 0 else {
             output.discard()
+            if requested == .signal || requested == .control {
+                // Asked to stop before the first frame came: nothing to keep, nothing wrong.
+                return RecordingResult(reason: reason, files: stillFiles, droppedFrames: 0,
+                                       message: "stopped before the first frame: no movie was made")
+            }
             throw CamrecError(.failure, "no frames were recorded: the source delivered nothing")
         }
         try output.commit()

@@ -21,4 +21,23 @@ public enum MaxDuration {
         }
         return limit.nanoseconds == 0 ? nil : limit
     }
+
+    /// How many frames a limit lets through at `rate`: the frames that start within the
+    /// limit, to the nearest whole frame (3 s at 30 fps: 90; 0.034 s: 1), because camera
+    /// timestamps jitter by a fraction of a frame.
+    public static func frames(in limit: TimeSpec, at rate: FrameRateValue) -> Int {
+        Int((limit.seconds * rate.framesPerSecond).rounded())
+    }
+
+    /// Checks that `limit` holds at least one frame at `rate`.
+    ///
+    /// - Throws: ``ValueError`` naming the shortest limit that works.
+    public static func check(_ limit: TimeSpec?, at rate: FrameRateValue) throws(ValueError) {
+        guard let limit else { return }
+        let frame = 1 / max(rate.framesPerSecond, 1)
+        if limit.seconds < frame {
+            throw ValueError(String(format: "--max-duration %@ is shorter than one frame at %@ fps (%.3f s): give at least %.3f s, or 0 for no limit",
+                                    limit.description, rate.description, frame, (frame * 1000).rounded(.up) / 1000))
+        }
+    }
 }

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+
+/// What a new user trips over when recording: limits shorter than a frame, a stop before
+/// the first frame, odd OUTPUT names, and the small words of the messages.
+@Suite struct RecordEdgeCaseTests {
+    @Test(arguments: ["0.01", "1ms", "0.02"])
+    func limitShorterThanOneFrameIsAUsageError(limit: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let result = try CamrecBinary.run(["--device", "test", "--fps", "30", "-t", limit, folder.path("a.mp4")])
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.contains("shorter than one frame"), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(folder.contents.isEmpty)
+    }
+
+    /// The limit keeps the frames that start within it, to the nearest whole frame, as
+    /// the README says: 0.034 s at 30 fps is 1 frame (0.033 s), 0.05 s is 2.
+    @Test(arguments: [("0.034", 1), ("0.05", 2), ("0.5", 15)])
+    func shortLimitsFollowTheDocumentedRule(limit: String, frames: Int) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let output = folder.path("a.mkv")
+        let result = try CamrecBinary.run(["--device", "test", "--size", "320x240", "--fps", "30", "-t", limit, output])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try MediaProbe.probe(output).frames == frames)
+    }
+
+    /// A stop before the camera delivered its first frame is not a failure: exit 0, an
+    /// empty result that says so, nothing left behind.
+    @Test func stopBeforeTheFirstFrameIsACleanEmptyResult() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // The emulated camera stalls 30 s before its first frame.
+        var environment = try VirtualCameraEnvironment.shared().environment(spec: "/dev/video0,formats=yuyv,slow=every:1:30s")
+        environment["CAMREC_DEVICE_PATHS"] = nil
+        let run = try CamrecBinary.start(["--device", "/dev/video0", "--size", "640x480", "--json", folder.path("a.mp4")],
+                                         environment: environment)
+        try #require(run.waitForLine(type: "started"), "\(run.stderrText)")
+        run.signal(SIGINT)
+        #expect(run.wait(timeout: 60) == 0, "\(run.stderrText)")
+        let result = try #require(run.jsonLines.last)
+        #expect(result["type"] as? String == "result")
+        #expect(result["reason"] as? String == "signal")
+        #expect((result["files"] as? [Any])?.isEmpty == true)
+        #expect(run.stderrText.contains("stopped before the first frame"), "\(run.stderrText)")
+        #expect(!run.stderrText.contains("the source delivered nothing"))
+        #expect(folder.contents.isEmpty, "left \(folder.contents)")
+    }
+
+    @Test func danglingSymlinkIsRefusedAtStart() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let output = folder.path("link.mp4")
+        try FileManager.default.createSymbolicLink(atPath: output, withDestinationPath: folder.path("missing/target.mp4"))
+        let result = try CamrecBinary.run(["--device", "test", "-t", "30", "--json", output])
+        #expect(result.status == 73, "\(result.stderr)")
+        #expect(result.stderr.contains("symbolic link"), "\(result.stderr)")
+        // Refused before recording: no started line.
+        #expect(!JSONLines.parse(result).contains { $0["type"] as? String == "started" })
+        #expect(folder.contents == ["link.mp4"])
+    }
+
+    /// A valid name of 254 bytes: its temporary name is shortened, not refused.
+    @Test func longestValidOutputNameRecords() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let name = String(repeating: "é", count: 125) + ".mkv"   // 250 + 4 bytes
+        #expect(name.utf8.count == 254)
+        let output = folder.path(name)
+        let run = try CamrecBinary.start(["--device", "test", "--size", "320x240", "-t", "1", "--json", output])
+        try #require(run.waitForLine(type: "started"), "\(run.stderrText)")
+        let partial = try #require(run.jsonLines.first?["partial_path"] as? String)
+        #expect(URL(fileURLWithPath: partial).lastPathComponent.utf8.count <= 255)
+        #expect(partial.contains(".partial"))
+        #expect(run.wait() == 0, "\(run.stderrText)")
+        #expect(try MediaProbe.probe(output).frames == 30)
+        #expect(folder.contents == [name])
+    }
+
+    @Test func printPipelineWorksWhenOutputExists() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let output = folder.path("there.mp4")
+        try Data("old".utf8).write(to: URL(fileURLWithPath: output))
+        let result = try CamrecBinary.run(["--device", "test", "--print-pipeline", output])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdoutText.hasPrefix("gst-launch-1.0 -e "))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == Data("old".utf8))
+    }
+
+    @Test func controlSocketAtOutputIsAUsageError() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let output = folder.path("a.mp4")
+        let result = try CamrecBinary.run(["--device", "test", "--control", output, output])
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.contains("--control"), "\(result.stderr)")
+        #expect(!result.stderr.contains("exists"), "\(result.stderr)")
+        #expect(folder.contents.isEmpty)
+    }
+
+    @Test func messagesCountInTheSingularAndShowSubSecondLimits() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let result = try CamrecBinary.run(["--device", "test", "--size", "320x240", "--fps", "30", "-t", "0.034", folder.path("a.mp4")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("(1 frame,"), "\(result.stderr)")
+        #expect(result.stderr.contains("for up to 00:00:00.034"), "\(result.stderr)")
+    }
+
+    @Test func stillQualityWithAnMJPEGCameraSaysItIsNotUsed() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var environment = try VirtualCameraEnvironment.shared().environment(spec: "/dev/video0,formats=mjpeg")
+        environment["CAMREC_DEVICE_PATHS"] = nil
+        let result = try CamrecBinary.run(["--device", "/dev/video0", "--size", "640x480", "-t", "0.5", "--still-quality", "50",
+                                           "--json", folder.path("a.mp4")], environment: environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("--still-quality is not used"), "\(result.stderr)")
+        #expect(JSONLines.parse(result).contains { $0["type"] as? String == "warning" })
+    }
+}
