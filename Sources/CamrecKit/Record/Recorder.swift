@@ -19,6 +19,7 @@ public final class Recorder: Sendable {
     private enum Wake {
         static let limit = "camrec/limit"
         static let stop = "camrec/stop"
+        static let corruptFrame = "camrec/corrupt-frame"
     }
 
     /// The configuration it records with.
@@ -94,4 +95,5 @@ public final class Recorder: Sendable {
     var pipelineBuilderForSession: RecordPipeline { pipelineBuilder }
     static var limitMessage: String { Wake.limit }
     static var stopMessage: String { Wake.stop }
+    static var corruptFrameMessage: String { Wake.corruptFrame }
 }

@@ -10,6 +10,8 @@ final class RecordingSession {
     private let bus: Bus
     private let gate: MaxDurationGate
     private let gateToken: ProbeToken
+    private let frameGuard: FrameGuard?
+    private let frameGuardToken: ProbeToken?
     private let commandLine: String
     private let stillSink: AppSink
     private var stills: StillTaker?
@@ -42,6 +44,26 @@ final class RecordingSession {
         } catch {
             throw CamrecError(.usage, "the pipeline template needs a queue named 'record' on the recording branch (\(error))")
         }
+        if case .camera(_, let format) = config.source {
+            let kind: FrameCheck.Kind = switch format.decoding {
+            case .none: .raw
+            case .jpeg: .jpeg
+            case .h264: .h264
+            }
+            let frameGuard = FrameGuard(kind: kind)
+            self.frameGuard = frameGuard
+            do {
+                let pad = try pipeline.element(named: "src").staticPad("src")
+                frameGuardToken = pad.addBufferProbe { buffer in
+                    frameGuard.admit(buffer) { bus.postApplicationMessage(Recorder.corruptFrameMessage) }
+                }
+            } catch {
+                throw CamrecError(.usage, "the pipeline template needs a source named 'src' (\(error))")
+            }
+        } else {
+            frameGuard = nil
+            frameGuardToken = nil
+        }
         do {
             stillSink = try AppSink(pipeline.element(named: "stills"))
         } catch {
@@ -53,6 +75,7 @@ final class RecordingSession {
         defer {
             recorder.attach(nil, stills: nil, status: nil)
             gateToken.remove()
+            frameGuardToken?.remove()
             _ = try? pipeline.setState(.null)
         }
         let stills = StillTaker(sink: stillSink, settings: config.stills, gate: gate, events: events)
@@ -102,6 +125,8 @@ final class RecordingSession {
             size: config.size.description, fps: config.rate.description, formatReason: reason,
             maxDuration: config.maxDuration?.seconds, pipeline: commandLine)
     }
+
+    private var corruptFrames: UInt64 { frameGuard?.corruptFrames ?? 0 }
 
     private var frameDuration: Double { 1 / max(config.rate.framesPerSecond, 1) }
 
@@ -171,6 +196,8 @@ final class RecordingSession {
                 _ = stopPipeline()
                 output.discardIfEmpty(frames: gate.frames)
                 throw FailureMapping.camrecError(for: .element(failure))
+            case .application(_, Recorder.corruptFrameMessage):
+                events(.warning("the camera delivered a corrupt frame (cut short): corrupt frames are left out of the movie and stills, and counted (corrupt_frames)"))
             case .warning(let failure):
                 events(.warning("\(failure.source): \(failure.message)"))
             default:
@@ -195,7 +222,7 @@ final class RecordingSession {
         }
         try output.commit()
         return RecordingResult(reason: reason, files: [movieFile(at: output.finalPath)] + stillFiles,
-                               droppedFrames: gate.droppedFrames, message: message)
+                               droppedFrames: gate.droppedFrames, corruptFrames: corruptFrames, message: message)
     }
 
     private func abort() -> RecordingResult {
@@ -213,7 +240,7 @@ final class RecordingSession {
         guard let movie = measured, movie.frames > 0 else {
             output.discard()
             let note = cause + ": nothing of the movie was written, so no file was kept"
-            return RecordingResult(reason: reason, files: stillFiles, droppedFrames: gate.droppedFrames, message: note)
+            return RecordingResult(reason: reason, files: stillFiles, droppedFrames: gate.droppedFrames, corruptFrames: corruptFrames, message: note)
         }
         movie.cutTornTail(of: output.partialPath)
         var note = cause + ": the recording so far is kept as written, not finalised (it plays)"
@@ -227,7 +254,7 @@ final class RecordingSession {
         }
         let file = ResultFile(path: path, kind: "movie", duration: movie.seconds, frames: movie.frames,
                               bytes: OutputFile.size(of: path))
-        return RecordingResult(reason: reason, files: [file] + stillFiles, droppedFrames: gate.droppedFrames, message: note)
+        return RecordingResult(reason: reason, files: [file] + stillFiles, droppedFrames: gate.droppedFrames, corruptFrames: corruptFrames, message: note)
     }
 
     private func movieFile(at path: String) -> ResultFile {

@@ -54,15 +54,20 @@ public struct RecordingResult: Sendable, Codable, Equatable {
     public var reason: StopReason
     /// Every file made.
     public var files: [ResultFile]
-    /// Frames the camera or pipeline dropped.
+    /// Frames missing from the movie: lost by the camera or the pipeline, or held back
+    /// because they were empty or corrupt.
     public var droppedFrames: UInt64
+    /// Of those, the frames held back because they were corrupt (an MJPEG frame cut short).
+    public var corruptFrames: UInt64
     /// A message for people when the stop was not the normal one (lost camera, abort).
     public var message: String?
 
-    public init(reason: StopReason, files: [ResultFile], droppedFrames: UInt64, message: String? = nil) {
+    public init(reason: StopReason, files: [ResultFile], droppedFrames: UInt64, corruptFrames: UInt64 = 0,
+                message: String? = nil) {
         self.reason = reason
         self.files = files
         self.droppedFrames = droppedFrames
+        self.corruptFrames = corruptFrames
         self.message = message
     }
 

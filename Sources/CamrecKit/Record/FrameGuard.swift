@@ -1,0 +1,47 @@
+import GStreamer
+import Synchronization
+
+/// Keeps frames that are not worth recording out of the pipeline, right after the camera:
+/// empty frames and (MJPEG) frames cut short never reach the movie or a still.
+///
+/// A frame held back leaves a gap in the timestamps that `MaxDurationGate` counts as a
+/// dropped frame, like a frame the camera lost; corrupt frames are also counted here, for
+/// the result's `corrupt_frames`. Runs in a pad probe: only a structural check of the
+/// bytes (no decoding) and atomics.
+final class FrameGuard: Sendable {
+    private let kind: FrameCheck.Kind
+    private let corrupt = Atomic<UInt64>(0)
+    private let empty = Atomic<UInt64>(0)
+
+    init(kind: FrameCheck.Kind) {
+        self.kind = kind
+    }
+
+    /// Decides for one camera frame; `onFirstCorrupt` is called once, for the first one.
+    func admit(_ buffer: Buffer, onFirstCorrupt: () -> Void) -> ProbeDecision {
+        let verdict: FrameCheck
+        if buffer.size == 0 {
+            verdict = .empty
+        } else if kind == .jpeg {
+            verdict = buffer.withBytes { FrameCheck.check($0, kind: kind) } ?? .corrupt
+        } else {
+            verdict = .good
+        }
+        switch verdict {
+        case .good:
+            return .pass
+        case .empty:
+            empty.wrappingAdd(1, ordering: .relaxed)
+            return .drop
+        case .corrupt:
+            if corrupt.wrappingAdd(1, ordering: .relaxed).oldValue == 0 { onFirstCorrupt() }
+            return .drop
+        }
+    }
+
+    /// Corrupt frames held back so far.
+    var corruptFrames: UInt64 { corrupt.load(ordering: .relaxed) }
+
+    /// Empty frames held back so far.
+    var emptyFrames: UInt64 { empty.load(ordering: .relaxed) }
+}
