@@ -122,3 +122,34 @@ import Testing
         #expect(JSONLines.parse(result).contains { $0["type"] as? String == "warning" })
     }
 }
+
+/// `--fps` slower than any rate the camera offers: the rate asked for, made by keeping
+/// camera frames evenly, and said so; never silently the camera's faster rate.
+@Suite(.serialized) struct SlowerRateTests {
+    @Test(arguments: [("yuyv", "15", 30, 2), ("mjpeg", "10", 20, 3), ("h264", "7.5", 15, 4)])
+    func slowerRateKeepsFramesEvenly(formats: String, fps: String, frames: Int, step: UInt32) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var environment = try VirtualCameraEnvironment.shared().environment(spec: "/dev/video0,formats=\(formats),sizes=640x480@30")
+        environment["CAMREC_DEVICE_PATHS"] = nil
+        let output = folder.path("slow.mkv")
+        let result = try CamrecBinary.run(["--device", "/dev/video0", "--size", "640x480", "--fps", fps, "-t", "2", "--json", output],
+                                          environment: environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = JSONLines.parse(result)
+        let started = try #require(lines.first)
+        #expect(started["fps"] as? String == fps)
+        #expect((started["format_reason"] as? String ?? "").contains("\(fps) fps by keeping frames evenly"), "\(started)")
+        let summary = try #require(lines.last)
+        let dropped = summary["dropped_frames"] as? Int ?? -1
+        let probe = try MediaProbe.probe(output)
+        #expect(probe.frames + dropped == frames, "\(probe.frames) frames + \(dropped) dropped, want \(frames)")
+        // The camera's frame stamps: every step-th frame (a loaded machine may lose some,
+        // which must then be reported as dropped).
+        let stamps = try FrameStampReader.sequences(inVideo: URL(fileURLWithPath: output)).compactMap { $0 }
+        #expect(stamps.count == probe.frames)
+        let steps = zip(stamps, stamps.dropFirst()).map { $1 - $0 }
+        if dropped == 0 { #expect(steps.allSatisfy { $0 == step }, "stamps \(stamps)") }
+        #expect(steps.allSatisfy { $0 % step == 0 || $0 > step }, "stamps \(stamps)")
+    }
+}

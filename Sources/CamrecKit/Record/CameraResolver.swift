@@ -9,7 +9,8 @@ public enum CameraResolver {
         public var source: VideoSource
         /// The frame size the camera will deliver.
         public var size: FrameSize
-        /// The frame rate the camera will deliver.
+        /// The frame rate of the movie: the camera's, or a slower one asked for, which
+        /// the pipeline makes by dropping frames evenly.
         public var rate: FrameRateValue
     }
 
@@ -42,9 +43,17 @@ public enum CameraResolver {
         }
         let chosenSize = FrameSize(width: Int(choice.width), height: Int(choice.height))
         let chosenRate = FrameRateValue(numerator: Int(choice.rate.numerator), denominator: Int(choice.rate.denominator))
+        // A camera that offers only faster rates (30 fps for --fps 15) gives the rate asked
+        // for by dropping frames evenly, never silently the faster one.
+        var movieRate = chosenRate
+        var reason = choice.reason
+        if let rate, rate.framesPerSecond < chosenRate.framesPerSecond * 0.99 {
+            movieRate = rate
+            reason += "; \(rate) fps by keeping frames evenly from the camera's \(chosenRate) fps (it offers no slower rate at \(chosenSize))"
+        }
         let format = CameraFormat(fourcc: choice.fourcc, caps: choice.caps, size: chosenSize, rate: chosenRate,
-                                  decoding: decoding, reason: choice.reason)
-        return Resolution(source: .camera(path: camera.path, format: format), size: chosenSize, rate: chosenRate)
+                                  decoding: decoding, reason: reason)
+        return Resolution(source: .camera(path: camera.path, format: format), size: chosenSize, rate: movieRate)
     }
 
     /// The camera for `device`, probed.

@@ -37,8 +37,13 @@ final class RecordingSession {
         self.gate = gate
         do {
             let pad = try pipeline.element(named: "record").staticPad("src")
-            gateToken = pad.addProbe(.buffer) { data in
+            var decimator: RateDecimator?
+            if case .camera(_, let format) = config.source, format.rate != config.rate {
+                decimator = RateDecimator(cameraRate: format.rate, movieRate: config.rate)
+            }
+            gateToken = pad.addProbe(.buffer) { [decimator] data in
                 guard case .buffer(let timing) = data else { return .pass }
+                if let decimator, !decimator.keep(pts: timing.pts) { return .drop }
                 return gate.admit(pts: timing.pts) { bus.postApplicationMessage(Recorder.limitMessage) }
             }
         } catch {
