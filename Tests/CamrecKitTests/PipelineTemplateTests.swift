@@ -47,7 +47,7 @@ import Testing
             .description(location: "x.mkv")
         #expect(line.hasPrefix("v4l2src device=/dev/video0 name=src ! image/jpeg,width=640,height=480,framerate=30/1 ! tee name=t"))
         #expect(line.contains("queue name=record max-size-buffers=0 max-size-bytes=0 max-size-time=2000000000 ! jpegdec ! videoconvert ! video/x-raw,format=I420,colorimetry=bt601 !"))
-        #expect(line.contains("matroskamux name=mux"))
+        #expect(line.contains("matroskamux offset-to-zero=true name=mux"))
         var h264 = mjpeg
         h264.decoding = .h264
         let h264Line = try RecordPipeline(config: config(source: .camera(path: "/dev/video0", format: h264))).description(location: "x.mp4")

@@ -101,6 +101,21 @@ import Testing
         #expect(folder.contents.isEmpty)
     }
 
+    /// Every container starts its first frame at 0 (Matroska used to start at the
+    /// pipeline's latency, 0.04 s).
+    @Test(arguments: ["mp4", "mov", "mkv"])
+    func firstFrameStartsAtZero(container: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let output = folder.path("a.\(container)")
+        let result = try CamrecBinary.run(["--device", "test", "--size", "320x240", "-t", "0.5", output])
+        #expect(result.status == 0, "\(result.stderr)")
+        let frames = try ChildProcess.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pts_time",
+                                                      "-of", "csv=p=0", output])
+        let first = frames.stdoutText.split(whereSeparator: \.isNewline).first.map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: ",")) }
+        #expect(first.flatMap(Double.init) == 0, "first frame at \(first ?? "nil")")
+    }
+
     @Test func messagesCountInTheSingularAndShowSubSecondLimits() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
