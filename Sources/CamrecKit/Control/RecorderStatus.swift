@@ -1,6 +1,7 @@
 /// A running recording's state, as `camrec ctl PATH status` reports it.
 public struct RecorderStatus: Sendable, Codable, Equatable {
-    /// "starting", "recording" or "stopping".
+    /// "recording", or "stopping" once a stop was asked for or the limit reached (there is
+    /// no status before the pipeline runs: `camrec ctl` then reports that it is not running).
     public var state: String
     /// The movie being recorded.
     public var path: String

@@ -3,7 +3,7 @@ import GStreamer
 
 /// One run of a `Recorder`: the pipeline, its gate and the bus loop.
 final class RecordingSession {
-    private let recorder: Recorder
+    private let control: RecordingControl
     private let config: RecordConfig
     private let output: OutputFile
     private let pipeline: Pipeline
@@ -16,11 +16,11 @@ final class RecordingSession {
     private let stillSink: AppSink
     private var stills: StillTaker?
 
-    init(recorder: Recorder, output: OutputFile) throws(CamrecError) {
-        self.recorder = recorder
-        config = recorder.config
+    init(config: RecordConfig, pipeline builder: RecordPipeline, control: RecordingControl,
+         output: OutputFile) throws(CamrecError) {
+        self.config = config
+        self.control = control
         self.output = output
-        let builder = recorder.pipelineBuilderForSession
         do {
             commandLine = try builder.commandLine()
             pipeline = try Pipeline.parse(try builder.description(location: output.partialPath))
@@ -44,7 +44,7 @@ final class RecordingSession {
             gateToken = pad.addProbe(.buffer) { [decimator] data in
                 guard case .buffer(let timing) = data else { return .pass }
                 if let decimator, !decimator.keep(pts: timing.pts) { return .drop }
-                return gate.admit(pts: timing.pts) { bus.postApplicationMessage(Recorder.limitMessage) }
+                return gate.admit(pts: timing.pts) { bus.postApplicationMessage(RecordingControl.Wake.limit) }
             }
         } catch {
             throw CamrecError(.usage, "the pipeline template needs a queue named 'record' on the recording branch (\(error))")
@@ -60,7 +60,7 @@ final class RecordingSession {
             do {
                 let pad = try pipeline.element(named: "src").staticPad("src")
                 frameGuardToken = pad.addBufferProbe { buffer in
-                    frameGuard.admit(buffer) { bus.postApplicationMessage(Recorder.corruptFrameMessage) }
+                    frameGuard.admit(buffer) { bus.postApplicationMessage(RecordingControl.Wake.corruptFrame) }
                 }
             } catch {
                 throw CamrecError(.usage, "the pipeline template needs a source named 'src' (\(error))")
@@ -78,7 +78,7 @@ final class RecordingSession {
 
     func run(events: @escaping @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
         defer {
-            recorder.attach(nil, stills: nil, status: nil)
+            control.detach()
             gateToken.remove()
             frameGuardToken?.remove()
             _ = try? pipeline.setState(.null)
@@ -92,11 +92,11 @@ final class RecordingSession {
             throw FailureMapping.camrecError(for: error)
         }
         self.stills = stills
-        let (gate, config, recorder) = (gate, config, recorder)
+        let (gate, config, control) = (gate, config, control)
         let frameDuration = frameDuration
-        recorder.attach(pipeline, stills: stills) {
+        control.attach(bus: bus, stills: stills) {
             RecorderStatus(
-                state: recorder.pendingStop().count > 0 || gate.isClosed ? "stopping" : "recording",
+                state: control.pendingStop.count > 0 || gate.isClosed ? "stopping" : "recording",
                 path: config.outputPath, elapsed: gate.recordedSeconds(frameDuration: frameDuration),
                 frames: gate.frames, stills: 0, droppedFrames: gate.droppedFrames,
                 maxDuration: config.maxDuration?.seconds)
@@ -135,79 +135,66 @@ final class RecordingSession {
 
     private var frameDuration: Double { 1 / max(config.rate.framesPerSecond, 1) }
 
-    /// Reads the bus until the file is finalised (EOS), aborted, or failed.
+    /// Reads the bus until the file is finalised (EOS), aborted, or failed: translates each
+    /// message into an event of the `RecordingMachine`, ticks it on every turn (message or
+    /// not, so that a busy bus cannot hold off the finalise deadline), and carries out
+    /// its actions.
     private func loop(events: @escaping @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
-        var stopping: StopReason?
-        var lastProgress = ContinuousClock.now
+        var machine = RecordingMachine(start: .now)
         var lastFrames = 0
-        var lostMessage: String?
-        // Finalising should take well under a second; a pipeline that never delivers EOS
-        // (a wedged element) is stopped unfinalised rather than hanging a script.
-        var finaliseDeadline: ContinuousClock.Instant?
-        func beginStop(_ reason: StopReason) {
-            stopping = reason
-            events(.stopping(reason))
-            finaliseDeadline = .now + .seconds(10)
-        }
         while true {
-            guard let message = bus.pop(timeoutNanoseconds: 100_000_000) else {
-                let now = ContinuousClock.now
-                if let deadline = finaliseDeadline, now > deadline {
-                    return keepUnfinalised(reason: stopping ?? .error,
-                                           cause: "the pipeline did not finalise the file within 10 s")
-                }
-                if now - lastProgress >= .milliseconds(500) {
+            let message = bus.pop(timeoutNanoseconds: 100_000_000)
+            let now = ContinuousClock.now
+            var actions = message.flatMap { event(for: $0, at: now) }.map { machine.handle($0) } ?? []
+            actions += machine.handle(.tick(now))
+            for action in actions {
+                switch action {
+                case .sendEndOfStream:
+                    pipeline.send(.endOfStream())
+                case .report(.stopping(let reason)):
+                    events(.stopping(reason))
+                case .report(.warning(let text)):
+                    events(.warning(text))
+                case .reportProgress(let interval):
                     let frames = gate.frames
-                    let elapsed = (now - lastProgress) / .seconds(1)
                     events(.progress(RecordingProgress(
                         seconds: gate.recordedSeconds(frameDuration: frameDuration), frames: frames,
                         bytes: output.partialSize, limit: config.maxDuration?.seconds,
-                        fps: Double(frames - lastFrames) / elapsed)))
-                    lastProgress = now
+                        fps: Double(frames - lastFrames) / max(interval / .seconds(1), 0.001))))
                     lastFrames = frames
+                case .finish(let requested, let message):
+                    return try finish(requested: requested, message: message)
+                case .keepUnfinalised(let reason, let cause):
+                    return keepUnfinalised(reason: reason, cause: cause)
+                case .fail(let error):
+                    _ = stopPipeline()
+                    output.discardIfEmpty(frames: gate.frames)
+                    throw FailureMapping.camrecError(for: error)
                 }
-                continue
             }
-            switch message {
-            case .endOfStream:
-                return try finish(requested: stopping, message: lostMessage)
-            case .application(_, Recorder.limitMessage):
-                if stopping == nil {
-                    beginStop(.maxDuration)
-                    pipeline.send(.endOfStream())
-                }
-            case .application(_, Recorder.stopMessage):
-                let (reason, count) = recorder.pendingStop()
-                if count > 1 { return abort() }
-                if stopping == nil {
-                    beginStop(reason ?? .signal)
-                    pipeline.send(.endOfStream())
-                }
-            case .error(let failure):
-                if failure.source == "src", stopping == .cameraLost { continue }  // follow-up errors of the same loss
-                if failure.source == "src", gate.frames > 0 {
-                    // The camera went away. GstBaseSrc sends EOS downstream after a fatal
-                    // flow error (a second EOS from us would make the muxer finalise
-                    // twice), so the muxer finalises what we have; the deadline covers
-                    // the case where that EOS never comes.
-                    lostMessage = "camera lost: \(failure.message)"
-                    events(.warning("camera lost (\(failure.message)): finalising the recording so far"))
-                    beginStop(.cameraLost)
-                    continue
-                }
-                if failure.isResourceError(.noSpaceLeft) {
-                    return keepUnfinalised(reason: .diskFull, cause: "disk full")
-                }
-                _ = stopPipeline()
-                output.discardIfEmpty(frames: gate.frames)
-                throw FailureMapping.camrecError(for: .element(failure))
-            case .application(_, Recorder.corruptFrameMessage):
-                events(.warning("the camera delivered a corrupt frame (cut short): corrupt frames are left out of the movie and stills, and counted (corrupt_frames)"))
-            case .warning(let failure):
-                events(.warning("\(failure.source): \(failure.message)"))
-            default:
-                continue
-            }
+        }
+    }
+
+    /// The machine's event for a bus message; nil for messages it does not care about.
+    private func event(for message: Message, at now: ContinuousClock.Instant) -> RecordingMachine.Event? {
+        switch message {
+        case .endOfStream:
+            return .endOfStream
+        case .application(_, RecordingControl.Wake.limit):
+            return .limitReached(now)
+        case .application(_, RecordingControl.Wake.stop):
+            let (reason, count) = control.pendingStop
+            return .stopRequested(reason ?? .signal, count: count, now)
+        case .application(_, RecordingControl.Wake.corruptFrame):
+            return .firstCorruptFrame
+        case .error(let failure):
+            if failure.source == "src" { return .cameraFailed(failure, framesRecorded: gate.frames, now) }
+            if failure.isResourceError(.noSpaceLeft) { return .diskFull }
+            return .failed(.element(failure))
+        case .warning(let failure):
+            return .warning("\(failure.source): \(failure.message)")
+        default:
+            return nil
         }
     }
 

@@ -1,0 +1,79 @@
+import GStreamer
+import Synchronization
+
+/// What the outside world (signals, the control socket, keys) and a running
+/// `RecordingSession` share: stop requests, the still taker and the status, behind one
+/// mutex. The session attaches itself while it runs and wakes on the bus messages named
+/// here; it never holds a reference back to the `Recorder`.
+final class RecordingControl: Sendable {
+    /// Application messages our own code posts to wake the bus loop.
+    enum Wake {
+        /// The gate held back the first frame past the limit.
+        static let limit = "camrec/limit"
+        /// A stop was requested.
+        static let stop = "camrec/stop"
+        /// The first corrupt camera frame was held back.
+        static let corruptFrame = "camrec/corrupt-frame"
+    }
+
+    private struct Shared {
+        var bus: Bus?
+        var stills: StillTaker?
+        var status: (@Sendable () -> RecorderStatus)?
+        var requestedStop: StopReason?
+        var stopRequests = 0
+    }
+
+    private let shared = Mutex(Shared())
+
+    /// Counts a stop request (`requests` at once for signals that arrived together) and
+    /// wakes the running session, if any; one that comes before the session runs is acted
+    /// on when it attaches.
+    func requestStop(_ reason: StopReason, requests: Int = 1) {
+        let bus = shared.withLock { shared -> Bus? in
+            shared.stopRequests += max(1, requests)
+            if shared.requestedStop == nil { shared.requestedStop = reason }
+            return shared.bus
+        }
+        bus?.postApplicationMessage(Wake.stop)
+    }
+
+    /// The first stop reason asked for, and how many requests came in all.
+    var pendingStop: (reason: StopReason?, count: Int) {
+        shared.withLock { ($0.requestedStop, $0.stopRequests) }
+    }
+
+    /// The running session's still taker, nil when none runs.
+    var stills: StillTaker? { shared.withLock { $0.stills } }
+
+    /// The running session's status, with its still count; nil when none runs.
+    func status() -> RecorderStatus? {
+        let (status, stills) = shared.withLock { ($0.status, $0.stills) }
+        return status.map { provider in
+            var status = provider()
+            status.stills = stills?.files.count ?? 0
+            return status
+        }
+    }
+
+    /// Called by the session once its pipeline runs.
+    func attach(bus: Bus, stills: StillTaker, status: @escaping @Sendable () -> RecorderStatus) {
+        let pendingRequests = shared.withLock { shared -> Int in
+            shared.bus = bus
+            shared.stills = stills
+            shared.status = status
+            return shared.stopRequests
+        }
+        // A stop that came before the pipeline existed must still wake the loop.
+        if pendingRequests > 0 { bus.postApplicationMessage(Wake.stop) }
+    }
+
+    /// Called by the session when it ends.
+    func detach() {
+        shared.withLock { shared in
+            shared.bus = nil
+            shared.stills = nil
+            shared.status = nil
+        }
+    }
+}

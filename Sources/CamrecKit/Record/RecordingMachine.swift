@@ -1,0 +1,146 @@
+import GStreamer
+
+/// A recording's logic as a state machine of values: bus messages, ticks and stop
+/// requests in, actions out. `RecordingSession` feeds it and carries out what it says;
+/// every transition is tested without GStreamer.
+///
+/// States and their transitions:
+/// - `recording`: the limit, a stop request or a lost camera → `stopping` (EOS sent, or
+///   sent by the source itself); a second stop request at once, a full disk → `done`
+///   (kept unfinalised); an error before the first frame or any other error → `done`
+///   (failed); EOS (the source ended by itself) → `done` (finalised).
+/// - `stopping`: EOS → `done` (finalised); a second stop request → `done` (aborted);
+///   the finalise deadline passes → `done` (kept unfinalised); more errors from the lost
+///   camera are ignored.
+/// - `done`: every event is ignored.
+struct RecordingMachine {
+    /// How long finalising may take before the file is kept as it is: a pipeline that
+    /// never delivers EOS (a wedged element) must not hang a script.
+    static let finaliseTimeout: Duration = .seconds(10)
+    /// How often progress is reported.
+    static let progressInterval: Duration = .milliseconds(500)
+
+    enum State: Equatable {
+        case recording
+        case stopping(StopReason, deadline: ContinuousClock.Instant)
+        case done
+    }
+
+    enum Event {
+        /// Time passes; sent on every turn of the bus loop, message or not.
+        case tick(ContinuousClock.Instant)
+        /// The gate held back the first frame past `--max-duration`.
+        case limitReached(ContinuousClock.Instant)
+        /// Stop requests (signals, control socket, keys): `count` so far in all.
+        case stopRequested(StopReason, count: Int, ContinuousClock.Instant)
+        /// The muxer finalised the file and the sink has it all.
+        case endOfStream
+        /// The camera failed (an error from the source), after `framesRecorded` frames.
+        case cameraFailed(ElementFailure, framesRecorded: Int, ContinuousClock.Instant)
+        /// A write failed for lack of space.
+        case diskFull
+        /// Any other error.
+        case failed(GStreamerError)
+        /// A warning the recording survives.
+        case warning(String)
+        /// The first corrupt camera frame was held back.
+        case firstCorruptFrame
+    }
+
+    enum Action: Equatable {
+        /// Send EOS into the pipeline so that the muxer finalises.
+        case sendEndOfStream
+        /// Tell the caller.
+        case report(Report)
+        /// Report progress now (the session knows the counts).
+        case reportProgress(since: Duration)
+        /// The file is finalised: commit it. `requested` is nil when the source ended by itself.
+        case finish(requested: StopReason?, message: String?)
+        /// Stop at once and keep what the file holds.
+        case keepUnfinalised(StopReason, cause: String)
+        /// Stop and fail with this error.
+        case fail(GStreamerError)
+    }
+
+    /// What the machine reports to the caller.
+    enum Report: Equatable {
+        case stopping(StopReason)
+        case warning(String)
+    }
+
+    private(set) var state: State = .recording
+    private var lastProgress: ContinuousClock.Instant
+    private var lostMessage: String?
+
+    init(start: ContinuousClock.Instant) {
+        lastProgress = start
+    }
+
+    /// Whether the run is over (an action that ends it was returned).
+    var isDone: Bool { state == .done }
+
+    mutating func handle(_ event: Event) -> [Action] {
+        guard state != .done else { return [] }
+        switch event {
+        case .tick(let now):
+            if case .stopping(let reason, let deadline) = state, now > deadline {
+                state = .done
+                return [.keepUnfinalised(reason, cause: "the pipeline did not finalise the file within 10 s")]
+            }
+            guard now - lastProgress >= Self.progressInterval else { return [] }
+            defer { lastProgress = now }
+            return [.reportProgress(since: now - lastProgress)]
+
+        case .limitReached(let now):
+            guard state == .recording else { return [] }
+            return beginStop(.maxDuration, at: now) + [.sendEndOfStream]
+
+        case .stopRequested(let reason, let count, let now):
+            if count > 1 {
+                state = .done
+                return [.keepUnfinalised(.aborted, cause: "aborted")]
+            }
+            guard state == .recording else { return [] }
+            return beginStop(reason, at: now) + [.sendEndOfStream]
+
+        case .endOfStream:
+            let requested: StopReason? = if case .stopping(let reason, _) = state { reason } else { nil }
+            state = .done
+            return [.finish(requested: requested, message: lostMessage)]
+
+        case .cameraFailed(let failure, let frames, let now):
+            if case .stopping(.cameraLost, _) = state { return [] }   // follow-up errors of the same loss
+            guard frames > 0 else {
+                // Before the first frame: the camera could not start (busy, gone, refused).
+                state = .done
+                return [.fail(.element(failure))]
+            }
+            let message = failure.message
+            // GstBaseSrc sends EOS downstream itself after a fatal flow error (a second
+            // EOS from us would make the muxer finalise twice): no EOS action here. The
+            // deadline covers the case where that EOS never comes.
+            lostMessage = "camera lost: \(message)"
+            return [.report(.warning("camera lost (\(message)): finalising the recording so far"))]
+                + beginStop(.cameraLost, at: now)
+
+        case .diskFull:
+            state = .done
+            return [.keepUnfinalised(.diskFull, cause: "disk full")]
+
+        case .failed(let error):
+            state = .done
+            return [.fail(error)]
+
+        case .warning(let text):
+            return [.report(.warning(text))]
+
+        case .firstCorruptFrame:
+            return [.report(.warning("the camera delivered a corrupt frame (cut short): corrupt frames are left out of the movie and stills, and counted (corrupt_frames)"))]
+        }
+    }
+
+    private mutating func beginStop(_ reason: StopReason, at now: ContinuousClock.Instant) -> [Action] {
+        state = .stopping(reason, deadline: now + Self.finaliseTimeout)
+        return [.report(.stopping(reason))]
+    }
+}

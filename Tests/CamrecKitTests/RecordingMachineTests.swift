@@ -1,0 +1,115 @@
+@testable import CamrecKit
+import GStreamer
+import Testing
+
+/// Every transition of the recording's state machine, with plain values: no pipeline.
+@Suite struct RecordingMachineTests {
+    let start = ContinuousClock.now
+
+    func at(_ seconds: Double) -> ContinuousClock.Instant { start + .milliseconds(Int(seconds * 1000)) }
+
+    static let cameraGone = ElementFailure(source: "src", domain: "gst-resource-error-quark", code: 9,
+                                           message: "Could not read from resource.", debug: "")
+
+    @Test func maxDurationSendsEOSThenFinishes() {
+        var machine = RecordingMachine(start: start)
+        #expect(machine.handle(.limitReached(at(3))) == [.report(.stopping(.maxDuration)), .sendEndOfStream])
+        #expect(machine.handle(.limitReached(at(3.1))) == [])           // once only
+        #expect(machine.handle(.stopRequested(.signal, count: 1, at(3.2))) == [])   // already stopping
+        #expect(machine.handle(.endOfStream) == [.finish(requested: .maxDuration, message: nil)])
+        #expect(machine.isDone)
+    }
+
+    @Test func signalStopsThenFinishes() {
+        var machine = RecordingMachine(start: start)
+        #expect(machine.handle(.stopRequested(.signal, count: 1, at(1))) == [.report(.stopping(.signal)), .sendEndOfStream])
+        #expect(machine.handle(.endOfStream) == [.finish(requested: .signal, message: nil)])
+    }
+
+    @Test func secondSignalWhileFinalisingAborts() {
+        var machine = RecordingMachine(start: start)
+        _ = machine.handle(.stopRequested(.signal, count: 1, at(1)))
+        #expect(machine.handle(.stopRequested(.signal, count: 2, at(1.1))) == [.keepUnfinalised(.aborted, cause: "aborted")])
+        #expect(machine.handle(.endOfStream) == [])                    // nothing after the end
+    }
+
+    @Test func twoSignalsAtOnceAbort() {
+        var machine = RecordingMachine(start: start)
+        #expect(machine.handle(.stopRequested(.signal, count: 2, at(1))) == [.keepUnfinalised(.aborted, cause: "aborted")])
+        #expect(machine.isDone)
+    }
+
+    @Test func cameraLostFinalisesWithoutASecondEOS() {
+        var machine = RecordingMachine(start: start)
+        let actions = machine.handle(.cameraFailed(Self.cameraGone, framesRecorded: 90, at(3)))
+        #expect(actions == [.report(.warning("camera lost (Could not read from resource.): finalising the recording so far")),
+                            .report(.stopping(.cameraLost))])
+        #expect(!actions.contains(.sendEndOfStream), "the source sends EOS itself")
+        // Follow-up errors of the same loss are ignored.
+        #expect(machine.handle(.cameraFailed(Self.cameraGone, framesRecorded: 90, at(3.1))) == [])
+        #expect(machine.handle(.endOfStream) == [.finish(requested: .cameraLost, message: "camera lost: Could not read from resource.")])
+    }
+
+    @Test func cameraErrorBeforeTheFirstFrameFails() {
+        var machine = RecordingMachine(start: start)
+        #expect(machine.handle(.cameraFailed(Self.cameraGone, framesRecorded: 0, at(0.1))) == [.fail(.element(Self.cameraGone))])
+        #expect(machine.isDone)
+    }
+
+    @Test func diskFullKeepsTheFileUnfinalised() {
+        var machine = RecordingMachine(start: start)
+        #expect(machine.handle(.diskFull) == [.keepUnfinalised(.diskFull, cause: "disk full")])
+    }
+
+    @Test func otherErrorsFail() {
+        var machine = RecordingMachine(start: start)
+        let failure = GStreamerError.element(ElementFailure(source: "mux", domain: "stream", code: 1, message: "boom", debug: ""))
+        #expect(machine.handle(.failed(failure)) == [.fail(failure)])
+    }
+
+    @Test func wedgedFinaliseIsKeptAfterTheDeadline() {
+        var machine = RecordingMachine(start: start)
+        _ = machine.handle(.stopRequested(.control, count: 1, at(1)))
+        #expect(!machine.handle(.tick(at(10.9))).contains { if case .keepUnfinalised = $0 { true } else { false } })
+        #expect(machine.handle(.tick(at(11.01))) == [.keepUnfinalised(.control, cause: "the pipeline did not finalise the file within 10 s")])
+    }
+
+    /// A bus that never goes quiet (warnings, state changes) cannot hold off the
+    /// deadline or progress: the loop ticks the machine on every turn.
+    @Test func ticksBetweenBusyMessagesStillReachTheDeadline() {
+        var machine = RecordingMachine(start: start)
+        _ = machine.handle(.limitReached(at(1)))
+        var ended = false
+        for step in 1...200 {   // a warning every 60 ms for 12 s
+            let now = at(1 + Double(step) * 0.06)
+            _ = machine.handle(.warning("busy"))
+            if machine.handle(.tick(now)).contains(where: { if case .keepUnfinalised = $0 { true } else { false } }) {
+                ended = true
+                #expect(now > at(11) && now < at(11.1))
+                break
+            }
+        }
+        #expect(ended)
+    }
+
+    @Test func progressEveryHalfSecond() {
+        var machine = RecordingMachine(start: start)
+        #expect(machine.handle(.tick(at(0.4))) == [])
+        #expect(machine.handle(.tick(at(0.5))) == [.reportProgress(since: .milliseconds(500))])
+        #expect(machine.handle(.tick(at(0.9))) == [])
+        #expect(machine.handle(.tick(at(1.2))) == [.reportProgress(since: .milliseconds(700))])
+    }
+
+    @Test func sourceEndingByItselfFinishesWithoutAReason() {
+        var machine = RecordingMachine(start: start)
+        #expect(machine.handle(.endOfStream) == [.finish(requested: nil, message: nil)])
+    }
+
+    @Test func warningsAndCorruptFramesAreReported() {
+        var machine = RecordingMachine(start: start)
+        #expect(machine.handle(.warning("x264: slow")) == [.report(.warning("x264: slow"))])
+        let corrupt = machine.handle(.firstCorruptFrame)
+        #expect(corrupt.count == 1)
+        #expect(machine.state == .recording)
+    }
+}
