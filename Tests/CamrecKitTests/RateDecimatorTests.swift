@@ -6,7 +6,7 @@ import Testing
 
     func kept(_ movie: FrameRateValue, stamps: [UInt64]) -> [Int] {
         let decimator = RateDecimator(cameraRate: Self.camera, movieRate: movie)
-        return stamps.indices.filter { decimator.keep(pts: stamps[$0]) }
+        return stamps.indices.filter { decimator.keep(pts: stamps[$0]) != nil }
     }
 
     /// 30 fps stamps with a few milliseconds of jitter either way.
@@ -27,6 +27,19 @@ import Testing
         // 20 fps from 30: slots every 50 ms, kept frames 0, 2, 3, 5, 6, 8, … (two of every three).
         let kept = kept(FrameRateValue(numerator: 20, denominator: 1), stamps: Self.jittered)
         #expect(kept.count == 60)
+    }
+
+    /// A frame late for its slot (the camera lost the one on time) fills that slot; the
+    /// slot's time is what the gate reckons with, so lateness is never a lost frame.
+    @Test func lateFrameFillsItsSlotOnTheGrid() {
+        let decimator = RateDecimator(cameraRate: Self.camera, movieRate: FrameRateValue(numerator: 15, denominator: 1))
+        let interval: UInt64 = 66_666_666
+        #expect(decimator.keep(pts: 1_000_000_000) == .at(1_000_000_000))
+        #expect(decimator.keep(pts: 1_033_333_333) == nil)
+        // Frame 2 lost: frame 3 fills slot 1.
+        #expect(decimator.keep(pts: 1_100_000_000) == .at(1_000_000_000 + interval))
+        #expect(decimator.keep(pts: 1_133_333_333) == .at(1_000_000_000 + 2 * interval))
+        #expect(decimator.keep(pts: nil) == .untimed)
     }
 
     @Test func aStallSkipsTheMissedSlotsOnly() {

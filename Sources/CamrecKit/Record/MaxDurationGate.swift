@@ -37,11 +37,14 @@ final class MaxDurationGate: Sendable {
     }
 
     /// Decides for one buffer; `onLimit` is called once, when the first frame is held back.
-    func admit(pts: UInt64?, onLimit: () -> Void) -> ProbeDecision {
+    /// `slot` is the frame's time on an even grid when frames are kept from a faster camera
+    /// (`RateDecimator`): the limit and lost frames are then reckoned on the grid, and `pts`
+    /// only identifies the frame for stills.
+    func admit(pts: UInt64?, slot: UInt64? = nil, onLimit: () -> Void) -> ProbeDecision {
         var reachedNow = false
         let decision = counts.withLock { counts -> ProbeDecision in
             if counts.closed { return .drop }
-            let time = pts ?? counts.lastPts ?? 0
+            let time = slot ?? pts ?? counts.lastPts ?? 0
             let first = counts.firstPts ?? time
             counts.firstPts = first
             let elapsed = time >= first ? time - first : 0
@@ -54,7 +57,7 @@ final class MaxDurationGate: Sendable {
                 let missing = (time - last + halfFrameNanoseconds) / frameNanoseconds - 1
                 counts.dropped += missing
             }
-            counts.recent.append((time, counts.frames))
+            counts.recent.append((pts ?? time, counts.frames))
             if counts.recent.count > Self.recentCapacity { counts.recent.removeFirst(counts.recent.count - Self.recentCapacity / 2) }
             counts.frames += 1
             counts.lastPts = time

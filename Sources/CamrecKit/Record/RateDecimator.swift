@@ -18,20 +18,32 @@ final class RateDecimator: Sendable {
         tolerance = UInt64(0.5e9 / max(cameraRate.framesPerSecond, 0.001))
     }
 
-    /// Whether the frame at `pts` (nanoseconds) is kept.
-    func keep(pts: UInt64?) -> Bool {
-        guard let pts else { return true }
+    /// The slot the frame at `pts` (nanoseconds) fills on the movie's even grid, or nil
+    /// when it is dropped. A frame without a timestamp is kept as it is.
+    func keep(pts: UInt64?) -> Slot? {
+        guard let pts else { return .untimed }
         return nextSlot.withLock { slot in
             guard let due = slot else {
                 slot = pts + movieInterval
-                return true
+                return .at(pts)
             }
-            guard pts + tolerance >= due else { return false }
-            // The next slot after this frame (several slots on when the camera stalled).
-            var next = due + movieInterval
-            while next <= pts + tolerance { next += movieInterval }
-            slot = next
-            return true
+            guard pts + tolerance >= due else { return nil }
+            // The first slot after this frame; the slots it jumps over (a camera stall) were
+            // lost, and show as a gap on the grid.
+            var filled = due
+            while filled + movieInterval <= pts + tolerance { filled += movieInterval }
+            slot = filled + movieInterval
+            return .at(filled)
         }
+    }
+
+    /// Where a kept frame goes.
+    enum Slot: Equatable {
+        /// On the grid at this time (nanoseconds).
+        case at(UInt64)
+        /// The frame had no timestamp.
+        case untimed
+
+        var time: UInt64? { if case .at(let time) = self { time } else { nil } }
     }
 }

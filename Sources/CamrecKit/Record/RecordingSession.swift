@@ -43,8 +43,12 @@ final class RecordingSession {
             }
             gateToken = pad.addProbe(.buffer) { [decimator] data in
                 guard case .buffer(let timing) = data else { return .pass }
-                if let decimator, !decimator.keep(pts: timing.pts) { return .drop }
-                return gate.admit(pts: timing.pts) { bus.postApplicationMessage(RecordingControl.Wake.limit) }
+                var slot: UInt64?
+                if let decimator {
+                    guard let kept = decimator.keep(pts: timing.pts) else { return .drop }
+                    slot = kept.time
+                }
+                return gate.admit(pts: timing.pts, slot: slot) { bus.postApplicationMessage(RecordingControl.Wake.limit) }
             }
         } catch {
             throw CamrecError(.usage, "the pipeline template needs a queue named 'record' on the recording branch (\(error))")
