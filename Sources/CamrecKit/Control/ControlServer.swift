@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -6,13 +7,24 @@ import Glibc
 /// The control socket of a recording (`--control PATH`): a Unix stream socket, mode 0600,
 /// that takes one command line per connection (`still`, `stop`, `status`) and answers one
 /// JSON line. A malformed or oversized command gets an error reply and changes nothing.
-public final class ControlServer: @unchecked Sendable {
-    /// What the server does for each command; runs on the server's thread.
+///
+/// Each connection is served on a thread of its own, so a `still` that waits for its file
+/// never holds up a `status` or a `stop`; at most `maximumClients` are served at once,
+/// and one more gets a "busy" reply at once.
+public final class ControlServer: Sendable {
+    /// What the server does for each command; runs on the connection's own thread.
     public typealias Handler = @Sendable (ControlCommand) -> String
+
+    /// Connections served at the same time.
+    public static let maximumClients = 8
 
     private let path: String
     private let listener: Int32
-    private let wake: (read: Int32, write: Int32)
+    private let wakeRead: Int32
+    /// The wake pipe's write end: written by `shutdown` and closed by the serving thread
+    /// when it ends, both under this lock, so that it is never written after it is closed.
+    private let wakeWrite: Mutex<Int32?>
+    private let clients = Atomic<Int>(0)
 
     /// Creates the socket at `path`. An existing file there is replaced only when it is a
     /// socket nobody listens on (left by a camrec that crashed); otherwise it is refused.
@@ -43,35 +55,55 @@ public final class ControlServer: @unchecked Sendable {
             unlink(path)
             throw CamrecError(.failure, "cannot create the control socket's wake pipe: \(systemMessage(errno))")
         }
-        wake = (pipeEnds[0], pipeEnds[1])
+        wakeRead = pipeEnds[0]
+        wakeWrite = Mutex(pipeEnds[1])
         let thread = Thread { [self] in serve(handler) }
         thread.name = "camrec-control"
         thread.start()
     }
 
-    /// Removes the socket file (at once, so it is gone when the process exits) and stops serving.
+    /// Removes the socket file (at once, so it is gone when the process exits) and stops
+    /// accepting connections; ones already accepted are answered.
     public func shutdown() {
         unlink(path)
-        var byte: UInt8 = 1
-        _ = write(wake.write, &byte, 1)
+        wakeWrite.withLock { descriptor in
+            guard let descriptor else { return }
+            var byte: UInt8 = 1
+            _ = write(descriptor, &byte, 1)
+        }
     }
 
-    private func serve(_ handler: Handler) {
+    private func serve(_ handler: @escaping Handler) {
         defer {
             Glibc.close(listener)
-            Glibc.close(wake.read)
-            Glibc.close(wake.write)
+            Glibc.close(wakeRead)
+            wakeWrite.withLock { descriptor in
+                if let descriptor { Glibc.close(descriptor) }
+                descriptor = nil
+            }
         }
         while true {
             var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
+                       pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
             guard poll(&fds, 2, -1) >= 0 || errno == EINTR else { return }
             if fds[1].revents != 0 { return }
             guard fds[0].revents & Int16(POLLIN) != 0 else { continue }
             let client = accept(listener, nil, nil)
             guard client >= 0 else { continue }
-            answer(client, handler)
-            Glibc.close(client)
+            _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+            guard clients.wrappingAdd(1, ordering: .relaxed).oldValue < Self.maximumClients else {
+                clients.wrappingSubtract(1, ordering: .relaxed)
+                reply(ControlReply.error("busy: \(Self.maximumClients) commands are being answered; try again"), to: client)
+                Glibc.close(client)
+                continue
+            }
+            let thread = Thread { [self] in
+                answer(client, handler)
+                Glibc.close(client)
+                clients.wrappingSubtract(1, ordering: .relaxed)
+            }
+            thread.name = "camrec-control-client"
+            thread.start()
         }
     }
 
@@ -93,7 +125,11 @@ public final class ControlServer: @unchecked Sendable {
         case .success(let command): reply = handler(command)
         case .failure(let error): reply = ControlReply.error(error.message)
         }
-        let bytes = Array((reply + "\n").utf8)
+        self.reply(reply, to: client)
+    }
+
+    private func reply(_ text: String, to client: Int32) {
+        let bytes = Array((text + "\n").utf8)
         _ = bytes.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 

@@ -1,0 +1,72 @@
+import CamrecKit
+import Foundation
+import Synchronization
+import Testing
+
+/// The control socket without a recording: a handler of our own stands in for it.
+@Suite struct ControlServerTests {
+    static func socketPath() -> String {
+        "/tmp/camrec-ctl-\(getpid())-\(UUID().uuidString.prefix(8)).sock"
+    }
+
+    /// A `still` that waits for its file does not hold up `status` or `stop`.
+    @Test func statusIsAnsweredWhileAStillWaits() throws {
+        let path = Self.socketPath()
+        let release = DispatchSemaphore(value: 0)
+        let server = try ControlServer(path: path) { command in
+            switch command {
+            case .still:
+                release.wait()
+                return ControlReply.ok
+            case .status, .stop:
+                return ControlReply.error("answered \(command.rawValue)")
+            }
+        }
+        defer { server.shutdown() }
+        let stillReply = Mutex<String?>(nil)
+        let stillDone = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let reply = try? ControlClient.send("still", to: path, timeoutSeconds: 60)
+            stillReply.withLock { $0 = reply }
+            stillDone.signal()
+        }
+        // The still is held until status and stop are answered.
+        let status = try ControlClient.send("status", to: path, timeoutSeconds: 60)
+        #expect(status.contains("answered status"))
+        let stop = try ControlClient.send("stop", to: path, timeoutSeconds: 60)
+        #expect(stop.contains("answered stop"))
+        #expect(stillReply.withLock { $0 } == nil, "the still was answered before it was released")
+        release.signal()
+        #expect(stillDone.wait(timeout: .now() + 60) == .success)
+        #expect(stillReply.withLock { $0 }?.contains("\"ok\":true") == true)
+    }
+
+    @Test func malformedCommandGetsAnErrorReply() throws {
+        let path = Self.socketPath()
+        let server = try ControlServer(path: path) { _ in ControlReply.ok }
+        defer { server.shutdown() }
+        let reply = try ControlClient.send("explode", to: path)
+        #expect(reply.contains("\"ok\":false"))
+    }
+
+    /// shutdown removes the socket at once and can be called more than once; nobody
+    /// answers afterwards.
+    @Test func shutdownRemovesTheSocket() throws {
+        let path = Self.socketPath()
+        let server = try ControlServer(path: path) { _ in ControlReply.ok }
+        #expect(FileManager.default.fileExists(atPath: path))
+        server.shutdown()
+        server.shutdown()
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(throws: CamrecError.self) { try ControlClient.send("status", to: path, timeoutSeconds: 5) }
+    }
+
+    /// Anything at the path that is not a stale socket is refused, and left alone.
+    @Test func refusesAnExistingFile() throws {
+        let path = Self.socketPath()
+        FileManager.default.createFile(atPath: path, contents: Data("keep".utf8))
+        defer { unlink(path) }
+        #expect(throws: CamrecError.self) { try ControlServer(path: path) { _ in ControlReply.ok } }
+        #expect(FileManager.default.contents(atPath: path) == Data("keep".utf8))
+    }
+}
