@@ -19,7 +19,7 @@ enum StillCommand {
             OptionSpec(["--json"], help: "print JSON lines on stdout: still, warning, result"),
             OptionSpec(["--quiet", "-q"], help: "print nothing on stderr but errors"),
         ],
-        positionals: [PositionalSpec("OUTPUT", help: "the photo: .jpg or .png; with --count, NAME-0001.jpg, … or a pattern with %04d")],
+        positionals: [PositionalSpec("OUTPUT", help: "the photo: .jpg, .jpeg or .png (the extension picks the format); with --count, NAME-0001.jpg, … or a pattern with %04d")],
         discussion: "Exit codes are those of camrec record (see camrec --help)."
     )
 
@@ -75,11 +75,8 @@ enum StillCommand {
         guard let output = parsed.positional("OUTPUT") else {
             throw CamrecError(.usage, "missing OUTPUT: give the photo to write, e.g. camrec still photo.jpg")
         }
-        let format: StillFormat
-        switch OutputFile.split(output).1.lowercased() {
-        case ".jpg", ".jpeg": format = .jpeg(quality: options.quality)
-        case ".png": format = .png
-        default: throw CamrecError(.usage, "cannot tell the format of '\(output)': end OUTPUT with .jpg or .png")
+        guard let format = StillFormat(path: output, quality: options.quality) else {
+            throw CamrecError(.usage, "cannot tell the format of '\(output)': end OUTPUT with \(StillFormat.extensionList)")
         }
         let target: StillOutput
         if options.count == 1 && !output.contains("%") {

@@ -65,6 +65,16 @@ import Testing
         #expect(wrongExtension.status == 64)
     }
 
+    /// OUTPUT's extension picks the format; any other extension is a usage error that says
+    /// which ones work.
+    @Test(arguments: ["/tmp/camrec-never.txt", "/tmp/camrec-never", "/tmp/camrec-never-%04d.gif"])
+    func unknownExtensionSaysWhichWork(_ output: String) throws {
+        let result = try CamrecBinary.run(["still", "--device", "test", "--count", "2", output])
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.contains(".jpg, .jpeg or .png"), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+    }
+
     /// On a terminal, `s` takes a still and `q` stops the recording (finalised).
     @Test func keysOnATerminalTakeStillsAndStop() throws {
         let folder = try TemporaryFolder()
