@@ -80,13 +80,14 @@ enum StillCommand {
         }
         let target: StillOutput
         if options.count == 1 && !output.contains("%") {
+            try StillNaming.checkFolder(of: output)
             try OutputFile.checkDestination(output, overwrite: parsed.flag("--force"))
             target = .file(path: output, overwrite: parsed.flag("--force"))
         } else {
             let (stem, ext) = OutputFile.split(output)
             let pattern = output.contains("%") ? output : stem + "-%04d" + ext
             let naming = try StillNaming.parse(pattern, moviePath: output, format: format)
-            try OutputFile.checkFolder(naming.folder)
+            try naming.checkDestination()
             target = .series(naming)
         }
         let resolution = try CameraResolver.resolve(device: parsed.value("--device"), size: options.size, rate: options.rate)

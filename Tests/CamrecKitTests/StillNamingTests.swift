@@ -76,6 +76,46 @@ import Testing
     }
 }
 
+/// Where stills go is checked before the camera opens (exit 73), honestly as root too: a
+/// missing folder or a path under a regular file can never be written.
+@Suite struct StillDestinationTests {
+    func failure(_ naming: StillNaming) -> CamrecError? {
+        do {
+            try naming.checkDestination()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func missingFolder() throws {
+        let naming = try StillNaming.parse("/nonexistent-camrec/dir/", moviePath: "m.mp4", format: .jpeg(quality: 90))
+        #expect(failure(naming) == CamrecError(.cannotCreateOutput,
+            "cannot create /nonexistent-camrec/dir/m-still-0001.jpg: folder /nonexistent-camrec/dir does not exist; create it first"))
+    }
+
+    @Test func folderThatIsAFile() throws {
+        let file = try StillNaming.parse("/etc/passwd", moviePath: "m.mp4", format: .png)
+        #expect(failure(file) == CamrecError(.cannotCreateOutput, "cannot create /etc/passwd/m-still-0001.png: /etc/passwd is not a folder"))
+        let under = try StillNaming.parse("/etc/passwd/x/img-%d.png", moviePath: "m.mp4", format: .png)
+        #expect(failure(under) == CamrecError(.cannotCreateOutput,
+            "cannot create /etc/passwd/x/img-1.png: /etc/passwd/x is not a folder (part of it is a file)"))
+    }
+
+    @Test func writableFolderPasses() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("camrec-dest-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(failure(try StillNaming.parse(folder.path + "/s-%03d.jpg", moviePath: "m.mp4", format: .jpeg(quality: 90))) == nil)
+        #expect(failure(.beside(moviePath: "relative.mp4", format: .png)) == nil, "the current folder")
+        // Only a user other than root is refused by a read-only folder's mode.
+        guard getuid() != 0 else { return }
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder.path)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path) }
+        #expect(failure(.beside(moviePath: folder.path + "/m.mp4", format: .png))?.message.contains("is not writable") == true)
+    }
+}
+
 @Suite struct ExposureSettlerTests {
     @Test func settlesOnlyWhenBrightnessStopsChanging() {
         var settler = ExposureSettler()

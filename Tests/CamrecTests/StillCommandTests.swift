@@ -65,6 +65,22 @@ import Testing
         #expect(wrongExtension.status == 64)
     }
 
+    /// A folder that cannot hold the photos is found before the camera is opened: exit 73,
+    /// one line saying what is wrong with which folder (a busy camera would give 75).
+    @Test(arguments: [
+        (["/etc/passwd/x.jpg"], "/etc/passwd is not a folder"),
+        (["--count", "2", "/etc/passwd/x.jpg"], "/etc/passwd is not a folder"),
+        (["/nonexistent-camrec/dir/x.jpg"], "/nonexistent-camrec/dir does not exist"),
+        (["--count", "2", "/nonexistent-camrec/dir/x-%02d.png"], "/nonexistent-camrec/dir does not exist"),
+    ])
+    func unusableFolderIsFoundAtStart(_ arguments: [String], mentions: String) throws {
+        let result = try CamrecBinary.run(["still"] + arguments, environment: camera("/dev/video0,fault=ebusy"))
+        #expect(result.status == 73, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("camrec: cannot create"), "\(result.stderr)")
+        #expect(result.stderr.contains(mentions), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+    }
+
     /// OUTPUT's extension picks the format; any other extension is a usage error that says
     /// which ones work.
     @Test(arguments: ["/tmp/camrec-never.txt", "/tmp/camrec-never", "/tmp/camrec-never-%04d.gif"])
