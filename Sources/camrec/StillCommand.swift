@@ -50,7 +50,12 @@ enum StillCommand {
         }
         let printer = RecordingPrinter(console: console)
         do {
-            let result = try camera.run { event in printer.show(event) }
+            let result = try camera.run { event in
+                // A photo has no movie, so no "movie time": a line of its own.
+                guard case .still(let file) = event else { return printer.show(event) }
+                console.emit(file, type: "still")
+                console.say("camrec: still \(file.path) (\(humanBytes(file.bytes)))")
+            }
             printer.show(result)
             return result.exitStatus
         } catch {

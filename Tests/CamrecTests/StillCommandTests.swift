@@ -65,6 +65,17 @@ import Testing
         #expect(wrongExtension.status == 64)
     }
 
+    /// `camrec still` has no movie: its lines name the photo without a "movie time".
+    @Test func photosAreReportedWithoutAMovieTime() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let result = try CamrecBinary.run(["still", "--device", "test", "--size", "320x240", "--count", "2", "--interval", "0.1",
+                                           "--settle", "0", folder.path("p.jpg")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains("movie"), "\(result.stderr)")
+        #expect(result.stderr.contains(folder.path("p-0001.jpg")) && result.stderr.contains(folder.path("p-0002.jpg")), "\(result.stderr)")
+    }
+
     /// A folder that cannot hold the photos is found before the camera is opened: exit 73,
     /// one line saying what is wrong with which folder (a busy camera would give 75).
     @Test(arguments: [
