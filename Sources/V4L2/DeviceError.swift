@@ -39,6 +39,16 @@ public enum DeviceError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Of the failures of a scan that found no camera, the one that best says why: a busy
+    /// camera first (another program has it), then a permission problem, then any other but
+    /// a missing path; nil when there is none. Its kind decides camrec's exit status, so
+    /// the message and the status always agree.
+    public static func mostTelling(_ failures: [DeviceError]) -> DeviceError? {
+        failures.first { if case .busy = $0 { true } else { false } }
+            ?? failures.first { if case .permissionDenied = $0 { true } else { false } }
+            ?? failures.first { if case .notFound = $0 { false } else { true } }
+    }
+
     /// The device path the error is about.
     public var path: String {
         switch self {

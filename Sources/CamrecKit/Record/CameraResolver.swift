@@ -59,16 +59,23 @@ public enum CameraResolver {
         }
     }
 
+    /// Why no camera can be used, given the failures of a scan that found none: a camera
+    /// that exists but cannot be opened keeps its own exit status (busy 75, not permitted
+    /// 77), else no camera (66). `camrec devices` and recording say it in the same words.
+    public static func noUsableCamera(failures: [DeviceError]) -> CamrecError {
+        let message = SelectionError.noCameras(failures: failures).message
+        return switch DeviceError.mostTelling(failures) {
+        case .busy?: CamrecError(.cameraBusy, message)
+        case .permissionDenied?: CamrecError(.permissionDenied, message)
+        default: CamrecError(.noCamera, message)
+        }
+    }
+
     static func camrecError(for error: SelectionError, selector: DeviceSelector) -> CamrecError {
         switch error {
         case .noCameras(let failures):
-            // A camera that exists but cannot be opened keeps its own exit status.
-            if failures.contains(where: { if case .busy = $0 { true } else { false } }) {
-                return CamrecError(.cameraBusy, error.message)
-            }
-            if failures.contains(where: { if case .permissionDenied = $0 { true } else { false } }) {
-                return CamrecError(.permissionDenied, error.message)
-            }
+            let error = noUsableCamera(failures: failures)
+            guard error.status == .noCamera else { return error }
             return CamrecError(.noCamera, error.message + "; try --device test for a test pattern")
         case .noMatch, .ambiguous:
             return CamrecError(.noCamera, error.message)
