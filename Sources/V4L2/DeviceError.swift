@@ -49,6 +49,18 @@ public enum DeviceError: Error, Sendable, Equatable, CustomStringConvertible {
             ?? failures.first { if case .notFound = $0 { false } else { true } }
     }
 
+    /// A few words on why a camera was passed over, for "skipped PATH: …" warnings.
+    public var shortReason: String {
+        switch self {
+        case .notFound: "it does not exist"
+        case .busy: "camera is busy (used by another program)"
+        case .permissionDenied: "permission denied (see the video group)"
+        case .notACaptureDevice: "not a video capture device"
+        case .openFailed(_, let code): "cannot open it: \(errnoDescription(code))"
+        case .ioctlFailed(_, let request, let code): "it rejected \(request): \(errnoDescription(code))"
+        }
+    }
+
     /// The device path the error is about.
     public var path: String {
         switch self {

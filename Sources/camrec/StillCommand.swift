@@ -26,6 +26,7 @@ enum StillCommand {
     static func main(_ arguments: [String]) -> ExitStatus {
         let console: Console
         let config: StillConfig
+        let warnings: [String]
         do {
             let parsed = try spec.parse(arguments)
             if parsed.helpRequested {
@@ -34,7 +35,7 @@ enum StillCommand {
             }
             console = Console(json: parsed.flag("--json"), quiet: parsed.flag("--quiet"))
             do {
-                config = try makeConfig(parsed)
+                (config, warnings) = try makeConfig(parsed)
             } catch {
                 console.fail(error)
                 return error.status
@@ -49,6 +50,7 @@ enum StillCommand {
             if signal != SIGUSR1 { camera.requestStop() }
         }
         let printer = RecordingPrinter(console: console)
+        for warning in warnings { printer.show(.warning(warning)) }
         do {
             let result = try camera.run { event in
                 // A photo has no movie, so no "movie time": a line of its own.
@@ -64,7 +66,8 @@ enum StillCommand {
         }
     }
 
-    private static func makeConfig(_ parsed: ParsedArguments) throws(CamrecError) -> StillConfig {
+    /// The photos to take, and warnings about the camera chosen.
+    private static func makeConfig(_ parsed: ParsedArguments) throws(CamrecError) -> (StillConfig, warnings: [String]) {
         let options: (size: FrameSize?, rate: FrameRateValue?, count: Int, interval: TimeSpec, settle: TimeSpec, quality: Int)
         do {
             options = (
@@ -96,8 +99,9 @@ enum StillCommand {
             target = .series(naming)
         }
         let resolution = try CameraResolver.resolve(device: parsed.value("--device"), size: options.size, rate: options.rate)
-        return StillConfig(source: resolution.source, size: resolution.size, rate: resolution.rate, format: format,
-                           output: target, count: options.count, interval: options.interval, settle: options.settle)
+        let config = StillConfig(source: resolution.source, size: resolution.size, rate: resolution.rate, format: format,
+                                 output: target, count: options.count, interval: options.interval, settle: options.settle)
+        return (config, resolution.warnings)
     }
 
     private static func positiveInteger(_ text: String) throws(ValueError) -> Int {

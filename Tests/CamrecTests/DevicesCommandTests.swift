@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `camrec devices` and the choice of a camera when some cannot be opened: output on stdout
-/// ends with a newline, and errors go to stderr as `camrec: …`.
+/// ends with a newline, errors go to stderr as `camrec: …`, and a camera passed over is named.
 @Suite struct DevicesCommandTests {
     func environment(_ spec: String) throws -> [String: String] {
         var environment = try VirtualCameraEnvironment.shared().environment(spec: spec)
@@ -57,5 +57,26 @@ import Testing
         #expect(result.stdoutText.hasPrefix("0: /dev/video1  Rear\n"), "\(result.stdoutText)")
         #expect(!result.stdoutText.contains("warning"), "\(result.stdoutText)")
         #expect(result.stderr.hasPrefix("camrec: warning: camera /dev/video0 is busy"), "\(result.stderr)")
+    }
+
+    /// The first camera is busy: camrec takes the second and says which one it skipped and why.
+    @Test func skippedBusyCameraIsAWarning() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let env = try environment("/dev/video0,fault=ebusy;/dev/video1,formats=yuyv")
+        let result = try CamrecBinary.run(["still", "--size", "640x480", "--settle", "0", "--json", folder.path("p.jpg")], environment: env)
+        #expect(result.status == 0, "\(result.stderr)")
+        let warnings = JSONLines.parse(result).filter { $0["type"] as? String == "warning" }.compactMap { $0["message"] as? String }
+        #expect(warnings == ["skipped /dev/video0: camera is busy (used by another program)"], "\(warnings)")
+        #expect(result.stderr.contains("camrec: warning: skipped /dev/video0: camera is busy (used by another program)"), "\(result.stderr)")
+        #expect(try MediaProbe.probe(folder.path("p.jpg")).width == 640)
+        // Asked for by path, the busy camera is an error, not skipped.
+        let byPath = try CamrecBinary.run(["still", "--device", "/dev/video0", "--settle", "0", folder.path("q.jpg")], environment: env)
+        #expect(byPath.status == 75)
+        // A camera after the chosen one is no reason to warn.
+        let later = try CamrecBinary.run(["still", "--size", "640x480", "--settle", "0", "--json", folder.path("r.jpg")],
+                                         environment: environment("/dev/video0,formats=yuyv;/dev/video1,fault=ebusy"))
+        #expect(later.status == 0, "\(later.stderr)")
+        #expect(!JSONLines.parse(later).contains { $0["type"] as? String == "warning" }, "\(later.stdoutText)")
     }
 }

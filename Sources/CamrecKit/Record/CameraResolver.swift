@@ -11,6 +11,10 @@ public enum CameraResolver {
         public var size: FrameSize
         /// The frame rate the camera will deliver.
         public var rate: FrameRateValue
+        /// What a person should know about the choice, one line each, e.g. "skipped
+        /// /dev/video0: camera is busy (used by another program)" when the first camera
+        /// could not be opened and another was taken. Show them as warnings.
+        public var warnings: [String] = []
     }
 
     /// Resolves `device` ("test", a path, an index or a card name; nil for the first
@@ -20,7 +24,8 @@ public enum CameraResolver {
             return Resolution(source: .testPattern, size: size ?? RecordConfig.defaultTestSize,
                               rate: rate ?? RecordConfig.defaultTestRate)
         }
-        let camera = try find(device)
+        let selection = try select(device)
+        let camera = selection.device
         let wantedSize = size.flatMap { size in
             UInt32(exactly: size.width).flatMap { width in UInt32(exactly: size.height).map { VideoSize(width: width, height: $0) } }
         }
@@ -44,19 +49,30 @@ public enum CameraResolver {
         let chosenRate = FrameRateValue(numerator: Int(choice.rate.numerator), denominator: Int(choice.rate.denominator))
         let format = CameraFormat(fourcc: choice.fourcc, caps: choice.caps, size: chosenSize, rate: chosenRate,
                                   decoding: decoding, reason: choice.reason)
-        return Resolution(source: .camera(path: camera.path, format: format), size: chosenSize, rate: chosenRate)
+        return Resolution(source: .camera(path: camera.path, format: format), size: chosenSize, rate: chosenRate,
+                          warnings: selection.skipped.map(skippedWarning))
     }
 
     /// The camera for `device`, probed.
     public static func find(_ device: String?) throws(CamrecError) -> CaptureDevice {
+        try select(device).device
+    }
+
+    /// The camera for `device`, probed, and the cameras passed over on the way.
+    static func select(_ device: String?) throws(CamrecError) -> Selection {
         guard let selector = DeviceSelector(device ?? "0") else {
             throw CamrecError(.usage, "invalid --device '\(device ?? "")': give a path (/dev/video0), an index (0) or part of a camera's name")
         }
         do {
-            return try DeviceDiscovery.find(selector)
+            return try DeviceDiscovery.select(selector)
         } catch {
             throw camrecError(for: error, selector: selector)
         }
+    }
+
+    /// "skipped /dev/video0: camera is busy (used by another program)".
+    static func skippedWarning(_ failure: DeviceError) -> String {
+        "skipped \(failure.path): \(failure.shortReason)"
     }
 
     /// Why no camera can be used, given the failures of a scan that found none: a camera
