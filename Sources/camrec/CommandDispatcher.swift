@@ -23,11 +23,13 @@ enum CommandDispatcher {
         }
     }
 
-    /// The exit-code table shown in help texts.
+    /// The exit-code table shown in help texts: codes right-padded to one column, meanings
+    /// in the next (long ones wrap under the meaning, see HelpFormatter.reflow).
     static var exitCodeTable: String {
-        "Exit codes:\n" + ExitStatus.allCases.map { status in
+        let width = ExitStatus.allCases.map { String($0.rawValue).count }.max() ?? 3
+        return "Exit codes:\n" + ExitStatus.allCases.map { status in
             let code = String(status.rawValue)
-            return "  " + code + String(repeating: " ", count: max(1, 5 - code.count)) + status.meaning
+            return "  " + code + String(repeating: " ", count: width - code.count + 2) + status.meaning
         }.joined(separator: "\n")
     }
 }

@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+
+/// The command line as people type it: `camrec help`, mistyped subcommands, bundled short
+/// flags and the help text's exit-code table.
+@Suite struct CliTests {
+    /// Every row of the exit-code table: the code right after two spaces, the meaning in one
+    /// column, continuation lines indented to that column, nothing past 80 columns.
+    @Test(arguments: [[], ["trim"]])
+    func exitCodeTableIsAligned(_ subcommand: [String]) throws {
+        let result = try CamrecBinary.run(subcommand + ["--help"])
+        #expect(result.status == 0)
+        let lines = result.stdoutText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let start = try #require(lines.firstIndex(of: "Exit codes:"))
+        let table = lines[(start + 1)...].prefix { !$0.isEmpty }
+        var codes: [String] = []
+        var column: Int?
+        for line in table {
+            #expect(line.count <= 80, "\(line)")
+            let body = line.drop { $0 == " " }
+            let indent = line.count - body.count
+            if let first = body.first, first.isNumber {
+                #expect(indent == 2, "\(line)")
+                let code = body.prefix { $0.isNumber }
+                codes.append(String(code))
+                let meaningAt = indent + code.count + body.dropFirst(code.count).prefix { $0 == " " }.count
+                if let column { #expect(meaningAt == column, "\(line)") } else { column = meaningAt }
+            } else {
+                #expect(indent == column, "continuation not under the meanings: \(line)")
+            }
+        }
+        #expect(codes == ["0", "1", "64", "65", "66", "69", "73", "74", "75", "77", "79", "130"])
+    }
+}
