@@ -4,6 +4,21 @@ import Testing
 /// The command line as people type it: `camrec help`, mistyped subcommands, bundled short
 /// flags and the help text's exit-code table.
 @Suite struct CliTests {
+    /// `-qf` is `-q -f`: quiet and replace the existing photo.
+    @Test func bundledShortFlags() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let photo = folder.path("p.jpg")
+        try Data("old".utf8).write(to: URL(fileURLWithPath: photo))
+        let result = try CamrecBinary.run(["still", "-qf", "--device", "test", "--size", "320x240", "--settle", "0", photo])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+        #expect(try MediaProbe.probe(photo).codec == "mjpeg")
+        let valueInBundle = try CamrecBinary.run(["still", "-qd", "test", photo])
+        #expect(valueInBundle.status == 64)
+        #expect(valueInBundle.stderr.contains("-d"), "\(valueInBundle.stderr)")
+    }
+
     /// Every row of the exit-code table: the code right after two spaces, the meaning in one
     /// column, continuation lines indented to that column, nothing past 80 columns.
     @Test(arguments: [[], ["trim"]])
