@@ -4,6 +4,52 @@ import Testing
 /// The command line as people type it: `camrec help`, mistyped subcommands, bundled short
 /// flags and the help text's exit-code table.
 @Suite struct CliTests {
+    @Test(arguments: [
+        ([], "USAGE: camrec [record] [options] OUTPUT"),
+        (["record"], "USAGE: camrec [record] [options] OUTPUT"),
+        (["trim"], "USAGE: camrec trim"),
+        (["still"], "USAGE: camrec still"),
+        (["devices"], "USAGE: camrec devices"),
+        (["ctl"], "USAGE: camrec ctl"),
+    ])
+    func helpSubcommandPrintsHelp(_ subcommand: [String], usage: String) throws {
+        let result = try CamrecBinary.run(["help"] + subcommand)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdoutText.hasPrefix(usage), "\(result.stdoutText)")
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+    }
+
+    @Test func helpForAnUnknownSubcommandIsAUsageError() throws {
+        let result = try CamrecBinary.run(["help", "recrod"])
+        #expect(result.status == 64)
+        #expect(result.stderr == "camrec: unknown subcommand 'recrod': did you mean 'record'? (see camrec --help)\n", "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test(arguments: [
+        (["recrod", "x.mp4"], "record"),
+        (["devcies"], "devices"),
+        (["stil", "x.jpg"], "still"),
+        (["trm", "--start", "1", "in.mp4"], "trim"),
+        (["Trim", "in.mp4"], "trim"),
+        (["hlep"], "help"),
+    ])
+    func mistypedSubcommandIsNamed(_ arguments: [String], meant: String) throws {
+        let result = try CamrecBinary.run(arguments)
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr == "camrec: unknown subcommand '\(arguments[0])': did you mean '\(meant)'? (see camrec --help)\n",
+                "\(result.stderr)")
+    }
+
+    /// A first word with a dot or a slash is an OUTPUT (record is the default subcommand), even
+    /// when it looks like a subcommand: no suggestion then.
+    @Test(arguments: ["recrod.mp4", "./recrod", "recrod.txt"])
+    func plausibleOutputIsNotTakenForASubcommand(_ output: String) throws {
+        let result = try CamrecBinary.run(["--device", "test", "--print-pipeline", output])
+        #expect(!result.stderr.contains("subcommand"), "\(result.stderr)")
+        #expect(result.status == (output.hasSuffix(".mp4") ? 0 : 64), "\(result.stderr)")
+    }
+
     /// `-qf` is `-q -f`: quiet and replace the existing photo.
     @Test func bundledShortFlags() throws {
         let folder = try TemporaryFolder()
