@@ -18,7 +18,7 @@ public struct StillNaming: Sendable, Equatable {
     /// Whether `--stills` gave a pattern (its extension is the user's) rather than a folder.
     let isPattern: Bool
 
-    init(prefix: String, width: Int, suffix: String, isPattern: Bool = true) {
+    init(prefix: String, width: Int, suffix: String, isPattern: Bool) {
         self.prefix = prefix
         self.width = width
         self.suffix = suffix
