@@ -7,6 +7,9 @@
 /// - A lone `-` is positional (conventionally standard input or output).
 /// - `-3`, `-2.5`, `-0:05`, `-.5` (a dash then a digit or a dot) are negative numbers,
 ///   not options: positionals, or values of the option before them (`--end -3`).
+/// - Short flags may be bundled: `-qf` is `-q -f` (`-h` included). A bundle is only
+///   flags: an option with a value is written on its own (`-q -d DEV`), and `-nvalue`
+///   stays a value when `-n` takes one.
 /// - `--name=value`, `--name value`, `-n value`, `-n=value` and `-nvalue` give a value.
 ///   A separate value is taken only if it does not itself look like an option, so
 ///   `--device --force` reports a missing value instead of swallowing `--force`;
@@ -101,6 +104,16 @@ public struct CommandSpec: Sendable {
                 optionsEnded = true
                 continue
             }
+            switch try bundle(argument) {
+            case .flags(let flags)?:
+                for flag in flags { result.occurrences[flag.name, default: []].append("") }
+                continue
+            case .help?:
+                result.helpRequested = true
+                return result
+            case nil:
+                break
+            }
             let (spec, attached) = try resolve(argument)
             guard spec.takesValue else {
                 if let attached {
@@ -149,6 +162,34 @@ public struct CommandSpec: Sendable {
             if (handles.long && argument == "--help") || (handles.short && argument == "-h") { return true }
         }
         return false
+    }
+
+    /// What a bundle of short flags like `-qf` holds.
+    private enum Bundle {
+        case flags([OptionSpec])
+        /// `-h` was among them.
+        case help
+    }
+
+    /// The bundle `argument` is: nil unless it is `-` and two or more letters that are all
+    /// declared short options (or `-h`), the first a flag (`-d0` is `-d` with the value 0).
+    /// An option that takes a value cannot be bundled.
+    private func bundle(_ argument: String) throws(UsageError) -> Bundle? {
+        guard !argument.hasPrefix("--"), argument.count > 2 else { return nil }
+        let letters = argument.dropFirst().map { "-" + String($0) }
+        guard let first = letters.first, let firstSpec = option(named: first), !firstSpec.takesValue else { return nil }
+        let handlesShortHelp = handlesHelp.short
+        guard letters.allSatisfy({ option(named: $0) != nil || ($0 == "-h" && handlesShortHelp) }) else { return nil }
+        var flags: [OptionSpec] = []
+        for letter in letters {
+            guard let spec = option(named: letter) else { return .help }
+            if let valueName = spec.valueName {
+                let others = letters.filter { $0 != letter }.map { $0.dropFirst() }.joined()
+                throw UsageError("option '\(letter)' takes a value, so it cannot be bundled in '\(argument)'; write -\(others) \(letter) \(valueName)")
+            }
+            flags.append(spec)
+        }
+        return .flags(flags)
     }
 
     /// Finds the option an argument names and the value attached to it

@@ -47,8 +47,9 @@ enum HelpFormatter {
         return lines
     }
 
-    /// Keeps lines that fit as written (tables, examples) and wraps longer ones,
-    /// continuing at the same indentation.
+    /// Keeps lines that fit as written (tables, examples) and wraps longer ones: prose
+    /// continues at the same indentation, an indented table row (`  69   meaning…`, a
+    /// first column then two or more spaces) under its second column.
     static func reflow(_ text: String) -> [String] {
         var lines: [String] = []
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -56,11 +57,32 @@ enum HelpFormatter {
                 lines.append(String(line))
                 continue
             }
-            let indent = String(line.prefix { $0 == " " })
-            let available = max(width - indent.count, 20)
-            lines += wrap(String(line.dropFirst(indent.count)), width: available).map { indent + $0 }
+            let indent = line.prefix { $0 == " " }.count
+            let hanging = indent > 0 ? secondColumn(of: line) : nil
+            let head = hanging ?? indent
+            let available = max(width - head, 20)
+            let first = String(line.prefix(head))
+            let wrapped = wrap(String(line.dropFirst(head)), width: available)
+            let continuation = String(repeating: " ", count: head)
+            lines += wrapped.enumerated().map { ($0.offset == 0 ? first : continuation) + $0.element }
         }
         return lines
+    }
+
+    /// Where the text after the first run of two or more spaces past the indentation
+    /// starts, if there is such a run (a table row's second column).
+    private static func secondColumn(of line: Substring) -> Int? {
+        let characters = Array(line)
+        var index = characters.firstIndex { $0 != " " } ?? characters.count
+        while index + 1 < characters.count {
+            if characters[index] == " " && characters[index + 1] == " " {
+                var end = index
+                while end < characters.count && characters[end] == " " { end += 1 }
+                return end < characters.count ? end : nil
+            }
+            index += 1
+        }
+        return nil
     }
 }
 

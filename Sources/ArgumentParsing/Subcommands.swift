@@ -27,4 +27,17 @@ public struct Subcommands: Sendable {
         }
         return (defaultName, arguments)
     }
+
+    /// The subcommand a first argument that names none probably means (`recrod` →
+    /// `record`, `Trim` → `trim`), or nil. Only a word that cannot be anything else
+    /// counts: no dot (a file name with an extension), no slash (a path), no leading dash
+    /// (an option), and close to a name by ``EditDistance``. Meant for a default
+    /// subcommand whose arguments need an extension, so the suggestion never hides a
+    /// valid command line.
+    public func likelyTypo(in arguments: [String]) -> String? {
+        guard let first = arguments.first, !names.contains(first), !first.isEmpty,
+              !first.contains("."), !first.contains("/"), !first.hasPrefix("-")
+        else { return nil }
+        return EditDistance.closest(to: first, among: names)
+    }
 }

@@ -79,14 +79,42 @@ public enum DeviceDiscovery {
     /// name is resolved against a full scan.
     public static func find(_ selector: DeviceSelector,
                             extraPaths: String? = environmentPaths()) throws(SelectionError) -> CaptureDevice {
+        try select(selector, extraPaths: extraPaths).device
+    }
+
+    /// The camera `selector` names, as `find` does, and the nodes passed over on the way that
+    /// might have been the one meant (see `Selection.skipped`).
+    public static func select(_ selector: DeviceSelector,
+                              extraPaths: String? = environmentPaths()) throws(SelectionError) -> Selection {
         if case .path(let path) = selector {
             do {
-                return try probe(path: path)  // index 0: not scanning all cameras just to number this one
+                // index 0: not scanning all cameras just to number this one
+                return Selection(device: try probe(path: path), skipped: [])
             } catch {
                 throw .device(error)
             }
         }
-        return try selector.resolve(in: scan(extraPaths: extraPaths))
+        let scan = scan(extraPaths: extraPaths)
+        let device = try selector.resolve(in: scan)
+        return Selection(device: device, skipped: skipped(by: selector, choosing: device.path, failures: scan.failures,
+                                                         order: candidatePaths(extraPaths: extraPaths)))
+    }
+
+    /// The failures of a scan (in probing `order`) that `selector` may have meant instead of
+    /// the camera at `chosen`.
+    static func skipped(by selector: DeviceSelector, choosing chosen: String, failures: [DeviceError],
+                        order: [String]) -> [DeviceError] {
+        switch selector {
+        case .index:
+            // Only a node probed before the chosen camera would have had its index.
+            let position = { (path: String) in order.firstIndex(of: path) ?? order.count }
+            return failures.filter { position($0.path) < position(chosen) }
+        case .name:
+            // A node that cannot be opened has no name to compare: any of them may have matched.
+            return failures
+        case .path:
+            return []
+        }
     }
 
     /// Probes one path: it must be a character device answering VIDIOC_QUERYCAP with streaming
@@ -96,6 +124,22 @@ public enum DeviceDiscovery {
         guard stat(path, &info) == 0 else { throw DeviceError.fromOpen(path: path, errno: errno) }
         guard info.st_mode & S_IFMT == S_IFCHR else { throw .notACaptureDevice(path: path) }
         return try VideoDevice(path: path).probe()
+    }
+}
+
+/// A camera chosen by a `DeviceSelector`, and the nodes passed over that might have been it.
+public struct Selection: Sendable, Equatable {
+    /// The camera.
+    public let device: CaptureDevice
+    /// Nodes that could not be probed (busy, permission, …) and might have been the camera
+    /// asked for: for an index (the default camera is index 0), those probed before the
+    /// chosen one; for a name, all of them; for a path, none (it is probed alone).
+    public let skipped: [DeviceError]
+
+    /// A selection.
+    public init(device: CaptureDevice, skipped: [DeviceError]) {
+        self.device = device
+        self.skipped = skipped
     }
 }
 

@@ -39,6 +39,28 @@ public enum DeviceError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Of the failures of a scan that found no camera, the one that best says why: a busy
+    /// camera first (another program has it), then a permission problem, then any other but
+    /// a missing path; nil when there is none. Its kind decides camrec's exit status, so
+    /// the message and the status always agree.
+    public static func mostTelling(_ failures: [DeviceError]) -> DeviceError? {
+        failures.first { if case .busy = $0 { true } else { false } }
+            ?? failures.first { if case .permissionDenied = $0 { true } else { false } }
+            ?? failures.first { if case .notFound = $0 { false } else { true } }
+    }
+
+    /// A few words on why a camera was passed over, for "skipped PATH: …" warnings.
+    public var shortReason: String {
+        switch self {
+        case .notFound: "it does not exist"
+        case .busy: "camera is busy (used by another program)"
+        case .permissionDenied: "permission denied (see the video group)"
+        case .notACaptureDevice: "not a video capture device"
+        case .openFailed(_, let code): "cannot open it: \(errnoDescription(code))"
+        case .ioctlFailed(_, let request, let code): "it rejected \(request): \(errnoDescription(code))"
+        }
+    }
+
     /// The device path the error is about.
     public var path: String {
         switch self {

@@ -159,13 +159,11 @@ public enum DeviceListing {
     // MARK: Human text
 
     /// Text for a terminal: each camera with its formats (sizes sharing the same rates on one
-    /// line) and, when `showControls`, its controls. With no cameras, says so and why.
-    public static func humanText(_ devices: [CaptureDevice], failures: [DeviceError] = [],
-                                 showControls: Bool = true) -> String {
+    /// line) and, when `showControls`, its controls; every line ends with a newline, and no
+    /// cameras give no text. Why a camera is missing is an error or a warning for stderr
+    /// (`SelectionError.noCameras`, `DeviceError.message`), not part of the listing.
+    public static func humanText(_ devices: [CaptureDevice], showControls: Bool = true) -> String {
         var lines: [String] = []
-        if devices.isEmpty {
-            lines.append(SelectionError.noCameras(failures: []).message)
-        }
         for device in devices {
             if !lines.isEmpty { lines.append("") }
             lines.append("\(device.index): \(device.path)  \(device.card)")
@@ -192,10 +190,7 @@ public enum DeviceListing {
                 }
             }
         }
-        for failure in failures {
-            lines.append("warning: \(failure.message)")
-        }
-        return lines.joined(separator: "\n")
+        return lines.map { $0 + "\n" }.joined()
     }
 
     /// "640x480, 320x240 @ 30, 15 fps": sizes with identical rates grouped, in driver order.

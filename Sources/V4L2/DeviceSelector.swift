@@ -72,9 +72,9 @@ public enum SelectionError: Error, Sendable, Equatable, CustomStringConvertible 
     public var message: String {
         switch self {
         case .noCameras(let failures):
-            // A permission or busy failure explains an empty list better than generic advice.
-            if let first = failures.first(where: { if case .notFound = $0 { false } else { true } }) {
-                return "no usable camera found: \(first.message)"
+            // A busy or permission failure explains an empty list better than generic advice.
+            if let telling = DeviceError.mostTelling(failures) {
+                return "no usable camera found: \(telling.message)"
             }
             return "no camera found: is one connected? (checked /dev/video0…/dev/video63 and $\(DeviceDiscovery.pathsVariable))"
         case .noMatch(let selector, let cameras):

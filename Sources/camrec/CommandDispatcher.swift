@@ -6,28 +6,66 @@ import CamrecKit
 enum CommandDispatcher {
     static let version = "0.1.0"
 
-    static let subcommands = Subcommands(["record", "devices", "still", "ctl", "trim"], default: "record")
+    /// The subcommands; `help [SUBCOMMAND]` prints a subcommand's `--help`.
+    static let subcommands = Subcommands(["record", "devices", "still", "ctl", "trim", "help"], default: "record")
 
     static func run(_ arguments: [String]) -> ExitStatus {
         if arguments == ["--version"] || arguments == ["-V"] {
             print("camrec \(version)")
             return .success
         }
+        // Recording needs an OUTPUT with an extension, so a bare word near a subcommand's
+        // name can only be a typo: say so rather than "cannot tell the format of 'recrod'".
+        if let meant = subcommands.likelyTypo(in: arguments) {
+            return unknownSubcommand(arguments[0], meant: meant)
+        }
         let (name, rest) = subcommands.select(arguments)
+        return run(name, rest)
+    }
+
+    private static func run(_ name: String, _ arguments: [String]) -> ExitStatus {
         switch name {
-        case "devices": return DevicesCommand.main(rest)
-        case "ctl": return CtlCommand.main(rest)
-        case "still": return StillCommand.main(rest)
-        case "trim": return TrimCommand.main(rest)
-        default: return RecordCommand.main(rest)
+        case "devices": DevicesCommand.main(arguments)
+        case "ctl": CtlCommand.main(arguments)
+        case "still": StillCommand.main(arguments)
+        case "trim": TrimCommand.main(arguments)
+        case "help": help(arguments)
+        default: RecordCommand.main(arguments)
         }
     }
 
-    /// The exit-code table shown in help texts.
+    /// `camrec help` (camrec's help) and `camrec help SUBCOMMAND` (that subcommand's).
+    private static func help(_ arguments: [String]) -> ExitStatus {
+        guard let topic = arguments.first, arguments != ["--help"], arguments != ["-h"] else {
+            return RecordCommand.main(["--help"])
+        }
+        guard arguments.count == 1 else {
+            return usageError("camrec help takes one subcommand at most, e.g. camrec help trim")
+        }
+        guard topic != "help", subcommands.names.contains(topic) else {
+            return unknownSubcommand(topic, meant: subcommands.likelyTypo(in: [topic]))
+        }
+        return run(topic, ["--help"])
+    }
+
+    private static func unknownSubcommand(_ word: String, meant: String?) -> ExitStatus {
+        let names = subcommands.names.filter { $0 != "help" }
+        let hint = meant.map { ": did you mean '\($0)'?" } ?? ": the subcommands are " + names.joined(separator: ", ")
+        return usageError("unknown subcommand '\(word)'\(hint) (see camrec --help)")
+    }
+
+    private static func usageError(_ message: String) -> ExitStatus {
+        Console(json: false, quiet: false).fail(CamrecError(.usage, message))
+        return .usage
+    }
+
+    /// The exit-code table shown in help texts: codes right-padded to one column, meanings
+    /// in the next (long ones wrap under the meaning, see HelpFormatter.reflow).
     static var exitCodeTable: String {
-        "Exit codes:\n" + ExitStatus.allCases.map { status in
+        let width = ExitStatus.allCases.map { String($0.rawValue).count }.max() ?? 3
+        return "Exit codes:\n" + ExitStatus.allCases.map { status in
             let code = String(status.rawValue)
-            return "  " + code + String(repeating: " ", count: max(1, 5 - code.count)) + status.meaning
+            return "  " + code + String(repeating: " ", count: width - code.count + 2) + status.meaning
         }.joined(separator: "\n")
     }
 }

@@ -33,21 +33,33 @@ enum DevicesCommand {
             return .success
         }
         let scan = DeviceDiscovery.scan()
-        let status = status(of: scan)
-        if parsed.flag("--check") { return status }
+        if parsed.flag("--check") { return status(of: scan) }
+        // Listings on stdout; why a camera is missing or unusable on stderr, as camrec's
+        // other commands say it (the JSON document also lists it under "problems").
+        let errors = Console(json: false, quiet: false)
         if parsed.flag("--json") {
             print(DeviceListing.jsonText(scan.devices, failures: scan.failures))
         } else {
-            print(DeviceListing.humanText(scan.devices, failures: scan.failures, showControls: parsed.flag("--controls")), terminator: "")
+            print(DeviceListing.humanText(scan.devices, showControls: parsed.flag("--controls")), terminator: "")
         }
-        return status
+        guard !scan.devices.isEmpty else {
+            let error = CameraResolver.noUsableCamera(failures: scan.failures)
+            errors.fail(error)
+            // The error names the most telling failure; the others are warnings.
+            let named = DeviceError.mostTelling(scan.failures)
+            for failure in scan.failures where failure != named {
+                errors.say("camrec: warning: \(failure.message)")
+            }
+            return error.status
+        }
+        for failure in scan.failures {
+            errors.say("camrec: warning: \(failure.message)")
+        }
+        return .success
     }
 
     /// Success when a camera can capture; else why not: busy, not permitted, or none.
     static func status(of scan: DeviceScan) -> ExitStatus {
-        guard scan.devices.isEmpty else { return .success }
-        if scan.failures.contains(where: { if case .busy = $0 { true } else { false } }) { return .cameraBusy }
-        if scan.failures.contains(where: { if case .permissionDenied = $0 { true } else { false } }) { return .permissionDenied }
-        return .noCamera
+        scan.devices.isEmpty ? CameraResolver.noUsableCamera(failures: scan.failures).status : .success
     }
 }

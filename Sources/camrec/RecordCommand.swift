@@ -14,8 +14,8 @@ enum RecordCommand {
             OptionSpec(["--max-duration", "-t"], value: "T", help: "stop by itself after T: 600, 90s, 10m, 1h2m3s, 00:10:00; 0 or none for no limit (default: 10m)"),
             OptionSpec(["--keyframe-interval", "-g"], value: "T", help: "time between keyframes (default: 1s); a crash loses at most about this much of an MP4/MOV"),
             OptionSpec(["--force", "-f"], help: "replace OUTPUT if it exists"),
-            OptionSpec(["--stills"], value: "PATTERN", help: "where stills go: a pattern with one counter (shots/img-%04d.jpg) or a folder (default: beside OUTPUT, NAME-still-0001.jpg); existing files are never replaced"),
-            OptionSpec(["--still-format"], value: "FMT", help: "jpeg (default) or png"),
+            OptionSpec(["--stills"], value: "PATTERN", help: "where stills go: a pattern with one counter (shots/img-%04d.jpg; its extension, .jpg, .jpeg or .png, picks the format) or a folder (default: beside OUTPUT, NAME-still-0001.jpg); checked at start like OUTPUT; existing files are never replaced"),
+            OptionSpec(["--still-format"], value: "FMT", help: "jpeg (default) or png; a --stills pattern's extension decides (a different --still-format is an error)"),
             OptionSpec(["--still-quality"], value: "Q", help: "JPEG quality, 1-100 (default: 90)"),
             OptionSpec(["--still-every"], value: "T", help: "take a still every T (the first at T), e.g. 30s"),
             OptionSpec(["--control"], value: "PATH", help: "create a control socket (mode 0600) for `camrec ctl PATH still|stop|status`"),
@@ -32,6 +32,7 @@ enum RecordCommand {
                                                list cameras and what they can capture
               camrec still [options] OUTPUT.jpg  take a photo (waits for exposure to settle)
               camrec ctl SOCKET still|stop|status  control a recording started with --control
+              camrec help [SUBCOMMAND]         show camrec's or a subcommand's help
               camrec trim [options] INPUT      cut the start or end of a movie
 
             SIGINT, SIGTERM or SIGHUP stop the recording and finalise the file; a second
@@ -82,6 +83,7 @@ enum RecordCommand {
         // --print-pipeline creates nothing, so an existing OUTPUT is no reason to refuse it.
         if !options.printPipeline {
             try OutputFile.checkDestination(options.output, overwrite: options.force)
+            try options.stills.naming.checkDestination()
         }
         let resolution = try CameraResolver.resolve(device: options.device, size: options.size, rate: options.rate)
         do {
@@ -103,7 +105,9 @@ enum RecordCommand {
             return .success
         }
         let printer = RecordingPrinter(console: console)
-        for warning in startWarnings(options, source: resolution.source) { printer.show(.warning(warning)) }
+        for warning in resolution.warnings + startWarnings(options, source: resolution.source) {
+            printer.show(.warning(warning))
+        }
         SignalWatcher.block(SignalWatcher.recordingSignals)
         let recorder = Recorder(config: config)
         SignalWatcher.startBatched(SignalWatcher.recordingSignals) { signals in
@@ -191,25 +195,23 @@ struct RecordOptions {
 
     static func stillSettings(_ parsed: ParsedArguments, moviePath: String) throws(UsageError) -> StillSettings {
         let quality = try parsed.value("--still-quality", StillCommand.quality) ?? StillFormat.defaultQuality
-        let format: StillFormat
+        let format: StillFormat?
         switch parsed.value("--still-format")?.lowercased() {
-        case nil, "jpeg", "jpg": format = .jpeg(quality: quality)
+        case nil: format = nil
+        case "jpeg", "jpg": format = .jpeg(quality: quality)
         case "png": format = .png
         case let other?: throw UsageError("--still-format: unknown format '\(other)': use jpeg or png")
-        }
-        var naming = StillNaming.beside(moviePath: moviePath, format: format)
-        if let pattern = parsed.value("--stills") {
-            do {
-                naming = try StillNaming.parse(pattern, moviePath: moviePath, format: format)
-            } catch {
-                throw UsageError(error.message)
-            }
         }
         let every = try parsed.value("--still-every") { (text: String) throws(ValueError) -> TimeSpec in
             let period = try TimeSpec.parse(text)
             guard period.nanoseconds > 0 else { throw ValueError("the period must be above 0") }
             return period
         }
-        return StillSettings(format: format, naming: naming, every: every)
+        do {
+            return try StillSettings.resolve(pattern: parsed.value("--stills"), format: format, quality: quality,
+                                             every: every, moviePath: moviePath)
+        } catch {
+            throw UsageError(error.message)
+        }
     }
 }

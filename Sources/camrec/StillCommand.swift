@@ -19,13 +19,14 @@ enum StillCommand {
             OptionSpec(["--json"], help: "print JSON lines on stdout: still, warning, result"),
             OptionSpec(["--quiet", "-q"], help: "print nothing on stderr but errors"),
         ],
-        positionals: [PositionalSpec("OUTPUT", help: "the photo: .jpg or .png; with --count, NAME-0001.jpg, … or a pattern with %04d")],
+        positionals: [PositionalSpec("OUTPUT", help: "the photo: .jpg, .jpeg or .png (the extension picks the format); with --count, NAME-0001.jpg, … or a pattern with %04d")],
         discussion: "Exit codes are those of camrec record (see camrec --help)."
     )
 
     static func main(_ arguments: [String]) -> ExitStatus {
         let console: Console
         let config: StillConfig
+        let warnings: [String]
         do {
             let parsed = try spec.parse(arguments)
             if parsed.helpRequested {
@@ -34,7 +35,7 @@ enum StillCommand {
             }
             console = Console(json: parsed.flag("--json"), quiet: parsed.flag("--quiet"))
             do {
-                config = try makeConfig(parsed)
+                (config, warnings) = try makeConfig(parsed)
             } catch {
                 console.fail(error)
                 return error.status
@@ -49,8 +50,14 @@ enum StillCommand {
             if signal != SIGUSR1 { camera.requestStop() }
         }
         let printer = RecordingPrinter(console: console)
+        for warning in warnings { printer.show(.warning(warning)) }
         do {
-            let result = try camera.run { event in printer.show(event) }
+            let result = try camera.run { event in
+                // A photo has no movie, so no "movie time": a line of its own.
+                guard case .still(let file) = event else { return printer.show(event) }
+                console.emit(file, type: "still")
+                console.say("camrec: still \(file.path) (\(humanBytes(file.bytes)))")
+            }
             printer.show(result)
             return result.exitStatus
         } catch {
@@ -59,7 +66,8 @@ enum StillCommand {
         }
     }
 
-    private static func makeConfig(_ parsed: ParsedArguments) throws(CamrecError) -> StillConfig {
+    /// The photos to take, and warnings about the camera chosen.
+    private static func makeConfig(_ parsed: ParsedArguments) throws(CamrecError) -> (StillConfig, warnings: [String]) {
         let options: (size: FrameSize?, rate: FrameRateValue?, count: Int, interval: TimeSpec, settle: TimeSpec, quality: Int)
         do {
             options = (
@@ -75,26 +83,25 @@ enum StillCommand {
         guard let output = parsed.positional("OUTPUT") else {
             throw CamrecError(.usage, "missing OUTPUT: give the photo to write, e.g. camrec still photo.jpg")
         }
-        let format: StillFormat
-        switch OutputFile.split(output).1.lowercased() {
-        case ".jpg", ".jpeg": format = .jpeg(quality: options.quality)
-        case ".png": format = .png
-        default: throw CamrecError(.usage, "cannot tell the format of '\(output)': end OUTPUT with .jpg or .png")
+        guard let format = StillFormat(path: output, quality: options.quality) else {
+            throw CamrecError(.usage, "cannot tell the format of '\(output)': end OUTPUT with \(StillFormat.extensionList)")
         }
         let target: StillOutput
         if options.count == 1 && !output.contains("%") {
+            try StillNaming.checkFolder(of: output)
             try OutputFile.checkDestination(output, overwrite: parsed.flag("--force"))
             target = .file(path: output, overwrite: parsed.flag("--force"))
         } else {
             let (stem, ext) = OutputFile.split(output)
             let pattern = output.contains("%") ? output : stem + "-%04d" + ext
             let naming = try StillNaming.parse(pattern, moviePath: output, format: format)
-            try OutputFile.checkFolder(naming.folder)
+            try naming.checkDestination()
             target = .series(naming)
         }
         let resolution = try CameraResolver.resolve(device: parsed.value("--device"), size: options.size, rate: options.rate)
-        return StillConfig(source: resolution.source, size: resolution.size, rate: resolution.rate, format: format,
-                           output: target, count: options.count, interval: options.interval, settle: options.settle)
+        let config = StillConfig(source: resolution.source, size: resolution.size, rate: resolution.rate, format: format,
+                                 output: target, count: options.count, interval: options.interval, settle: options.settle)
+        return (config, resolution.warnings)
     }
 
     private static func positiveInteger(_ text: String) throws(ValueError) -> Int {

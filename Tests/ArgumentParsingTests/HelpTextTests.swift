@@ -93,6 +93,24 @@ struct HelpTextTests {
         #expect(Self.wordy.helpText == expected)
     }
 
+    /// A long row of an indented table wraps under its second column, not its first.
+    @Test func longTableRowsWrapUnderTheirSecondColumn() {
+        let spec = CommandSpec(name: "x", abstract: "", usage: "", options: [], positionals: [], discussion: """
+            Exit codes:
+              0    success
+              69   a GStreamer plugin camrec needs is missing, or no recorder listens on the ctl socket
+              130  aborted
+            """)
+        #expect(spec.helpText.hasSuffix("""
+            Exit codes:
+              0    success
+              69   a GStreamer plugin camrec needs is missing, or no recorder listens on the
+                   ctl socket
+              130  aborted
+
+            """), "\(spec.helpText)")
+    }
+
     @Test func declaredHelpOptionIsNotDuplicated() {
         let spec = CommandSpec(
             name: "x", abstract: "", usage: "",

@@ -34,6 +34,17 @@ struct SubcommandsTests {
         #expect(selected.arguments == rest)
     }
 
+    /// A bare word near a name is a typo; anything that could be a file or an option is not.
+    @Test(arguments: [
+        (["recrod", "x.mp4"], "record"), (["Trim"], "trim"), (["devcies", "--json"], "devices"), (["stil"], "still"),
+        (["ctll"], "ctl"),
+        (["movie"], nil), (["x"], nil), (["recrod.mp4"], nil), (["./recrod"], nil), (["-recrod"], nil), ([""], nil),
+        (["trim"], nil), ([], nil), (["out.mp4", "recrod"], nil),
+    ] as [([String], String?)])
+    func likelyTypo(_ arguments: [String], meant: String?) {
+        #expect(Self.camrec.likelyTypo(in: arguments) == meant)
+    }
+
     @Test func defaultIsAddedToNames() {
         let subcommands = Subcommands(["trim"], default: "record")
         #expect(subcommands.names == ["trim", "record"])

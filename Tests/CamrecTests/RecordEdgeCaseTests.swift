@@ -125,6 +125,22 @@ import Testing
         #expect(result.stderr.contains("for up to 00:00:00.034"), "\(result.stderr)")
     }
 
+    /// With two cameras of which the first is busy, camrec records from the second and
+    /// says which it skipped and why.
+    @Test func busyFirstCameraIsNamedWhenSkipped() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var environment = try VirtualCameraEnvironment.shared().environment(
+            spec: "/dev/video0,fault=ebusy;/dev/video1,formats=yuyv")
+        environment["CAMREC_DEVICE_PATHS"] = nil
+        let result = try CamrecBinary.run(["-t", "0.5", "--size", "640x480", "--json", folder.path("a.mp4")], environment: environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = JSONLines.parse(result)
+        let warning = lines.first { $0["type"] as? String == "warning" }?["message"] as? String ?? ""
+        #expect(warning.contains("skipped /dev/video0") && warning.contains("busy"), "\(lines)")
+        #expect(lines.first { $0["type"] as? String == "started" }?["device"] as? String == "/dev/video1")
+    }
+
     @Test func stillQualityWithAnMJPEGCameraSaysItIsNotUsed() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -65,6 +65,43 @@ import Testing
         #expect(wrongExtension.status == 64)
     }
 
+    /// `camrec still` has no movie: its lines name the photo without a "movie time".
+    @Test func photosAreReportedWithoutAMovieTime() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let result = try CamrecBinary.run(["still", "--device", "test", "--size", "320x240", "--count", "2", "--interval", "0.1",
+                                           "--settle", "0", folder.path("p.jpg")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains("movie"), "\(result.stderr)")
+        #expect(result.stderr.contains(folder.path("p-0001.jpg")) && result.stderr.contains(folder.path("p-0002.jpg")), "\(result.stderr)")
+    }
+
+    /// A folder that cannot hold the photos is found before the camera is opened: exit 73,
+    /// one line saying what is wrong with which folder (a busy camera would give 75).
+    @Test(arguments: [
+        (["/etc/passwd/x.jpg"], "/etc/passwd is not a folder"),
+        (["--count", "2", "/etc/passwd/x.jpg"], "/etc/passwd is not a folder"),
+        (["/nonexistent-camrec/dir/x.jpg"], "/nonexistent-camrec/dir does not exist"),
+        (["--count", "2", "/nonexistent-camrec/dir/x-%02d.png"], "/nonexistent-camrec/dir does not exist"),
+    ])
+    func unusableFolderIsFoundAtStart(_ arguments: [String], mentions: String) throws {
+        let result = try CamrecBinary.run(["still"] + arguments, environment: camera("/dev/video0,fault=ebusy"))
+        #expect(result.status == 73, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("camrec: cannot create"), "\(result.stderr)")
+        #expect(result.stderr.contains(mentions), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+    }
+
+    /// OUTPUT's extension picks the format; any other extension is a usage error that says
+    /// which ones work.
+    @Test(arguments: ["/tmp/camrec-never.txt", "/tmp/camrec-never", "/tmp/camrec-never-%04d.gif"])
+    func unknownExtensionSaysWhichWork(_ output: String) throws {
+        let result = try CamrecBinary.run(["still", "--device", "test", "--count", "2", output])
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.contains(".jpg, .jpeg or .png"), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+    }
+
     /// On a terminal, `s` takes a still and `q` stops the recording (finalised).
     @Test func keysOnATerminalTakeStillsAndStop() throws {
         let folder = try TemporaryFolder()

@@ -200,4 +200,60 @@ import Testing
         #expect(result.status == 64, "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1)
     }
+
+    /// `--stills ''` is no folder (it would put stills at the filesystem root).
+    @Test func emptyStillsPatternIsAUsageError() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let result = try CamrecBinary.run(["--device", "test", "--max-duration", "0.5", "--stills", "", folder.path("m.mkv")])
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.contains("--stills"), "\(result.stderr)")
+        #expect(folder.contents.isEmpty)
+    }
+
+    /// The pattern's extension must be one a still can have, and agree with --still-format.
+    @Test(arguments: [
+        (["--stills", "/tmp/camrec-never-%04d.txt"], ".jpg, .jpeg or .png"),
+        (["--stills", "/tmp/camrec-never-%04d"], ".jpg, .jpeg or .png"),
+        (["--stills", "/tmp/camrec-never-%04d.png", "--still-format", "jpeg"], "--still-format"),
+        (["--stills", "/tmp/camrec-never-%04d.jpg", "--still-format", "png"], "--still-format"),
+    ])
+    func stillsPatternExtensionMustFitTheFormat(_ options: [String], mentions: String) throws {
+        let result = try CamrecBinary.run(["--device", "test", "--print-pipeline"] + options + ["/tmp/camrec-never.mp4"])
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.contains(mentions), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
+    /// `--stills shots/img-%02d.png` alone writes PNG files: the extension picks the format.
+    @Test func stillsPatternExtensionPicksTheFormat() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let run = try CamrecBinary.start(["--device", "test", "--size", "320x240", "--max-duration", "1.5",
+                                          "--stills", folder.path("img-%02d.png"), "--json", folder.path("m.mkv")])
+        let started = run.waitForLine(type: "started")
+        if started {
+            run.signal(SIGUSR1)
+            _ = run.waitForLine(type: "still")
+        }
+        let status = run.wait()
+        #expect(started && status == 0, "\(run.stderrText)")
+        let path = try #require(stills(in: run.jsonLines).first?["path"] as? String)
+        #expect(path == folder.path("img-01.png"))
+        #expect(try MediaProbe.probe(path).codec == "png")
+    }
+
+    /// A stills folder that cannot be written is found at start, like OUTPUT's (exit 73),
+    /// not when the first still fails.
+    @Test(arguments: ["/nonexistent-camrec/dir/", "/etc/passwd", "/etc/passwd/x-%02d.jpg"])
+    func unusableStillsFolderIsFoundAtStart(_ stills: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let result = try CamrecBinary.run(["--device", "test", "-t", "30", "--json", "--stills", stills, folder.path("m.mkv")])
+        #expect(result.status == 73, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("camrec: cannot create"), "\(result.stderr)")
+        // Refused before recording: no started line, nothing made.
+        #expect(!JSONLines.parse(result).contains { $0["type"] as? String == "started" })
+        #expect(folder.contents.isEmpty)
+    }
 }

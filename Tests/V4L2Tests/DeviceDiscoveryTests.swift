@@ -42,6 +42,20 @@ import Testing
         }
     }
 
+    /// The cameras that could not be opened and might have been the one asked for.
+    @Test func skippedNodesAreThoseTheSelectorMayHaveMeant() {
+        let order = DeviceDiscovery.candidatePaths(extraPaths: "/dev/extra")
+        let failures: [DeviceError] = [.busy(path: "/dev/video0"), .permissionDenied(path: "/dev/video3"), .notFound(path: "/dev/extra")]
+        // The first camera (index 0) is /dev/video2: only /dev/video0 came before it.
+        #expect(DeviceDiscovery.skipped(by: .index(0), choosing: "/dev/video2", failures: failures, order: order)
+            == [.busy(path: "/dev/video0")])
+        #expect(DeviceDiscovery.skipped(by: .index(1), choosing: "/dev/video5", failures: failures, order: order)
+            == Array(failures.prefix(2)))
+        #expect(DeviceDiscovery.skipped(by: .index(0), choosing: "/dev/video0", failures: [.busy(path: "/dev/video1")], order: order).isEmpty)
+        #expect(DeviceDiscovery.skipped(by: .name("rear"), choosing: "/dev/video2", failures: failures, order: order) == failures)
+        #expect(DeviceDiscovery.skipped(by: .path("/dev/video2"), choosing: "/dev/video2", failures: failures, order: order).isEmpty)
+    }
+
     @Test func fourccText() {
         #expect(fourccString(0x5659_5559) == "YUYV")
         #expect(fourccString(0x4750_4A4D) == "MJPG")

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 @testable import V4L2
 
@@ -64,5 +67,13 @@ import Testing
             #expect(error.message.hasPrefix("no usable camera found: permission denied opening /dev/video0"))
             #expect(error.message.contains("sudo usermod -aG video $USER"))
         }
+        // A busy camera says most (camrec exits 75 for it), wherever it is in the list.
+        let failures: [DeviceError] = [.notFound(path: "/dev/x"), .ioctlFailed(path: "/dev/video0", request: "VIDIOC_QUERYCAP", errno: EIO),
+                                       .permissionDenied(path: "/dev/video1"), .busy(path: "/dev/video2")]
+        #expect(SelectionError.noCameras(failures: failures).message.hasPrefix("no usable camera found: camera /dev/video2 is busy"))
+        #expect(DeviceError.mostTelling(failures) == .busy(path: "/dev/video2"))
+        #expect(DeviceError.mostTelling(Array(failures.prefix(3))) == .permissionDenied(path: "/dev/video1"))
+        #expect(DeviceError.mostTelling(Array(failures.prefix(2))) == .ioctlFailed(path: "/dev/video0", request: "VIDIOC_QUERYCAP", errno: EIO))
+        #expect(DeviceError.mostTelling(Array(failures.prefix(1))) == nil)
     }
 }

@@ -12,6 +12,10 @@ public enum CameraResolver {
         /// The frame rate of the movie: the camera's, or a slower one asked for, which
         /// the pipeline makes by dropping frames evenly.
         public var rate: FrameRateValue
+        /// What a person should know about the choice, one line each, e.g. "skipped
+        /// /dev/video0: camera is busy (used by another program)" when the first camera
+        /// could not be opened and another was taken. Show them as warnings.
+        public var warnings: [String] = []
     }
 
     /// Resolves `device` ("test", a path, an index or a card name; nil for the first
@@ -21,7 +25,8 @@ public enum CameraResolver {
             return Resolution(source: .testPattern, size: size ?? RecordConfig.defaultTestSize,
                               rate: rate ?? RecordConfig.defaultTestRate)
         }
-        let camera = try find(device)
+        let selection = try select(device)
+        let camera = selection.device
         let wantedSize = size.flatMap { size in
             UInt32(exactly: size.width).flatMap { width in UInt32(exactly: size.height).map { VideoSize(width: width, height: $0) } }
         }
@@ -53,31 +58,49 @@ public enum CameraResolver {
         }
         let format = CameraFormat(fourcc: choice.fourcc, caps: choice.caps, size: chosenSize, rate: chosenRate,
                                   decoding: decoding, reason: reason)
-        return Resolution(source: .camera(path: camera.path, format: format), size: chosenSize, rate: movieRate)
+        return Resolution(source: .camera(path: camera.path, format: format), size: chosenSize, rate: movieRate,
+                          warnings: selection.skipped.map(skippedWarning))
     }
 
     /// The camera for `device`, probed.
     public static func find(_ device: String?) throws(CamrecError) -> CaptureDevice {
+        try select(device).device
+    }
+
+    /// The camera for `device`, probed, and the cameras passed over on the way.
+    static func select(_ device: String?) throws(CamrecError) -> Selection {
         guard let selector = DeviceSelector(device ?? "0") else {
             throw CamrecError(.usage, "invalid --device '\(device ?? "")': give a path (/dev/video0), an index (0) or part of a camera's name")
         }
         do {
-            return try DeviceDiscovery.find(selector)
+            return try DeviceDiscovery.select(selector)
         } catch {
             throw camrecError(for: error, selector: selector)
+        }
+    }
+
+    /// "skipped /dev/video0: camera is busy (used by another program)".
+    static func skippedWarning(_ failure: DeviceError) -> String {
+        "skipped \(failure.path): \(failure.shortReason)"
+    }
+
+    /// Why no camera can be used, given the failures of a scan that found none: a camera
+    /// that exists but cannot be opened keeps its own exit status (busy 75, not permitted
+    /// 77), else no camera (66). `camrec devices` and recording say it in the same words.
+    public static func noUsableCamera(failures: [DeviceError]) -> CamrecError {
+        let message = SelectionError.noCameras(failures: failures).message
+        return switch DeviceError.mostTelling(failures) {
+        case .busy?: CamrecError(.cameraBusy, message)
+        case .permissionDenied?: CamrecError(.permissionDenied, message)
+        default: CamrecError(.noCamera, message)
         }
     }
 
     static func camrecError(for error: SelectionError, selector: DeviceSelector) -> CamrecError {
         switch error {
         case .noCameras(let failures):
-            // A camera that exists but cannot be opened keeps its own exit status.
-            if failures.contains(where: { if case .busy = $0 { true } else { false } }) {
-                return CamrecError(.cameraBusy, error.message)
-            }
-            if failures.contains(where: { if case .permissionDenied = $0 { true } else { false } }) {
-                return CamrecError(.permissionDenied, error.message)
-            }
+            let error = noUsableCamera(failures: failures)
+            guard error.status == .noCamera else { return error }
             return CamrecError(.noCamera, error.message + "; try --device test for a test pattern")
         case .noMatch, .ambiguous:
             return CamrecError(.noCamera, error.message)

@@ -11,18 +11,33 @@ final class StillEncoder: @unchecked Sendable {
 
     init(format: StillFormat) throws(CamrecError) {
         self.format = format
-        let encoder = switch format {
-        case .jpeg(let quality): "jpegenc quality=\(quality)"
-        case .png: "pngenc"
-        }
         do {
-            pipeline = try Pipeline.parse(
-                "appsrc name=in format=time ! videoconvert ! \(encoder) ! appsink name=out sync=false")
+            pipeline = try Pipeline.parse(Self.description(format))
             input = try AppSrc(pipeline.element(named: "in"))
             output = try AppSink(pipeline.element(named: "out"))
             try pipeline.setState(.playing)
         } catch {
             throw FailureMapping.camrecError(for: error)
+        }
+    }
+
+    /// The encoding pipeline for `format`, in gst-launch-1.0 syntax.
+    ///
+    /// A JPEG is full range (JFIF: Y 0–255, BT.601 matrix), but camera and test-pattern
+    /// frames are limited range (Y 16–235): written as they are, black shows as grey 16 and
+    /// white as 235. GStreamer 1.22's videoconvert does not expand the range when only the
+    /// range differs (BT.601 limited to BT.601 full keeps Y 16–235), so the frame goes
+    /// through RGB, which every conversion gets right; a still is one frame, so the second
+    /// conversion costs little. Dithering is off: it would only add noise to flat areas.
+    /// `1:4:0:0` is full range with the BT.601 matrix, what jpegdec outputs. PNG is RGB already.
+    static func description(_ format: StillFormat) -> String {
+        switch format {
+        case .jpeg(let quality):
+            "appsrc name=in format=time ! videoconvert dither=none ! video/x-raw,format=RGB"
+                + " ! videoconvert dither=none ! video/x-raw,format=I420,colorimetry=1:4:0:0"
+                + " ! jpegenc quality=\(quality) ! appsink name=out sync=false"
+        case .png:
+            "appsrc name=in format=time ! videoconvert ! pngenc ! appsink name=out sync=false"
         }
     }
 

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Names stills: a printf-like pattern with one `%d`/`%0Nd` counter, counting up from 1 and
 /// skipping names that exist, so an existing file is never overwritten.
@@ -12,21 +15,55 @@ public struct StillNaming: Sendable, Equatable {
     public let width: Int
     /// Text after the counter.
     public let suffix: String
+    /// Whether `--stills` gave a pattern (its extension is the user's) rather than a folder.
+    let isPattern: Bool
+
+    init(prefix: String, width: Int, suffix: String, isPattern: Bool) {
+        self.prefix = prefix
+        self.width = width
+        self.suffix = suffix
+        self.isPattern = isPattern
+    }
 
     /// The default: `NAME-still-%04d.EXT` beside `moviePath`.
     public static func beside(moviePath: String, format: StillFormat) -> StillNaming {
         let (stem, _) = OutputFile.split(moviePath)
-        return StillNaming(prefix: stem + "-still-", width: 4, suffix: format.fileExtension)
+        return StillNaming(prefix: stem + "-still-", width: 4, suffix: format.fileExtension, isPattern: false)
     }
 
     /// Parses `--stills`: a pattern with exactly one `%d` or `%0Nd` (`%%` is a literal %),
     /// or a folder (no `%`) that gets the default names (`NAME-still-0001.jpg`).
+    ///
+    /// A pattern's extension must name `format` (`.jpg`/`.jpeg` for JPEG, `.png` for PNG):
+    /// JPEG bytes are never written into a `.png` file. ``StillSettings/resolve(pattern:format:quality:every:moviePath:)``
+    /// lets the extension pick the format instead.
+    ///
+    /// - Throws: a usage error for an empty text (a folder named "" would be the root), a
+    ///   malformed counter, or an extension that is not `format`'s.
     public static func parse(_ text: String, moviePath: String, format: StillFormat) throws(CamrecError) -> StillNaming {
+        let naming = try parse(text, moviePath: moviePath, defaultExtension: format.fileExtension)
+        guard naming.isPattern else { return naming }
+        let named = try naming.patternFormat(text, quality: StillFormat.defaultQuality)
+        guard named.sameKind(as: format) else {
+            throw CamrecError(.usage, "--stills '\(text)' names \(named.name) files but the stills are \(format.name) (--still-format): "
+                + "end the pattern with \(format.fileExtension), or pass --still-format \(named.optionValue)")
+        }
+        return naming
+    }
+
+    /// The pattern or folder of `--stills`, without looking at extensions; folders get
+    /// `defaultExtension`.
+    static func parse(_ text: String, moviePath: String, defaultExtension: String) throws(CamrecError) -> StillNaming {
+        guard !text.isEmpty else {
+            throw CamrecError(.usage, "--stills needs a pattern with one counter like shots/img-%04d.jpg, or a folder like shots/ (not '')")
+        }
         guard text.contains("%") else {
             var folder = text
             while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
             let name = OutputFile.split(moviePath).0.split(separator: "/").last.map(String.init) ?? "still"
-            return StillNaming(prefix: folder + "/" + name + "-still-", width: 4, suffix: format.fileExtension)
+            let separator = folder.hasSuffix("/") ? "" : "/"
+            return StillNaming(prefix: folder + separator + name + "-still-", width: 4, suffix: defaultExtension,
+                               isPattern: false)
         }
         let invalid = CamrecError(.usage, "invalid --stills '\(text)': use one counter like shots/img-%04d.jpg, or a folder")
         var prefix = ""
@@ -56,7 +93,17 @@ public struct StillNaming: Sendable, Equatable {
             width = Int(digits) ?? 1
         }
         guard let width else { throw invalid }
-        return StillNaming(prefix: prefix, width: max(1, width), suffix: suffix)
+        return StillNaming(prefix: prefix, width: max(1, width), suffix: suffix, isPattern: true)
+    }
+
+    /// The format a pattern's extension names.
+    func patternFormat(_ text: String, quality: Int) throws(CamrecError) -> StillFormat {
+        guard let format = StillFormat(path: path(1), quality: quality) else {
+            let found = OutputFile.split(path(1)).1
+            let what = found.isEmpty ? "has no extension" : "ends in \(found)"
+            throw CamrecError(.usage, "--stills '\(text)' \(what): end it with \(StillFormat.extensionList)")
+        }
+        return format
     }
 
     /// The name for counter value `number`.
@@ -67,4 +114,43 @@ public struct StillNaming: Sendable, Equatable {
 
     /// The folder stills are written to.
     public var folder: String { OutputFile.folderOf(path(1)) }
+}
+
+extension StillNaming {
+    /// Checks, before the camera is opened, that stills can be created where this names them
+    /// (see ``checkFolder(of:)``), so that a wrong `--stills` fails at start (exit 73), not
+    /// at the first still.
+    public func checkDestination() throws(CamrecError) {
+        try Self.checkFolder(of: path(1))
+    }
+
+    /// Checks that a new file can be created at `path`: its folder exists, is a folder, and
+    /// this process may create files in it. access(2) answers for the real user, root
+    /// included (root may write in a read-only-mode folder, not on a read-only file system).
+    ///
+    /// - Throws: `cannotCreateOutput` (exit 73) with a message naming the folder and the reason.
+    public static func checkFolder(of path: String) throws(CamrecError) {
+        let folder = OutputFile.folderOf(path)
+        func failure(_ reason: String) -> CamrecError {
+            CamrecError(.cannotCreateOutput, "cannot create \(path): \(reason)")
+        }
+        var info = stat()
+        guard stat(folder, &info) == 0 else {
+            switch errno {
+            case ENOENT: throw failure("folder \(folder) does not exist; create it first")
+            case ENOTDIR: throw failure("\(folder) is not a folder (part of it is a file)")
+            case let code: throw failure("cannot use folder \(folder): \(systemMessage(code))")
+            }
+        }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw failure("\(folder) is not a folder")
+        }
+        guard access(folder, W_OK | X_OK) == 0 else {
+            switch errno {
+            case EACCES, EPERM: throw failure("folder \(folder) is not writable; fix its permissions or choose another folder")
+            case EROFS: throw failure("folder \(folder) is on a read-only file system")
+            case let code: throw failure("cannot write in folder \(folder): \(systemMessage(code))")
+            }
+        }
+    }
 }

@@ -15,6 +15,38 @@ public enum StillFormat: Sendable, Equatable {
         case .png: ".png"
         }
     }
+
+    /// The extensions a still may have, as messages list them.
+    public static let extensionList = ".jpg, .jpeg or .png"
+
+    /// The format a file name's extension names: `.jpg` or `.jpeg` (JPEG at `quality`) or
+    /// `.png`, in any case; nil for any other extension or none.
+    public init?(path: String, quality: Int = StillFormat.defaultQuality) {
+        switch OutputFile.split(path).1.lowercased() {
+        case ".jpg", ".jpeg": self = .jpeg(quality: quality)
+        case ".png": self = .png
+        default: return nil
+        }
+    }
+
+    /// "JPEG" or "PNG", for messages.
+    var name: String {
+        switch self {
+        case .jpeg: "JPEG"
+        case .png: "PNG"
+        }
+    }
+
+    /// The `--still-format` value that asks for this format.
+    var optionValue: String {
+        switch self {
+        case .jpeg: "jpeg"
+        case .png: "png"
+        }
+    }
+
+    /// Whether both are JPEG (of any quality) or both PNG.
+    func sameKind(as other: StillFormat) -> Bool { name == other.name }
 }
 
 /// Stills taken during a recording (and by `camrec still`).
@@ -30,6 +62,31 @@ public struct StillSettings: Sendable, Equatable {
         self.format = format
         self.naming = naming
         self.every = every
+    }
+
+    /// The stills of a recording to `moviePath`, from `--stills` (`pattern`, nil when not
+    /// given) and `--still-format` (`format`, nil when not given).
+    ///
+    /// A pattern's extension picks the format (`shots/img-%04d.png` writes PNG files); an
+    /// explicit `format` must agree with it. A folder, or no `--stills`, gets `format` (JPEG
+    /// by default) and the default names. `quality` applies to JPEG.
+    ///
+    /// - Throws: a usage error (exit 64) for an empty or malformed pattern, an extension
+    ///   other than `.jpg`, `.jpeg` or `.png`, or one that contradicts `format`.
+    public static func resolve(pattern: String?, format: StillFormat?, quality: Int = StillFormat.defaultQuality,
+                               every: TimeSpec?, moviePath: String) throws(CamrecError) -> StillSettings {
+        let fallback = format ?? .jpeg(quality: quality)
+        guard let pattern else {
+            return StillSettings(format: fallback, naming: .beside(moviePath: moviePath, format: fallback), every: every)
+        }
+        let naming = try StillNaming.parse(pattern, moviePath: moviePath, defaultExtension: fallback.fileExtension)
+        guard naming.isPattern else { return StillSettings(format: fallback, naming: naming, every: every) }
+        let named = try naming.patternFormat(pattern, quality: quality)
+        if let format, !named.sameKind(as: format) {
+            throw CamrecError(.usage, "--stills '\(pattern)' names \(named.name) files but --still-format is \(format.optionValue): "
+                + "end the pattern with \(format.fileExtension), or leave out --still-format")
+        }
+        return StillSettings(format: named, naming: naming, every: every)
     }
 }
 
