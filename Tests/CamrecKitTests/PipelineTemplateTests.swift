@@ -72,9 +72,9 @@ import Testing
     }
 }
 
-@Suite struct MaxDurationGateTests {
+@Suite struct FrameGateTests {
     @Test func admitsExactlyTheFramesBelowTheLimit() {
-        let gate = MaxDurationGate(limit: .seconds(3), rate: FrameRateValue(numerator: 30, denominator: 1))
+        let gate = FrameGate(limit: .seconds(3), rate: FrameRateValue(numerator: 30, denominator: 1))
         var limitCalls = 0
         var passed = 0
         // Camera timestamps start late and jitter by up to ±3 ms.
@@ -90,7 +90,7 @@ import Testing
     }
 
     @Test func withoutLimitCountsEverything() {
-        let gate = MaxDurationGate(limit: nil, rate: FrameRateValue(numerator: 25, denominator: 1))
+        let gate = FrameGate(limit: nil, rate: FrameRateValue(numerator: 25, denominator: 1))
         for frame in 0..<50 {
             _ = gate.admit(pts: UInt64(frame) * 40_000_000) { Issue.record("no limit to reach") }
         }

@@ -4,7 +4,7 @@ import Synchronization
 /// Keeps frames that are not worth recording out of the pipeline, right after the camera:
 /// empty frames and (MJPEG) frames cut short never reach the movie or a still.
 ///
-/// A frame held back leaves a gap in the timestamps that `MaxDurationGate` counts as a
+/// A frame held back leaves a gap in the timestamps that `FrameGate` counts as a
 /// dropped frame, like a frame the camera lost; corrupt frames are also counted here, for
 /// the result's `corrupt_frames`. Runs in a pad probe: only a structural check of the
 /// bytes (no decoding) and atomics.

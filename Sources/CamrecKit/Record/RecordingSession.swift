@@ -8,7 +8,7 @@ final class RecordingSession {
     private let output: OutputFile
     private let pipeline: Pipeline
     private let bus: Bus
-    private let gate: MaxDurationGate
+    private let gate: FrameGate
     private let gateToken: ProbeToken
     private let frameGuard: FrameGuard?
     private let frameGuardToken: ProbeToken?
@@ -33,7 +33,7 @@ final class RecordingSession {
         }
         guard let bus = pipeline.bus else { throw CamrecError(.failure, "the pipeline has no bus") }
         self.bus = bus
-        let gate = MaxDurationGate(limit: config.maxDuration, rate: config.rate)
+        let gate = FrameGate(limit: config.maxDuration, rate: config.rate)
         self.gate = gate
         do {
             let pad = try pipeline.element(named: "record").staticPad("src")

@@ -9,7 +9,7 @@ final class StillTaker: @unchecked Sendable {
     /// Built on the stills thread when it starts, off the recording's start-up path.
     private var encoder: Result<StillEncoder, CamrecError>?
     private let settings: StillSettings
-    private let gate: MaxDurationGate
+    private let gate: FrameGate
     private let events: @Sendable (RecordingEvent) -> Void
     // Guarded by `condition`.
     private let condition = NSCondition()
@@ -19,7 +19,7 @@ final class StillTaker: @unchecked Sendable {
     private var taken: [ResultFile] = []
     private var nextNumber = 1
 
-    init(sink: AppSink, settings: StillSettings, gate: MaxDurationGate,
+    init(sink: AppSink, settings: StillSettings, gate: FrameGate,
          events: @escaping @Sendable (RecordingEvent) -> Void) {
         self.sink = sink
         self.settings = settings

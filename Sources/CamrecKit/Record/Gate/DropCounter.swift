@@ -1,0 +1,23 @@
+/// Counts frames missing between the frames let through: a gap of more than 1.5 frame
+/// intervals between two timestamps means the camera dropped or stalled (sequence gaps,
+/// late frames) or the pipeline fell behind, and the missing intervals count as dropped.
+struct DropCounter: Equatable {
+    /// One frame interval, in nanoseconds.
+    let interval: UInt64
+    private var last: UInt64?
+    /// Frames counted as missing so far.
+    private(set) var dropped: UInt64 = 0
+
+    init(rate: FrameRateValue) {
+        interval = UInt64(1_000_000_000.0 / max(rate.framesPerSecond, 1))
+    }
+
+    /// Notes the frame at `time` (nanoseconds), let through after the previous one.
+    mutating func note(_ time: UInt64) {
+        let half = interval / 2
+        if let last, time > last, time - last > interval + half {
+            dropped += (time - last + half) / interval - 1
+        }
+        last = time
+    }
+}

@@ -1,0 +1,60 @@
+/// The frames of one movie file as they entered the encoder: how many, from when to
+/// when, and which recent camera frame (by timestamp) is which frame of the movie, so
+/// that a still can say where it is in the movie. One per movie file.
+struct FrameTimeline: Equatable {
+    /// How many recent frames are remembered for `lookup(pts:)`: several seconds.
+    static let recentCapacity = 512
+
+    /// Frames in the movie so far.
+    private(set) var frames = 0
+    /// The first frame's time on the movie's clock (nanoseconds).
+    private(set) var first: UInt64?
+    /// The last frame's time on the movie's clock (nanoseconds).
+    private(set) var last: UInt64?
+    /// The last frames let through, (camera pts, index in the movie).
+    private var recent: [Recent] = []
+
+    private struct Recent: Equatable {
+        var pts: UInt64
+        var index: Int
+    }
+
+    /// Adds a frame: `pts` is the camera frame's timestamp, `time` its time on the
+    /// movie's clock (the same, but for frames kept from a faster camera).
+    mutating func append(pts: UInt64, time: UInt64) {
+        if first == nil { first = time }
+        recent.append(Recent(pts: pts, index: frames))
+        if recent.count > Self.recentCapacity { recent.removeFirst(recent.count - Self.recentCapacity / 2) }
+        frames += 1
+        last = time
+    }
+
+    /// Where the camera frame with timestamp `pts` is in the movie; `closed` says whether
+    /// no more frames will come.
+    func lookup(pts: UInt64, closed: Bool) -> MovieFrameLookup {
+        if let hit = recent.last(where: { $0.pts == pts }), let first {
+            return .found(index: hit.index, seconds: Double(hit.pts >= first ? hit.pts - first : 0) / 1e9)
+        }
+        if closed { return .absent }
+        if let last, last >= pts { return .absent }
+        return .pending
+    }
+
+    /// Video time in the movie, in seconds (milliseconds precision): from the first frame
+    /// to the end of the last.
+    func seconds(frameDuration: Double) -> Double {
+        guard let first, let last else { return 0 }
+        let seconds = Double(last - first) / 1e9 + frameDuration
+        return (seconds * 1000).rounded() / 1000
+    }
+}
+
+/// Where a camera frame is in the movie.
+enum MovieFrameLookup: Equatable {
+    /// Frame `index`, at `seconds` from the movie's first frame.
+    case found(index: Int, seconds: Double)
+    /// Not reached the recording branch yet.
+    case pending
+    /// Not recorded (past the limit, or lost).
+    case absent
+}
