@@ -118,9 +118,8 @@ struct MP4TrimWriter {
     private func videoTrack(running: [Int: RunningPart]) throws -> OutputTrack {
         let samples = input.video.samples
         let frames = input.index.video
-        var indexOfPTS: [Int64: Int] = [:]
-        for index in plan.readFrom...plan.readThrough { indexOfPTS[frames[index].pts] = index }
-        guard let first = indexOfPTS[plan.firstPTS] else { throw TrimError.failed("the first frame is not in the input") }
+        let framesByPTS = FramesByPTS(frames, in: plan.readFrom...plan.readThrough)
+        guard let first = framesByPTS.index(of: plan.firstPTS) else { throw TrimError.failed("the first frame is not in the input") }
         let origin = samples[first].presentationTime
         // Re-encoded frames have no reordering: their DTS run as far behind their PTS as the
         // copied frames' do, so that DTS keep rising across the joins.
@@ -145,7 +144,7 @@ struct MP4TrimWriter {
             case .encode:
                 guard let part = running[partIndex] else { throw TrimError.failed("a re-encoded part is missing") }
                 for pts in part.keptPTS {
-                    guard let index = indexOfPTS[pts] else { throw TrimError.failed("a re-encoded frame has no source") }
+                    guard let index = framesByPTS.index(of: pts) else { throw TrimError.failed("a re-encoded frame has no source") }
                     let sample = samples[index]
                     append(.pending, pts: sample.presentationTime, dts: sample.presentationTime - origin - reorderDelay,
                            duration: sample.duration, isSync: false)

@@ -48,6 +48,8 @@ extension TrimWriter {
         /// How far the copied frames' DTS run ahead of their PTS (B-frames): re-encoded frames,
         /// which have no reordering, get their DTS this much earlier so DTS keep rising at the joins.
         let reorderDelay: Int64
+        /// The frames the reader delivers, by PTS: where re-encoded frames find their durations.
+        let framesByPTS: FramesByPTS
         var muxer: MovieMuxer?
         var videoCaps: Caps?
         var cursor = 0
@@ -75,6 +77,7 @@ extension TrimWriter {
             let copiedFirst = writer.plan.parts.compactMap { part -> Int? in
                 if case .copy(let range) = part { range.lowerBound } else { nil }
             }.first
+            framesByPTS = FramesByPTS(writer.index.video, in: writer.plan.readFrom...writer.plan.readThrough)
             reorderDelay = copiedFirst.map { max(0, writer.index.video[$0].pts - writer.index.video[$0].dts) } ?? 0
         }
 
@@ -185,8 +188,9 @@ extension TrimWriter {
             return joined
         }
 
+        /// The duration of the frame shown at `pts` (0 if none is): O(1).
         private func duration(ofFrameAt pts: Int64) -> Int64 {
-            frames.first { $0.pts == pts }?.duration ?? 0
+            framesByPTS.index(of: pts).map { frames[$0].duration } ?? 0
         }
 
         private mutating func emitVideo(
