@@ -74,8 +74,9 @@ struct TrimOutput {
     }
 
     /// Flushes the temporary file to disk and renames it over the final path, keeping the
-    /// input's permissions when replacing it in place.
-    func commit(keepingModeOf input: String?) throws(TrimError) {
+    /// input's permissions when replacing it in place. The rename goes through `control`,
+    /// so a cancellation either comes before it (nothing is written) or not at all.
+    func commit(keepingModeOf input: String?, control: TrimControl) throws(TrimError) {
         let descriptor = open(temporaryPath, O_RDONLY)
         guard descriptor >= 0 else { throw TrimError(.cannotCreateOutput, "cannot reopen \(temporaryPath)") }
         if let input {
@@ -85,9 +86,11 @@ struct TrimOutput {
         let synced = fsync(descriptor) == 0
         close(descriptor)
         guard synced else { throw TrimError(.cannotCreateOutput, "cannot flush \(temporaryPath) to disk") }
-        guard rename(temporaryPath, finalPath) == 0 else {
-            let reason = String(cString: strerror(errno))
-            throw TrimError(.cannotCreateOutput, "cannot rename the result to \(finalPath): \(reason)")
+        try control.commit { () throws(TrimError) in
+            guard rename(temporaryPath, finalPath) == 0 else {
+                let reason = String(cString: strerror(errno))
+                throw TrimError(.cannotCreateOutput, "cannot rename the result to \(finalPath): \(reason)")
+            }
         }
         let folder = (finalPath as NSString).deletingLastPathComponent
         let folderDescriptor = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY)

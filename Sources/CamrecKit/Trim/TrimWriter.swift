@@ -12,6 +12,8 @@ struct TrimWriter {
     var inputPath: String
     var outputPath: String
     var outputContainer: MediaContainer
+    /// Bounds every wait, stops on cancellation, and takes progress reports.
+    var control: TrimControl
 
     /// What was written.
     struct Outcome {
@@ -63,7 +65,8 @@ extension TrimWriter {
             self.writer = writer
             let wantsAudio = writer.index.audioCaps != nil
             reader = try MovieReader(
-                path: writer.inputPath, container: writer.index.container, codec: writer.codec, audio: wantsAudio
+                path: writer.inputPath, container: writer.index.container, codec: writer.codec, audio: wantsAudio,
+                control: writer.control
             )
             parts = writer.plan.parts.map { part in
                 let state = PartState(part: part)
@@ -93,6 +96,7 @@ extension TrimWriter {
             var decodeIndex = first
             var synced = false
             while decodeIndex <= writer.plan.readThrough {
+                try writer.control.checkCancelled()
                 guard let sample = try reader.nextVideo(), let buffer = sample.buffer else {
                     throw TrimError.failed("the input ended before frame \(decodeIndex) of \(frames.count)")
                 }
@@ -123,7 +127,7 @@ extension TrimWriter {
                     guard let caps = videoCaps else { throw TrimError.failed("the video has no caps") }
                     part.encoder = try FrameEncoder(
                         codec: writer.codec, inputCaps: caps, keep: keep, parameterSetID: parameterSetID,
-                        effort: writer.plan.mode == .reencode ? .whole : .edges
+                        effort: writer.plan.mode == .reencode ? .whole : .edges, control: writer.control
                     )
                 }
                 if part.fed == 0, let first = withParameterSets(buffer) {
@@ -206,7 +210,7 @@ extension TrimWriter {
                     : try Caps(VideoCodec.h264.readerCaps ?? "video/x-h264")
                 muxer = try MovieMuxer(
                     path: writer.outputPath, container: writer.outputContainer, codec: writer.outputCodec,
-                    videoCaps: muxerCaps, audioCaps: audioCaps
+                    videoCaps: muxerCaps, audioCaps: audioCaps, control: writer.control
                 )
                 if !encoded || writer.plan.framesCopied > 0, let joined = withParameterSets(buffer) {
                     // The source's parameter sets in the first access unit (with the re-encoder's,
@@ -227,6 +231,10 @@ extension TrimWriter {
             output.duration = duration > 0 ? UInt64(duration) : nil
             try muxer?.pushVideo(output)
             videoFrames += 1
+            let plan = writer.plan
+            writer.control.report(TrimProgress(
+                phase: .writing, done: min(outputPTS + max(0, duration), plan.endPTS - first), total: plan.endPTS - first
+            ))
         }
 
         private mutating func pushAvailableAudio() throws {
@@ -255,10 +263,13 @@ extension TrimWriter {
         }
 
         /// Reads audio on to the end of the video, discarding the video the demuxer still sends.
+        /// Throws `stalled` when neither comes for the stall timeout.
         private mutating func finishAudio() throws {
+            var watch = writer.control.watch("the demuxer (reading audio)")
             while !audioDone {
                 if let sample = reader.nextAudio(timeoutNanoseconds: 20_000_000) {
                     try pushAudio(sample)
+                    watch.progressed()
                     continue
                 }
                 if reader.audioEnded {
@@ -266,8 +277,9 @@ extension TrimWriter {
                     audioDone = true
                     break
                 }
-                reader.discardVideo()
+                if reader.discardVideo() > 0 { watch.progressed() }
                 try reader.check()
+                try watch.check()
             }
         }
     }
