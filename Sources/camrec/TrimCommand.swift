@@ -1,10 +1,17 @@
 import ArgumentParsing
 import CamrecKit
 import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `camrec trim [--start T] [--end T] [-o OUT | --in-place] [--force] [--mode M] [--json] INPUT`:
 /// cuts the start and/or end of a saved movie.
 enum TrimCommand {
+    /// The signals that stop a trim (its temporary file is removed; exit status 130).
+    static let stopSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
     static let spec = CommandSpec(
         name: "camrec trim",
         abstract: "Cut the start and/or end of a saved movie (MP4, MOV or MKV), frame-accurately by default.",
@@ -16,7 +23,7 @@ enum TrimCommand {
             OptionSpec(["--in-place"], help: "replace INPUT atomically (it survives any failure)"),
             OptionSpec(["--force", "-f"], help: "replace OUT if it exists"),
             OptionSpec(["--mode"], value: "MODE", help: "accurate (default: re-encode only the edge GOPs), keyframe (pure copy from the keyframe at or before the start) or reencode (everything)"),
-            OptionSpec(["--json"], help: "print a JSON result line on stdout"),
+            OptionSpec(["--json"], help: "print JSON lines on stdout: progress (after a second), then the result"),
             OptionSpec(["--quiet", "-q"], help: "print nothing on stderr but errors"),
         ],
         positionals: [PositionalSpec("INPUT", help: "the movie to trim")],
@@ -49,8 +56,27 @@ enum TrimCommand {
             return .usage
         }
         let console = Console(json: parsed.flag("--json"), quiet: parsed.flag("--quiet"))
+        // Before GStreamer starts any thread: the signals then reach only the watcher.
+        SignalWatcher.block(stopSignals)
+        let control = TrimControl(onProgress: progressPrinter(for: request, console: console))
+        let received = Mutex(0)
+        SignalWatcher.start(stopSignals) { signal in
+            let count = received.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            if count == 1 {
+                // The trim unwinds on its own thread; its temporary file is already gone.
+                control.cancel(reason: "SIG" + SignalWatcher.name(signal))
+            } else {
+                // A second signal: stop now, without waiting for the pipelines to wind down.
+                control.removeTemporaryFile()
+                console.fail(CamrecError(.aborted, "trim aborted by a second signal: nothing was written and the input is untouched"))
+                _exit(ExitStatus.aborted.rawValue)
+            }
+        }
         do {
-            let result = try Trimmer.run(request)
+            let result = try Trimmer.run(request, control: control)
             show(result, console: console)
             return .success
         } catch {
@@ -89,6 +115,24 @@ enum TrimCommand {
             throw UsageError(error.message)
         }
         return request
+    }
+
+    /// Shows the trim's progress once it has run for a second: a rewritten line on a
+    /// terminal, `{"type":"progress",…}` lines with --json; at most two a second.
+    private static func progressPrinter(for request: TrimRequest, console: Console) -> @Sendable (TrimProgress) -> Void {
+        let started = ContinuousClock.now
+        let gate = Mutex(TrimProgressGate())
+        let name = (request.input as NSString).lastPathComponent
+        return { progress in
+            guard gate.withLock({ $0.admit(progress, after: .now - started) }) else { return }
+            let what = progress.phase == .indexing ? "reading \(name)" : "trimming \(name)"
+            let percent = Int((progress.fraction * 100).rounded(.down))
+            console.progress(
+                "\(what): \(percent)% (\(String(format: "%.1f", progress.doneSeconds)) of"
+                    + " \(String(format: "%.1f", progress.totalSeconds)) s)"
+            )
+            console.emit(progress, type: "progress")
+        }
     }
 
     private static func show(_ result: TrimResult, console: Console) {

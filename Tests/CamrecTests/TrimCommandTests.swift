@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+/// `camrec trim` run as a user runs it: the built binary, real signals, paths as typed,
+/// and ffprobe (not camrec) saying what the output holds.
+@Suite("Trim command end to end", .serialized)
+struct TrimCommandTests {
+    // MARK: Interrupted trims leave nothing behind
+
+    @Test("a signal mid-trim removes the temporary file and exits 130", arguments: [SIGINT, SIGTERM])
+    func signalRemovesTheTemporaryFile(signal: Int32) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // Re-encoding 20 s of 720p takes several seconds: long enough to be caught mid-way.
+        let input = try TrimMedia.h264(folder.path("in.mp4"), seconds: 20, size: "1280x720")
+        let output = folder.path("out.mp4")
+        let run = try CamrecBinary.start(["trim", "--start", "1", "--mode", "reencode", "--json", "-o", output, input])
+        // Wait until the trim writes its hidden temporary file, then interrupt it.
+        let started = TrimMedia.waitUntil(timeout: 120) {
+            folder.contents.contains { $0.hasSuffix(".part") } || !run.process.isRunning
+        }
+        #expect(started && run.process.isRunning, "the trim never wrote its temporary file: \(run.stderrText)")
+        run.signal(signal)
+        let status = run.wait(timeout: 60)
+        #expect(status == 130, "exit status \(String(describing: status)): \(run.stderrText)")
+        #expect(folder.contents == ["in.mp4"], "left behind: \(folder.contents)")
+        #expect(run.stderrText.contains("interrupted"), "\(run.stderrText)")
+        let last = try #require(run.jsonLines.last)
+        #expect(last["type"] as? String == "error")
+        #expect(last["exit_code"] as? Int == 130)
+    }
+
+    // MARK: Progress
+
+    @Test("a trim of more than a second reports JSON progress lines")
+    func jsonProgress() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = try TrimMedia.h264(folder.path("in.mp4"), seconds: 12, size: "1280x720")
+        let output = folder.path("out.mp4")
+        let result = try CamrecBinary.run(
+            ["trim", "--start", "1", "--mode", "reencode", "--json", "-o", output, input], timeout: 300
+        )
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = JSONLines.parse(result)
+        #expect(lines.last?["type"] as? String == "result")
+        let progress = lines.filter { $0["type"] as? String == "progress" }
+        if result.seconds > 2 {
+            #expect(!progress.isEmpty, "no progress line in \(result.seconds) s: \(result.stdoutText)")
+        }
+        var previous: (phase: String, fraction: Double) = ("", -1)
+        for line in progress {
+            let fraction = try #require(line["fraction"] as? Double, "\(line)")
+            let phase = try #require(line["phase"] as? String, "\(line)")
+            #expect(["indexing", "writing"].contains(phase))
+            #expect((0...1).contains(fraction))
+            #expect(phase != previous.phase || fraction > previous.fraction, "progress went back: \(progress)")
+            previous = (phase, fraction)
+            #expect(line["done_seconds"] as? Double != nil && line["total_seconds"] as? Double != nil, "\(line)")
+        }
+        #expect(try MediaProbe.probe(output).frames == 330)
+    }
+}
+
+/// Test movies and helpers for the trim tests.
+enum TrimMedia {
+    /// An H.264 movie from ffmpeg's test pattern (30 fps, a keyframe every second, no B-frames).
+    static func h264(_ path: String, seconds: Int, size: String = "320x240") throws -> String {
+        let result = try ChildProcess.run("ffmpeg", [
+            "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=30:duration=\(seconds)",
+            "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "30", "-bf", "0", path,
+        ], timeout: 300)
+        guard result.status == 0 else { throw ChildProcess.LaunchFailure(description: "ffmpeg failed: \(result.stderr)") }
+        return path
+    }
+
+    /// Polls `condition` until it holds (true) or `timeout` passes (false).
+    static func waitUntil(timeout: TimeInterval, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition() { return true }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return condition()
+    }
+
+    /// Runs camrec with `folder` as its working directory (for relative paths).
+    static func runCamrec(_ arguments: [String], in folder: TemporaryFolder) throws -> ChildProcessResult {
+        let process = Process()
+        process.executableURL = CamrecBinary.url
+        process.arguments = arguments
+        process.currentDirectoryURL = folder.url
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("camrec-trim-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let out = scratch.appendingPathComponent("stdout")
+        let err = scratch.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        let done = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in done.signal() }
+        let start = Date()
+        try process.run()
+        let timedOut = done.wait(timeout: .now() + 120) == .timedOut
+        if timedOut {
+            kill(process.processIdentifier, SIGKILL)
+            done.wait()
+        }
+        return ChildProcessResult(
+            status: timedOut ? -1 : process.terminationStatus, stdout: (try? Data(contentsOf: out)) ?? Data(),
+            stderr: String(decoding: (try? Data(contentsOf: err)) ?? Data(), as: UTF8.self),
+            seconds: Date().timeIntervalSince(start), timedOut: timedOut
+        )
+    }
+}
