@@ -60,6 +60,25 @@ struct TrimCommandTests {
         }
         #expect(try MediaProbe.probe(output).frames == 330)
     }
+
+    // MARK: Paths as the user gave them
+
+    @Test("JSON gives the paths as typed, the output derived from the input's")
+    func pathsAsGiven() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(atPath: folder.path("clips"), withIntermediateDirectories: false)
+        _ = try TrimMedia.h264(folder.path("clips/in.mp4"), seconds: 2)
+        let beside = try TrimMedia.runCamrec(["trim", "--start", "1", "--json", "clips/in.mp4"], in: folder)
+        #expect(beside.status == 0, "\(beside.stderr)")
+        #expect(JSONLines.parse(beside.stdout).last?["output"] as? String == "clips/in-trimmed.mp4")
+        #expect(beside.stderr.contains("clips/in-trimmed.mp4") && !beside.stderr.contains(folder.url.path), "\(beside.stderr)")
+        let named = try TrimMedia.runCamrec(["trim", "--start", "1", "--json", "-o", "./out.mov", "clips/in.mp4"], in: folder)
+        #expect(named.status == 0, "\(named.stderr)")
+        #expect(JSONLines.parse(named.stdout).last?["output"] as? String == "./out.mov")
+        #expect(folder.contents == ["clips", "out.mov"])
+        #expect(try MediaProbe.probe(folder.path("out.mov")).frames == 30)
+    }
 }
 
 /// Test movies and helpers for the trim tests.

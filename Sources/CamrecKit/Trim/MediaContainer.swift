@@ -21,6 +21,15 @@ public enum MediaContainer: String, Sendable, Codable {
         }
     }
 
+    /// The usual file name extension, without the dot.
+    var fileExtension: String {
+        switch self {
+        case .mp4: "mp4"
+        case .mov: "mov"
+        case .matroska: "mkv"
+        }
+    }
+
     /// The container an output file name asks for, if its extension names one.
     static func forExtension(_ pathExtension: String) -> MediaContainer? {
         switch pathExtension.lowercased() {
