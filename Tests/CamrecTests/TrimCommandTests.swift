@@ -79,6 +79,21 @@ struct TrimCommandTests {
         #expect(folder.contents == ["clips", "out.mov"])
         #expect(try MediaProbe.probe(folder.path("out.mov")).frames == 30)
     }
+
+    // MARK: Refused outputs and inputs
+
+    @Test("-o without an extension is refused as a usage error, like record")
+    func outputWithoutExtension() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = try TrimMedia.h264(folder.path("in.mp4"), seconds: 2)
+        let result = try CamrecBinary.run(["trim", "--start", "1", "--json", "-o", folder.path("out-t"), input])
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("out-t") && result.stderr.contains(".mp4, .mov or .mkv"), "\(result.stderr)")
+        #expect(folder.contents == ["in.mp4"])
+        #expect(JSONLines.parse(result).last?["exit_code"] as? Int == 64)
+    }
 }
 
 /// Test movies and helpers for the trim tests.

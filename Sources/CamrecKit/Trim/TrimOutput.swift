@@ -45,13 +45,10 @@ struct TrimOutput {
         case .inPlace: container = inputContainer
         case .besideInput: container = MediaContainer.forExtension(ext) ?? inputContainer
         case .path:
-            if let chosen = MediaContainer.forExtension(ext) {
-                container = chosen
-            } else if ext.isEmpty {
-                container = inputContainer
-            } else {
-                throw TrimError(.usage, "cannot write '.\(ext)' files; name the output .mp4, .mov or .mkv")
+            guard let chosen = MediaContainer.forExtension(ext) else {
+                throw TrimError(.usage, "cannot tell the format of '\(final)': end OUT with .mp4, .mov or .mkv")
             }
+            container = chosen
         }
         let temporaryName = ".\((final as NSString).lastPathComponent).trim-\(getpid()).part"
         let temporary = folder.isEmpty ? temporaryName : (folder as NSString).appendingPathComponent(temporaryName)

@@ -21,4 +21,15 @@ struct TrimOutputTests {
         #expect(TrimOutput.besideInput("clips/movie", container: .matroska) == "clips/movie-trimmed.mkv")
         #expect(TrimOutput.besideInput("movie", container: .mov) == "movie-trimmed.mov")
     }
+
+    @Test("-o must name the container, as record's OUTPUT must", arguments: ["out-t", "clips/out", "out.avi"])
+    func outputWithoutAKnownExtensionIsAUsageError(output: String) {
+        let request = TrimRequest(input: "in.mp4", start: .seconds(1), destination: .path(output))
+        #expect {
+            try request.validate()
+        } throws: { error in
+            guard let error = error as? TrimError else { return false }
+            return error.kind == .usage && error.exitStatus == .usage && error.message.contains(".mp4, .mov or .mkv")
+        }
+    }
 }
