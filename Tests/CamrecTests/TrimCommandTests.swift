@@ -94,6 +94,14 @@ struct TrimCommandTests {
         #expect(folder.contents == ["in.mp4"])
         #expect(JSONLines.parse(result).last?["exit_code"] as? Int == 64)
     }
+
+    @Test("a device or other non-file input says it is not a movie file", arguments: ["/dev/null", "/dev/zero"])
+    func notAFile(path: String) throws {
+        let result = try CamrecBinary.run(["trim", "--start", "1", path], timeout: 30)
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("\(path)") && result.stderr.contains("not a movie file"), "\(result.stderr)")
+    }
 }
 
 /// Test movies and helpers for the trim tests.
