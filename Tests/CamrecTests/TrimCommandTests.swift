@@ -102,6 +102,38 @@ struct TrimCommandTests {
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
         #expect(result.stderr.contains("\(path)") && result.stderr.contains("not a movie file"), "\(result.stderr)")
     }
+
+    // MARK: MPEG-4 Part 2
+
+    @Test("MPEG-4 Part 2 in MP4 is cut at keyframes, or re-encoded to H.264")
+    func mpeg4Part2() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = folder.path("x.mp4")
+        let made = try ChildProcess.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc=d=2", "-c:v", "mpeg4", input])
+        try #require(made.status == 0, "\(made.stderr)")
+        let output = folder.path("cut.mp4")
+        let result = try CamrecBinary.run(["trim", "--start", "1", "--json", "-o", output, input])
+        #expect(result.status == 0, "\(result.stderr)")
+        let line = try #require(JSONLines.parse(result).last)
+        #expect(line["mode"] as? String == "keyframe")
+        #expect(line["requested_mode"] as? String == "accurate")
+        #expect((line["fallback_reason"] as? String)?.contains("MPEG-4 Part 2") == true, "\(line)")
+        let probe = try MediaProbe.probe(output)
+        #expect(probe.codec == "mpeg4")
+        #expect(probe.frames == line["frames"] as? Int)
+        // testsrc is 25 fps and ffmpeg's mpeg4 puts a keyframe every 12 frames: 0.96 s.
+        #expect(line["first_frame_time"] as? Double == 0.96, "\(line)")
+        #expect(try MediaProbe.decodeErrors(output).isEmpty)
+
+        let reencoded = folder.path("reencoded.mkv")
+        let again = try CamrecBinary.run(["trim", "--start", "1", "--mode", "reencode", "--json", "-o", reencoded, input])
+        #expect(again.status == 0, "\(again.stderr)")
+        let probeAgain = try MediaProbe.probe(reencoded)
+        #expect(probeAgain.codec == "h264")
+        #expect(probeAgain.frames == 25)
+        #expect(try MediaProbe.decodeErrors(reencoded).isEmpty)
+    }
 }
 
 /// Test movies and helpers for the trim tests.

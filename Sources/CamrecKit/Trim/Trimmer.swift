@@ -53,9 +53,7 @@ public enum Trimmer {
         } else {
             index = try FrameIndex.build(path: request.input, control: control)
         }
-        guard let codec = VideoCodec.forMediaType(index.videoMediaType) else {
-            throw .invalidInput("cannot trim \(name): its video codec (\(index.videoMediaType)) is not supported")
-        }
+        let codec = try VideoCodec.forIndex(index, name: name)
         let (start, end) = try resolveTimes(request, length: index.videoEnd, name: name)
         // Half a millisecond of slack: Matroska stores times in whole milliseconds, so a frame
         // shown at 1 s may read 1.000 while the movie's end reads 4.000333 s.
