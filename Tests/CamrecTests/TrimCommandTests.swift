@@ -61,6 +61,31 @@ struct TrimCommandTests {
         #expect(try MediaProbe.probe(output).frames == 330)
     }
 
+    // MARK: Help
+
+    @Test("--help lists only trim's exit codes, within 80 columns")
+    func helpListsTrimExitCodes() throws {
+        let result = try CamrecBinary.run(["trim", "--help"])
+        #expect(result.status == 0)
+        let lines = result.stdoutText.split(separator: "\n", omittingEmptySubsequences: false)
+        for line in lines { #expect(line.count <= 80, "too wide: '\(line)'") }
+        let table = try #require(lines.firstIndex { $0.hasPrefix("Exit codes") }, "no exit codes in \(result.stdoutText)")
+        let rows = lines[(table + 1)...].prefix { !$0.isEmpty }
+        let codes = rows.compactMap { row in Int(row.split(separator: " ").first ?? "") }
+        #expect(codes == [0, 1, 64, 65, 69, 73, 74, 130], "\(rows.joined(separator: "\n"))")
+        for row in rows {
+            // A continuation lines up under the meaning, never under the code.
+            if Int(row.split(separator: " ").first ?? "") == nil {
+                #expect(row.hasPrefix(String(repeating: " ", count: 7)), "badly wrapped: '\(row)'")
+            }
+            #expect(!row.contains("camera") && !row.contains("recording"), "not a trim code: '\(row)'")
+        }
+        // Prose is not wrapped into lines of a single word.
+        for line in lines where !line.isEmpty && !line.hasPrefix(" ") && !line.hasSuffix(":") {
+            #expect(line.split(separator: " ").count > 1, "stray one-word line: '\(line)'")
+        }
+    }
+
     // MARK: Paths as the user gave them
 
     @Test("JSON gives the paths as typed, the output derived from the input's")
