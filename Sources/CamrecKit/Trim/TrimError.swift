@@ -51,7 +51,10 @@ public struct TrimError: Error, Sendable, Equatable, CustomStringConvertible {
     static func failed(_ message: String) -> TrimError { TrimError(.failed, message) }
 
     static func stalled(_ stage: String, after limit: Duration) -> TrimError {
-        TrimError(.stalled, "\(stage) made no progress for \(limit.components.seconds) s and was given up on (stalled)")
+        let (seconds, attoseconds) = limit.components
+        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        let text = milliseconds % 1000 == 0 ? "\(seconds) s" : "\(milliseconds) ms"
+        return TrimError(.stalled, "\(stage) made no progress for \(text) and was given up on (stalled)")
     }
 
     static func interrupted(by reason: String) -> TrimError {

@@ -19,11 +19,17 @@ struct TrimStallTests {
         } catch let error as TrimError {
             #expect(error.kind == .stalled, "\(error.message)", sourceLocation: sourceLocation)
             #expect(error.exitStatus == .failure, sourceLocation: sourceLocation)
-            #expect(error.message.contains(stage) && error.message.contains("no progress"), "\(error.message)",
+            #expect(error.message.contains(stage) && error.message.contains("no progress for 500 ms"), "\(error.message)",
                     sourceLocation: sourceLocation)
         } catch {
             Issue.record("expected a stall, got \(error)", sourceLocation: sourceLocation)
         }
+    }
+
+    @Test func theMessageGivesTheBoundInItsUnit() {
+        #expect(TrimError.stalled("the muxer", after: .seconds(30)).message
+            == "the muxer made no progress for 30 s and was given up on (stalled)")
+        #expect(TrimError.stalled("the muxer", after: .milliseconds(1500)).message.contains("for 1500 ms"))
     }
 
     static func h264Caps() throws -> Caps { try Caps("video/x-h264,stream-format=byte-stream,alignment=au") }
