@@ -4,7 +4,7 @@ import Testing
 /// The PTS look-up the writers use for every re-encoded frame (an O(1) map in place of a
 /// scan of all frames per frame).
 @Suite("Trim FramesByPTS")
-struct FramesByPTSTests {
+struct TrimFramesByPTSTests {
     /// An IBBP stream in decode order: PTS 0, 3, 1, 2, 6, 4, 5 (in frame durations of 10 ms).
     static let frames: [VideoFrame] = [0, 3, 1, 2, 6, 4, 5].enumerated().map { decode, slot in
         VideoFrame(pts: Int64(slot) * 10_000_000, dts: Int64(decode) * 10_000_000, duration: 10_000_000 + Int64(slot),
