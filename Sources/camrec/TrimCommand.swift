@@ -1,38 +1,95 @@
 import ArgumentParsing
 import CamrecKit
 import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `camrec trim [--start T] [--end T] [-o OUT | --in-place] [--force] [--mode M] [--json] INPUT`:
 /// cuts the start and/or end of a saved movie.
 enum TrimCommand {
+    /// The signals that stop a trim (its temporary file is removed; exit status 130).
+    static let stopSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+    /// The exit codes trim can return, with what each means for a trim.
+    static let exitCodes: [(status: ExitStatus, meaning: String)] = [
+        (.success, "success"),
+        (.failure, "another error (the message says what), e.g. a stage that made no progress for 30 s"),
+        (.usage, "usage error: unknown option, malformed value, missing argument, OUT not ending with .mp4, .mov or .mkv"),
+        (.invalidInput, "invalid input: not a movie file, empty, truncated, no video, a video codec trim does not handle, times outside the video"),
+        (.unavailable, "a GStreamer plugin trim needs is missing (the message names the package)"),
+        (.cannotCreateOutput, "OUT exists (use --force), or its folder is missing or not writable"),
+        (.diskFull, "disk full while writing (nothing is left behind)"),
+        (.aborted, "interrupted by SIGINT, SIGTERM or SIGHUP (nothing is left behind)"),
+    ]
+
     static let spec = CommandSpec(
         name: "camrec trim",
-        abstract: "Cut the start and/or end of a saved movie (MP4, MOV or MKV), frame-accurately by default.",
-        usage: "camrec trim [--start T] [--end T] [-o OUT | --in-place] [--force] [--mode MODE] [--json] INPUT",
+        abstract: "Cut the ends of a saved movie (MP4, MOV or MKV), frame-accurately by default.",
+        usage: "camrec trim [--start T] [--end T] [-o OUT | --in-place] [options] INPUT",
         options: [
             OptionSpec(["--start"], value: "T", help: "new first instant: 2, 2.5, 90s, 00:00:02.500; negative counts back from the end"),
             OptionSpec(["--end"], value: "T", help: "new last instant (exclusive); negative counts back from the end (-3 drops the last 3 s)"),
-            OptionSpec(["--output", "-o"], value: "OUT", help: "the file to write (default: NAME-trimmed.EXT beside INPUT)"),
+            OptionSpec(["--output", "-o"], value: "OUT", help: "the file to write, ending with .mp4, .mov or .mkv (default: NAME-trimmed.EXT beside INPUT)"),
             OptionSpec(["--in-place"], help: "replace INPUT atomically (it survives any failure)"),
             OptionSpec(["--force", "-f"], help: "replace OUT if it exists"),
             OptionSpec(["--mode"], value: "MODE", help: "accurate (default: re-encode only the edge GOPs), keyframe (pure copy from the keyframe at or before the start) or reencode (everything)"),
-            OptionSpec(["--json"], help: "print a JSON result line on stdout"),
+            OptionSpec(["--json"], help: "print JSON lines on stdout: progress (after a second), then the result"),
             OptionSpec(["--quiet", "-q"], help: "print nothing on stderr but errors"),
         ],
         positionals: [PositionalSpec("INPUT", help: "the movie to trim")],
         discussion: """
-            Times are on the input's presentation timeline. The output starts at 0. In accurate
-            mode its first frame is the first with a time >= --start and its last the last with a
-            time < --end; HEVC and MJPEG inputs fall back to keyframe mode (the result says so).
+            Times are on the input's presentation timeline; the output starts at 0. In
+            accurate mode its first frame is the first with a time >= --start and its last
+            the last with a time < --end. HEVC and MPEG-4 Part 2 videos are cut at
+            keyframes instead (the result says so; --mode reencode gives H.264), MJPEG is
+            all keyframes and cut exactly.
+
+            The output is written to a hidden .OUT.trim-PID.part file beside OUT and
+            renamed into place once complete and checked. On any failure, and on SIGINT,
+            SIGTERM or SIGHUP, that file is removed and the input is untouched. A stage
+            that makes no progress for 30 s is given up on. A trim that takes longer than
+            a second shows its progress on a terminal (with --json: progress lines).
 
             Examples:
               camrec trim --start 2 --end 5 in.mp4
               camrec trim --end -3 --in-place in.mkv
               camrec trim --start 00:01:00 --mode keyframe -o clip.mp4 in.mp4
 
-            \(CommandDispatcher.exitCodeTable)
+            \(exitCodeTable)
             """
     )
+
+    /// Trim's exit codes, each meaning wrapped under itself within 80 columns.
+    static var exitCodeTable: String {
+        let indent = 7
+        let lines = exitCodes.flatMap { status, meaning in
+            let code = String(status.rawValue)
+            let wrapped = wrap(meaning, width: 80 - indent)
+            let first = "  " + code + String(repeating: " ", count: max(1, indent - 2 - code.count)) + (wrapped.first ?? "")
+            return [first] + wrapped.dropFirst().map { String(repeating: " ", count: indent) + $0 }
+        }
+        return (["Exit codes:"] + lines).joined(separator: "\n")
+    }
+
+    /// Greedy word wrap to `width` columns.
+    private static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if line.isEmpty {
+                line = String(word)
+            } else if line.count + 1 + word.count <= width {
+                line += " " + word
+            } else {
+                lines.append(line)
+                line = String(word)
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
 
     static func main(_ arguments: [String]) -> ExitStatus {
         let parsed: ParsedArguments
@@ -49,8 +106,27 @@ enum TrimCommand {
             return .usage
         }
         let console = Console(json: parsed.flag("--json"), quiet: parsed.flag("--quiet"))
+        // Before GStreamer starts any thread: the signals then reach only the watcher.
+        SignalWatcher.block(stopSignals)
+        let control = TrimControl(onProgress: progressPrinter(for: request, console: console))
+        let received = Mutex(0)
+        SignalWatcher.start(stopSignals) { signal in
+            let count = received.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            if count == 1 {
+                // The trim unwinds on its own thread; its temporary file is already gone.
+                control.cancel(reason: "SIG" + SignalWatcher.name(signal))
+            } else {
+                // A second signal: stop now, without waiting for the pipelines to wind down.
+                control.removeTemporaryFile()
+                console.fail(CamrecError(.aborted, "trim aborted by a second signal: nothing was written and the input is untouched"))
+                _exit(ExitStatus.aborted.rawValue)
+            }
+        }
         do {
-            let result = try Trimmer.run(request)
+            let result = try Trimmer.run(request, control: control)
             show(result, console: console)
             return .success
         } catch {
@@ -89,6 +165,24 @@ enum TrimCommand {
             throw UsageError(error.message)
         }
         return request
+    }
+
+    /// Shows the trim's progress once it has run for a second: a rewritten line on a
+    /// terminal, `{"type":"progress",…}` lines with --json; at most two a second.
+    private static func progressPrinter(for request: TrimRequest, console: Console) -> @Sendable (TrimProgress) -> Void {
+        let started = ContinuousClock.now
+        let gate = Mutex(TrimProgressGate())
+        let name = (request.input as NSString).lastPathComponent
+        return { progress in
+            guard gate.withLock({ $0.admit(progress, after: .now - started) }) else { return }
+            let what = progress.phase == .indexing ? "reading \(name)" : "trimming \(name)"
+            let percent = Int((progress.fraction * 100).rounded(.down))
+            console.progress(
+                "\(what): \(percent)% (\(String(format: "%.1f", progress.doneSeconds)) of"
+                    + " \(String(format: "%.1f", progress.totalSeconds)) s)"
+            )
+            console.emit(progress, type: "progress")
+        }
     }
 
     private static func show(_ result: TrimResult, console: Console) {

@@ -30,10 +30,14 @@ final class FrameEncoder {
         }
     }
 
+    /// The stage named in a stall message.
+    static let stage = "the re-encoder (decoder and x264)"
+
     private let pipeline: Pipeline
     private let source: AppSrc
     private let sink: AppSink
     private let probe: ProbeToken
+    private let control: TrimControl
     private var finished = false
 
     /// - Parameters:
@@ -41,9 +45,12 @@ final class FrameEncoder {
     ///   - keep: buffer PTS window whose decoded frames are encoded; others are dropped.
     ///   - parameterSetID: SPS/PPS id for the encoded stream, unused by the source.
     ///   - effort: the speed/size trade-off.
+    ///   - control: bounds every wait (a stalled decoder or encoder) and stops on cancellation.
     init(
-        codec: VideoCodec, inputCaps: Caps, keep: Range<Int64>, parameterSetID: Int, effort: Effort
+        codec: VideoCodec, inputCaps: Caps, keep: Range<Int64>, parameterSetID: Int, effort: Effort,
+        control: TrimControl
     ) throws(GStreamerError) {
+        self.control = control
         let rawFormat: String
         switch inputCaps.string("chroma-format") {
         case "4:2:2": rawFormat = "Y42B"
@@ -72,12 +79,18 @@ final class FrameEncoder {
         try pipeline.setState(.playing)
     }
 
-    /// Feeds one compressed frame (blocks while the encoder is busy and its queue is full).
-    func push(_ buffer: Buffer) throws(GStreamerError) {
-        let result = source.push(buffer)
+    /// Feeds one compressed frame. Blocks while the encoder is busy and its queue is full,
+    /// for at most the stall timeout: a re-encoder that takes nothing in that long has stalled.
+    func push(_ buffer: Buffer) throws {
+        let outcome = Result { () throws(TrimError) in try source.push(buffer, stage: Self.stage, control: control) }
+        if case .failure(let error) = outcome, error.kind == .stalled {
+            // A decoder that failed stops taking frames too: its error says more.
+            try PipelineRunner.checkForError(pipeline)
+        }
+        let result = try outcome.get()
         guard result == .ok else {
             try PipelineRunner.checkForError(pipeline)
-            throw .parse("the re-encoder refused a frame (\(result))")
+            throw GStreamerError.parse("the re-encoder refused a frame (\(result))")
         }
     }
 
@@ -89,23 +102,28 @@ final class FrameEncoder {
     }
 
     /// Encoded frames ready now (no waiting).
-    func available() throws(GStreamerError) -> [Buffer] {
+    func available() throws -> [Buffer] {
+        try control.checkCancelled()
         var buffers: [Buffer] = []
         while let sample = sink.pullSample(timeoutNanoseconds: 0), let buffer = sample.buffer { buffers.append(buffer) }
         try PipelineRunner.checkForError(pipeline)
         return buffers
     }
 
-    /// All the remaining encoded frames, waiting for the encoder to drain (call after `finish`).
-    func remaining() throws(GStreamerError) -> [Buffer] {
+    /// All the remaining encoded frames, waiting for the encoder to drain (call after
+    /// `finish`). Throws `stalled` when no frame comes for the stall timeout.
+    func remaining() throws -> [Buffer] {
         var buffers: [Buffer] = []
+        var watch = control.watch(Self.stage)
         while true {
             if let sample = sink.pullSample(timeoutNanoseconds: 100_000_000) {
                 if let buffer = sample.buffer { buffers.append(buffer) }
+                watch.progressed()
                 continue
             }
             if sink.isEndOfStream { break }
             try PipelineRunner.checkForError(pipeline)
+            try watch.check()
         }
         try PipelineRunner.checkForError(pipeline)
         return buffers

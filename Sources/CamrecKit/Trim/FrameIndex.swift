@@ -45,8 +45,16 @@ public struct FrameIndex: Sendable {
 
     /// Indexes `path` with a demux-only pass (nothing is decoded).
     ///
-    /// - Throws: ``TrimError`` (invalid input) for anything that is not a movie with video.
-    public static func build(path: String) throws(TrimError) -> FrameIndex {
+    /// - Parameter control: bounds the pass (a demuxer that stops producing buffers for the
+    ///   stall timeout has stalled), stops it on cancellation, and takes progress reports.
+    /// - Throws: ``TrimError`` (invalid input) for anything that is not a movie with video;
+    ///   `stalled` or `interrupted` as above.
+    public static func build(path: String, control: TrimControl = TrimControl()) throws(TrimError) -> FrameIndex {
+        try build(path: path, control: control, reportingProgress: true)
+    }
+
+    /// Indexes `path`; `reportingProgress` false for a check of the output, which is no phase of its own.
+    static func build(path: String, control: TrimControl, reportingProgress: Bool) throws(TrimError) -> FrameIndex {
         let container = try MediaContainer.identify(path: path)
         let collector = IndexCollector()
         let name = (path as NSString).lastPathComponent
@@ -64,10 +72,22 @@ public struct FrameIndex: Sendable {
                 _ = try? pipeline.setState(.null)
             }
             try pipeline.setState(.playing)
-            try PipelineRunner.waitForEndOfStream(pipeline)
+            try PipelineRunner.waitForEndOfStream(
+                pipeline, watch: control.watch("the demuxer (indexing \(name))"),
+                progress: { Int64(collector.recordedCount) },
+                poll: {
+                    if reportingProgress, let position = pipeline.position(), let duration = pipeline.queryDuration(), duration > 0 {
+                        control.report(TrimProgress(phase: .indexing, done: Int64(position), total: Int64(duration)))
+                    }
+                }
+            )
             collector.finish()
-        } catch {
+        } catch let error as TrimError {
+            throw error
+        } catch let error as GStreamerError {
             throw TrimError.from(error, reading: name)
+        } catch {
+            throw TrimError.invalidInput("cannot read \(name): \(error)")
         }
         return try collector.index(container: container, name: name)
     }

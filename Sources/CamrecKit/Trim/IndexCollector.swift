@@ -68,6 +68,11 @@ final class IndexCollector: Sendable {
         }
     }
 
+    /// How many buffers have been recorded so far (progress while indexing).
+    var recordedCount: Int {
+        state.withLock { ($0.video?.timings.count ?? 0) + ($0.audio?.timings.count ?? 0) }
+    }
+
     /// Whether a length-prefixed (avc) access unit holds an IDR slice (NAL type 5).
     static func containsIDR(_ bytes: UnsafeRawBufferPointer, lengthSize: Int) -> Bool {
         var offset = 0

@@ -10,6 +10,8 @@ struct MP4TrimWriter {
     var input: MP4Input
     var plan: TrimPlan
     var outputPath: String
+    /// Bounds every wait, stops on cancellation, and takes progress reports.
+    var control: TrimControl
 
     /// What was written.
     struct Outcome {
@@ -24,9 +26,21 @@ struct MP4TrimWriter {
         var keptPTS: [Int64]
     }
 
+    /// Work done, counted in frames: each frame fed to an encoder, copied, or taken back
+    /// re-encoded (the copy itself is one kernel call, counted when it is done).
+    private final class Work {
+        let total: Int
+        var done = 0
+        init(total: Int) { self.total = total }
+    }
+
     func run() throws -> Outcome {
         let file = try SampleFile(path: input.path)
-        let running = try startEncoders(file: file)
+        let fed = plan.parts.reduce(0) { count, part in
+            if case .encode(let feed, _) = part { count + feed.count } else { count }
+        }
+        let work = Work(total: fed + plan.framesCopied + plan.framesReencoded)
+        let running = try startEncoders(file: file, work: work)
         let video = try videoTrack(running: running)
         var tracks = [video]
         if let audio = audioTrack() { tracks.append(audio) }
@@ -36,7 +50,10 @@ struct MP4TrimWriter {
             fileType: input.movie.fileType ?? (input.index.container == .mov ? MovieWriter.quickTimeFileType : nil),
             movieTimescale: input.movie.timescale, tracks: tracks
         ) { tracks in
-            try complete(&tracks[0], running: running)
+            try control.checkCancelled()
+            work.done += plan.framesCopied
+            report(work)
+            try complete(&tracks[0], running: running, work: work)
         }
         return Outcome(videoFrames: video.samples.count, audioPackets: tracks.count > 1 ? tracks[1].samples.count : 0)
     }
@@ -45,7 +62,7 @@ struct MP4TrimWriter {
 
     /// Starts an encoder for every encode part and feeds it all its frames; they then encode
     /// at the same time (on their own threads) while the caller goes on.
-    private func startEncoders(file: SampleFile) throws -> [Int: RunningPart] {
+    private func startEncoders(file: SampleFile, work: Work) throws -> [Int: RunningPart] {
         guard let lengthSize = input.lengthSize, plan.encodes else { return [:] }
         let caps = try Caps(input.index.videoCaps)
         var used = H264ParameterSets(avcC: input.avcC ?? []).map(\.usedIDs) ?? []
@@ -56,9 +73,12 @@ struct MP4TrimWriter {
             let id = H264ParameterSets.freeID(avoiding: used)
             used.insert(id)
             let encoder = try FrameEncoder(
-                codec: .h264, inputCaps: caps, keep: keep, parameterSetID: id, effort: .edges
+                codec: .h264, inputCaps: caps, keep: keep, parameterSetID: id, effort: .edges, control: control
             )
             for index in feed {
+                try control.checkCancelled()
+                work.done += 1
+                report(work)
                 let frame = frames[index]
                 let sample = input.video.samples[index]
                 let bytes = try file.read(offset: sample.offset, count: Int(sample.size))
@@ -79,7 +99,7 @@ struct MP4TrimWriter {
 
     /// Waits for the encoders and fills in their frames (length-prefixed, sync when IDR),
     /// and the sample entry's `avcC` with their parameter sets added.
-    private func complete(_ track: inout OutputTrack, running: [Int: RunningPart]) throws {
+    private func complete(_ track: inout OutputTrack, running: [Int: RunningPart], work: Work) throws {
         guard !running.isEmpty, let lengthSize = input.lengthSize else { return }
         var extra = H264ParameterSets()
         var position = 0
@@ -90,6 +110,8 @@ struct MP4TrimWriter {
             }
             guard let running = running[partIndex] else { throw TrimError.failed("a re-encoded part is missing") }
             let buffers = try running.encoder.remaining()
+            work.done += buffers.count
+            report(work)
             guard buffers.count == running.keptPTS.count else {
                 throw TrimError.failed("the re-encoder returned \(buffers.count) of \(running.keptPTS.count) frames")
             }
@@ -112,15 +134,21 @@ struct MP4TrimWriter {
         track.sampleEntry = entry
     }
 
+    private func report(_ work: Work) {
+        let total = plan.endPTS - plan.firstPTS
+        control.report(TrimProgress(
+            phase: .writing, fraction: Double(work.done) / Double(max(1, work.total)), totalSeconds: Double(total) / 1e9
+        ))
+    }
+
     // MARK: Tracks
 
     /// The video track in output order: copied frames from the file, re-encoded ones pending.
     private func videoTrack(running: [Int: RunningPart]) throws -> OutputTrack {
         let samples = input.video.samples
         let frames = input.index.video
-        var indexOfPTS: [Int64: Int] = [:]
-        for index in plan.readFrom...plan.readThrough { indexOfPTS[frames[index].pts] = index }
-        guard let first = indexOfPTS[plan.firstPTS] else { throw TrimError.failed("the first frame is not in the input") }
+        let framesByPTS = FramesByPTS(frames, in: plan.readFrom...plan.readThrough)
+        guard let first = framesByPTS.index(of: plan.firstPTS) else { throw TrimError.failed("the first frame is not in the input") }
         let origin = samples[first].presentationTime
         // Re-encoded frames have no reordering: their DTS run as far behind their PTS as the
         // copied frames' do, so that DTS keep rising across the joins.
@@ -145,7 +173,7 @@ struct MP4TrimWriter {
             case .encode:
                 guard let part = running[partIndex] else { throw TrimError.failed("a re-encoded part is missing") }
                 for pts in part.keptPTS {
-                    guard let index = indexOfPTS[pts] else { throw TrimError.failed("a re-encoded frame has no source") }
+                    guard let index = framesByPTS.index(of: pts) else { throw TrimError.failed("a re-encoded frame has no source") }
                     let sample = samples[index]
                     append(.pending, pts: sample.presentationTime, dts: sample.presentationTime - origin - reorderDelay,
                            duration: sample.duration, isSync: false)

@@ -21,6 +21,15 @@ public enum MediaContainer: String, Sendable, Codable {
         }
     }
 
+    /// The usual file name extension, without the dot.
+    var fileExtension: String {
+        switch self {
+        case .mp4: "mp4"
+        case .mov: "mov"
+        case .matroska: "mkv"
+        }
+    }
+
     /// The container an output file name asks for, if its extension names one.
     static func forExtension(_ pathExtension: String) -> MediaContainer? {
         switch pathExtension.lowercased() {
@@ -49,14 +58,21 @@ public enum MediaContainer: String, Sendable, Codable {
         }
     }
 
-    /// Opens `path`, checks it is a readable, non-empty movie of a known container.
+    /// Opens `path`, checks it is a readable, non-empty movie file of a known container.
     static func identify(path: String) throws(TrimError) -> MediaContainer {
         let name = (path as NSString).lastPathComponent
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw .invalidInput("cannot read \(path): no such file")
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            if errno == ENOENT { throw .invalidInput("cannot read \(path): no such file") }
+            throw .invalidInput("cannot read \(path): \(String(cString: strerror(errno)))")
         }
-        guard !isDirectory.boolValue else { throw .invalidInput("cannot trim \(path): it is a folder, not a movie") }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw .invalidInput("cannot trim \(path): it is a folder, not a movie")
+        default:
+            // A device, pipe or socket: reading it would hang or give endless bytes.
+            throw .invalidInput("cannot trim \(path): it is not a movie file (it is \(fileKind(info.st_mode)))")
+        }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw .invalidInput("cannot read \(path): permission denied or unreadable")
         }
@@ -67,5 +83,16 @@ public enum MediaContainer: String, Sendable, Codable {
             throw .invalidInput("cannot trim \(name): not an MP4, MOV or MKV movie")
         }
         return container
+    }
+
+    /// "a character device", "a pipe", … for a file that is not a regular file.
+    private static func fileKind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFIFO: "a pipe"
+        case S_IFSOCK: "a socket"
+        default: "something other than a regular file"
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import GStreamer
 
 /// Writes the trimmed movie: `appsrc ! parser ! muxer ! filesink` for video and, when
@@ -14,8 +15,16 @@ final class MovieMuxer {
     private var videoStarted = false
     private var capsFilter: ProbeToken?
     private var audioStarted = false
+    private let path: String
+    private let control: TrimControl
 
-    init(path: String, container: MediaContainer, codec: VideoCodec, videoCaps: Caps, audioCaps: Caps?) throws(GStreamerError) {
+    /// `control` bounds the wait for the muxer to finish and stops on cancellation.
+    init(
+        path: String, container: MediaContainer, codec: VideoCodec, videoCaps: Caps, audioCaps: Caps?,
+        control: TrimControl
+    ) throws(GStreamerError) {
+        self.path = path
+        self.control = control
         pipeline = try Pipeline(name: "trim-writer")
         let videoSource = try Element.make("appsrc", name: "video-source")
         try videoSource.set("format", "time")
@@ -78,11 +87,15 @@ final class MovieMuxer {
         }
     }
 
-    /// Ends both tracks and waits until the muxer has finalised the file.
-    func finish() throws(GStreamerError) {
+    /// Ends both tracks and waits until the muxer has finalised the file; throws `stalled`
+    /// when the file stops growing for the stall timeout before that.
+    func finish() throws {
         video.endOfStream()
         audio?.endOfStream()
-        try PipelineRunner.waitForEndOfStream(pipeline)
+        try PipelineRunner.waitForEndOfStream(pipeline, watch: control.watch("the muxer (\(pipeline.name))")) { [path] in
+            var info = stat()
+            return stat(path, &info) == 0 ? Int64(info.st_size) : -1
+        }
         try pipeline.setState(.null)
     }
 

@@ -9,12 +9,17 @@ final class MovieReader {
     private let audioSink: AppSink?
     private var token: SignalToken?
     private var segmentOpener: ProbeToken?
+    private let control: TrimControl
     /// The demuxer pads linked to the video and audio branches (for their segments).
     let demuxerPads = DemuxerPads()
 
     /// Builds `filesrc ! demuxer`, a video branch (queue, parser, appsink) and, when
     /// `audio` is set, an audio branch (queue, appsink); demuxer pads are linked as they come.
-    init(path: String, container: MediaContainer, codec: VideoCodec?, audio: Bool) throws(GStreamerError) {
+    /// `control` bounds every wait (a demuxer that stalls) and stops on cancellation.
+    init(
+        path: String, container: MediaContainer, codec: VideoCodec?, audio: Bool, control: TrimControl
+    ) throws(GStreamerError) {
+        self.control = control
         pipeline = try Pipeline(name: "trim-reader")
         let source = try Element.make("filesrc", name: "source")
         try source.set("location", path)
@@ -87,38 +92,43 @@ final class MovieReader {
 
     /// Prerolls, seeks so that video starts at the keyframe at or before `position`
     /// (presentation time, nil: the beginning), and starts playing.
-    func start(at position: UInt64?, flags: SeekFlags = [.flush, .accurate]) throws(GStreamerError) {
+    func start(at position: UInt64?, flags: SeekFlags = [.flush, .accurate]) throws {
         if let position, position > 0 {
             try pipeline.setState(.paused)
             try waitForPreroll()
             guard pipeline.seek(to: position, flags: flags) else {
-                throw .parse("the demuxer refused to seek to \(position) ns")
+                throw GStreamerError.parse("the demuxer refused to seek to \(position) ns")
             }
             try waitForPreroll()
         }
         try pipeline.setState(.playing)
     }
 
-    private func waitForPreroll() throws(GStreamerError) {
-        for _ in 0..<600 {
+    /// Waits for the pipeline to reach PAUSED (a demuxer reads the movie's headers and
+    /// its first frames), for at most the stall timeout.
+    private func waitForPreroll() throws {
+        let watch = control.watch("the demuxer (\(pipeline.name), pausing)")
+        while true {
             try PipelineRunner.checkForError(pipeline)
             switch pipeline.waitForStateChange(timeoutNanoseconds: 100_000_000) {
             case .reached: return
-            case .stillChanging: continue
+            case .stillChanging: try watch.check()
             case .failed:
                 try PipelineRunner.checkForError(pipeline)
-                throw .stateChange(element: pipeline.name, to: .paused)
+                throw GStreamerError.stateChange(element: pipeline.name, to: .paused)
             }
         }
-        throw .stateChange(element: pipeline.name, to: .paused)
     }
 
-    /// The next video frame; nil at the end of the stream.
-    func nextVideo() throws(GStreamerError) -> Sample? {
+    /// The next video frame; nil at the end of the stream. Throws `stalled` when none
+    /// comes for the stall timeout.
+    func nextVideo() throws -> Sample? {
+        let watch = control.watch("the demuxer (reading video)")
         while true {
             if let sample = videoSink.pullSample(timeoutNanoseconds: 100_000_000) { return sample }
             if videoSink.isEndOfStream { return nil }
             try PipelineRunner.checkForError(pipeline)
+            try watch.check()
         }
     }
 
@@ -135,9 +145,13 @@ final class MovieReader {
         audioSink?.pullSample(timeoutNanoseconds: timeoutNanoseconds)
     }
 
-    /// Drops the video frames waiting in the sink, so the demuxer can go on with audio.
-    func discardVideo() {
-        while videoSink.pullSample(timeoutNanoseconds: 0) != nil {}
+    /// Drops the video frames waiting in the sink, so the demuxer can go on with audio;
+    /// returns how many.
+    @discardableResult
+    func discardVideo() -> Int {
+        var count = 0
+        while videoSink.pullSample(timeoutNanoseconds: 0) != nil { count += 1 }
+        return count
     }
 
     /// Whether the audio branch has ended (or there is none).
@@ -146,8 +160,11 @@ final class MovieReader {
     /// Whether the video branch has ended.
     var videoEnded: Bool { videoSink.isEndOfStream }
 
-    /// Throws a pending pipeline error.
-    func check() throws(GStreamerError) { try PipelineRunner.checkForError(pipeline) }
+    /// Throws a pending pipeline error, or `interrupted` once the trim is cancelled.
+    func check() throws {
+        try PipelineRunner.checkForError(pipeline)
+        try control.checkCancelled()
+    }
 
     /// Stops the pipeline and releases the pad-added handler.
     func stop() {

@@ -1,18 +1,33 @@
 import GStreamer
 
 /// Waits on a pipeline's bus from the calling thread (trim runs on its own thread, never
-/// on the Swift concurrency pool).
+/// on the Swift concurrency pool). Every wait is bounded by progress (``StallWatch``).
 enum PipelineRunner {
-    /// Blocks until end of stream; throws the first error an element posts.
-    static func waitForEndOfStream(_ pipeline: Pipeline) throws(GStreamerError) {
-        guard let bus = pipeline.bus else { throw .parse("the pipeline has no bus") }
+    /// Blocks until end of stream; throws the first error an element posts, `stalled` when
+    /// `progress` (any measure of work done that grows, e.g. buffers seen or bytes written)
+    /// stays the same for the stall timeout, and `interrupted` once the trim is cancelled.
+    /// `poll` runs about ten times a second (progress reports).
+    static func waitForEndOfStream(
+        _ pipeline: Pipeline, watch: StallWatch, progress: () -> Int64, poll: () -> Void = {}
+    ) throws {
+        guard let bus = pipeline.bus else { throw GStreamerError.parse("the pipeline has no bus") }
+        var watch = watch
+        var seen = progress()
         while true {
-            guard let message = bus.pop(timeoutNanoseconds: 100_000_000) else { continue }
-            switch message {
-            case .endOfStream: return
-            case .error(let failure): throw .element(failure)
-            default: continue
+            if let message = bus.pop(timeoutNanoseconds: 100_000_000) {
+                switch message {
+                case .endOfStream: return
+                case .error(let failure): throw GStreamerError.element(failure)
+                default: break
+                }
             }
+            let now = progress()
+            if now != seen {
+                seen = now
+                watch.progressed()
+            }
+            poll()
+            try watch.check()
         }
     }
 

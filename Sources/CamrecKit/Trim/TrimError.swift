@@ -12,6 +12,10 @@ public struct TrimError: Error, Sendable, Equatable, CustomStringConvertible {
         case unavailable
         /// The disk filled up while writing (the input is untouched, nothing is left behind).
         case diskFull
+        /// A stage (demuxer, re-encoder, muxer) made no progress for the stall timeout.
+        case stalled
+        /// Stopped on request (a signal) before the output was in place; nothing was written.
+        case interrupted
         /// Anything else (a pipeline failed while writing).
         case failed
     }
@@ -35,7 +39,8 @@ public struct TrimError: Error, Sendable, Equatable, CustomStringConvertible {
         case .cannotCreateOutput: .cannotCreateOutput
         case .unavailable: .unavailable
         case .diskFull: .diskFull
-        case .failed: .failure
+        case .stalled, .failed: .failure
+        case .interrupted: .aborted
         }
     }
 
@@ -44,4 +49,15 @@ public struct TrimError: Error, Sendable, Equatable, CustomStringConvertible {
 
     static func invalidInput(_ message: String) -> TrimError { TrimError(.invalidInput, message) }
     static func failed(_ message: String) -> TrimError { TrimError(.failed, message) }
+
+    static func stalled(_ stage: String, after limit: Duration) -> TrimError {
+        let (seconds, attoseconds) = limit.components
+        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        let text = milliseconds % 1000 == 0 ? "\(seconds) s" : "\(milliseconds) ms"
+        return TrimError(.stalled, "\(stage) made no progress for \(text) and was given up on (stalled)")
+    }
+
+    static func interrupted(by reason: String) -> TrimError {
+        TrimError(.interrupted, "trim interrupted by \(reason): nothing was written and the input is untouched")
+    }
 }

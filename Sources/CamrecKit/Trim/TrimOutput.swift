@@ -2,6 +2,9 @@ import Foundation
 
 /// The output file of a trim: the final path, and a temporary file beside it that
 /// becomes the final file only once it is complete (fsync, then rename).
+///
+/// Paths are kept as the user spelled them (relative stays relative), as `camrec record`
+/// reports them; the default output is derived from the input's spelling.
 struct TrimOutput {
     /// Where the result ends up.
     let finalPath: String
@@ -12,47 +15,58 @@ struct TrimOutput {
 
     /// Resolves and checks the destination before any work is done.
     static func prepare(for request: TrimRequest, inputContainer: MediaContainer) throws(TrimError) -> TrimOutput {
-        let input = URL(fileURLWithPath: request.input).standardizedFileURL
-        let final: URL
+        let input = request.input
+        let final: String
         switch request.destination {
-        case .inPlace:
-            final = input
-        case .besideInput:
-            let base = input.deletingPathExtension().lastPathComponent
-            let ext = input.pathExtension
-            final = input.deletingLastPathComponent().appendingPathComponent(base + "-trimmed" + (ext.isEmpty ? "" : "." + ext))
-        case .path(let path):
-            final = URL(fileURLWithPath: path).standardizedFileURL
+        case .inPlace: final = input
+        case .besideInput: final = besideInput(input, container: inputContainer)
+        case .path(let path): final = path
         }
-        let folder = final.deletingLastPathComponent().path
+        let folder = (final as NSString).deletingLastPathComponent
+        let folderToCheck = folder.isEmpty ? "." : folder
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw TrimError(.cannotCreateOutput, "cannot write \(final.path): folder \(folder) does not exist")
+        guard FileManager.default.fileExists(atPath: folderToCheck, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw TrimError(.cannotCreateOutput, "cannot write \(final): folder \(folderToCheck) does not exist")
         }
-        guard access(folder, W_OK) == 0 else {
-            throw TrimError(.cannotCreateOutput, "cannot write \(final.path): folder \(folder) is not writable")
+        guard access(folderToCheck, W_OK) == 0 else {
+            throw TrimError(.cannotCreateOutput, "cannot write \(final): folder \(folderToCheck) is not writable")
         }
         if request.destination != .inPlace {
-            if final.path == input.path || Self.sameFile(final.path, input.path) {
-                throw TrimError(.cannotCreateOutput, "the output \(final.path) is the input; use --in-place to replace it")
+            if absolute(final) == absolute(input) || Self.sameFile(final, input) {
+                throw TrimError(.cannotCreateOutput, "the output \(final) is the input; use --in-place to replace it")
             }
-            if FileManager.default.fileExists(atPath: final.path) && !request.force {
-                throw TrimError(.cannotCreateOutput, "\(final.path) already exists; use --force to replace it")
+            if FileManager.default.fileExists(atPath: final) && !request.force {
+                throw TrimError(.cannotCreateOutput, "\(final) already exists; use --force to replace it")
             }
         }
+        let ext = (final as NSString).pathExtension
         let container: MediaContainer
-        if request.destination == .inPlace {
-            container = inputContainer
-        } else if let chosen = MediaContainer.forExtension(final.pathExtension) {
+        switch request.destination {
+        case .inPlace: container = inputContainer
+        case .besideInput: container = MediaContainer.forExtension(ext) ?? inputContainer
+        case .path:
+            guard let chosen = MediaContainer.forExtension(ext) else {
+                throw TrimError(.usage, "cannot tell the format of '\(final)': end OUT with .mp4, .mov or .mkv")
+            }
             container = chosen
-        } else if final.pathExtension.isEmpty {
-            container = inputContainer
-        } else {
-            throw TrimError(.usage, "cannot write '.\(final.pathExtension)' files; name the output .mp4, .mov or .mkv")
         }
-        let temporary = final.deletingLastPathComponent()
-            .appendingPathComponent(".\(final.lastPathComponent).trim-\(getpid()).part")
-        return TrimOutput(finalPath: final.path, temporaryPath: temporary.path, container: container)
+        let temporaryName = ".\((final as NSString).lastPathComponent).trim-\(getpid()).part"
+        let temporary = folder.isEmpty ? temporaryName : (folder as NSString).appendingPathComponent(temporaryName)
+        return TrimOutput(finalPath: final, temporaryPath: temporary, container: container)
+    }
+
+    /// `NAME-trimmed.EXT` in the input's folder, spelled as the input is; an input without
+    /// an extension gets its container's.
+    static func besideInput(_ input: String, container: MediaContainer) -> String {
+        let name = (input as NSString).lastPathComponent
+        let ext = (name as NSString).pathExtension
+        let trimmed = (name as NSString).deletingPathExtension + "-trimmed." + (ext.isEmpty ? container.fileExtension : ext)
+        let folder = (input as NSString).deletingLastPathComponent
+        return folder.isEmpty ? trimmed : (folder as NSString).appendingPathComponent(trimmed)
+    }
+
+    private static func absolute(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.path
     }
 
     private static func sameFile(_ a: String, _ b: String) -> Bool {
@@ -74,8 +88,9 @@ struct TrimOutput {
     }
 
     /// Flushes the temporary file to disk and renames it over the final path, keeping the
-    /// input's permissions when replacing it in place.
-    func commit(keepingModeOf input: String?) throws(TrimError) {
+    /// input's permissions when replacing it in place. The rename goes through `control`,
+    /// so a cancellation either comes before it (nothing is written) or not at all.
+    func commit(keepingModeOf input: String?, control: TrimControl) throws(TrimError) {
         let descriptor = open(temporaryPath, O_RDONLY)
         guard descriptor >= 0 else { throw TrimError(.cannotCreateOutput, "cannot reopen \(temporaryPath)") }
         if let input {
@@ -85,9 +100,11 @@ struct TrimOutput {
         let synced = fsync(descriptor) == 0
         close(descriptor)
         guard synced else { throw TrimError(.cannotCreateOutput, "cannot flush \(temporaryPath) to disk") }
-        guard rename(temporaryPath, finalPath) == 0 else {
-            let reason = String(cString: strerror(errno))
-            throw TrimError(.cannotCreateOutput, "cannot rename the result to \(finalPath): \(reason)")
+        try control.commit { () throws(TrimError) in
+            guard rename(temporaryPath, finalPath) == 0 else {
+                let reason = String(cString: strerror(errno))
+                throw TrimError(.cannotCreateOutput, "cannot rename the result to \(finalPath): \(reason)")
+            }
         }
         let folder = (finalPath as NSString).deletingLastPathComponent
         let folderDescriptor = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY)

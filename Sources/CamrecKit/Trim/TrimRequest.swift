@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where the trimmed movie goes.
 public enum TrimDestination: Sendable, Equatable {
     /// `NAME-trimmed.EXT` beside the input.
@@ -45,8 +47,16 @@ public struct TrimRequest: Sendable, Equatable {
         if let start, let end, start.isNegative == end.isNegative, start >= end {
             throw TrimError(.usage, "--start \(start) must be before --end \(end)")
         }
-        if case .path(let path) = destination, path.isEmpty {
-            throw TrimError(.usage, "-o needs a file name")
+        if case .path(let path) = destination {
+            guard !path.isEmpty else { throw TrimError(.usage, "-o needs a file name") }
+            // As `camrec record`: the extension names the container, and nothing is guessed.
+            let ext = (path as NSString).pathExtension
+            guard MediaContainer.forExtension(ext) != nil else {
+                if ext.isEmpty {
+                    throw TrimError(.usage, "cannot tell the format of '\(path)': end OUT with .mp4, .mov or .mkv (e.g. -o \(path).mp4)")
+                }
+                throw TrimError(.usage, "cannot write '.\(ext)' files: end OUT with .mp4, .mov or .mkv")
+            }
         }
     }
 }

@@ -12,6 +12,8 @@ struct TrimWriter {
     var inputPath: String
     var outputPath: String
     var outputContainer: MediaContainer
+    /// Bounds every wait, stops on cancellation, and takes progress reports.
+    var control: TrimControl
 
     /// What was written.
     struct Outcome {
@@ -48,6 +50,8 @@ extension TrimWriter {
         /// How far the copied frames' DTS run ahead of their PTS (B-frames): re-encoded frames,
         /// which have no reordering, get their DTS this much earlier so DTS keep rising at the joins.
         let reorderDelay: Int64
+        /// The frames the reader delivers, by PTS: where re-encoded frames find their durations.
+        let framesByPTS: FramesByPTS
         var muxer: MovieMuxer?
         var videoCaps: Caps?
         var cursor = 0
@@ -61,7 +65,8 @@ extension TrimWriter {
             self.writer = writer
             let wantsAudio = writer.index.audioCaps != nil
             reader = try MovieReader(
-                path: writer.inputPath, container: writer.index.container, codec: writer.codec, audio: wantsAudio
+                path: writer.inputPath, container: writer.index.container, codec: writer.codec, audio: wantsAudio,
+                control: writer.control
             )
             parts = writer.plan.parts.map { part in
                 let state = PartState(part: part)
@@ -75,6 +80,7 @@ extension TrimWriter {
             let copiedFirst = writer.plan.parts.compactMap { part -> Int? in
                 if case .copy(let range) = part { range.lowerBound } else { nil }
             }.first
+            framesByPTS = FramesByPTS(writer.index.video, in: writer.plan.readFrom...writer.plan.readThrough)
             reorderDelay = copiedFirst.map { max(0, writer.index.video[$0].pts - writer.index.video[$0].dts) } ?? 0
         }
 
@@ -90,6 +96,7 @@ extension TrimWriter {
             var decodeIndex = first
             var synced = false
             while decodeIndex <= writer.plan.readThrough {
+                try writer.control.checkCancelled()
                 guard let sample = try reader.nextVideo(), let buffer = sample.buffer else {
                     throw TrimError.failed("the input ended before frame \(decodeIndex) of \(frames.count)")
                 }
@@ -120,7 +127,7 @@ extension TrimWriter {
                     guard let caps = videoCaps else { throw TrimError.failed("the video has no caps") }
                     part.encoder = try FrameEncoder(
                         codec: writer.codec, inputCaps: caps, keep: keep, parameterSetID: parameterSetID,
-                        effort: writer.plan.mode == .reencode ? .whole : .edges
+                        effort: writer.plan.mode == .reencode ? .whole : .edges, control: writer.control
                     )
                 }
                 if part.fed == 0, let first = withParameterSets(buffer) {
@@ -185,8 +192,9 @@ extension TrimWriter {
             return joined
         }
 
+        /// The duration of the frame shown at `pts` (0 if none is): O(1).
         private func duration(ofFrameAt pts: Int64) -> Int64 {
-            frames.first { $0.pts == pts }?.duration ?? 0
+            framesByPTS.index(of: pts).map { frames[$0].duration } ?? 0
         }
 
         private mutating func emitVideo(
@@ -202,7 +210,7 @@ extension TrimWriter {
                     : try Caps(VideoCodec.h264.readerCaps ?? "video/x-h264")
                 muxer = try MovieMuxer(
                     path: writer.outputPath, container: writer.outputContainer, codec: writer.outputCodec,
-                    videoCaps: muxerCaps, audioCaps: audioCaps
+                    videoCaps: muxerCaps, audioCaps: audioCaps, control: writer.control
                 )
                 if !encoded || writer.plan.framesCopied > 0, let joined = withParameterSets(buffer) {
                     // The source's parameter sets in the first access unit (with the re-encoder's,
@@ -223,6 +231,10 @@ extension TrimWriter {
             output.duration = duration > 0 ? UInt64(duration) : nil
             try muxer?.pushVideo(output)
             videoFrames += 1
+            let plan = writer.plan
+            writer.control.report(TrimProgress(
+                phase: .writing, done: min(outputPTS + max(0, duration), plan.endPTS - first), total: plan.endPTS - first
+            ))
         }
 
         private mutating func pushAvailableAudio() throws {
@@ -251,10 +263,13 @@ extension TrimWriter {
         }
 
         /// Reads audio on to the end of the video, discarding the video the demuxer still sends.
+        /// Throws `stalled` when neither comes for the stall timeout.
         private mutating func finishAudio() throws {
+            var watch = writer.control.watch("the demuxer (reading audio)")
             while !audioDone {
                 if let sample = reader.nextAudio(timeoutNanoseconds: 20_000_000) {
                     try pushAudio(sample)
+                    watch.progressed()
                     continue
                 }
                 if reader.audioEnded {
@@ -262,8 +277,9 @@ extension TrimWriter {
                     audioDone = true
                     break
                 }
-                reader.discardVideo()
+                if reader.discardVideo() > 0 { watch.progressed() }
                 try reader.check()
+                try watch.check()
             }
         }
     }

@@ -7,13 +7,25 @@ import MP4
 public enum Trimmer {
     /// Runs a trim. Blocks the calling thread (run it off the Swift concurrency pool).
     ///
+    /// - Parameter control: lets another thread cancel the trim (a signal) and watch its
+    ///   progress; bounds every wait by ``TrimControl/stallTimeout``.
     /// - Throws: ``TrimError`` with a one-line message; the input is never modified and no
-    ///   output is left behind on failure.
-    public static func run(_ request: TrimRequest) throws(TrimError) -> TrimResult {
+    ///   output is left behind on failure, on a stall or on cancellation.
+    public static func run(_ request: TrimRequest, control: TrimControl = TrimControl()) throws(TrimError) -> TrimResult {
+        let name = (request.input as NSString).lastPathComponent
+        do {
+            return try trim(request, name: name, control: control)
+        } catch where error.kind == .stalled {
+            throw TrimError(.stalled, "trimming \(name) failed: \(error.message); nothing was written")
+        }
+    }
+
+    private static func trim(_ request: TrimRequest, name: String, control: TrimControl) throws(TrimError) -> TrimResult {
         try request.validate()
         let inputContainer = try MediaContainer.identify(path: request.input)
         let output = try TrimOutput.prepare(for: request, inputContainer: inputContainer)
-        let name = (request.input as NSString).lastPathComponent
+        control.track(temporaryPath: output.temporaryPath)
+        try control.checkCancelled()
         // A cut between two times counted from the start needs only that part of the input
         // indexed; negative times need the whole video's length.
         // A plain MP4 (or MOV) written as the same container: read the sample tables and copy
@@ -23,13 +35,25 @@ public enum Trimmer {
             ? MP4Input.open(path: request.input, container: inputContainer) : nil
         var window: FrameIndex?
         if mp4 == nil, let start = request.start, let end = request.end, !start.isNegative, !end.isNegative {
-            window = try? FrameIndex.buildWindow(path: request.input, start: start.nanoseconds, end: end.nanoseconds)
+            do {
+                window = try FrameIndex.buildWindow(
+                    path: request.input, start: start.nanoseconds, end: end.nanoseconds, control: control
+                )
+            } catch where error.kind == .stalled || error.kind == .interrupted {
+                throw error
+            } catch {
+                window = nil  // index the whole file instead
+            }
         }
         let index: FrameIndex
-        if let mp4 { index = mp4.index } else if let window { index = window } else { index = try FrameIndex.build(path: request.input) }
-        guard let codec = VideoCodec.forMediaType(index.videoMediaType) else {
-            throw .invalidInput("cannot trim \(name): its video codec (\(index.videoMediaType)) is not supported")
+        if let mp4 {
+            index = mp4.index
+        } else if let window {
+            index = window
+        } else {
+            index = try FrameIndex.build(path: request.input, control: control)
         }
+        let codec = try VideoCodec.forIndex(index, name: name)
         let (start, end) = try resolveTimes(request, length: index.videoEnd, name: name)
         // Half a millisecond of slack: Matroska stores times in whole milliseconds, so a frame
         // shown at 1 s may read 1.000 while the movie's end reads 4.000333 s.
@@ -47,25 +71,29 @@ public enum Trimmer {
                 + " (use --mode reencode to re-encode to H.264)"
         }
         let outputCodec = plan.encodes ? VideoCodec.h264 : codec
+        try control.checkCancelled()
         try output.checkWritable()
         do {
             let written: Int
             let audioPackets: Int
             if let mp4 {
-                let outcome = try MP4TrimWriter(input: mp4, plan: plan, outputPath: output.temporaryPath).run()
+                let outcome = try MP4TrimWriter(
+                    input: mp4, plan: plan, outputPath: output.temporaryPath, control: control
+                ).run()
                 // Read back what was written (the movie box alone: the frames were counted in).
                 written = try Movie.read(path: output.temporaryPath).tracks.first(where: \.isVideo)?.samples.count ?? 0
                 audioPackets = outcome.audioPackets
             } else {
                 let writer = TrimWriter(
                     index: index, plan: plan, codec: codec, outputCodec: outputCodec, inputPath: request.input,
-                    outputPath: output.temporaryPath, outputContainer: output.container
+                    outputPath: output.temporaryPath, outputContainer: output.container, control: control
                 )
                 let outcome = try writer.run()
                 guard outcome.videoFrames == plan.frameCount else {
                     throw TrimError.failed("wrote \(outcome.videoFrames) video frames instead of \(plan.frameCount)")
                 }
-                written = try FrameIndex.build(path: output.temporaryPath).video.count
+                written = try FrameIndex.build(path: output.temporaryPath, control: control, reportingProgress: false)
+                    .video.count
                 audioPackets = outcome.audioPackets
                 if inputContainer != .matroska, output.container != .matroska,
                    let matrix = TrackMatrix.videoMatrix(in: request.input), matrix != TrackMatrix.identity {
@@ -77,7 +105,8 @@ public enum Trimmer {
                     "the trimmed file has \(written) video frames instead of \(plan.frameCount); nothing was written"
                 )
             }
-            try output.commit(keepingModeOf: request.destination == .inPlace ? request.input : nil)
+            try control.checkCancelled()
+            try output.commit(keepingModeOf: request.destination == .inPlace ? request.input : nil, control: control)
             let bytes = (try? FileManager.default.attributesOfItem(atPath: output.finalPath)[.size] as? NSNumber)?
                 .int64Value ?? 0
             let offset = index.presentationOffset
@@ -89,15 +118,21 @@ public enum Trimmer {
             )
         } catch let error as TrimError {
             output.discard()
+            if error.kind != .interrupted, let reason = control.cancelReason {
+                // A pipeline torn down by the cancellation fails in its own way: say why it stopped.
+                throw TrimError.interrupted(by: reason)
+            }
             throw error.kind == .failed ? TrimError.failed("trimming \(name) failed: \(error.message)") : error
         } catch let error as MP4Error {
             output.discard()
+            if let reason = control.cancelReason { throw TrimError.interrupted(by: reason) }
             if error.isNoSpace {
                 throw TrimError(.diskFull, "disk full while writing \(output.finalPath): free some space and trim again")
             }
             throw .failed("trimming \(name) failed: \(error.message)")
         } catch let error as GStreamerError {
             output.discard()
+            if let reason = control.cancelReason { throw TrimError.interrupted(by: reason) }
             if case .missingElement = error { throw TrimError(.unavailable, error.description) }
             if case .element(let failure) = error, failure.isResourceError(.noSpaceLeft) {
                 throw TrimError(.diskFull, "disk full while writing \(output.finalPath): free some space and trim again")
@@ -105,6 +140,7 @@ public enum Trimmer {
             throw .failed("trimming \(name) failed: \(error.description)")
         } catch {
             output.discard()
+            if let reason = control.cancelReason { throw TrimError.interrupted(by: reason) }
             throw .failed("trimming \(name) failed: \(error)")
         }
     }

@@ -8,12 +8,16 @@ extension FrameIndex {
     ///
     /// Returns nil when the window cannot be trusted (the demuxer cannot seek there, or no
     /// frame lies at or after the start): index the whole file then.
-    static func buildWindow(path: String, start: Int64, end: Int64) throws(TrimError) -> FrameIndex? {
+    static func buildWindow(
+        path: String, start: Int64, end: Int64, control: TrimControl = TrimControl()
+    ) throws(TrimError) -> FrameIndex? {
         let name = (path as NSString).lastPathComponent
         let container = try MediaContainer.identify(path: path)
         var position = max(0, start)
         while true {
-            guard let window = try readWindow(path: path, container: container, from: position, until: end, name: name) else {
+            guard let window = try readWindow(
+                path: path, container: container, from: position, until: end, name: name, control: control
+            ) else {
                 return nil
             }
             let offset = window.presentationOffset
@@ -30,7 +34,8 @@ extension FrameIndex {
     /// Reads the video frames from the keyframe at or before `position` until 20 frames
     /// past `end` (presentation times), or the end of the movie.
     private static func readWindow(
-        path: String, container: MediaContainer, from position: Int64, until end: Int64, name: String
+        path: String, container: MediaContainer, from position: Int64, until end: Int64, name: String,
+        control: TrimControl
     ) throws(TrimError) -> FrameIndex? {
         var timings: [BufferTiming] = []
         var idr: [Bool] = []
@@ -38,10 +43,12 @@ extension FrameIndex {
         var audioCaps: Caps?
         var segments: (video: SegmentTimes?, audio: SegmentTimes?) = (nil, nil)
         do {
-            let reader = try MovieReader(path: path, container: container, codec: nil, audio: true)
+            let reader = try MovieReader(path: path, container: container, codec: nil, audio: true, control: control)
             defer { reader.stop() }
             do {
                 try reader.start(at: position > 0 ? UInt64(position) : nil, flags: [.flush, .keyUnit, .snapBefore])
+            } catch let error as TrimError {
+                throw error
             } catch {
                 return nil
             }
@@ -71,8 +78,12 @@ extension FrameIndex {
                 audioCaps = reader.nextAudio(timeoutNanoseconds: 1_000_000_000)?.caps
             }
             segments = reader.demuxerPads.segments
-        } catch {
+        } catch let error as TrimError {
+            throw error
+        } catch let error as GStreamerError {
             throw TrimError.from(error, reading: name)
+        } catch {
+            throw TrimError.invalidInput("cannot read \(name): \(error)")
         }
         guard let videoCaps, let mediaType = videoCaps.mediaType else { return nil }
         // Matroska has no edit lists: its buffer times are the presentation times. (After a

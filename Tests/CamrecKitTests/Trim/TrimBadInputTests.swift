@@ -57,6 +57,14 @@ struct TrimBadInputTests {
         try expectFailure(TrimRequest(input: input, start: .init(nanoseconds: 1_500_000_000)), status: .invalidInput, mentioning: ["cut.\(container)"], in: media)
     }
 
+    @Test func aPipeIsNotAMovieFile() throws {
+        let media = try MediaFactory()
+        let fifo = media.path("in.mp4")
+        try #require(mkfifo(fifo, 0o600) == 0)
+        // Refused before it is opened: reading a pipe nobody writes to would hang.
+        try expectFailure(TrimRequest(input: fifo, start: .seconds(1)), status: .invalidInput, mentioning: ["not a movie file", "a pipe"], in: media)
+    }
+
     @Test func audioOnly() throws {
         let media = try MediaFactory()
         let input = media.path("sound.mp4")

@@ -1,0 +1,244 @@
+import Foundation
+import GStreamer
+import Synchronization
+
+/// Lets other threads watch and stop a running trim: progress reports, cancellation (on a
+/// signal), and how long a stage may make no progress before the trim gives up on it.
+///
+/// One control serves one trim. ``cancel(reason:)`` is safe from any thread (a signal
+/// watcher): it removes the trim's temporary file at once, so nothing is left behind even
+/// while the trim is still unwinding, and the trim then throws an `interrupted` error.
+public final class TrimControl: Sendable {
+    /// How long a stage (demuxer, re-encoder, muxer) may go without any progress before
+    /// the trim stops with a `stalled` error. Work that progresses, however slowly, never
+    /// times out.
+    public let stallTimeout: Duration
+    private let onProgress: (@Sendable (TrimProgress) -> Void)?
+    private let state = Mutex(State())
+    private let watchdog: BlockedCallWatchdog
+
+    private struct State {
+        /// Why the trim was cancelled (e.g. "SIGINT"); nil while it runs.
+        var cancelReason: String?
+        /// The temporary output file, once known.
+        var temporaryPath: String?
+        /// Whether the output has been renamed into place (too late to cancel).
+        var committed = false
+    }
+
+    /// - Parameters:
+    ///   - stallTimeout: how long a stage may make no progress (default 30 s).
+    ///   - onProgress: called on the trimming thread as work gets done; keep it quick.
+    public init(stallTimeout: Duration = .seconds(30), onProgress: (@Sendable (TrimProgress) -> Void)? = nil) {
+        self.stallTimeout = stallTimeout
+        self.onProgress = onProgress
+        watchdog = BlockedCallWatchdog(limit: stallTimeout)
+    }
+
+    deinit { watchdog.stop() }
+
+    /// Stops the trim as soon as it can: removes its temporary file now and makes it throw
+    /// an `interrupted` error (exit status 130). Does nothing once the output is in place,
+    /// or after the first call.
+    ///
+    /// - Parameter reason: what stopped it, for the message (e.g. "SIGINT").
+    /// - Returns: whether the trim was stopped (false: it had already finished or been stopped).
+    @discardableResult
+    public func cancel(reason: String) -> Bool {
+        let stopped = state.withLock { state -> Bool in
+            guard state.cancelReason == nil, !state.committed else { return false }
+            state.cancelReason = reason
+            if let path = state.temporaryPath { unlink(path) }
+            return true
+        }
+        if stopped { watchdog.cancelAll() }
+        return stopped
+    }
+
+    /// Whether ``cancel(reason:)`` stopped the trim.
+    public var isCancelled: Bool { state.withLock { $0.cancelReason != nil } }
+
+    /// What stopped the trim, once ``cancel(reason:)`` did.
+    var cancelReason: String? { state.withLock { $0.cancelReason } }
+
+    /// Removes the temporary file, if any and not yet committed (a second signal, just
+    /// before the process exits at once).
+    public func removeTemporaryFile() {
+        state.withLock { state in
+            if !state.committed, let path = state.temporaryPath { unlink(path) }
+        }
+    }
+
+    // MARK: Used by the trim
+
+    /// Throws `interrupted` once the trim has been cancelled.
+    func checkCancelled() throws(TrimError) {
+        if let reason = state.withLock({ $0.cancelReason }) { throw TrimError.interrupted(by: reason) }
+    }
+
+    /// Remembers the temporary output file, which ``cancel(reason:)`` removes.
+    func track(temporaryPath: String) {
+        state.withLock { $0.temporaryPath = temporaryPath }
+    }
+
+    /// Runs `rename` (the step that puts the output in place) unless the trim was
+    /// cancelled; a cancellation cannot slip in between the check and the rename.
+    func commit(_ rename: () throws(TrimError) -> Void) throws(TrimError) {
+        try state.withLock { state throws(TrimError) in
+            if let reason = state.cancelReason { throw TrimError.interrupted(by: reason) }
+            try rename()
+            state.committed = true
+        }
+    }
+
+    /// Reports progress to whoever watches.
+    func report(_ progress: TrimProgress) {
+        onProgress?(progress)
+    }
+
+    /// Runs `body`, a call that may block (a push into a full re-encoder), and unblocks it
+    /// with `unblock` (from another thread) when it takes longer than ``stallTimeout`` or
+    /// the trim is cancelled meanwhile; then throws `stalled` or `interrupted`.
+    func bounded<Result>(
+        _ stage: String, unblock: @escaping @Sendable () -> Void, _ body: () -> Result
+    ) throws(TrimError) -> Result {
+        try checkCancelled()
+        let (result, firing) = watchdog.run(unblock: unblock, body)
+        switch firing {
+        case nil: return result
+        case .stalled?: throw TrimError.stalled(stage, after: stallTimeout)
+        case .cancelled?: throw TrimError.interrupted(by: cancelReason ?? "a request")
+        }
+    }
+
+    /// A watch over a wait that polls: see ``StallWatch``.
+    func watch(_ stage: String) -> StallWatch { StallWatch(control: self, stage: stage) }
+}
+
+/// Bounds a polling wait by its progress: each poll either sees progress (the clock
+/// restarts) or not; after ``TrimControl/stallTimeout`` without any, the stage has stalled.
+struct StallWatch {
+    let control: TrimControl
+    /// What is waited for, as a message names it ("the re-encoder").
+    let stage: String
+    private var last = ContinuousClock.now
+
+    init(control: TrimControl, stage: String) {
+        self.control = control
+        self.stage = stage
+    }
+
+    /// Something happened: the stall clock restarts.
+    mutating func progressed() { last = .now }
+
+    /// Throws `interrupted` once the trim is cancelled, `stalled` after the stall timeout
+    /// without progress.
+    func check() throws(TrimError) {
+        try control.checkCancelled()
+        if ContinuousClock.now - last > control.stallTimeout {
+            throw TrimError.stalled(stage, after: control.stallTimeout)
+        }
+    }
+}
+
+/// One thread that unblocks calls that wait too long, or that must stop because the trim
+/// was cancelled. A call registers with its deadline and an `unblock` action; the thread
+/// sleeps until the nearest deadline (or a cancellation) and runs the actions due.
+final class BlockedCallWatchdog: @unchecked Sendable {
+    enum Firing { case stalled, cancelled }
+
+    private struct Call {
+        var deadline: ContinuousClock.Instant
+        var unblock: @Sendable () -> Void
+        var fired: Firing?
+    }
+
+    private let limit: Duration
+    // All below guarded by `condition`.
+    private let condition = NSCondition()
+    private var calls: [Int: Call] = [:]
+    private var nextID = 0
+    private var cancelled = false
+    private var stopped = false
+    private var threadStarted = false
+
+    init(limit: Duration) { self.limit = limit }
+
+    /// Runs `body`; returns its result and whether (and why) it was unblocked.
+    func run<Result>(unblock: @escaping @Sendable () -> Void, _ body: () -> Result) -> (Result, Firing?) {
+        condition.lock()
+        let id = nextID
+        nextID += 1
+        calls[id] = Call(deadline: .now + limit, unblock: unblock)
+        if !threadStarted {
+            threadStarted = true
+            let thread = Thread { [self] in loop() }
+            thread.name = "camrec-trim-watchdog"
+            thread.start()
+        }
+        condition.broadcast()
+        condition.unlock()
+        let result = body()
+        condition.lock()
+        let fired = calls.removeValue(forKey: id)?.fired
+        condition.unlock()
+        return (result, fired)
+    }
+
+    /// Unblocks every call now and every call made from now on.
+    func cancelAll() {
+        condition.lock()
+        cancelled = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Ends the thread.
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func loop() {
+        condition.lock()
+        while !stopped {
+            let now = ContinuousClock.now
+            var due: [@Sendable () -> Void] = []
+            var nearest: ContinuousClock.Instant?
+            for (id, call) in calls where call.fired == nil {
+                if cancelled || call.deadline <= now {
+                    calls[id]?.fired = cancelled ? .cancelled : .stalled
+                    due.append(call.unblock)
+                } else {
+                    nearest = min(nearest ?? call.deadline, call.deadline)
+                }
+            }
+            if !due.isEmpty {
+                // Outside the lock: an unblock action may take locks of its own.
+                condition.unlock()
+                for unblock in due { unblock() }
+                condition.lock()
+                continue
+            }
+            if let nearest {
+                let seconds = Double((nearest - now).components.seconds)
+                    + Double((nearest - now).components.attoseconds) / 1e18
+                condition.wait(until: Date().addingTimeInterval(seconds))
+            } else {
+                condition.wait()
+            }
+        }
+        condition.unlock()
+    }
+}
+
+extension AppSrc {
+    /// Pushes into an appsrc with `block=true`, waiting while its queue is full for at most
+    /// the stall timeout: a pipeline that takes nothing in that long has stalled. The push is
+    /// woken by lifting the queue's limit (`max-bytes` 0), which appsrc applies at once.
+    func push(_ buffer: Buffer, stage: String, control: TrimControl) throws(TrimError) -> FlowResult {
+        try control.bounded(stage, unblock: { [self] in try? set("max-bytes", "0") }) { push(buffer) }
+    }
+}

@@ -1,0 +1,217 @@
+import Foundation
+import Testing
+
+/// `camrec trim` run as a user runs it: the built binary, real signals, paths as typed,
+/// and ffprobe (not camrec) saying what the output holds.
+@Suite("Trim command end to end", .serialized)
+struct TrimCommandTests {
+    // MARK: Interrupted trims leave nothing behind
+
+    @Test("a signal mid-trim removes the temporary file and exits 130", arguments: [SIGINT, SIGTERM])
+    func signalRemovesTheTemporaryFile(signal: Int32) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // Re-encoding 20 s of 720p takes several seconds: long enough to be caught mid-way.
+        let input = try TrimMedia.h264(folder.path("in.mp4"), seconds: 20, size: "1280x720")
+        let output = folder.path("out.mp4")
+        let run = try CamrecBinary.start(["trim", "--start", "1", "--mode", "reencode", "--json", "-o", output, input])
+        // Wait until the trim writes its hidden temporary file, then interrupt it.
+        let started = TrimMedia.waitUntil(timeout: 120) {
+            folder.contents.contains { $0.hasSuffix(".part") } || !run.process.isRunning
+        }
+        #expect(started && run.process.isRunning, "the trim never wrote its temporary file: \(run.stderrText)")
+        run.signal(signal)
+        let status = run.wait(timeout: 60)
+        #expect(status == 130, "exit status \(String(describing: status)): \(run.stderrText)")
+        #expect(folder.contents == ["in.mp4"], "left behind: \(folder.contents)")
+        #expect(run.stderrText.contains("interrupted"), "\(run.stderrText)")
+        let last = try #require(run.jsonLines.last)
+        #expect(last["type"] as? String == "error")
+        #expect(last["exit_code"] as? Int == 130)
+    }
+
+    // MARK: Progress
+
+    @Test("a trim of more than a second reports JSON progress lines")
+    func jsonProgress() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = try TrimMedia.h264(folder.path("in.mp4"), seconds: 12, size: "1280x720")
+        let output = folder.path("out.mp4")
+        let result = try CamrecBinary.run(
+            ["trim", "--start", "1", "--mode", "reencode", "--json", "-o", output, input], timeout: 300
+        )
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = JSONLines.parse(result)
+        #expect(lines.last?["type"] as? String == "result")
+        let progress = lines.filter { $0["type"] as? String == "progress" }
+        if result.seconds > 2 {
+            #expect(!progress.isEmpty, "no progress line in \(result.seconds) s: \(result.stdoutText)")
+        }
+        var previous: (phase: String, fraction: Double) = ("", -1)
+        for line in progress {
+            let fraction = try #require(line["fraction"] as? Double, "\(line)")
+            let phase = try #require(line["phase"] as? String, "\(line)")
+            #expect(["indexing", "writing"].contains(phase))
+            #expect((0...1).contains(fraction))
+            #expect(phase != previous.phase || fraction > previous.fraction, "progress went back: \(progress)")
+            previous = (phase, fraction)
+            #expect(line["done_seconds"] as? Double != nil && line["total_seconds"] as? Double != nil, "\(line)")
+        }
+        #expect(try MediaProbe.probe(output).frames == 330)
+    }
+
+    // MARK: Help
+
+    @Test("--help lists only trim's exit codes, within 80 columns")
+    func helpListsTrimExitCodes() throws {
+        let result = try CamrecBinary.run(["trim", "--help"])
+        #expect(result.status == 0)
+        let lines = result.stdoutText.split(separator: "\n", omittingEmptySubsequences: false)
+        for line in lines { #expect(line.count <= 80, "too wide: '\(line)'") }
+        let table = try #require(lines.firstIndex { $0.hasPrefix("Exit codes") }, "no exit codes in \(result.stdoutText)")
+        let rows = lines[(table + 1)...].prefix { !$0.isEmpty }
+        let codes = rows.compactMap { row in Int(row.split(separator: " ").first ?? "") }
+        #expect(codes == [0, 1, 64, 65, 69, 73, 74, 130], "\(rows.joined(separator: "\n"))")
+        for row in rows {
+            // A continuation lines up under the meaning, never under the code.
+            if Int(row.split(separator: " ").first ?? "") == nil {
+                #expect(row.hasPrefix(String(repeating: " ", count: 7)), "badly wrapped: '\(row)'")
+            }
+            #expect(!row.contains("camera") && !row.contains("recording"), "not a trim code: '\(row)'")
+        }
+        // Prose is not wrapped into lines of a single word.
+        for line in lines where !line.isEmpty && !line.hasPrefix(" ") && !line.hasSuffix(":") {
+            #expect(line.split(separator: " ").count > 1, "stray one-word line: '\(line)'")
+        }
+    }
+
+    // MARK: Paths as the user gave them
+
+    @Test("JSON gives the paths as typed, the output derived from the input's")
+    func pathsAsGiven() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(atPath: folder.path("clips"), withIntermediateDirectories: false)
+        _ = try TrimMedia.h264(folder.path("clips/in.mp4"), seconds: 2)
+        let beside = try TrimMedia.runCamrec(["trim", "--start", "1", "--json", "clips/in.mp4"], in: folder)
+        #expect(beside.status == 0, "\(beside.stderr)")
+        #expect(JSONLines.parse(beside.stdout).last?["output"] as? String == "clips/in-trimmed.mp4")
+        #expect(beside.stderr.contains("clips/in-trimmed.mp4") && !beside.stderr.contains(folder.url.path), "\(beside.stderr)")
+        let named = try TrimMedia.runCamrec(["trim", "--start", "1", "--json", "-o", "./out.mov", "clips/in.mp4"], in: folder)
+        #expect(named.status == 0, "\(named.stderr)")
+        #expect(JSONLines.parse(named.stdout).last?["output"] as? String == "./out.mov")
+        #expect(folder.contents == ["clips", "out.mov"])
+        #expect(try MediaProbe.probe(folder.path("out.mov")).frames == 30)
+    }
+
+    // MARK: Refused outputs and inputs
+
+    @Test("-o without an extension is refused as a usage error, like record")
+    func outputWithoutExtension() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = try TrimMedia.h264(folder.path("in.mp4"), seconds: 2)
+        let result = try CamrecBinary.run(["trim", "--start", "1", "--json", "-o", folder.path("out-t"), input])
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("out-t") && result.stderr.contains(".mp4, .mov or .mkv"), "\(result.stderr)")
+        #expect(folder.contents == ["in.mp4"])
+        #expect(JSONLines.parse(result).last?["exit_code"] as? Int == 64)
+    }
+
+    @Test("a device or other non-file input says it is not a movie file", arguments: ["/dev/null", "/dev/zero"])
+    func notAFile(path: String) throws {
+        let result = try CamrecBinary.run(["trim", "--start", "1", path], timeout: 30)
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("\(path)") && result.stderr.contains("not a movie file"), "\(result.stderr)")
+    }
+
+    // MARK: MPEG-4 Part 2
+
+    @Test("MPEG-4 Part 2 in MP4 is cut at keyframes, or re-encoded to H.264")
+    func mpeg4Part2() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = folder.path("x.mp4")
+        let made = try ChildProcess.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc=d=2", "-c:v", "mpeg4", input])
+        try #require(made.status == 0, "\(made.stderr)")
+        let output = folder.path("cut.mp4")
+        let result = try CamrecBinary.run(["trim", "--start", "1", "--json", "-o", output, input])
+        #expect(result.status == 0, "\(result.stderr)")
+        let line = try #require(JSONLines.parse(result).last)
+        #expect(line["mode"] as? String == "keyframe")
+        #expect(line["requested_mode"] as? String == "accurate")
+        #expect((line["fallback_reason"] as? String)?.contains("MPEG-4 Part 2") == true, "\(line)")
+        let probe = try MediaProbe.probe(output)
+        #expect(probe.codec == "mpeg4")
+        #expect(probe.frames == line["frames"] as? Int)
+        // testsrc is 25 fps and ffmpeg's mpeg4 puts a keyframe every 12 frames: 0.96 s.
+        #expect(line["first_frame_time"] as? Double == 0.96, "\(line)")
+        #expect(try MediaProbe.decodeErrors(output).isEmpty)
+
+        let reencoded = folder.path("reencoded.mkv")
+        let again = try CamrecBinary.run(["trim", "--start", "1", "--mode", "reencode", "--json", "-o", reencoded, input])
+        #expect(again.status == 0, "\(again.stderr)")
+        let probeAgain = try MediaProbe.probe(reencoded)
+        #expect(probeAgain.codec == "h264")
+        #expect(probeAgain.frames == 25)
+        #expect(try MediaProbe.decodeErrors(reencoded).isEmpty)
+    }
+}
+
+/// Test movies and helpers for the trim tests.
+enum TrimMedia {
+    /// An H.264 movie from ffmpeg's test pattern (30 fps, a keyframe every second, no B-frames).
+    static func h264(_ path: String, seconds: Int, size: String = "320x240") throws -> String {
+        let result = try ChildProcess.run("ffmpeg", [
+            "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=30:duration=\(seconds)",
+            "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "30", "-bf", "0", path,
+        ], timeout: 300)
+        guard result.status == 0 else { throw ChildProcess.LaunchFailure(description: "ffmpeg failed: \(result.stderr)") }
+        return path
+    }
+
+    /// Polls `condition` until it holds (true) or `timeout` passes (false).
+    static func waitUntil(timeout: TimeInterval, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition() { return true }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return condition()
+    }
+
+    /// Runs camrec with `folder` as its working directory (for relative paths).
+    static func runCamrec(_ arguments: [String], in folder: TemporaryFolder) throws -> ChildProcessResult {
+        let process = Process()
+        process.executableURL = CamrecBinary.url
+        process.arguments = arguments
+        process.currentDirectoryURL = folder.url
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("camrec-trim-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let out = scratch.appendingPathComponent("stdout")
+        let err = scratch.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        let done = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in done.signal() }
+        let start = Date()
+        try process.run()
+        let timedOut = done.wait(timeout: .now() + 120) == .timedOut
+        if timedOut {
+            kill(process.processIdentifier, SIGKILL)
+            done.wait()
+        }
+        return ChildProcessResult(
+            status: timedOut ? -1 : process.terminationStatus, stdout: (try? Data(contentsOf: out)) ?? Data(),
+            stderr: String(decoding: (try? Data(contentsOf: err)) ?? Data(), as: UTF8.self),
+            seconds: Date().timeIntervalSince(start), timedOut: timedOut
+        )
+    }
+}
