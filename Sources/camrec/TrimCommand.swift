@@ -190,7 +190,7 @@ enum TrimCommand {
         let times = "\(seconds(result.firstFrameTime)) to \(seconds(result.lastFrameTime))"
         console.say(
             "trimmed (\(result.mode.rawValue)): \(result.output), frames \(times) of the input"
-                + " (\(seconds(result.duration)) long, \(result.frames) frames: \(result.framesCopied) copied,"
+                + " (\(seconds(result.duration)) long, \(counted(result.frames, "frame")): \(result.framesCopied) copied,"
                 + " \(result.framesReencoded) re-encoded), \(humanBytes(result.bytes))"
         )
         console.emit(result, type: "result")

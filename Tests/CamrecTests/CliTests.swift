@@ -90,6 +90,9 @@ import Testing
                 #expect(indent == column, "continuation not under the meanings: \(line)")
             }
         }
-        #expect(codes == ["0", "1", "64", "65", "66", "69", "73", "74", "75", "77", "79", "130"])
+        // trim lists only the codes it can return.
+        let expected = subcommand == ["trim"] ? ["0", "1", "64", "65", "69", "73", "74", "130"]
+            : ["0", "1", "64", "65", "66", "69", "73", "74", "75", "77", "79", "130"]
+        #expect(codes == expected)
     }
 }

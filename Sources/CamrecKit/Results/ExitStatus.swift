@@ -41,7 +41,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .cameraBusy: "camera busy: another program is using it"
         case .permissionDenied: "permission denied opening the camera"
         case .cameraLost: "camera lost mid-recording (the recording so far is kept)"
-        case .aborted: "aborted by a second signal (the file is kept, not finalised, and plays)"
+        case .aborted: "aborted: record, by a second signal (the file is kept, not finalised, and plays); trim, by a signal (nothing is left behind)"
         }
     }
 }
