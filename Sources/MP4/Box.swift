@@ -14,7 +14,7 @@ public struct Box: Sendable, Equatable {
 
     /// The boxes laid out one after another in `range` of `bytes`; nil when a size is
     /// impossible (a truncated or corrupt box).
-    static func children(of bytes: [UInt8], in range: Range<Int>) -> [Box]? {
+    public static func children(of bytes: [UInt8], in range: Range<Int>) -> [Box]? {
         var boxes: [Box] = []
         var reader = ByteReader(bytes, range: range)
         while reader.remaining >= 8 {
@@ -37,7 +37,35 @@ public struct Box: Sendable, Equatable {
     }
 }
 
+extension Box {
+    /// The top-level boxes of a file, with their offsets in it, read header by header
+    /// (a large `mdat` is skipped, not read). Works on plain and fragmented movies alike;
+    /// it stops at a box that runs past the end of the file (a torn tail).
+    public static func topLevel(in file: SampleFile) throws(MP4Error) -> [Box] {
+        var boxes: [Box] = []
+        var offset: UInt64 = 0
+        while offset + 8 <= file.size {
+            let header = try file.read(offset: offset, count: Int(min(16, file.size - offset)))
+            var reader = ByteReader(header)
+            guard let size32 = reader.uint32(), let type = reader.fourCC() else { break }
+            var size = UInt64(size32)
+            var headerSize: UInt64 = 8
+            if size32 == 1 {
+                guard let large = reader.uint64() else { break }
+                size = large
+                headerSize = 16
+            } else if size32 == 0 {
+                size = file.size - offset
+            }
+            guard size >= headerSize, offset + size <= file.size else { break }
+            boxes.append(Box(type: type, start: Int(offset), payloadStart: Int(offset + headerSize), end: Int(offset + size)))
+            offset += size
+        }
+        return boxes
+    }
+}
+
 extension Array where Element == Box {
     /// The first box of a type.
-    func first(_ type: String) -> Box? { first { $0.type == type } }
+    public func first(_ type: String) -> Box? { first { $0.type == type } }
 }

@@ -77,7 +77,8 @@ public enum MediaContainer: String, Sendable, Codable {
             throw .invalidInput("cannot read \(path): permission denied or unreadable")
         }
         defer { try? handle.close() }
-        let header = [UInt8](handle.readData(ofLength: 64))
+        // The throwing read: readData(ofLength:) traps on an I/O error.
+        let header = [UInt8]((try? handle.read(upToCount: 64)) ?? Data())
         guard !header.isEmpty else { throw .invalidInput("cannot trim \(name): the file is empty") }
         guard let container = sniff(header) else {
             throw .invalidInput("cannot trim \(name): not an MP4, MOV or MKV movie")

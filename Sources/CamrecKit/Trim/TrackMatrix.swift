@@ -1,4 +1,7 @@
-import Foundation
+import MP4
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The display matrix of an MP4/MOV video track (`tkhd`), which carries rotation.
 ///
@@ -14,99 +17,46 @@ enum TrackMatrix {
 
     /// The first video track's matrix (36 bytes), when the file is ISO BMFF and has one.
     static func videoMatrix(in path: String) -> [UInt8]? {
-        guard let location = videoMatrixLocation(in: path),
-              let handle = FileHandle(forReadingAtPath: path)
-        else { return nil }
-        defer { try? handle.close() }
-        guard (try? handle.seek(toOffset: location)) != nil else { return nil }
-        let bytes = [UInt8](handle.readData(ofLength: 36))
-        return bytes.count == 36 ? bytes : nil
+        guard let file = try? SampleFile(path: path), let location = videoMatrixLocation(in: file) else { return nil }
+        return try? file.read(offset: location, count: 36)
     }
 
-    /// Writes `matrix` into the first video track's `tkhd` of `path`; false when there is none.
+    /// Writes `matrix` into the first video track's `tkhd` of `path`; false when there is
+    /// none or the write fails.
     @discardableResult
     static func setVideoMatrix(_ matrix: [UInt8], in path: String) -> Bool {
-        guard matrix.count == 36, let location = videoMatrixLocation(in: path),
-              let handle = FileHandle(forUpdatingAtPath: path)
-        else { return false }
-        defer { try? handle.close() }
-        guard (try? handle.seek(toOffset: location)) != nil else { return false }
-        handle.write(Data(matrix))
-        return true
+        guard matrix.count == 36, let file = try? SampleFile(path: path),
+              let location = videoMatrixLocation(in: file) else { return false }
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        return matrix.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, 36, off_t(location)) } == 36
     }
 
-    /// The file offset of the first video track's `tkhd` matrix.
-    private static func videoMatrixLocation(in path: String) -> UInt64? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        // Find `moov` among the top-level boxes, skipping the (large) others.
-        var offset: UInt64 = 0
-        while true {
-            guard (try? handle.seek(toOffset: offset)) != nil else { return nil }
-            let header = [UInt8](handle.readData(ofLength: 16))
-            guard header.count >= 8 else { return nil }
-            var size = UInt64(bigEndian32(header, 0))
-            var headerSize: UInt64 = 8
-            if size == 1, header.count == 16 {
-                size = UInt64(bigEndian32(header, 8)) << 32 | UInt64(bigEndian32(header, 12))
-                headerSize = 16
-            }
-            let type = String(decoding: header[4..<8], as: UTF8.self)
-            if type == "moov" {
-                let length = size == 0 ? 64 << 20 : min(size - headerSize, 64 << 20)
-                guard (try? handle.seek(toOffset: offset + headerSize)) != nil else { return nil }
-                let moov = [UInt8](handle.readData(ofLength: Int(length)))
-                return matrixOffset(inMoov: moov).map { offset + headerSize + UInt64($0) }
-            }
-            guard size >= headerSize else { return nil }
-            offset += size
-        }
+    /// The file offset of the first video track's `tkhd` matrix, found with the MP4
+    /// module's box reader (plain and fragmented files alike).
+    private static func videoMatrixLocation(in file: SampleFile) -> UInt64? {
+        guard let moov = (try? Box.topLevel(in: file))?.first("moov"), moov.end - moov.start < 64 << 20,
+              let bytes = try? file.read(offset: UInt64(moov.start), count: moov.end - moov.start)
+        else { return nil }
+        return matrixOffset(inMoov: bytes).map { UInt64(moov.start + $0) }
     }
 
-    /// Offset, within the `moov` payload, of the matrix of the first track whose handler is `vide`.
+    /// Offset, within a whole `moov` box, of the matrix of the first track whose handler
+    /// is `vide`.
     static func matrixOffset(inMoov moov: [UInt8]) -> Int? {
-        for trak in boxes(in: moov, from: 0, to: moov.count) where trak.type == "trak" {
-            var matrix: Int?
-            var isVideo = false
-            for child in boxes(in: moov, from: trak.payload, to: trak.end) {
-                if child.type == "tkhd", child.payload < moov.count {
-                    let version = moov[child.payload]
-                    let offset = child.payload + (version == 1 ? 52 : 40)
-                    if offset + 36 <= child.end { matrix = offset }
-                }
-                if child.type == "mdia" {
-                    for box in boxes(in: moov, from: child.payload, to: child.end) where box.type == "hdlr" {
-                        let handler = box.payload + 8
-                        if handler + 4 <= box.end { isVideo = String(decoding: moov[handler..<handler + 4], as: UTF8.self) == "vide" }
-                    }
-                }
-            }
-            if isVideo, let matrix { return matrix }
+        guard let top = Box.children(of: moov, in: 0..<moov.count)?.first("moov"),
+              let tracks = Box.children(of: moov, in: top.payload) else { return nil }
+        for trak in tracks where trak.type == "trak" {
+            guard let parts = Box.children(of: moov, in: trak.payload),
+                  let tkhd = parts.first("tkhd"), let mdia = parts.first("mdia"),
+                  let hdlr = Box.children(of: moov, in: mdia.payload)?.first("hdlr"),
+                  hdlr.payloadStart + 12 <= hdlr.end, tkhd.payloadStart < tkhd.end,
+                  String(decoding: moov[(hdlr.payloadStart + 8)..<(hdlr.payloadStart + 12)], as: UTF8.self) == "vide"
+            else { continue }
+            let offset = tkhd.payloadStart + (moov[tkhd.payloadStart] == 1 ? 52 : 40)
+            return offset + 36 <= tkhd.end ? offset : nil
         }
         return nil
-    }
-
-    private struct Box {
-        var type: String
-        var payload: Int
-        var end: Int
-    }
-
-    private static func boxes(in bytes: [UInt8], from start: Int, to end: Int) -> [Box] {
-        var result: [Box] = []
-        var offset = start
-        while offset + 8 <= end {
-            let size = Int(bigEndian32(bytes, offset))
-            let type = String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self)
-            let boxEnd = size == 0 ? end : offset + size
-            guard size == 0 || size >= 8, boxEnd <= end else { break }
-            result.append(Box(type: type, payload: offset + 8, end: boxEnd))
-            offset = boxEnd
-        }
-        return result
-    }
-
-    private static func bigEndian32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
-        UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
     }
 }
