@@ -62,14 +62,6 @@ public class Element: Object, @unchecked Sendable {
         }
     }
 
-    /// The current state, waiting up to `timeoutNanoseconds` for a pending change.
-    public func currentState(timeoutNanoseconds: UInt64 = 0) -> State {
-        var current = GST_STATE_VOID_PENDING
-        var pending = GST_STATE_VOID_PENDING
-        _ = gst_element_get_state(elementPointer, &current, &pending, GstClockTime(timeoutNanoseconds))
-        return State(current)
-    }
-
     /// Sends an event to the element (transfer full of the event). Returns whether it was handled.
     @discardableResult
     public func send(_ event: Event) -> Bool {

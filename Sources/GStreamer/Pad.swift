@@ -17,9 +17,6 @@ public final class Pad: Object, @unchecked Sendable {
         gst_pad_get_current_caps(padPointer).map { Caps($0, transfer: .full) }
     }
 
-    /// Whether the pad is linked to a peer.
-    public var isLinked: Bool { gst_pad_is_linked(padPointer) != 0 }
-
     /// Links this (source) pad to `sink`.
     public func link(_ sink: Pad) throws(GStreamerError) {
         let result = gst_pad_link(padPointer, sink.padPointer)
@@ -28,18 +25,4 @@ public final class Pad: Object, @unchecked Sendable {
         }
     }
 
-    /// Sends an event through this pad: downstream events on a source pad travel to the peer.
-    @discardableResult
-    public func push(_ event: Event) -> Bool {
-        guard let pointer = event.take() else { return false }
-        return gst_pad_push_event(padPointer, pointer) != 0
-    }
-
-    /// Sends an event into this pad, as if it came from upstream (sink pads) or downstream
-    /// (source pads): EOS sent into a sink pad drains and finalises everything after it.
-    @discardableResult
-    public func send(_ event: Event) -> Bool {
-        guard let pointer = event.take() else { return false }
-        return gst_pad_send_event(padPointer, pointer) != 0
-    }
 }

@@ -24,10 +24,4 @@ public enum Runtime {
         return String(cString: text)
     }
 
-    /// Whether an element factory of this name is installed.
-    public static func hasElement(_ factory: String) -> Bool {
-        guard let found = gst_element_factory_find(factory) else { return false }
-        gst_object_unref(UnsafeMutableRawPointer(found))
-        return true
-    }
 }

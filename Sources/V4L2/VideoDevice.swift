@@ -250,11 +250,6 @@ public final class VideoDevice: Sendable {
         return try write(control, value: try control.parseValue(text))
     }
 
-    /// Sets the control with V4L2 id `id` (V4L2_CID_*) to `value`, validated like `setControl(_:to:)`.
-    @discardableResult
-    public func setControl(id: UInt32, to value: Int64) throws(ControlError) -> Control {
-        try setControl(String(id), to: value)
-    }
 
     private func findControl(_ reference: String) throws(ControlError) -> Control {
         let all: [Control]

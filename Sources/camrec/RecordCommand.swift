@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParsing
 import CamrecKit
 #if canImport(Glibc)
@@ -22,6 +23,7 @@ enum RecordCommand {
             OptionSpec(["--json"], help: "print JSON lines on stdout: started, warning, result"),
             OptionSpec(["--quiet", "-q"], help: "print nothing on stderr but errors"),
             OptionSpec(["--print-pipeline"], help: "print the gst-launch-1.0 line that would run, and exit"),
+            OptionSpec(["--pipeline"], value: "FILE", help: "record with this pipeline template instead of the built-in one (pipelines/record.pipeline: same placeholders and element names)"),
             OptionSpec(["--version"], help: "print the version and exit"),
         ],
         positionals: [PositionalSpec("OUTPUT", help: "the movie to write; its extension (.mp4, .mov, .mkv) picks the container")],
@@ -98,7 +100,7 @@ enum RecordCommand {
             stills: options.stills)
         if options.printPipeline {
             do {
-                print(try RecordPipeline(config: config).commandLine())
+                print(try RecordPipeline(config: config, template: options.template).commandLine())
             } catch {
                 throw CamrecError(.usage, error.message)
             }
@@ -109,7 +111,7 @@ enum RecordCommand {
             printer.show(.warning(warning))
         }
         SignalWatcher.block(SignalWatcher.recordingSignals)
-        let recorder = Recorder(config: config)
+        let recorder = Recorder(config: config, template: options.template)
         SignalWatcher.startBatched(SignalWatcher.recordingSignals) { signals in
             for received in signals where received == SIGUSR1 {
                 if !recorder.requestStill(.signal) { console.say("camrec: no still: the recording is not running") }
@@ -151,6 +153,8 @@ struct RecordOptions {
     var json: Bool
     var quiet: Bool
     var printPipeline: Bool
+    /// The recording pipeline's template: the built-in one, or `--pipeline FILE`.
+    var template: PipelineTemplate
     var stills: StillSettings
     var controlPath: String?
     var keyframeInterval: TimeSpec
@@ -178,6 +182,13 @@ struct RecordOptions {
         json = parsed.flag("--json")
         quiet = parsed.flag("--quiet")
         printPipeline = parsed.flag("--print-pipeline")
+        template = .record
+        if let file = parsed.value("--pipeline") {
+            guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8) else {
+                throw UsageError("--pipeline \(file): cannot read it: give a readable text file like pipelines/record.pipeline")
+            }
+            template = PipelineTemplate(text: text)
+        }
         stills = try Self.stillSettings(parsed, moviePath: output)
         controlPath = parsed.value("--control")
         if let controlPath, controlPath == output {

@@ -3,7 +3,8 @@ import Foundation
 /// A pipeline in gst-launch-1.0 syntax with `{placeholders}`, read from `pipelines/`.
 ///
 /// The templates are compiled into the binary (SwiftPM `embedInCode`), so an installed
-/// `camrec` finds them from any working directory; `--pipeline FILE` can replace one.
+/// `camrec` finds them from any working directory; `camrec --pipeline FILE` replaces the
+/// recording one.
 public struct PipelineTemplate: Sendable {
     /// The template text as written (comments included).
     public let text: String

@@ -40,9 +40,6 @@ public struct FrameIndex: Sendable {
         (video.map { $0.pts + $0.duration }.max() ?? 0) - presentationOffset
     }
 
-    /// Whether the video is H.264, which trim can re-encode frame-accurately.
-    public var isH264: Bool { videoMediaType == "video/x-h264" }
-
     /// Indexes `path` with a demux-only pass (nothing is decoded).
     ///
     /// - Parameter control: bounds the pass (a demuxer that stops producing buffers for the
