@@ -41,8 +41,9 @@ let package = Package(
             ]
         ),
         .testTarget(name: "GStreamerTests", dependencies: ["GStreamer"]),
-        .testTarget(name: "V4L2Tests", dependencies: ["V4L2"]),
-        .testTarget(name: "CamrecKitTests", dependencies: ["CamrecKit"]),
+        .testTarget(name: "CamrecKitTests", dependencies: ["CamrecKit", "V4L2"]),
+        // V4L2 probing and format choice, and CamrecKit's listing of what they find (camrec devices).
+        .testTarget(name: "V4L2Tests", dependencies: ["V4L2", "CamrecKit"]),
         .testTarget(name: "MP4Tests", dependencies: ["MP4"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
         // End-to-end tests run the built `camrec` binary (and the VirtualCamera) as a user would.

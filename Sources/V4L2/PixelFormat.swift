@@ -2,6 +2,8 @@
 public struct PixelFormat: Sendable, Codable, Hashable {
     /// The four-character code, e.g. "YUYV", "MJPG", "H264" (V4L2 pads short codes with spaces: "Y16 ").
     public let fourcc: String
+    /// The fourcc as people read it: without the padding spaces of short codes ("Y16 " → "Y16").
+    public var displayFourcc: String { fourcc.trimmingSpaces }
     /// The driver's description, e.g. "YUYV 4:2:2".
     public let description: String
     /// Whether the driver flags the format as compressed (V4L2_FMT_FLAG_COMPRESSED).

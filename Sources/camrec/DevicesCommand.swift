@@ -1,6 +1,5 @@
 import ArgumentParsing
 import CamrecKit
-import V4L2
 
 /// `camrec devices [--json] [--check]`: lists cameras by our own V4L2 probing.
 enum DevicesCommand {
@@ -32,34 +31,18 @@ enum DevicesCommand {
             print(spec.helpText)
             return .success
         }
-        let scan = DeviceDiscovery.scan()
-        if parsed.flag("--check") { return status(of: scan) }
+        let catalog = CameraCatalog.scan()
+        if parsed.flag("--check") { return catalog.error?.status ?? .success }
         // Listings on stdout; why a camera is missing or unusable on stderr, as camrec's
         // other commands say it (the JSON document also lists it under "problems").
         let errors = Console(json: false, quiet: false)
         if parsed.flag("--json") {
-            print(DeviceListing.jsonText(scan.devices, failures: scan.failures))
+            print(catalog.jsonText)
         } else {
-            print(DeviceListing.humanText(scan.devices, showControls: parsed.flag("--controls")), terminator: "")
+            print(catalog.humanText(showControls: parsed.flag("--controls")), terminator: "")
         }
-        guard !scan.devices.isEmpty else {
-            let error = CameraResolver.noUsableCamera(failures: scan.failures)
-            errors.fail(error)
-            // The error names the most telling failure; the others are warnings.
-            let named = DeviceError.mostTelling(scan.failures)
-            for failure in scan.failures where failure != named {
-                errors.say("camrec: warning: \(failure.message)")
-            }
-            return error.status
-        }
-        for failure in scan.failures {
-            errors.say("camrec: warning: \(failure.message)")
-        }
-        return .success
-    }
-
-    /// Success when a camera can capture; else why not: busy, not permitted, or none.
-    static func status(of scan: DeviceScan) -> ExitStatus {
-        scan.devices.isEmpty ? CameraResolver.noUsableCamera(failures: scan.failures).status : .success
+        if let error = catalog.error { errors.fail(error) }
+        for warning in catalog.warnings { errors.say("camrec: warning: \(warning)") }
+        return catalog.error?.status ?? .success
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import CamrecKit
 @testable import V4L2
 
 @Suite struct DeviceListingTests {

@@ -212,22 +212,3 @@ import Testing
         }
     }
 }
-
-@Suite struct FormatChoiceCapsTests {
-    @Test func capsForEachFamily() throws {
-        let webcam = Fixtures.webcamFormats
-        #expect(try FormatChooser.choose(from: webcam, size: VideoSize(width: 640, height: 480)).caps
-            == "video/x-raw,format=YUY2,width=640,height=480,framerate=30/1")
-        #expect(try FormatChooser.choose(from: webcam).caps == "image/jpeg,width=1280,height=720,framerate=30/1")
-        let h264 = [PixelFormat(fourcc: "H264", description: "H.264", compressed: true,
-                                sizes: [FrameSizeOption(width: 1920, height: 1080, rates: [FrameRate(30)])])]
-        #expect(try FormatChooser.choose(from: h264).caps
-            == "video/x-h264,stream-format=byte-stream,alignment=au,width=1920,height=1080,framerate=30/1")
-    }
-
-    @Test func everyPreferredRawFormatHasAGStreamerName() {
-        for fourcc in FormatFamily.rawPreference {
-            #expect(FormatFamily.gstreamerRawFormat(fourcc: fourcc) != nil, "\(fourcc)")
-        }
-    }
-}

@@ -1,3 +1,4 @@
+import V4L2
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -174,7 +175,7 @@ public enum DeviceListing {
                 if format.compressed { notes.append("compressed") }
                 if format.family == .unsupported { notes.append("not recordable by camrec") }
                 let noteText = notes.isEmpty ? "" : " (" + notes.joined(separator: ", ") + ")"
-                lines.append("   \(format.fourcc.trimmingSpaces)  \(format.description)\(noteText)")
+                lines.append("   \(format.displayFourcc)  \(format.description)\(noteText)")
                 if let range = format.sizeRange {
                     lines.append("         any size \(range.minimum)…\(range.maximum) in steps of \(range.step), e.g.:")
                 }
