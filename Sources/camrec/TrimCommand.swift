@@ -121,7 +121,7 @@ enum TrimCommand {
             } else {
                 // A second signal: stop now, without waiting for the pipelines to wind down.
                 control.removeTemporaryFile()
-                console.fail(CamrecError(.aborted, "trim aborted by a second signal: nothing was written and the input is untouched"))
+                console.fail(CamrecError(.interrupted, "trim aborted by a second signal: nothing was written and the input is untouched"))
                 _exit(ExitStatus.aborted.rawValue)
             }
         }
@@ -130,8 +130,8 @@ enum TrimCommand {
             show(result, console: console)
             return .success
         } catch {
-            console.fail(CamrecError(error.exitStatus, error.message))
-            return error.exitStatus
+            console.fail(error)
+            return error.status
         }
     }
 

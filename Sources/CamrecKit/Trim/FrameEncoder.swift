@@ -82,7 +82,7 @@ final class FrameEncoder {
     /// Feeds one compressed frame. Blocks while the encoder is busy and its queue is full,
     /// for at most the stall timeout: a re-encoder that takes nothing in that long has stalled.
     func push(_ buffer: Buffer) throws {
-        let outcome = Result { () throws(TrimError) in try source.push(buffer, stage: Self.stage, control: control) }
+        let outcome = Result { () throws(CamrecError) in try source.push(buffer, stage: Self.stage, control: control) }
         if case .failure(let error) = outcome, error.kind == .stalled {
             // A decoder that failed stops taking frames too: its error says more.
             try PipelineRunner.checkForError(pipeline)

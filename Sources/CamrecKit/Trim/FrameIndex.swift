@@ -44,14 +44,14 @@ public struct FrameIndex: Sendable {
     ///
     /// - Parameter control: bounds the pass (a demuxer that stops producing buffers for the
     ///   stall timeout has stalled), stops it on cancellation, and takes progress reports.
-    /// - Throws: ``TrimError`` (invalid input) for anything that is not a movie with video;
+    /// - Throws: ``CamrecError`` (invalid input) for anything that is not a movie with video;
     ///   `stalled` or `interrupted` as above.
-    public static func build(path: String, control: TrimControl = TrimControl()) throws(TrimError) -> FrameIndex {
+    public static func build(path: String, control: TrimControl = TrimControl()) throws(CamrecError) -> FrameIndex {
         try build(path: path, control: control, reportingProgress: true)
     }
 
     /// Indexes `path`; `reportingProgress` false for a check of the output, which is no phase of its own.
-    static func build(path: String, control: TrimControl, reportingProgress: Bool) throws(TrimError) -> FrameIndex {
+    static func build(path: String, control: TrimControl, reportingProgress: Bool) throws(CamrecError) -> FrameIndex {
         let container = try MediaContainer.identify(path: path)
         let collector = IndexCollector()
         let name = (path as NSString).lastPathComponent
@@ -79,23 +79,23 @@ public struct FrameIndex: Sendable {
                 }
             )
             collector.finish()
-        } catch let error as TrimError {
+        } catch let error as CamrecError {
             throw error
         } catch let error as GStreamerError {
-            throw TrimError.from(error, reading: name)
+            throw CamrecError.from(error, reading: name)
         } catch {
-            throw TrimError.invalidInput("cannot read \(name): \(error)")
+            throw CamrecError.invalidInput("cannot read \(name): \(error)")
         }
         return try collector.index(container: container, name: name)
     }
 }
 
-extension TrimError {
+extension CamrecError {
     /// Maps a GStreamer failure while reading an input to an invalid-input error, keeping
     /// missing plugins apart.
-    static func from(_ error: GStreamerError, reading name: String) -> TrimError {
+    static func from(_ error: GStreamerError, reading name: String) -> CamrecError {
         switch error {
-        case .missingElement: TrimError(.unavailable, error.description)
+        case .missingElement: CamrecError(.unavailable, error.description)
         case .element(let failure): .invalidInput("cannot read \(name): \(failure.message)")
         default: .invalidInput("cannot read \(name): \(error.description)")
         }

@@ -98,7 +98,7 @@ final class IndexCollector: Sendable {
         }
     }
 
-    func index(container: MediaContainer, name: String) throws(TrimError) -> FrameIndex {
+    func index(container: MediaContainer, name: String) throws(CamrecError) -> FrameIndex {
         let (video, audio) = state.withLock { ($0.video, $0.audio) }
         guard let video else {
             let what = audio == nil ? "no video or audio stream" : "no video stream (audio only)"

@@ -84,7 +84,7 @@ struct MP4TrimWriter {
                 let bytes = try file.read(offset: sample.offset, count: Int(sample.size))
                 // Frames shown before the cut that no other frame refers to need no decoding.
                 if frame.pts < keep.lowerBound, AVCSamples.isDisposable(bytes, lengthSize: lengthSize) { continue }
-                guard let buffer = Buffer(bytes: bytes) else { throw TrimError.failed("out of memory") }
+                guard let buffer = Buffer(bytes: bytes) else { throw CamrecError.failed("out of memory") }
                 buffer.pts = UInt64(max(0, frame.pts))
                 buffer.dts = UInt64(max(0, frame.dts))
                 buffer.duration = frame.duration > 0 ? UInt64(frame.duration) : nil
@@ -108,16 +108,16 @@ struct MP4TrimWriter {
                 position += range.count
                 continue
             }
-            guard let running = running[partIndex] else { throw TrimError.failed("a re-encoded part is missing") }
+            guard let running = running[partIndex] else { throw CamrecError.failed("a re-encoded part is missing") }
             let buffers = try running.encoder.remaining()
             work.done += buffers.count
             report(work)
             guard buffers.count == running.keptPTS.count else {
-                throw TrimError.failed("the re-encoder returned \(buffers.count) of \(running.keptPTS.count) frames")
+                throw CamrecError.failed("the re-encoder returned \(buffers.count) of \(running.keptPTS.count) frames")
             }
             for buffer in buffers {
                 guard let converted = AVCSamples.sample(fromAnnexB: buffer.bytes, lengthSize: lengthSize) else {
-                    throw TrimError.failed("a re-encoded frame is too large for the input's NAL length field")
+                    throw CamrecError.failed("a re-encoded frame is too large for the input's NAL length field")
                 }
                 track.samples[position].source = .bytes(converted.sample)
                 track.samples[position].isSync = converted.sample.withUnsafeBytes {
@@ -130,7 +130,7 @@ struct MP4TrimWriter {
         }
         guard let avcC = input.avcC, let merged = AVCSamples.merging(extra, into: avcC),
               let entry = SampleEntry.replacingChild("avcC", with: merged, in: track.sampleEntry)
-        else { throw TrimError.failed("cannot combine the re-encoded frames' parameter sets with the input's") }
+        else { throw CamrecError.failed("cannot combine the re-encoded frames' parameter sets with the input's") }
         track.sampleEntry = entry
     }
 
@@ -148,7 +148,7 @@ struct MP4TrimWriter {
         let samples = input.video.samples
         let frames = input.index.video
         let framesByPTS = FramesByPTS(frames, in: plan.readFrom...plan.readThrough)
-        guard let first = framesByPTS.index(of: plan.firstPTS) else { throw TrimError.failed("the first frame is not in the input") }
+        guard let first = framesByPTS.index(of: plan.firstPTS) else { throw CamrecError.failed("the first frame is not in the input") }
         let origin = samples[first].presentationTime
         // Re-encoded frames have no reordering: their DTS run as far behind their PTS as the
         // copied frames' do, so that DTS keep rising across the joins.
@@ -171,9 +171,9 @@ struct MP4TrimWriter {
                            dts: sample.decodeTime - origin, duration: sample.duration, isSync: sample.isSync)
                 }
             case .encode:
-                guard let part = running[partIndex] else { throw TrimError.failed("a re-encoded part is missing") }
+                guard let part = running[partIndex] else { throw CamrecError.failed("a re-encoded part is missing") }
                 for pts in part.keptPTS {
-                    guard let index = framesByPTS.index(of: pts) else { throw TrimError.failed("a re-encoded frame has no source") }
+                    guard let index = framesByPTS.index(of: pts) else { throw CamrecError.failed("a re-encoded frame has no source") }
                     let sample = samples[index]
                     append(.pending, pts: sample.presentationTime, dts: sample.presentationTime - origin - reorderDelay,
                            duration: sample.duration, isSync: false)

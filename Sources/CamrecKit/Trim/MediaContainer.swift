@@ -59,7 +59,7 @@ public enum MediaContainer: String, Sendable, Codable {
     }
 
     /// Opens `path`, checks it is a readable, non-empty movie file of a known container.
-    static func identify(path: String) throws(TrimError) -> MediaContainer {
+    static func identify(path: String) throws(CamrecError) -> MediaContainer {
         let name = (path as NSString).lastPathComponent
         var info = stat()
         guard stat(path, &info) == 0 else {

@@ -32,8 +32,8 @@ public struct SmartCutPlanner: Sendable {
 
     /// Plans a cut keeping the frames with `start <= pts < end` (buffer times).
     ///
-    /// - Throws: ``TrimError`` (invalid input) when no frame lies in the range.
-    public func plan(start: Int64, end: Int64, mode: TrimMode) throws(TrimError) -> TrimPlan {
+    /// - Throws: ``CamrecError`` (invalid input) when no frame lies in the range.
+    public func plan(start: Int64, end: Int64, mode: TrimMode) throws(CamrecError) -> TrimPlan {
         switch mode {
         case .accurate: try accuratePlan(start: start, end: end)
         case .reencode: try reencodePlan(start: start, end: end)
@@ -41,7 +41,7 @@ public struct SmartCutPlanner: Sendable {
         }
     }
 
-    private func selected(start: Int64, end: Int64) throws(TrimError) -> [Int] {
+    private func selected(start: Int64, end: Int64) throws(CamrecError) -> [Int] {
         let indices = frames.indices.filter { frames[$0].pts >= start && frames[$0].pts < end }
         guard !indices.isEmpty else { throw .invalidInput("no video frame lies between the start and the end") }
         return indices
@@ -67,7 +67,7 @@ public struct SmartCutPlanner: Sendable {
         return last
     }
 
-    private func accuratePlan(start: Int64, end: Int64) throws(TrimError) -> TrimPlan {
+    private func accuratePlan(start: Int64, end: Int64) throws(CamrecError) -> TrimPlan {
         let chosen = try selected(start: start, end: end)
         let firstPTS = chosen.map { frames[$0].pts }.min() ?? start
         guard let bodyStart = frames.indices.first(where: { isSafeKeyframe($0) && frames[$0].pts >= firstPTS }),
@@ -92,7 +92,7 @@ public struct SmartCutPlanner: Sendable {
         return finish(parts: parts, mode: .accurate)
     }
 
-    private func reencodePlan(start: Int64, end: Int64, mode: TrimMode = .reencode) throws(TrimError) -> TrimPlan {
+    private func reencodePlan(start: Int64, end: Int64, mode: TrimMode = .reencode) throws(CamrecError) -> TrimPlan {
         let chosen = try selected(start: start, end: end)
         let firstPTS = chosen.map { frames[$0].pts }.min() ?? start
         let last = chosen.max() ?? 0
@@ -100,7 +100,7 @@ public struct SmartCutPlanner: Sendable {
         return finish(parts: [.encode(feed: from...last, keep: firstPTS..<end)], mode: mode)
     }
 
-    private func keyframePlan(start: Int64, end: Int64) throws(TrimError) -> TrimPlan {
+    private func keyframePlan(start: Int64, end: Int64) throws(CamrecError) -> TrimPlan {
         let safe = frames.indices.filter(isSafeKeyframe)
         guard let first = safe.last(where: { frames[$0].pts <= start }) ?? safe.first,
               frames[first].pts < end, let last = closedRun(from: first, end: end)

@@ -72,8 +72,8 @@ public final class TrimControl: Sendable {
     // MARK: Used by the trim
 
     /// Throws `interrupted` once the trim has been cancelled.
-    func checkCancelled() throws(TrimError) {
-        if let reason = state.withLock({ $0.cancelReason }) { throw TrimError.interrupted(by: reason) }
+    func checkCancelled() throws(CamrecError) {
+        if let reason = state.withLock({ $0.cancelReason }) { throw CamrecError.interrupted(by: reason) }
     }
 
     /// Remembers the temporary output file, which ``cancel(reason:)`` removes.
@@ -83,9 +83,9 @@ public final class TrimControl: Sendable {
 
     /// Runs `rename` (the step that puts the output in place) unless the trim was
     /// cancelled; a cancellation cannot slip in between the check and the rename.
-    func commit(_ rename: () throws(TrimError) -> Void) throws(TrimError) {
-        try state.withLock { state throws(TrimError) in
-            if let reason = state.cancelReason { throw TrimError.interrupted(by: reason) }
+    func commit(_ rename: () throws(CamrecError) -> Void) throws(CamrecError) {
+        try state.withLock { state throws(CamrecError) in
+            if let reason = state.cancelReason { throw CamrecError.interrupted(by: reason) }
             try rename()
             state.committed = true
         }
@@ -101,13 +101,13 @@ public final class TrimControl: Sendable {
     /// the trim is cancelled meanwhile; then throws `stalled` or `interrupted`.
     func bounded<Result>(
         _ stage: String, unblock: @escaping @Sendable () -> Void, _ body: () -> Result
-    ) throws(TrimError) -> Result {
+    ) throws(CamrecError) -> Result {
         try checkCancelled()
         let (result, firing) = watchdog.run(unblock: unblock, body)
         switch firing {
         case nil: return result
-        case .stalled?: throw TrimError.stalled(stage, after: stallTimeout)
-        case .cancelled?: throw TrimError.interrupted(by: cancelReason ?? "a request")
+        case .stalled?: throw CamrecError.stalled(stage, after: stallTimeout)
+        case .cancelled?: throw CamrecError.interrupted(by: cancelReason ?? "a request")
         }
     }
 
@@ -133,10 +133,10 @@ struct StallWatch {
 
     /// Throws `interrupted` once the trim is cancelled, `stalled` after the stall timeout
     /// without progress.
-    func check() throws(TrimError) {
+    func check() throws(CamrecError) {
         try control.checkCancelled()
         if ContinuousClock.now - last > control.stallTimeout {
-            throw TrimError.stalled(stage, after: control.stallTimeout)
+            throw CamrecError.stalled(stage, after: control.stallTimeout)
         }
     }
 }
@@ -238,7 +238,7 @@ extension AppSrc {
     /// Pushes into an appsrc with `block=true`, waiting while its queue is full for at most
     /// the stall timeout: a pipeline that takes nothing in that long has stalled. The push is
     /// woken by lifting the queue's limit (`max-bytes` 0), which appsrc applies at once.
-    func push(_ buffer: Buffer, stage: String, control: TrimControl) throws(TrimError) -> FlowResult {
+    func push(_ buffer: Buffer, stage: String, control: TrimControl) throws(CamrecError) -> FlowResult {
         try control.bounded(stage, unblock: { [self] in try? set("max-bytes", "0") }) { push(buffer) }
     }
 }

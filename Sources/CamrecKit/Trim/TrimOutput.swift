@@ -14,7 +14,7 @@ struct TrimOutput {
     let container: MediaContainer
 
     /// Resolves and checks the destination before any work is done.
-    static func prepare(for request: TrimRequest, inputContainer: MediaContainer) throws(TrimError) -> TrimOutput {
+    static func prepare(for request: TrimRequest, inputContainer: MediaContainer) throws(CamrecError) -> TrimOutput {
         let input = request.input
         let final: String
         switch request.destination {
@@ -26,17 +26,17 @@ struct TrimOutput {
         let folderToCheck = folder.isEmpty ? "." : folder
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folderToCheck, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw TrimError(.cannotCreateOutput, "cannot write \(final): folder \(folderToCheck) does not exist")
+            throw CamrecError(.cannotCreateOutput, "cannot write \(final): folder \(folderToCheck) does not exist")
         }
         guard access(folderToCheck, W_OK) == 0 else {
-            throw TrimError(.cannotCreateOutput, "cannot write \(final): folder \(folderToCheck) is not writable")
+            throw CamrecError(.cannotCreateOutput, "cannot write \(final): folder \(folderToCheck) is not writable")
         }
         if request.destination != .inPlace {
             if absolute(final) == absolute(input) || Self.sameFile(final, input) {
-                throw TrimError(.cannotCreateOutput, "the output \(final) is the input; use --in-place to replace it")
+                throw CamrecError(.cannotCreateOutput, "the output \(final) is the input; use --in-place to replace it")
             }
             if FileManager.default.fileExists(atPath: final) && !request.force {
-                throw TrimError(.cannotCreateOutput, "\(final) already exists; use --force to replace it")
+                throw CamrecError(.cannotCreateOutput, "\(final) already exists; use --force to replace it")
             }
         }
         let ext = (final as NSString).pathExtension
@@ -46,7 +46,7 @@ struct TrimOutput {
         case .besideInput: container = MediaContainer.forExtension(ext) ?? inputContainer
         case .path:
             guard let chosen = MediaContainer.forExtension(ext) else {
-                throw TrimError(.usage, "cannot tell the format of '\(final)': end OUT with .mp4, .mov or .mkv")
+                throw CamrecError(.usage, "cannot tell the format of '\(final)': end OUT with .mp4, .mov or .mkv")
             }
             container = chosen
         }
@@ -77,11 +77,11 @@ struct TrimOutput {
     }
 
     /// Checks that the temporary file can be created (and removes the probe).
-    func checkWritable() throws(TrimError) {
+    func checkWritable() throws(CamrecError) {
         let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL, 0o644)
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))
-            throw TrimError(.cannotCreateOutput, "cannot create \(temporaryPath): \(reason)")
+            throw CamrecError(.cannotCreateOutput, "cannot create \(temporaryPath): \(reason)")
         }
         close(descriptor)
         unlink(temporaryPath)
@@ -90,20 +90,20 @@ struct TrimOutput {
     /// Flushes the temporary file to disk and renames it over the final path, keeping the
     /// input's permissions when replacing it in place. The rename goes through `control`,
     /// so a cancellation either comes before it (nothing is written) or not at all.
-    func commit(keepingModeOf input: String?, control: TrimControl) throws(TrimError) {
+    func commit(keepingModeOf input: String?, control: TrimControl) throws(CamrecError) {
         let descriptor = open(temporaryPath, O_RDONLY)
-        guard descriptor >= 0 else { throw TrimError(.cannotCreateOutput, "cannot reopen \(temporaryPath)") }
+        guard descriptor >= 0 else { throw CamrecError(.cannotCreateOutput, "cannot reopen \(temporaryPath)") }
         if let input {
             var info = stat()
             if stat(input, &info) == 0 { fchmod(descriptor, info.st_mode & 0o7777) }
         }
         let synced = fsync(descriptor) == 0
         close(descriptor)
-        guard synced else { throw TrimError(.cannotCreateOutput, "cannot flush \(temporaryPath) to disk") }
-        try control.commit { () throws(TrimError) in
+        guard synced else { throw CamrecError(.cannotCreateOutput, "cannot flush \(temporaryPath) to disk") }
+        try control.commit { () throws(CamrecError) in
             guard rename(temporaryPath, finalPath) == 0 else {
                 let reason = String(cString: strerror(errno))
-                throw TrimError(.cannotCreateOutput, "cannot rename the result to \(finalPath): \(reason)")
+                throw CamrecError(.cannotCreateOutput, "cannot rename the result to \(finalPath): \(reason)")
             }
         }
         let folder = (finalPath as NSString).deletingLastPathComponent

@@ -40,22 +40,22 @@ public struct TrimRequest: Sendable, Equatable {
 
     /// Checks what can be checked without opening the input: at least one of start and
     /// end, and start before end when both count from the same side.
-    public func validate() throws(TrimError) {
+    public func validate() throws(CamrecError) {
         guard start != nil || end != nil else {
-            throw TrimError(.usage, "give --start, --end or both (e.g. camrec trim --start 2 --end 5 \(input))")
+            throw CamrecError(.usage, "give --start, --end or both (e.g. camrec trim --start 2 --end 5 \(input))")
         }
         if let start, let end, start.isNegative == end.isNegative, start >= end {
-            throw TrimError(.usage, "--start \(start) must be before --end \(end)")
+            throw CamrecError(.usage, "--start \(start) must be before --end \(end)")
         }
         if case .path(let path) = destination {
-            guard !path.isEmpty else { throw TrimError(.usage, "-o needs a file name") }
+            guard !path.isEmpty else { throw CamrecError(.usage, "-o needs a file name") }
             // As `camrec record`: the extension names the container, and nothing is guessed.
             let ext = (path as NSString).pathExtension
             guard MediaContainer.forExtension(ext) != nil else {
                 if ext.isEmpty {
-                    throw TrimError(.usage, "cannot tell the format of '\(path)': end OUT with .mp4, .mov or .mkv (e.g. -o \(path).mp4)")
+                    throw CamrecError(.usage, "cannot tell the format of '\(path)': end OUT with .mp4, .mov or .mkv (e.g. -o \(path).mp4)")
                 }
-                throw TrimError(.usage, "cannot write '.\(ext)' files: end OUT with .mp4, .mov or .mkv")
+                throw CamrecError(.usage, "cannot write '.\(ext)' files: end OUT with .mp4, .mov or .mkv")
             }
         }
     }

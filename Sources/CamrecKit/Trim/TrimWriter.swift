@@ -98,14 +98,14 @@ extension TrimWriter {
             while decodeIndex <= writer.plan.readThrough {
                 try writer.control.checkCancelled()
                 guard let sample = try reader.nextVideo(), let buffer = sample.buffer else {
-                    throw TrimError.failed("the input ended before frame \(decodeIndex) of \(frames.count)")
+                    throw CamrecError.failed("the input ended before frame \(decodeIndex) of \(frames.count)")
                 }
                 let pts = buffer.pts.map(Int64.init)
                 if !synced {
                     // The demuxer may start a little earlier than asked: skip to the planned frame.
                     guard let pts, pts >= frames[first].pts else { continue }
                     guard pts == frames[first].pts else {
-                        throw TrimError.failed("the input could not be positioned on the frame at \(frames[first].pts) ns")
+                        throw CamrecError.failed("the input could not be positioned on the frame at \(frames[first].pts) ns")
                     }
                     synced = true
                 }
@@ -116,7 +116,7 @@ extension TrimWriter {
             }
             try advanceOutput()
             try finishAudio()
-            guard let muxer else { throw TrimError.failed("nothing was written") }
+            guard let muxer else { throw CamrecError.failed("nothing was written") }
             try muxer.finish()
         }
 
@@ -124,7 +124,7 @@ extension TrimWriter {
             for part in parts {
                 guard case .encode(let feed, let keep) = part.part, feed.contains(decodeIndex) else { continue }
                 if part.encoder == nil {
-                    guard let caps = videoCaps else { throw TrimError.failed("the video has no caps") }
+                    guard let caps = videoCaps else { throw CamrecError.failed("the video has no caps") }
                     part.encoder = try FrameEncoder(
                         codec: writer.codec, inputCaps: caps, keep: keep, parameterSetID: parameterSetID,
                         effort: writer.plan.mode == .reencode ? .whole : .edges, control: writer.control
@@ -158,7 +158,7 @@ extension TrimWriter {
                 let ready = part.fedAll ? try encoder.remaining() : try encoder.available()
                 for buffer in ready {
                     guard part.emitted < part.keptPTS.count else {
-                        throw TrimError.failed("the re-encoder produced more frames than it was given")
+                        throw CamrecError.failed("the re-encoder produced more frames than it was given")
                     }
                     let pts = part.keptPTS[part.emitted]
                     part.emitted += 1
@@ -166,7 +166,7 @@ extension TrimWriter {
                 }
                 guard part.fedAll else { return }
                 guard part.emitted == part.keptPTS.count else {
-                    throw TrimError.failed("the re-encoder returned \(part.emitted) of \(part.keptPTS.count) frames")
+                    throw CamrecError.failed("the re-encoder returned \(part.emitted) of \(part.keptPTS.count) frames")
                 }
                 part.encoder = nil
                 cursor += 1
@@ -203,7 +203,7 @@ extension TrimWriter {
             let first = writer.plan.firstPTS
             var output = buffer
             if muxer == nil {
-                guard let caps = videoCaps else { throw TrimError.failed("the video has no caps") }
+                guard let caps = videoCaps else { throw CamrecError.failed("the video has no caps") }
                 let audioCaps = try writer.index.audioCaps.map { text throws(GStreamerError) in try Caps(text) }
                 let muxerCaps = writer.outputCodec == writer.codec
                     ? caps.removingFields(["codec_data"])

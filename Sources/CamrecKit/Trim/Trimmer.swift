@@ -9,18 +9,18 @@ public enum Trimmer {
     ///
     /// - Parameter control: lets another thread cancel the trim (a signal) and watch its
     ///   progress; bounds every wait by ``TrimControl/stallTimeout``.
-    /// - Throws: ``TrimError`` with a one-line message; the input is never modified and no
+    /// - Throws: ``CamrecError`` with a one-line message; the input is never modified and no
     ///   output is left behind on failure, on a stall or on cancellation.
-    public static func run(_ request: TrimRequest, control: TrimControl = TrimControl()) throws(TrimError) -> TrimResult {
+    public static func run(_ request: TrimRequest, control: TrimControl = TrimControl()) throws(CamrecError) -> TrimResult {
         let name = (request.input as NSString).lastPathComponent
         do {
             return try trim(request, name: name, control: control)
         } catch where error.kind == .stalled {
-            throw TrimError(.stalled, "trimming \(name) failed: \(error.message); nothing was written")
+            throw CamrecError(.stalled, "trimming \(name) failed: \(error.message); nothing was written")
         }
     }
 
-    private static func trim(_ request: TrimRequest, name: String, control: TrimControl) throws(TrimError) -> TrimResult {
+    private static func trim(_ request: TrimRequest, name: String, control: TrimControl) throws(CamrecError) -> TrimResult {
         try request.validate()
         let inputContainer = try MediaContainer.identify(path: request.input)
         let output = try TrimOutput.prepare(for: request, inputContainer: inputContainer)
@@ -90,7 +90,7 @@ public enum Trimmer {
                 )
                 let outcome = try writer.run()
                 guard outcome.videoFrames == plan.frameCount else {
-                    throw TrimError.failed("wrote \(outcome.videoFrames) video frames instead of \(plan.frameCount)")
+                    throw CamrecError.failed("wrote \(outcome.videoFrames) video frames instead of \(plan.frameCount)")
                 }
                 written = try FrameIndex.build(path: output.temporaryPath, control: control, reportingProgress: false)
                     .video.count
@@ -101,7 +101,7 @@ public enum Trimmer {
                 }
             }
             guard written == plan.frameCount else {
-                throw TrimError.failed(
+                throw CamrecError.failed(
                     "the trimmed file has \(written) video frames instead of \(plan.frameCount); nothing was written"
                 )
             }
@@ -116,37 +116,34 @@ public enum Trimmer {
                 duration: seconds(plan.endPTS - plan.firstPTS), frames: plan.frameCount, framesCopied: plan.framesCopied,
                 framesReencoded: plan.framesReencoded, audioPackets: audioPackets
             )
-        } catch let error as TrimError {
+        } catch let error as CamrecError {
             output.discard()
             if error.kind != .interrupted, let reason = control.cancelReason {
                 // A pipeline torn down by the cancellation fails in its own way: say why it stopped.
-                throw TrimError.interrupted(by: reason)
+                throw CamrecError.interrupted(by: reason)
             }
-            throw error.kind == .failed ? TrimError.failed("trimming \(name) failed: \(error.message)") : error
+            throw error.kind == .failure ? CamrecError.failed("trimming \(name) failed: \(error.message)") : error
         } catch let error as MP4Error {
             output.discard()
-            if let reason = control.cancelReason { throw TrimError.interrupted(by: reason) }
+            if let reason = control.cancelReason { throw CamrecError.interrupted(by: reason) }
             if error.isNoSpace {
-                throw TrimError(.diskFull, "disk full while writing \(output.finalPath): free some space and trim again")
+                throw CamrecError(.diskFull, "disk full while writing \(output.finalPath): free some space and trim again")
             }
             throw .failed("trimming \(name) failed: \(error.message)")
         } catch let error as GStreamerError {
             output.discard()
-            if let reason = control.cancelReason { throw TrimError.interrupted(by: reason) }
-            if case .missingElement = error { throw TrimError(.unavailable, error.description) }
-            if case .element(let failure) = error, failure.isResourceError(.noSpaceLeft) {
-                throw TrimError(.diskFull, "disk full while writing \(output.finalPath): free some space and trim again")
-            }
-            throw .failed("trimming \(name) failed: \(error.description)")
+            if let reason = control.cancelReason { throw CamrecError.interrupted(by: reason) }
+            let mapped = FailureMapping.camrecError(for: error)
+            throw mapped.kind == .failure ? .failed("trimming \(name) failed: \(error.description)") : mapped
         } catch {
             output.discard()
-            if let reason = control.cancelReason { throw TrimError.interrupted(by: reason) }
+            if let reason = control.cancelReason { throw CamrecError.interrupted(by: reason) }
             throw .failed("trimming \(name) failed: \(error)")
         }
     }
 
     /// Start and end on the presentation timeline, negative values counted from the end.
-    static func resolveTimes(_ request: TrimRequest, length: Int64, name: String) throws(TrimError) -> (start: Int64, end: Int64) {
+    static func resolveTimes(_ request: TrimRequest, length: Int64, name: String) throws(CamrecError) -> (start: Int64, end: Int64) {
         func resolve(_ time: TimeSpec?, default value: Int64) -> Int64 {
             guard let time else { return value }
             return time.isNegative ? length + time.nanoseconds : time.nanoseconds

@@ -35,7 +35,7 @@ struct VideoCodec: Sendable, Equatable {
     /// The codec of an indexed movie's video.
     ///
     /// - Throws: invalid input naming the codec when trim cannot handle it.
-    static func forIndex(_ index: FrameIndex, name: String) throws(TrimError) -> VideoCodec {
+    static func forIndex(_ index: FrameIndex, name: String) throws(CamrecError) -> VideoCodec {
         let caps = try? Caps(index.videoCaps)
         if let codec = forMediaType(index.videoMediaType, mpegVersion: caps?.int("mpegversion")) { return codec }
         let format = caps?.string("format").map { " \($0)" } ?? ""

@@ -10,7 +10,7 @@ extension FrameIndex {
     /// frame lies at or after the start): index the whole file then.
     static func buildWindow(
         path: String, start: Int64, end: Int64, control: TrimControl = TrimControl()
-    ) throws(TrimError) -> FrameIndex? {
+    ) throws(CamrecError) -> FrameIndex? {
         let name = (path as NSString).lastPathComponent
         let container = try MediaContainer.identify(path: path)
         var position = max(0, start)
@@ -36,7 +36,7 @@ extension FrameIndex {
     private static func readWindow(
         path: String, container: MediaContainer, from position: Int64, until end: Int64, name: String,
         control: TrimControl
-    ) throws(TrimError) -> FrameIndex? {
+    ) throws(CamrecError) -> FrameIndex? {
         var timings: [BufferTiming] = []
         var idr: [Bool] = []
         var videoCaps: Caps?
@@ -47,7 +47,7 @@ extension FrameIndex {
             defer { reader.stop() }
             do {
                 try reader.start(at: position > 0 ? UInt64(position) : nil, flags: [.flush, .keyUnit, .snapBefore])
-            } catch let error as TrimError {
+            } catch let error as CamrecError {
                 throw error
             } catch {
                 return nil
@@ -78,12 +78,12 @@ extension FrameIndex {
                 audioCaps = reader.nextAudio(timeoutNanoseconds: 1_000_000_000)?.caps
             }
             segments = reader.demuxerPads.segments
-        } catch let error as TrimError {
+        } catch let error as CamrecError {
             throw error
         } catch let error as GStreamerError {
-            throw TrimError.from(error, reading: name)
+            throw CamrecError.from(error, reading: name)
         } catch {
-            throw TrimError.invalidInput("cannot read \(name): \(error)")
+            throw CamrecError.invalidInput("cannot read \(name): \(error)")
         }
         guard let videoCaps, let mediaType = videoCaps.mediaType else { return nil }
         // Matroska has no edit lists: its buffer times are the presentation times. (After a

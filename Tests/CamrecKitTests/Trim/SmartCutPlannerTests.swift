@@ -76,7 +76,7 @@ struct SmartCutPlannerTests {
     }
 
     @Test func noFrameInRangeIsInvalidInput() {
-        #expect(throws: TrimError.self) {
+        #expect(throws: CamrecError.self) {
             try SmartCutPlanner(frames: linear(count: 10, gop: 5)).plan(start: 20 * frameNS, end: 30 * frameNS, mode: .accurate)
         }
     }

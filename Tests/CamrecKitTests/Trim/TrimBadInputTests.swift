@@ -16,7 +16,7 @@ struct TrimBadInputTests {
             _ = try Trimmer.run(request)
             Issue.record("expected a failure", sourceLocation: sourceLocation)
         } catch {
-            #expect(error.exitStatus == status, "\(error.message)", sourceLocation: sourceLocation)
+            #expect(error.status == status, "\(error.message)", sourceLocation: sourceLocation)
             #expect(!error.message.contains("\n"), sourceLocation: sourceLocation)
             for word in words {
                 #expect(error.message.contains(word), "'\(error.message)' mentions \(word)", sourceLocation: sourceLocation)
@@ -141,7 +141,7 @@ struct TrimDiskFullTests {
             _ = try Trimmer.run(TrimRequest(input: input, start: .init(nanoseconds: 500_000_000), destination: .path(small + "/out.mp4")))
             Issue.record("expected a disk-full failure")
         } catch {
-            #expect(error.exitStatus == .diskFull, "\(error.message)")
+            #expect(error.status == .diskFull, "\(error.message)")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: small).isEmpty, "nothing left behind")
         #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == before)

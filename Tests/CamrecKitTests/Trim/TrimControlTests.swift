@@ -19,7 +19,7 @@ struct TrimControlTests {
         #expect(control.isCancelled)
         #expect(!control.cancel(reason: "SIGINT"), "the first cancellation counts")
         var renamed = false
-        #expect(throws: TrimError.interrupted(by: "SIGTERM")) {
+        #expect(throws: CamrecError.interrupted(by: "SIGTERM")) {
             try control.commit { renamed = true }
         }
         #expect(!renamed)
@@ -37,9 +37,9 @@ struct TrimControlTests {
     }
 
     @Test func interruptedMapsToExitStatus130() {
-        let error = TrimError.interrupted(by: "SIGINT")
-        #expect(error.exitStatus == .aborted)
-        #expect(error.exitStatus.rawValue == 130)
+        let error = CamrecError.interrupted(by: "SIGINT")
+        #expect(error.status == .aborted)
+        #expect(error.status.rawValue == 130)
         #expect(error.message.contains("SIGINT") && error.message.contains("nothing was written"))
     }
 
@@ -116,7 +116,7 @@ struct TrimControlTests {
             Issue.record("expected an interruption")
         } catch {
             #expect(error.kind == .interrupted, "\(error.message)")
-            #expect(error.exitStatus == .aborted)
+            #expect(error.status == .aborted)
         }
         #expect(reports.withLock { $0 } >= 1)
         let after = try FileManager.default.contentsOfDirectory(atPath: media.folder.path).sorted()

@@ -170,7 +170,7 @@ struct TrimInputVarietyTests {
             _ = try Trimmer.run(TrimRequest(input: input, start: .init(nanoseconds: 500_000_000)))
             Issue.record("expected a failure")
         } catch {
-            #expect(error.exitStatus == .invalidInput)
+            #expect(error.status == .invalidInput)
             #expect(error.message.contains("video/mpeg version 2") && error.message.contains("container itself is fine"),
                     "\(error.message)")
         }

@@ -28,8 +28,8 @@ struct TrimOutputTests {
         #expect {
             try request.validate()
         } throws: { error in
-            guard let error = error as? TrimError else { return false }
-            return error.kind == .usage && error.exitStatus == .usage && error.message.contains(".mp4, .mov or .mkv")
+            guard let error = error as? CamrecError else { return false }
+            return error.kind == .usage && error.status == .usage && error.message.contains(".mp4, .mov or .mkv")
         }
     }
 }

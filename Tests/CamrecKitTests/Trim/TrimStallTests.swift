@@ -16,9 +16,9 @@ struct TrimStallTests {
         do {
             try body()
             Issue.record("expected a stall", sourceLocation: sourceLocation)
-        } catch let error as TrimError {
+        } catch let error as CamrecError {
             #expect(error.kind == .stalled, "\(error.message)", sourceLocation: sourceLocation)
-            #expect(error.exitStatus == .failure, sourceLocation: sourceLocation)
+            #expect(error.status == .failure, sourceLocation: sourceLocation)
             #expect(error.message.contains(stage) && error.message.contains("no progress for 500 ms"), "\(error.message)",
                     sourceLocation: sourceLocation)
         } catch {
@@ -27,9 +27,9 @@ struct TrimStallTests {
     }
 
     @Test func theMessageGivesTheBoundInItsUnit() {
-        #expect(TrimError.stalled("the muxer", after: .seconds(30)).message
+        #expect(CamrecError.stalled("the muxer", after: .seconds(30)).message
             == "the muxer made no progress for 30 s and was given up on (stalled)")
-        #expect(TrimError.stalled("the muxer", after: .milliseconds(1500)).message.contains("for 1500 ms"))
+        #expect(CamrecError.stalled("the muxer", after: .milliseconds(1500)).message.contains("for 1500 ms"))
     }
 
     static func h264Caps() throws -> Caps { try Caps("video/x-h264,stream-format=byte-stream,alignment=au") }
@@ -79,7 +79,7 @@ struct TrimStallTests {
             Issue.record("expected an interruption")
         } catch {
             #expect(error.kind == .interrupted, "\(error.message)")
-            #expect(error.exitStatus == .aborted)
+            #expect(error.status == .aborted)
             #expect(error.message.contains("SIGINT"))
         }
     }

@@ -1,7 +1,7 @@
 import GStreamer
 
-/// Turns GStreamer failures into camrec errors: the exit status a script can react to and
-/// a message that says what to do.
+/// Turns GStreamer failures into camrec errors, for every command: the kind (and so the
+/// exit status) a script can react to and a message that says what to do.
 enum FailureMapping {
     static func camrecError(for error: GStreamerError) -> CamrecError {
         switch error {
@@ -28,7 +28,7 @@ enum FailureMapping {
             }
         }
         if failure.isResourceError(.noSpaceLeft) {
-            return CamrecError(.diskFull, "disk full while writing: free some space and record again")
+            return CamrecError(.diskFull, "disk full while writing: free some space and try again")
         }
         return CamrecError(.failure, "\(failure.source): \(failure.message)")
     }
