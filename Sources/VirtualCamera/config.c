@@ -15,8 +15,6 @@
 
 static const char *const format_names[VCAM_FORMAT_COUNT] = {"yuyv", "mjpeg", "h264"};
 
-const char *vcam_format_name(int fmt) { return format_names[fmt]; }
-
 uint32_t vcam_format_fourcc(int fmt) {
     switch (fmt) {
     case VCAM_YUYV: return V4L2_PIX_FMT_YUYV;

@@ -107,7 +107,6 @@ struct vcam_file {
 
 /* config.c */
 int vcam_config_parse(const char *spec, vcam_config *out, int max);
-const char *vcam_format_name(int fmt);
 uint32_t vcam_format_fourcc(int fmt);
 
 /* device.c */
