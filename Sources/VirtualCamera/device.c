@@ -99,6 +99,12 @@ int vcam_open(vcam_device *dev, int flags) {
     if (efd < 0) return -1;
     vcam_file *f = calloc(1, sizeof *f);
     int own = f ? fcntl(efd, F_DUPFD_CLOEXEC, 0) : -1;
+    if (f) {
+        /* complete before vcam_fd_add publishes it: from then on another thread's
+         * poll() or ioctl() on this fd number (a reused one) can reach the file */
+        f->dev = dev;
+        f->efd = own;
+    }
     if (own < 0 || vcam_fd_add(efd, f) != 0) {
         int saved = f ? (own < 0 ? errno : EMFILE) : ENOMEM;
         if (own >= 0) vcam_real_close(own);
@@ -107,8 +113,6 @@ int vcam_open(vcam_device *dev, int flags) {
         errno = saved;
         return -1;
     }
-    f->dev = dev;
-    f->efd = own;
     return efd;
 }
 
