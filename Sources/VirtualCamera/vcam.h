@@ -122,7 +122,14 @@ void vcam_free_buffers_locked(vcam_device *dev);
 void vcam_drain_eventfd(int efd);
 
 /* fdtable.c */
-extern atomic_int vcam_fd_count;
+#define VCAM_FD_BUCKETS 4096 /* a power of two */
+extern atomic_int vcam_fd_count;                       /* our fds in the whole process */
+extern atomic_uchar vcam_fd_buckets[VCAM_FD_BUCKETS]; /* our fds per fd number modulo VCAM_FD_BUCKETS */
+/* 0: fd is certainly not ours; 1: look it up (lock-free, for the calls of every other fd) */
+static inline int vcam_fd_maybe_ours(int fd) {
+    return fd >= 0 && atomic_load_explicit(&vcam_fd_count, memory_order_acquire) > 0 &&
+           atomic_load_explicit(&vcam_fd_buckets[fd & (VCAM_FD_BUCKETS - 1)], memory_order_acquire) != 0;
+}
 int vcam_fd_add(int fd, vcam_file *f);
 vcam_file *vcam_fd_get(int fd);     /* takes a reference, or NULL */
 void vcam_file_put(vcam_file *f);   /* drops a reference */
