@@ -130,20 +130,26 @@ static void add_format(vcam_config *c, int f) {
     c->formats[c->nformats++] = f;
 }
 
-/* formats=a+b or formats=a,b (bare format names after formats= join the list). */
+/* formats=a+b or formats=a,b (bare format names after formats= join the list).
+ * A bad name rejects the whole value: the list stays as it was (the default). */
 static int parse_formats(vcam_config *c, char *v) {
-    c->nformats = 0;
+    vcam_config list = {.nformats = 0};
     for (char *save = NULL, *tok = strtok_r(v, "+|", &save); tok; tok = strtok_r(NULL, "+|", &save)) {
         int f = format_from_name(tok);
         if (f < 0) return -1;
-        add_format(c, f);
+        add_format(&list, f);
     }
-    return c->nformats ? 0 : -1;
+    if (list.nformats == 0) return -1;
+    memcpy(c->formats, list.formats, sizeof c->formats);
+    c->nformats = list.nformats;
+    return 0;
 }
 
 static void parse_key(vcam_config *c, char *key, char *value, int *in_formats) {
     int bad = 0;
     *in_formats = 0;
+    char shown[128]; /* the parsers cut value up */
+    snprintf(shown, sizeof shown, "%s=%s", key, value);
     if (strcmp(key, "card") == 0) {
         snprintf(c->card, sizeof c->card, "%s", value);
     } else if (strcmp(key, "formats") == 0) {
@@ -171,7 +177,7 @@ static void parse_key(vcam_config *c, char *key, char *value, int *in_formats) {
         return;
     }
     if (bad) {
-        warn("bad value for", key);
+        warn("bad value", shown);
         /* keep the rest of the device usable: reset what a half parse may have set */
         if (strcmp(key, "slow") == 0) c->slow_every = 0;
         if (strcmp(key, "drop") == 0) c->drop_every = 0;

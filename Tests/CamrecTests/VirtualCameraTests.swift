@@ -90,6 +90,16 @@ struct VirtualCameraTests: VirtualCameraHarness {
         if !debug.isEmpty { #expect(log.contains(debug), "\(log)") }
     }
 
+    @Test("a bad formats= value is reported and the device keeps the default formats",
+          arguments: ["bogus", "yuyv+bogus"])
+    func badFormats(value: String) throws {
+        // H.264 is the last default format: offered only if the whole value was ignored
+        let run = try gst("v4l2src device=/dev/video0 num-buffers=2 ! video/x-h264,width=640,height=480 ! fakesink",
+                          spec: "/dev/video0,formats=\(value)")
+        try expectSuccess(run)
+        #expect(run.stderr.contains("camrec VirtualCamera: ignoring bad value 'formats=\(value)'"), "\(run.stderr)")
+    }
+
     @Test("drop=every:10 loses every 10th sequence number")
     func droppedFrames() throws {
         try withScratch { dir in
