@@ -134,6 +134,7 @@ void vcam_stop_streaming_locked(vcam_device *dev, pthread_t *join, int *must_joi
         dev->thread_running = 0;
     }
     dev->streaming = 0;
+    dev->stream_error = 0;
     dev->stream_gen++;
     /* STREAMOFF returns every buffer to the application */
     for (int i = 0; i < dev->nbufs; i++) dev->bufs[i].state = BUF_DEQUEUED;
@@ -175,13 +176,14 @@ void vcam_file_release(vcam_file *f) {
     vcam_real_close(f->efd);
 }
 
-/* Like vb2: POLLERR when the queue is not streaming on this file or the device is gone. */
+/* Like vb2: POLLERR when the queue is not streaming on this file, is in error or the
+ * device is gone. */
 int vcam_poll_error(vcam_file *f) {
     vcam_device *dev = f->dev;
     pthread_mutex_lock(&dev->lock);
     int err = 0;
     if (dev->unplugged) err = POLLERR | POLLHUP;
-    else if (dev->owner != f || !dev->streaming) err = POLLERR;
+    else if (dev->owner != f || !dev->streaming || dev->stream_error) err = POLLERR;
     pthread_mutex_unlock(&dev->lock);
     return err;
 }

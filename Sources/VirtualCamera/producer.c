@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -32,14 +33,17 @@ static struct timespec to_timespec(int64_t ns) {
     return t;
 }
 
-static int renderer_init(renderer *r, int fmt, int w, int h, int fps, const vcam_look *look) {
+/* Returns NULL, or what failed (the caller frees a partial renderer). */
+static const char *renderer_init(renderer *r, int fmt, int w, int h, int fps, const vcam_look *look) {
     memset(r, 0, sizeof *r);
     r->fmt = fmt;
     r->fps = fps;
-    if (vcam_pattern_init(&r->pattern, w, h, fmt == VCAM_YUYV, look) != 0) return -1;
-    if (fmt == VCAM_MJPEG && !(r->jpeg = vcam_jpeg_new(&r->pattern))) return -1;
-    if (fmt == VCAM_H264 && !(r->h264 = vcam_h264_new(&r->pattern, fps))) return -1;
-    return 0;
+    if (vcam_pattern_init(&r->pattern, w, h, fmt == VCAM_YUYV, look) != 0) return "no memory for the picture";
+    if (fmt == VCAM_MJPEG && !(r->jpeg = vcam_jpeg_new(&r->pattern)))
+        return "the MJPEG encoder (libturbojpeg) did not start";
+    if (fmt == VCAM_H264 && !(r->h264 = vcam_h264_new(&r->pattern, fps)))
+        return "the H.264 encoder (libx264) did not start";
+    return NULL;
 }
 
 static void renderer_free(renderer *r) {
@@ -96,9 +100,19 @@ static void *producer_main(void *arg) {
     pthread_mutex_unlock(&dev->lock);
 
     renderer r;
-    int ok = renderer_init(&r, fmt, w, h, fps, &look) == 0;
+    const char *failure = renderer_init(&r, fmt, w, h, fps, &look);
+    int ok = failure == NULL;
+    if (!ok)
+        fprintf(stderr, "camrec VirtualCamera: %s: cannot stream %s %dx%d: %s\n", cfg.path,
+                fmt == VCAM_YUYV ? "YUYV" : fmt == VCAM_MJPEG ? "MJPEG" : "H.264", w, h, failure);
 
     pthread_mutex_lock(&dev->lock);
+    if (!ok && dev->stream_gen == gen) {
+        /* like a driver's vb2_queue_error(): poll reports POLLERR, DQBUF fails with EIO,
+         * until STREAMOFF; never a stream that silently delivers nothing */
+        dev->stream_error = EIO;
+        notify(dev);
+    }
     const int64_t period = 1000000000LL / fps;
     int64_t start = now_ns(), stall = 0;
     uint64_t slot = 0;

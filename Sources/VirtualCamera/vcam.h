@@ -94,6 +94,7 @@ typedef struct vcam_device {
     pthread_t thread;
     unsigned stream_gen;       /* bumped by STREAMON/STREAMOFF: a stale producer exits */
     uint32_t sequence;         /* next sequence number */
+    int stream_error;          /* errno that ends this stream (its producer could not start), or 0 */
     int unplugged;
     long delivered;            /* frames delivered since the process started */
 } vcam_device;

@@ -90,6 +90,36 @@ struct VirtualCameraTests: VirtualCameraHarness {
         if !debug.isEmpty { #expect(log.contains(debug), "\(log)") }
     }
 
+    @Test("an encoder that cannot start fails the stream visibly: POLLERR for v4l2src, EIO from DQBUF for ffmpeg")
+    func encoderFailsToStart() throws {
+        try withScratch { dir in
+            // a library preloaded in front of ours whose encoder constructors fail
+            let failing = try compileC(#"""
+                #include <stddef.h>
+                #include <stdint.h>
+                #include <x264.h>
+                void *tjInitCompress(void) { return NULL; }
+                x264_t *x264_encoder_open(x264_param_t *param) { (void)param; return NULL; }
+                """#, named: "encoders-fail.so", in: dir, flags: ["-shared", "-fPIC"])
+            var environment = try env(spec: "/dev/video0")
+            environment["LD_PRELOAD"] = "\(failing) \(environment["LD_PRELOAD"] ?? "")"
+
+            let gst = try ChildProcess.run(
+                "gst-launch-1.0", ["v4l2src", "device=/dev/video0", "num-buffers=5", "!", "image/jpeg,width=640,height=480",
+                                   "!", "fakesink"], environment: environment, timeout: 60)
+            #expect(gst.status != 0 && !gst.timedOut, "exit \(gst.status): \(gst.stderr)")
+            #expect((gst.stdoutText + gst.stderr).contains("Could not read from resource"), "\(gst.stderr)")
+            #expect(gst.stderr.contains("camrec VirtualCamera: /dev/video0: cannot stream MJPEG 640x480: the MJPEG encoder (libturbojpeg) did not start"), "\(gst.stderr)")
+
+            let ffmpeg = try ChildProcess.run(
+                "ffmpeg", ["-v", "error", "-f", "v4l2", "-input_format", "h264", "-video_size", "640x480",
+                           "-i", "/dev/video0", "-frames:v", "5", "-f", "null", "-"], environment: environment, timeout: 60)
+            #expect(ffmpeg.status != 0 && !ffmpeg.timedOut, "exit \(ffmpeg.status): \(ffmpeg.stderr)")
+            #expect(ffmpeg.stderr.contains("ioctl(VIDIOC_DQBUF): Input/output error"), "\(ffmpeg.stderr)")
+            #expect(ffmpeg.stderr.contains("the H.264 encoder (libx264) did not start"), "\(ffmpeg.stderr)")
+        }
+    }
+
     @Test("a bad formats= value is reported and the device keeps the default formats",
           arguments: ["bogus", "yuyv+bogus"])
     func badFormats(value: String) throws {
