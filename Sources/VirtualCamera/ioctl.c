@@ -1,5 +1,6 @@
 /* The V4L2 ioctls an emulated device answers, with the semantics that
- * GStreamer's v4l2src and FFmpeg's v4l2 input depend on (DESIGN.md §5):
+ * GStreamer's v4l2src and FFmpeg's v4l2 input depend on (docs/virtual-camera.md,
+ * "What the consumers rely on"):
  * ENUM_* end with EINVAL, EXPBUF answers ENOTTY so MMAP is chosen, the buffer
  * queue has one owner file, and DQBUF after POLLIN never fails. */
 #define _GNU_SOURCE
