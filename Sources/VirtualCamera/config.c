@@ -2,7 +2,8 @@
  *
  *   CAMREC_VCAM = SPEC[;SPEC...]      SPEC = PATH[,key=value...]
  *
- * Keys: card, formats, sizes, fault, slow, drop, dark (docs/virtual-camera.md).
+ * Keys: card, formats, sizes, fault, slow, drop, empty, dark
+ * (docs/virtual-camera.md).
  * Parsing never fails hard: a bad key is reported once on stderr and ignored, so
  * a typo cannot crash the host process. */
 #define _GNU_SOURCE
@@ -115,6 +116,11 @@ static int parse_count(const char *s, long *out) {
     return 0;
 }
 
+/* every:N with N >= 2: sequence numbers N-1, 2N-1, ... (seq % N == N-1) */
+static int parse_every(const char *v, long *n) {
+    return strncmp(v, "every:", 6) != 0 || parse_count(v + 6, n) || *n < 2;
+}
+
 static int parse_fault(vcam_config *c, const char *v) {
     if (strcmp(v, "ebusy") == 0) c->open_errno = EBUSY;
     else if (strcmp(v, "eacces") == 0) c->open_errno = EACCES;
@@ -168,8 +174,9 @@ static void parse_key(vcam_config *c, char *key, char *value, int *in_formats) {
                   parse_duration_ns(dur, &c->slow_ns);
         }
     } else if (strcmp(key, "drop") == 0) {
-        bad = strncmp(value, "every:", 6) != 0 || parse_count(value + 6, &c->drop_every) ||
-              c->drop_every < 2;
+        bad = parse_every(value, &c->drop_every);
+    } else if (strcmp(key, "empty") == 0) {
+        bad = parse_every(value, &c->empty_every);
     } else if (strcmp(key, "dark") == 0) {
         bad = parse_count(value, &c->dark_frames);
     } else {
@@ -181,6 +188,7 @@ static void parse_key(vcam_config *c, char *key, char *value, int *in_formats) {
         /* keep the rest of the device usable: reset what a half parse may have set */
         if (strcmp(key, "slow") == 0) c->slow_every = 0;
         if (strcmp(key, "drop") == 0) c->drop_every = 0;
+        if (strcmp(key, "empty") == 0) c->empty_every = 0;
     }
 }
 

@@ -1,6 +1,7 @@
 /* The streaming thread of a device: paces frames on CLOCK_MONOTONIC at the
  * negotiated rate, fills the oldest queued buffer, marks it done and adds 1 to
- * the owner's eventfd. Faults (drop, slow, dark, unplug) are applied here.
+ * the owner's eventfd. Faults and quirks (drop, empty, slow, dark, unplug) are
+ * applied here.
  *
  * Rendering happens outside the device lock so QBUF/DQBUF on other threads are
  * never held up by an encoder. */
@@ -148,15 +149,20 @@ static void *producer_main(void *arg) {
 
         if (relook) renderer_relook(&r, &look);
         int gain = cfg.dark_frames > 0 && seq < (uint32_t)cfg.dark_frames ? (int)(256LL * seq / cfg.dark_frames) : 256;
+        int empty = cfg.empty_every && (seq + 1) % (uint32_t)cfg.empty_every == 0;
         uint32_t flags = 0;
-        size_t n = render(&r, seq, gain, dst, cap, &flags);
+        size_t n = 0;
+        /* an empty H.264 frame is still encoded: the frames after it refer to it, as
+         * after a real loss in transit, and the IDR cadence stays the same */
+        if (!empty || fmt == VCAM_H264) n = render(&r, seq, gain, dst, cap, &flags);
+        if (empty) n = 0, flags = 0; /* bytesused 0, nothing flagged: no ERROR, no KEYFRAME */
 
         pthread_mutex_lock(&dev->lock);
         if (dev->stream_gen != gen) break; /* STREAMOFF already returned the buffer */
         vcam_buffer *b = &dev->bufs[i];
         b->state = BUF_DONE;
         b->bytesused = (uint32_t)n;
-        b->flags = n ? flags : V4L2_BUF_FLAG_ERROR;
+        b->flags = n || empty ? flags : V4L2_BUF_FLAG_ERROR;
         b->sequence = seq;
         b->timestamp.tv_sec = due / 1000000000;
         b->timestamp.tv_usec = due % 1000000000 / 1000;

@@ -42,6 +42,7 @@ typedef struct {
     long slow_every;      /* slow=every:K:Dms */
     long slow_ns;
     long drop_every;      /* drop=every:N */
+    long empty_every;     /* empty=every:N */
     long dark_frames;     /* dark=N */
 } vcam_config;
 

@@ -27,10 +27,10 @@ extension VirtualCameraHarness {
     }
 
     /// The same against a raw `CAMREC_VCAM` value; `verbose` adds `-v` (property notifications
-    /// such as fakesink's `last-message` on stdout).
-    func gst(_ pipeline: String, spec: String, verbose: Bool = false, timeout: TimeInterval = 60) throws
-        -> ChildProcessResult {
-        try gst(pipeline, environment: env(spec: spec), verbose: verbose, timeout: timeout)
+    /// such as fakesink's `last-message` on stdout); `extra` adds variables such as `GST_DEBUG`.
+    func gst(_ pipeline: String, spec: String, verbose: Bool = false, extra: [String: String] = [:],
+             timeout: TimeInterval = 60) throws -> ChildProcessResult {
+        try gst(pipeline, environment: env(spec: spec).merging(extra) { $1 }, verbose: verbose, timeout: timeout)
     }
 
     private func gst(_ pipeline: String, environment: [String: String], verbose: Bool = false,
