@@ -2,7 +2,7 @@
  *
  *   CAMREC_VCAM = SPEC[;SPEC...]      SPEC = PATH[,key=value...]
  *
- * Keys: card, formats, sizes, fault, slow, drop, empty, dark
+ * Keys: card, formats, sizes, fault, slow, drop, empty, corrupt, dark
  * (docs/virtual-camera.md).
  * Parsing never fails hard: a bad key is reported once on stderr and ignored, so
  * a typo cannot crash the host process. */
@@ -177,6 +177,8 @@ static void parse_key(vcam_config *c, char *key, char *value, int *in_formats) {
         bad = parse_every(value, &c->drop_every);
     } else if (strcmp(key, "empty") == 0) {
         bad = parse_every(value, &c->empty_every);
+    } else if (strcmp(key, "corrupt") == 0) {
+        bad = parse_every(value, &c->corrupt_every);
     } else if (strcmp(key, "dark") == 0) {
         bad = parse_count(value, &c->dark_frames);
     } else {
@@ -189,6 +191,7 @@ static void parse_key(vcam_config *c, char *key, char *value, int *in_formats) {
         if (strcmp(key, "slow") == 0) c->slow_every = 0;
         if (strcmp(key, "drop") == 0) c->drop_every = 0;
         if (strcmp(key, "empty") == 0) c->empty_every = 0;
+        if (strcmp(key, "corrupt") == 0) c->corrupt_every = 0;
     }
 }
 

@@ -1,7 +1,7 @@
 /* The streaming thread of a device: paces frames on CLOCK_MONOTONIC at the
  * negotiated rate, fills the oldest queued buffer, marks it done and adds 1 to
- * the owner's eventfd. Faults and quirks (drop, empty, slow, dark, unplug) are
- * applied here.
+ * the owner's eventfd. Faults and quirks (drop, empty, corrupt, slow, dark,
+ * unplug) are applied here.
  *
  * Rendering happens outside the device lock so QBUF/DQBUF on other threads are
  * never held up by an encoder. */
@@ -108,6 +108,11 @@ static void *producer_main(void *arg) {
                 fmt == VCAM_YUYV ? "YUYV" : fmt == VCAM_MJPEG ? "MJPEG" : "H.264", w, h, failure);
 
     pthread_mutex_lock(&dev->lock);
+    if (cfg.corrupt_every && fmt != VCAM_MJPEG && !dev->corrupt_noted) {
+        dev->corrupt_noted = 1;
+        fprintf(stderr, "camrec VirtualCamera: %s: corrupt= applies to MJPEG only; %s frames are delivered whole\n",
+                cfg.path, fmt == VCAM_YUYV ? "YUYV" : "H.264");
+    }
     if (!ok && dev->stream_gen == gen) {
         /* like a driver's vb2_queue_error(): poll reports POLLERR, DQBUF fails with EIO,
          * until STREAMOFF; never a stream that silently delivers nothing */
@@ -155,6 +160,8 @@ static void *producer_main(void *arg) {
         /* an empty H.264 frame is still encoded: the frames after it refer to it, as
          * after a real loss in transit, and the IDR cadence stays the same */
         if (!empty || fmt == VCAM_H264) n = render(&r, seq, gain, dst, cap, &flags);
+        if (n && fmt == VCAM_MJPEG && cfg.corrupt_every && (seq + 1) % (uint32_t)cfg.corrupt_every == 0)
+            vcam_jpeg_truncate(dst, n, seq);
         if (empty) n = 0, flags = 0; /* bytesused 0, nothing flagged: no ERROR, no KEYFRAME */
 
         pthread_mutex_lock(&dev->lock);

@@ -43,6 +43,7 @@ typedef struct {
     long slow_ns;
     long drop_every;      /* drop=every:N */
     long empty_every;     /* empty=every:N */
+    long corrupt_every;   /* corrupt=every:N (MJPEG) */
     long dark_frames;     /* dark=N */
 } vcam_config;
 
@@ -96,6 +97,7 @@ typedef struct vcam_device {
     unsigned stream_gen;       /* bumped by STREAMON/STREAMOFF: a stale producer exits */
     uint32_t sequence;         /* next sequence number */
     int stream_error;          /* errno that ends this stream (its producer could not start), or 0 */
+    int corrupt_noted;         /* said once that corrupt= does not apply to this format */
     int unplugged;
     long delivered;            /* frames delivered since the process started */
 } vcam_device;
@@ -207,6 +209,9 @@ void vcam_jpeg_free(vcam_jpeg *j);
 void vcam_jpeg_invalidate(vcam_jpeg *j); /* the background changed */
 /* Encodes frame seq into dst; returns bytes written or 0 on failure. */
 size_t vcam_jpeg_frame(vcam_jpeg *j, uint32_t seq, int gain, uint8_t *dst, size_t cap);
+/* Cuts the n-byte JPEG in jpeg short half-way through its entropy-coded data and fills
+ * the rest of the n bytes with garbage that holds no marker (corrupt=every:N). */
+void vcam_jpeg_truncate(uint8_t *jpeg, size_t n, uint32_t seq);
 
 /* h264.c */
 typedef struct vcam_h264 vcam_h264;

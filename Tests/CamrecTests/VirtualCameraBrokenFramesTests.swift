@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 extension VirtualCameraTests {
-    /// `empty=every:N`, read back twice: by a V4L2 program of our own
+    /// `empty=every:N` and `corrupt=every:N`, read back twice: by a V4L2 program of our own
     /// (what the device delivers) and by v4l2src (what a GStreamer application gets).
     @Suite("VirtualCamera: broken frames")
     struct BrokenFrames: VirtualCameraHarness {
@@ -72,6 +72,68 @@ extension VirtualCameraTests {
                 #expect(later.allSatisfy { $0.sequence % 4 != 3 && $0.size == 640 * 480 * 2 }, "\(later)")
                 #expect(run.stderr.contains("Dropping truncated buffer, this is likely a driver bug."), "\(run.stderr)")
                 #expect(run.stderr.contains("lost frames detected: count = 1"), "\(run.stderr)")
+            }
+        }
+
+        @Test("corrupt=every:3: MJPEG frames 2, 5, 8 … are cut half-way through the scan and padded with garbage to full size; the stamp survives; v4l2src passes them on unchanged")
+        func corruptFrames() throws {
+            try withScratch { dir in
+                let brokenDir = dir.appendingPathComponent("broken"), wholeDir = dir.appendingPathComponent("whole")
+                for folder in [brokenDir, wholeDir] {
+                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                }
+                // frames are the same bytes in every run, so a run without corrupt= is the reference
+                let (broken, _) = try capture("MJPG", spec: "/dev/video0,corrupt=every:3", count: 12, in: brokenDir)
+                let (whole, _) = try capture("MJPG", spec: "/dev/video0", count: 12, in: wholeDir)
+                let wholeSequences = Set(whole.map(\.sequence))
+                var cut = 0
+                for buffer in broken where wholeSequences.contains(buffer.sequence) {
+                    let data = try Data(contentsOf: brokenDir.appendingPathComponent("\(buffer.sequence).bin"))
+                    let good = try Data(contentsOf: wholeDir.appendingPathComponent("\(buffer.sequence).bin"))
+                    #expect(good.suffix(2) == Data([0xFF, 0xD9]), "\(buffer): the reference ends with EOI")
+                    #expect(buffer.flags & Self.flagKeyframe != 0, "\(buffer)")
+                    guard buffer.sequence % 3 == 2 else {
+                        #expect(data == good, "\(buffer) is whole")
+                        continue
+                    }
+                    cut += 1
+                    #expect(data.count == good.count, "\(buffer): bytesused covers the garbage, the size of the whole frame")
+                    let kept = zip(data, good).prefix { $0 == $1 }.count
+                    #expect(kept > good.count / 3 && kept < good.count * 2 / 3, "\(buffer): cut at \(kept) of \(good.count)")
+                    #expect(!data.dropFirst(kept).contains(0xFF), "\(buffer): the garbage holds no marker, no EOI")
+                    let image = dir.appendingPathComponent("cut-\(buffer.sequence).jpg")
+                    try data.write(to: image)
+                    #expect(try FrameStampReader.sequence(inImage: image) == UInt32(buffer.sequence))
+                }
+                #expect(cut >= 2, "\(broken)")
+
+                let run = try gst("v4l2src device=/dev/video0 num-buffers=12 ! image/jpeg,width=640,height=480 ! multifilesink location=\(dir.path)/gst-%02d.jpg",
+                                  spec: "/dev/video0,corrupt=every:3")
+                try expectSuccess(run)
+                let captured = Set(broken.map(\.sequence))
+                var passedOn = 0
+                for index in 0..<12 {
+                    let file = dir.appendingPathComponent(String(format: "gst-%02d.jpg", index))
+                    let sequence = try #require(try FrameStampReader.sequence(inImage: file), "\(file.lastPathComponent)")
+                    guard captured.contains(Int(sequence)) else { continue }
+                    let reference = try Data(contentsOf: brokenDir.appendingPathComponent("\(sequence).bin"))
+                    #expect(try Data(contentsOf: file) == reference, "v4l2src's buffer for frame \(sequence)")
+                    if sequence % 3 == 2 { passedOn += 1 }
+                }
+                #expect(passedOn >= 2)
+            }
+        }
+
+        @Test("corrupt= leaves other formats whole and says so once per device; a bad every:N value is reported and ignored")
+        func corruptOnlyForMJPEG() throws {
+            try withScratch { dir in
+                let (buffers, stderr) = try capture("YUYV", spec: "/dev/video0,corrupt=every:3,empty=every:1", count: 6,
+                                                    rounds: 2, in: dir)
+                #expect(buffers.count == 12)
+                #expect(buffers.allSatisfy { $0.bytesused == 640 * 480 * 2 }, "\(buffers)")
+                let note = "camrec VirtualCamera: /dev/video0: corrupt= applies to MJPEG only; YUYV frames are delivered whole"
+                #expect(stderr.components(separatedBy: note).count == 2, "\(stderr)")
+                #expect(stderr.contains("camrec VirtualCamera: ignoring bad value 'empty=every:1' in CAMREC_VCAM"), "\(stderr)")
             }
         }
 
