@@ -168,7 +168,7 @@ private enum ConcurrencyProbe {
         pthread_create(&k, NULL, kicker, NULL);
         struct v4l2_capability cap;
         long bad = 0;
-        while (atomic_load(&handled) < wanted && atomic_load(&progress) < 100000000) {
+        while (atomic_load(&handled) < wanted && atomic_load(&progress) < 20000000) {
             if (ioctl(fd, VIDIOC_QUERYCAP, &cap) != 0) bad++;
             atomic_fetch_add(&progress, 1);
         }
