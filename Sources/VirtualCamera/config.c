@@ -2,7 +2,8 @@
  *
  *   CAMREC_VCAM = SPEC[;SPEC...]      SPEC = PATH[,key=value...]
  *
- * Keys: card, formats, sizes, fault, slow, drop, dark (docs/virtual-camera.md).
+ * Keys: card, formats, sizes, fault, slow, drop, empty, corrupt, dark
+ * (docs/virtual-camera.md).
  * Parsing never fails hard: a bad key is reported once on stderr and ignored, so
  * a typo cannot crash the host process. */
 #define _GNU_SOURCE
@@ -14,8 +15,6 @@
 #include <string.h>
 
 static const char *const format_names[VCAM_FORMAT_COUNT] = {"yuyv", "mjpeg", "h264"};
-
-const char *vcam_format_name(int fmt) { return format_names[fmt]; }
 
 uint32_t vcam_format_fourcc(int fmt) {
     switch (fmt) {
@@ -117,6 +116,11 @@ static int parse_count(const char *s, long *out) {
     return 0;
 }
 
+/* every:N with N >= 2: sequence numbers N-1, 2N-1, ... (seq % N == N-1) */
+static int parse_every(const char *v, long *n) {
+    return strncmp(v, "every:", 6) != 0 || parse_count(v + 6, n) || *n < 2;
+}
+
 static int parse_fault(vcam_config *c, const char *v) {
     if (strcmp(v, "ebusy") == 0) c->open_errno = EBUSY;
     else if (strcmp(v, "eacces") == 0) c->open_errno = EACCES;
@@ -132,20 +136,26 @@ static void add_format(vcam_config *c, int f) {
     c->formats[c->nformats++] = f;
 }
 
-/* formats=a+b or formats=a,b (bare format names after formats= join the list). */
+/* formats=a+b or formats=a,b (bare format names after formats= join the list).
+ * A bad name rejects the whole value: the list stays as it was (the default). */
 static int parse_formats(vcam_config *c, char *v) {
-    c->nformats = 0;
+    vcam_config list = {.nformats = 0};
     for (char *save = NULL, *tok = strtok_r(v, "+|", &save); tok; tok = strtok_r(NULL, "+|", &save)) {
         int f = format_from_name(tok);
         if (f < 0) return -1;
-        add_format(c, f);
+        add_format(&list, f);
     }
-    return c->nformats ? 0 : -1;
+    if (list.nformats == 0) return -1;
+    memcpy(c->formats, list.formats, sizeof c->formats);
+    c->nformats = list.nformats;
+    return 0;
 }
 
 static void parse_key(vcam_config *c, char *key, char *value, int *in_formats) {
     int bad = 0;
     *in_formats = 0;
+    char shown[128]; /* the parsers cut value up */
+    snprintf(shown, sizeof shown, "%s=%s", key, value);
     if (strcmp(key, "card") == 0) {
         snprintf(c->card, sizeof c->card, "%s", value);
     } else if (strcmp(key, "formats") == 0) {
@@ -164,8 +174,11 @@ static void parse_key(vcam_config *c, char *key, char *value, int *in_formats) {
                   parse_duration_ns(dur, &c->slow_ns);
         }
     } else if (strcmp(key, "drop") == 0) {
-        bad = strncmp(value, "every:", 6) != 0 || parse_count(value + 6, &c->drop_every) ||
-              c->drop_every < 2;
+        bad = parse_every(value, &c->drop_every);
+    } else if (strcmp(key, "empty") == 0) {
+        bad = parse_every(value, &c->empty_every);
+    } else if (strcmp(key, "corrupt") == 0) {
+        bad = parse_every(value, &c->corrupt_every);
     } else if (strcmp(key, "dark") == 0) {
         bad = parse_count(value, &c->dark_frames);
     } else {
@@ -173,10 +186,12 @@ static void parse_key(vcam_config *c, char *key, char *value, int *in_formats) {
         return;
     }
     if (bad) {
-        warn("bad value for", key);
+        warn("bad value", shown);
         /* keep the rest of the device usable: reset what a half parse may have set */
         if (strcmp(key, "slow") == 0) c->slow_every = 0;
         if (strcmp(key, "drop") == 0) c->drop_every = 0;
+        if (strcmp(key, "empty") == 0) c->empty_every = 0;
+        if (strcmp(key, "corrupt") == 0) c->corrupt_every = 0;
     }
 }
 

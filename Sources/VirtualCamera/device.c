@@ -99,6 +99,12 @@ int vcam_open(vcam_device *dev, int flags) {
     if (efd < 0) return -1;
     vcam_file *f = calloc(1, sizeof *f);
     int own = f ? fcntl(efd, F_DUPFD_CLOEXEC, 0) : -1;
+    if (f) {
+        /* complete before vcam_fd_add publishes it: from then on another thread's
+         * poll() or ioctl() on this fd number (a reused one) can reach the file */
+        f->dev = dev;
+        f->efd = own;
+    }
     if (own < 0 || vcam_fd_add(efd, f) != 0) {
         int saved = f ? (own < 0 ? errno : EMFILE) : ENOMEM;
         if (own >= 0) vcam_real_close(own);
@@ -107,8 +113,6 @@ int vcam_open(vcam_device *dev, int flags) {
         errno = saved;
         return -1;
     }
-    f->dev = dev;
-    f->efd = own;
     return efd;
 }
 
@@ -130,6 +134,7 @@ void vcam_stop_streaming_locked(vcam_device *dev, pthread_t *join, int *must_joi
         dev->thread_running = 0;
     }
     dev->streaming = 0;
+    dev->stream_error = 0;
     dev->stream_gen++;
     /* STREAMOFF returns every buffer to the application */
     for (int i = 0; i < dev->nbufs; i++) dev->bufs[i].state = BUF_DEQUEUED;
@@ -171,13 +176,14 @@ void vcam_file_release(vcam_file *f) {
     vcam_real_close(f->efd);
 }
 
-/* Like vb2: POLLERR when the queue is not streaming on this file or the device is gone. */
+/* Like vb2: POLLERR when the queue is not streaming on this file, is in error or the
+ * device is gone. */
 int vcam_poll_error(vcam_file *f) {
     vcam_device *dev = f->dev;
     pthread_mutex_lock(&dev->lock);
     int err = 0;
     if (dev->unplugged) err = POLLERR | POLLHUP;
-    else if (dev->owner != f || !dev->streaming) err = POLLERR;
+    else if (dev->owner != f || !dev->streaming || dev->stream_error) err = POLLERR;
     pthread_mutex_unlock(&dev->lock);
     return err;
 }

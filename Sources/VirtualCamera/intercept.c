@@ -467,11 +467,20 @@ static int any_ours_in_error(struct pollfd *fds, nfds_t n, int *ours) {
     return err;
 }
 
+/* The common case, lock-free: no fd of the set can be ours (vcam_fd_maybe_ours). That
+ * also keeps poll() async-signal-safe for other fds while our fds are open. */
+static int none_ours(const struct pollfd *fds, nfds_t n) {
+    if (fds == NULL || atomic_load_explicit(&vcam_fd_count, memory_order_acquire) == 0) return 1;
+    for (nfds_t i = 0; i < n; i++)
+        if (vcam_fd_maybe_ours(fds[i].fd)) return 0;
+    return 1;
+}
+
 static int ppoll_impl(struct pollfd *fds, nfds_t n, const struct timespec *t, const sigset_t *ss) {
     __typeof__(&ppoll) fn = REAL(ppoll);
     if (!fn) return errno = ENOSYS, -1;
     int ours = 0;
-    if (atomic_load_explicit(&vcam_fd_count, memory_order_acquire) == 0 || fds == NULL) return fn(fds, n, t, ss);
+    if (none_ours(fds, n)) return fn(fds, n, t, ss);
     if (any_ours_in_error(fds, n, &ours)) {
         static const struct timespec zero = {0, 0};
         int rc = fn(fds, n, &zero, ss); /* report the others' state without waiting */
@@ -494,7 +503,7 @@ int ppoll(struct pollfd *fds, nfds_t n, const struct timespec *t, const sigset_t
 }
 
 int poll(struct pollfd *fds, nfds_t n, int timeout) {
-    if (atomic_load_explicit(&vcam_fd_count, memory_order_acquire) == 0) CALL_REAL(poll, -1, fds, n, timeout);
+    if (none_ours(fds, n)) CALL_REAL(poll, -1, fds, n, timeout);
     struct timespec t = {.tv_sec = timeout / 1000, .tv_nsec = (long)(timeout % 1000) * 1000000};
     return ppoll_impl(fds, n, timeout < 0 ? NULL : &t, NULL);
 }

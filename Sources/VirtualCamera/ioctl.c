@@ -1,5 +1,6 @@
 /* The V4L2 ioctls an emulated device answers, with the semantics that
- * GStreamer's v4l2src and FFmpeg's v4l2 input depend on (DESIGN.md §5):
+ * GStreamer's v4l2src and FFmpeg's v4l2 input depend on (docs/virtual-camera.md,
+ * "What the consumers rely on"):
  * ENUM_* end with EINVAL, EXPBUF answers ENOTTY so MMAP is chosen, the buffer
  * queue has one owner file, and DQBUF after POLLIN never fails. */
 #define _GNU_SOURCE
@@ -141,6 +142,7 @@ static int do_dqbuf(vcam_device *dev, vcam_file *f, int fd, struct v4l2_buffer *
     for (;;) {
         if (dev->unplugged) return -ENODEV;
         if (!dev->streaming) return -EINVAL;
+        if (dev->stream_error) return -dev->stream_error; /* as vb2: before any done buffer */
         if (dev->done.count > 0) break;
         if (nonblock) return -EAGAIN;
         pthread_cond_wait(&dev->cond, &dev->lock);
@@ -161,6 +163,7 @@ static int do_streamon(vcam_device *dev, vcam_file *f, const int *type) {
     if (dev->streaming) return 0;
     vcam_drain_eventfd(f->efd);
     dev->streaming = 1;
+    dev->stream_error = 0;
     dev->stream_gen++;
     dev->sequence = 0;
     return vcam_producer_start(dev);

@@ -296,3 +296,30 @@ size_t vcam_jpeg_frame(vcam_jpeg *j, uint32_t seq, int gain, uint8_t *dst, size_
     }
     return compress_full(j, seq, gain, dst, cap);
 }
+
+/* ---- corrupt=every:N: a frame cut short, as cheap UVC cameras send them ---- */
+
+/* Offset of the first entropy-coded byte (after the SOS segment), or 0. */
+static size_t scan_start(const uint8_t *b, size_t n) {
+    size_t pos = 2;
+    while (pos + 4 <= n && b[pos] == 0xFF) {
+        size_t next = pos + 2 + be16(b + pos + 2);
+        if (b[pos + 1] == 0xDA) return next < n ? next : 0;
+        pos = next;
+    }
+    return 0;
+}
+
+void vcam_jpeg_truncate(uint8_t *jpeg, size_t n, uint32_t seq) {
+    size_t start = scan_start(jpeg, n);
+    if (start == 0 || n < start + 4) return; /* not a JPEG this encoder wrote: leave it */
+    /* The scan codes rows top down, so the stamp band (the top rows, flat, a few bytes
+     * per MCU) lies well inside the first half. */
+    size_t cut = start + (n - 2 - start) / 2;
+    if (jpeg[cut - 1] == 0xFF) cut++; /* keep a stuffed FF 00 whole: no marker at the seam */
+    uint32_t x = seq * 2654435761u + 1; /* xorshift32, reproducible per frame */
+    for (size_t i = cut; i < n; i++) {
+        x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+        jpeg[i] = (uint8_t)((x >> 8) % 255); /* never 0xFF: the garbage holds no marker, no EOI */
+    }
+}

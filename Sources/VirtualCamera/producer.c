@@ -1,6 +1,7 @@
 /* The streaming thread of a device: paces frames on CLOCK_MONOTONIC at the
  * negotiated rate, fills the oldest queued buffer, marks it done and adds 1 to
- * the owner's eventfd. Faults (drop, slow, dark, unplug) are applied here.
+ * the owner's eventfd. Faults and quirks (drop, empty, corrupt, slow, dark,
+ * unplug) are applied here.
  *
  * Rendering happens outside the device lock so QBUF/DQBUF on other threads are
  * never held up by an encoder. */
@@ -9,6 +10,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -32,14 +34,17 @@ static struct timespec to_timespec(int64_t ns) {
     return t;
 }
 
-static int renderer_init(renderer *r, int fmt, int w, int h, int fps, const vcam_look *look) {
+/* Returns NULL, or what failed (the caller frees a partial renderer). */
+static const char *renderer_init(renderer *r, int fmt, int w, int h, int fps, const vcam_look *look) {
     memset(r, 0, sizeof *r);
     r->fmt = fmt;
     r->fps = fps;
-    if (vcam_pattern_init(&r->pattern, w, h, fmt == VCAM_YUYV, look) != 0) return -1;
-    if (fmt == VCAM_MJPEG && !(r->jpeg = vcam_jpeg_new(&r->pattern))) return -1;
-    if (fmt == VCAM_H264 && !(r->h264 = vcam_h264_new(&r->pattern, fps))) return -1;
-    return 0;
+    if (vcam_pattern_init(&r->pattern, w, h, fmt == VCAM_YUYV, look) != 0) return "no memory for the picture";
+    if (fmt == VCAM_MJPEG && !(r->jpeg = vcam_jpeg_new(&r->pattern)))
+        return "the MJPEG encoder (libturbojpeg) did not start";
+    if (fmt == VCAM_H264 && !(r->h264 = vcam_h264_new(&r->pattern, fps)))
+        return "the H.264 encoder (libx264) did not start";
+    return NULL;
 }
 
 static void renderer_free(renderer *r) {
@@ -96,9 +101,24 @@ static void *producer_main(void *arg) {
     pthread_mutex_unlock(&dev->lock);
 
     renderer r;
-    int ok = renderer_init(&r, fmt, w, h, fps, &look) == 0;
+    const char *failure = renderer_init(&r, fmt, w, h, fps, &look);
+    int ok = failure == NULL;
+    if (!ok)
+        fprintf(stderr, "camrec VirtualCamera: %s: cannot stream %s %dx%d: %s\n", cfg.path,
+                fmt == VCAM_YUYV ? "YUYV" : fmt == VCAM_MJPEG ? "MJPEG" : "H.264", w, h, failure);
 
     pthread_mutex_lock(&dev->lock);
+    if (cfg.corrupt_every && fmt != VCAM_MJPEG && !dev->corrupt_noted) {
+        dev->corrupt_noted = 1;
+        fprintf(stderr, "camrec VirtualCamera: %s: corrupt= applies to MJPEG only; %s frames are delivered whole\n",
+                cfg.path, fmt == VCAM_YUYV ? "YUYV" : "H.264");
+    }
+    if (!ok && dev->stream_gen == gen) {
+        /* like a driver's vb2_queue_error(): poll reports POLLERR, DQBUF fails with EIO,
+         * until STREAMOFF; never a stream that silently delivers nothing */
+        dev->stream_error = EIO;
+        notify(dev);
+    }
     const int64_t period = 1000000000LL / fps;
     int64_t start = now_ns(), stall = 0;
     uint64_t slot = 0;
@@ -134,15 +154,22 @@ static void *producer_main(void *arg) {
 
         if (relook) renderer_relook(&r, &look);
         int gain = cfg.dark_frames > 0 && seq < (uint32_t)cfg.dark_frames ? (int)(256LL * seq / cfg.dark_frames) : 256;
+        int empty = cfg.empty_every && (seq + 1) % (uint32_t)cfg.empty_every == 0;
         uint32_t flags = 0;
-        size_t n = render(&r, seq, gain, dst, cap, &flags);
+        size_t n = 0;
+        /* an empty H.264 frame is still encoded: the frames after it refer to it, as
+         * after a real loss in transit, and the IDR cadence stays the same */
+        if (!empty || fmt == VCAM_H264) n = render(&r, seq, gain, dst, cap, &flags);
+        if (n && fmt == VCAM_MJPEG && cfg.corrupt_every && (seq + 1) % (uint32_t)cfg.corrupt_every == 0)
+            vcam_jpeg_truncate(dst, n, seq);
+        if (empty) n = 0, flags = 0; /* bytesused 0, nothing flagged: no ERROR, no KEYFRAME */
 
         pthread_mutex_lock(&dev->lock);
         if (dev->stream_gen != gen) break; /* STREAMOFF already returned the buffer */
         vcam_buffer *b = &dev->bufs[i];
         b->state = BUF_DONE;
         b->bytesused = (uint32_t)n;
-        b->flags = n ? flags : V4L2_BUF_FLAG_ERROR;
+        b->flags = n || empty ? flags : V4L2_BUF_FLAG_ERROR;
         b->sequence = seq;
         b->timestamp.tv_sec = due / 1000000000;
         b->timestamp.tv_usec = due % 1000000000 / 1000;

@@ -42,6 +42,8 @@ typedef struct {
     long slow_every;      /* slow=every:K:Dms */
     long slow_ns;
     long drop_every;      /* drop=every:N */
+    long empty_every;     /* empty=every:N */
+    long corrupt_every;   /* corrupt=every:N (MJPEG) */
     long dark_frames;     /* dark=N */
 } vcam_config;
 
@@ -94,6 +96,8 @@ typedef struct vcam_device {
     pthread_t thread;
     unsigned stream_gen;       /* bumped by STREAMON/STREAMOFF: a stale producer exits */
     uint32_t sequence;         /* next sequence number */
+    int stream_error;          /* errno that ends this stream (its producer could not start), or 0 */
+    int corrupt_noted;         /* said once that corrupt= does not apply to this format */
     int unplugged;
     long delivered;            /* frames delivered since the process started */
 } vcam_device;
@@ -107,7 +111,6 @@ struct vcam_file {
 
 /* config.c */
 int vcam_config_parse(const char *spec, vcam_config *out, int max);
-const char *vcam_format_name(int fmt);
 uint32_t vcam_format_fourcc(int fmt);
 
 /* device.c */
@@ -123,7 +126,14 @@ void vcam_free_buffers_locked(vcam_device *dev);
 void vcam_drain_eventfd(int efd);
 
 /* fdtable.c */
-extern atomic_int vcam_fd_count;
+#define VCAM_FD_BUCKETS 4096 /* a power of two */
+extern atomic_int vcam_fd_count;                       /* our fds in the whole process */
+extern atomic_uchar vcam_fd_buckets[VCAM_FD_BUCKETS]; /* our fds per fd number modulo VCAM_FD_BUCKETS */
+/* 0: fd is certainly not ours; 1: look it up (lock-free, for the calls of every other fd) */
+static inline int vcam_fd_maybe_ours(int fd) {
+    return fd >= 0 && atomic_load_explicit(&vcam_fd_count, memory_order_acquire) > 0 &&
+           atomic_load_explicit(&vcam_fd_buckets[fd & (VCAM_FD_BUCKETS - 1)], memory_order_acquire) != 0;
+}
 int vcam_fd_add(int fd, vcam_file *f);
 vcam_file *vcam_fd_get(int fd);     /* takes a reference, or NULL */
 void vcam_file_put(vcam_file *f);   /* drops a reference */
@@ -199,6 +209,9 @@ void vcam_jpeg_free(vcam_jpeg *j);
 void vcam_jpeg_invalidate(vcam_jpeg *j); /* the background changed */
 /* Encodes frame seq into dst; returns bytes written or 0 on failure. */
 size_t vcam_jpeg_frame(vcam_jpeg *j, uint32_t seq, int gain, uint8_t *dst, size_t cap);
+/* Cuts the n-byte JPEG in jpeg short half-way through its entropy-coded data and fills
+ * the rest of the n bytes with garbage that holds no marker (corrupt=every:N). */
+void vcam_jpeg_truncate(uint8_t *jpeg, size_t n, uint32_t seq);
 
 /* h264.c */
 typedef struct vcam_h264 vcam_h264;

@@ -4,7 +4,7 @@ import Testing
 /// The emulated camera against the real consumers: GStreamer's v4l2src and FFmpeg's v4l2
 /// input, run as child processes with the library preloaded (never this test process).
 @Suite("VirtualCamera", .serialized)
-struct VirtualCameraTests {
+struct VirtualCameraTests: VirtualCameraHarness {
     // MARK: v4l2src, one test per camera format
 
     @Test("v4l2src records YUYV 640x480@30: 90 paced frames stamped 0..89")
@@ -90,6 +90,46 @@ struct VirtualCameraTests {
         if !debug.isEmpty { #expect(log.contains(debug), "\(log)") }
     }
 
+    @Test("an encoder that cannot start fails the stream visibly: POLLERR for v4l2src, EIO from DQBUF for ffmpeg")
+    func encoderFailsToStart() throws {
+        try withScratch { dir in
+            // a library preloaded in front of ours whose encoder constructors fail
+            let failing = try compileC(#"""
+                #include <stddef.h>
+                #include <stdint.h>
+                #include <x264.h>
+                void *tjInitCompress(void) { return NULL; }
+                x264_t *x264_encoder_open(x264_param_t *param) { (void)param; return NULL; }
+                """#, named: "encoders-fail.so", in: dir, flags: ["-shared", "-fPIC"])
+            var environment = try env(spec: "/dev/video0")
+            environment["LD_PRELOAD"] = "\(failing) \(environment["LD_PRELOAD"] ?? "")"
+
+            let gst = try ChildProcess.run(
+                "gst-launch-1.0", ["v4l2src", "device=/dev/video0", "num-buffers=5", "!", "image/jpeg,width=640,height=480",
+                                   "!", "fakesink"], environment: environment, timeout: 60)
+            #expect(gst.status != 0 && !gst.timedOut, "exit \(gst.status): \(gst.stderr)")
+            #expect((gst.stdoutText + gst.stderr).contains("Could not read from resource"), "\(gst.stderr)")
+            #expect(gst.stderr.contains("camrec VirtualCamera: /dev/video0: cannot stream MJPEG 640x480: the MJPEG encoder (libturbojpeg) did not start"), "\(gst.stderr)")
+
+            let ffmpeg = try ChildProcess.run(
+                "ffmpeg", ["-v", "error", "-f", "v4l2", "-input_format", "h264", "-video_size", "640x480",
+                           "-i", "/dev/video0", "-frames:v", "5", "-f", "null", "-"], environment: environment, timeout: 60)
+            #expect(ffmpeg.status != 0 && !ffmpeg.timedOut, "exit \(ffmpeg.status): \(ffmpeg.stderr)")
+            #expect(ffmpeg.stderr.contains("ioctl(VIDIOC_DQBUF): Input/output error"), "\(ffmpeg.stderr)")
+            #expect(ffmpeg.stderr.contains("the H.264 encoder (libx264) did not start"), "\(ffmpeg.stderr)")
+        }
+    }
+
+    @Test("a bad formats= value is reported and the device keeps the default formats",
+          arguments: ["bogus", "yuyv+bogus"])
+    func badFormats(value: String) throws {
+        // H.264 is the last default format: offered only if the whole value was ignored
+        let run = try gst("v4l2src device=/dev/video0 num-buffers=2 ! video/x-h264,width=640,height=480 ! fakesink",
+                          spec: "/dev/video0,formats=\(value)")
+        try expectSuccess(run)
+        #expect(run.stderr.contains("camrec VirtualCamera: ignoring bad value 'formats=\(value)'"), "\(run.stderr)")
+    }
+
     @Test("drop=every:10 loses every 10th sequence number")
     func droppedFrames() throws {
         try withScratch { dir in
@@ -150,7 +190,7 @@ struct VirtualCameraTests {
     @Test("dup/fcntl/dup2/close, stat, poll and the V4L2 calls behave like a real device")
     func descriptorSemantics() throws {
         try withScratch { dir in
-            let probe = try compileProbe(in: dir)
+            let probe = try compileC(ProbeSource.text, named: "probe", in: dir)
             let regular = dir.appendingPathComponent("regular.txt").path
             let run = try ChildProcess.run(probe, ["/dev/video7", regular],
                                            environment: try env([VirtualCameraDevice(path: "/dev/video7")]))
@@ -176,34 +216,6 @@ struct VirtualCameraTests {
     }
 
     // MARK: helpers
-
-    private func env(_ devices: [VirtualCameraDevice]) throws -> [String: String] {
-        try VirtualCameraEnvironment.shared().environment(devices)
-    }
-
-    private func gst(_ pipeline: String, devices: [VirtualCameraDevice] = [VirtualCameraDevice()]) throws
-        -> ChildProcessResult {
-        try ChildProcess.run("gst-launch-1.0", ["-e"] + pipeline.split(separator: " ").map(String.init),
-                             environment: try env(devices), timeout: 60)
-    }
-
-    private func expectSuccess(_ run: ChildProcessResult, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        try #require(run.status == 0 && !run.timedOut, "exit \(run.status): \(run.stderr)\(run.stdoutText)",
-                     sourceLocation: sourceLocation)
-    }
-
-    private func expectStamps(_ url: URL, _ expected: [UInt32], sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let stamps = try FrameStampReader.sequences(inVideo: url)
-        #expect(stamps == expected.map { Optional($0) }, "stamps read: \(stamps.map { $0.map(String.init) ?? "?" })",
-                sourceLocation: sourceLocation)
-    }
-
-    private func withScratch(_ body: (URL) throws -> Void) throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("camrec-vcam-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        try body(dir)
-    }
 
     private func probe(_ url: URL, _ entries: String) throws -> String {
         let run = try ChildProcess.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
@@ -242,18 +254,6 @@ struct VirtualCameraTests {
         return stride(from: 0, to: bytes.count - size + 1, by: size).map { start in
             Double(bytes[start..<start + size].reduce(0) { $0 + Int($1) }) / Double(size)
         }
-    }
-
-    private func compileProbe(in dir: URL) throws -> String {
-        let source = dir.appendingPathComponent("probe.c"), binary = dir.appendingPathComponent("probe")
-        try ProbeSource.text.write(to: source, atomically: true, encoding: .utf8)
-        var errors = ""
-        for compiler in ["cc", "clang", "gcc"] {
-            let run = try ChildProcess.run(compiler, ["-std=gnu11", "-O1", source.path, "-o", binary.path])
-            if run.status == 0 { return binary.path }
-            errors += run.stderr
-        }
-        throw ChildProcess.LaunchFailure(description: "cannot compile the probe: \(errors)")
     }
 }
 
