@@ -34,6 +34,22 @@ import Testing
         #expect(jitter.dropped == 0)
     }
 
+    /// A frame lost just before the limit is counted when the limit is reached, though
+    /// no later frame shows the gap.
+    @Test func framesLostJustBeforeTheLimitAreCounted() {
+        let gate = FrameGate(limit: .seconds(1), rate: Self.rate)
+        for index: UInt64 in 0..<40 where index != 29 && index != 28 {
+            _ = gate.admit(pts: 7_000 + index * Self.frame) {}
+        }
+        #expect(gate.frames == 28)
+        #expect(gate.droppedFrames == 2)
+        // A clean end counts nothing.
+        let clean = FrameGate(limit: .seconds(1), rate: Self.rate)
+        for index: UInt64 in 0..<40 { _ = clean.admit(pts: index * Self.frame) {} }
+        #expect(clean.frames == 30)
+        #expect(clean.droppedFrames == 0)
+    }
+
     @Test func timelineFindsFramesByCameraTimestamp() {
         var timeline = FrameTimeline()
         for index: UInt64 in 0..<10 { timeline.append(pts: 1_000 + index * Self.frame, time: 1_000 + index * Self.frame) }

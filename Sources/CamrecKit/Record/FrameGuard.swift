@@ -17,6 +17,22 @@ final class FrameGuard: Sendable {
         self.kind = kind
     }
 
+    /// Installs a guard on the camera's source pad (the element named "src") of `pipeline`
+    /// for `source`; nil for the test pattern, which needs none. The token removes it.
+    static func install(for source: VideoSource, in pipeline: Pipeline,
+                        onFirstCorrupt: @escaping @Sendable () -> Void) throws(GStreamerError) -> (FrameGuard, ProbeToken)? {
+        guard case .camera(_, let format) = source else { return nil }
+        let kind: FrameCheck.Kind = switch format.decoding {
+        case .none: .raw
+        case .jpeg: .jpeg
+        case .h264: .h264
+        }
+        let frameGuard = FrameGuard(kind: kind)
+        let pad = try pipeline.element(named: "src").staticPad("src")
+        let token = pad.addBufferProbe { buffer in frameGuard.admit(buffer, onFirstCorrupt: onFirstCorrupt) }
+        return (frameGuard, token)
+    }
+
     /// Decides for one camera frame; `onFirstCorrupt` is called once, for the first one.
     func admit(_ buffer: Buffer, onFirstCorrupt: () -> Void) -> ProbeDecision {
         let verdict: FrameCheck

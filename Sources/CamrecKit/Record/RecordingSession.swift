@@ -53,25 +53,14 @@ final class RecordingSession {
         } catch {
             throw CamrecError(.usage, "the pipeline template needs a queue named 'record' on the recording branch (\(error))")
         }
-        if case .camera(_, let format) = config.source {
-            let kind: FrameCheck.Kind = switch format.decoding {
-            case .none: .raw
-            case .jpeg: .jpeg
-            case .h264: .h264
+        do {
+            let installed = try FrameGuard.install(for: config.source, in: pipeline) {
+                bus.postApplicationMessage(RecordingControl.Wake.corruptFrame)
             }
-            let frameGuard = FrameGuard(kind: kind)
-            self.frameGuard = frameGuard
-            do {
-                let pad = try pipeline.element(named: "src").staticPad("src")
-                frameGuardToken = pad.addBufferProbe { buffer in
-                    frameGuard.admit(buffer) { bus.postApplicationMessage(RecordingControl.Wake.corruptFrame) }
-                }
-            } catch {
-                throw CamrecError(.usage, "the pipeline template needs a source named 'src' (\(error))")
-            }
-        } else {
-            frameGuard = nil
-            frameGuardToken = nil
+            frameGuard = installed?.0
+            frameGuardToken = installed?.1
+        } catch {
+            throw CamrecError(.usage, "the pipeline template needs a source named 'src' (\(error))")
         }
         do {
             stillSink = try AppSink(pipeline.element(named: "stills"))

@@ -58,8 +58,11 @@ public final class StillCamera: Sendable {
         let pipeline: Pipeline
         let sink: AppSink
         let encoder: StillEncoder
+        let frameGuard: (FrameGuard, ProbeToken)?
         do {
             pipeline = try Pipeline.parse(try description())
+            // Empty and cut-short camera frames never become a photo.
+            frameGuard = try FrameGuard.install(for: config.source, in: pipeline) {}
             sink = try AppSink(pipeline.element(named: "frames"))
             encoder = try StillEncoder(format: config.format)
             try pipeline.setState(.playing)
@@ -70,7 +73,10 @@ public final class StillCamera: Sendable {
         } catch {
             throw CamrecError(.failure, "\(error)")
         }
-        defer { _ = try? pipeline.setState(.null) }
+        defer {
+            frameGuard?.1.remove()
+            _ = try? pipeline.setState(.null)
+        }
         let bus = pipeline.bus
         var files: [ResultFile] = []
         let pixels = config.size.width * config.size.height

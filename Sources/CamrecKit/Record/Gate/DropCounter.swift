@@ -20,4 +20,13 @@ struct DropCounter: Equatable {
         }
         last = time
     }
+
+    /// Notes that no frame came up to `latestStart`, the last time a frame could start
+    /// and still be in the movie (the limit): the slots between the last frame and it
+    /// were lost too, though no later frame shows the gap.
+    mutating func noteEnd(latestStart: UInt64) {
+        guard let last, latestStart > last else { return }
+        dropped += (latestStart - last) / interval
+        self.last = latestStart
+    }
 }

@@ -28,4 +28,11 @@ struct DurationLimit: Equatable {
         }
         return true
     }
+
+    /// The last time a frame can start and be let through; nil before the first frame or
+    /// without a limit.
+    var latestStart: UInt64? {
+        guard let first, let limit else { return nil }
+        return limit > tolerance ? first + limit - tolerance : first
+    }
 }

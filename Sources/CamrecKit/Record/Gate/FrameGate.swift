@@ -31,6 +31,8 @@ final class FrameGate: Sendable {
             if jobs.limit.isReached { return .drop }
             let time = slot ?? pts ?? jobs.lastTime ?? 0
             guard jobs.limit.admits(time) else {
+                // Frames lost just before the limit show no gap to a later frame.
+                if let latest = jobs.limit.latestStart { jobs.drops.noteEnd(latestStart: latest) }
                 reachedNow = true
                 return .drop
             }
