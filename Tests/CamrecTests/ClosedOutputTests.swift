@@ -14,6 +14,7 @@ import Testing
         ("stderr, closed after 10 bytes", #"$CAMREC ARGS 2>&1 >/dev/null | head -c 10 >/dev/null"#),
         ("stderr, closed descriptor", #"$CAMREC ARGS 2>&-"#),
         ("stderr, closed when finalising begins", #"$CAMREC ARGS 2>&1 >/dev/null | sed -n '/stopping/q'"#),
+        ("stdout with --json and stderr, closed when finalising begins", #"$CAMREC --json ARGS 2>&1 | sed -n '/stopping/q'"#),
         ("stdout and stderr both closed", #"$CAMREC --json ARGS 2>&- >&-"#),
     ]
 

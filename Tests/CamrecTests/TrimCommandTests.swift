@@ -107,6 +107,19 @@ struct TrimCommandTests {
 
     // MARK: Refused outputs and inputs
 
+    @Test("the longest valid output name (254 bytes) is written, its temporary name shortened")
+    func longestValidOutputName() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = try TrimMedia.h264(folder.path("in.mp4"), seconds: 3)
+        let name = String(repeating: "é", count: 125) + ".mp4"
+        #expect(name.utf8.count == 254)
+        let result = try CamrecBinary.run(["trim", "--start", "1", "-o", folder.path(name), input])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(folder.contents.sorted() == ["in.mp4", name].sorted())
+        #expect(try MediaProbe.probe(folder.path(name)).frames == 60)
+    }
+
     @Test("-o without an extension is refused as a usage error, like record")
     func outputWithoutExtension() throws {
         let folder = try TemporaryFolder()

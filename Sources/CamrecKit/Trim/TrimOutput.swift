@@ -50,8 +50,11 @@ struct TrimOutput {
             }
             container = chosen
         }
-        let temporaryName = ".\((final as NSString).lastPathComponent).trim-\(getpid()).part"
-        let temporary = folder.isEmpty ? temporaryName : (folder as NSString).appendingPathComponent(temporaryName)
+        // Shortened (still recognisable) when a valid name near the file system's limit
+        // would make the temporary name too long.
+        let stem = (folder.isEmpty ? "" : folder + "/") + "." + (final as NSString).lastPathComponent
+        let temporary = OutputFile.fitting(stem: stem, suffix: ".trim-\(getpid()).part",
+                                           limit: OutputFile.nameLimit(in: folderToCheck))
         return TrimOutput(finalPath: final, temporaryPath: temporary, container: container)
     }
 
