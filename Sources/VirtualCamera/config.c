@@ -181,6 +181,9 @@ static void parse_key(vcam_config *c, char *key, char *value, int *in_formats) {
         bad = parse_every(value, &c->corrupt_every);
     } else if (strcmp(key, "dark") == 0) {
         bad = parse_count(value, &c->dark_frames);
+    } else if (strcmp(key, "overrun") == 0) {
+        bad = strcmp(value, "drop") != 0 && strcmp(value, "wait") != 0;
+        c->overrun_wait = !bad && strcmp(value, "wait") == 0;
     } else {
         warn("unknown key", key);
         return;

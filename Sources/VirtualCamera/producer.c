@@ -139,6 +139,13 @@ static void *producer_main(void *arg) {
             dev->sequence++; /* a lost frame: the sequence number is used up */
             continue;
         }
+        if (cfg.overrun_wait) {
+            /* overrun=wait: the frame waits for a buffer and keeps its due time (tests
+             * that need every frame on a loaded machine; real hardware drops it) */
+            while (dev->stream_gen == gen && dev->streaming && !dev->unplugged && dev->queued.count == 0)
+                pthread_cond_wait(&dev->cond, &dev->lock);
+            if (dev->stream_gen != gen || !dev->streaming || dev->unplugged) break;
+        }
         if (dev->queued.count == 0) {
             dev->sequence++; /* no buffer queued: the hardware drops the frame */
             continue;

@@ -45,6 +45,7 @@ typedef struct {
     long empty_every;     /* empty=every:N */
     long corrupt_every;   /* corrupt=every:N (MJPEG) */
     long dark_frames;     /* dark=N */
+    int overrun_wait;     /* overrun=wait: a frame due with no buffer queued waits for one */
 } vcam_config;
 
 typedef enum { BUF_DEQUEUED, BUF_QUEUED, BUF_FILLING, BUF_DONE } vcam_buf_state;

@@ -11,7 +11,8 @@ struct VirtualCameraTests: VirtualCameraHarness {
     func gstreamerYUYV() throws {
         try withScratch { dir in
             let out = dir.appendingPathComponent("yuyv.mp4")
-            let run = try gst("v4l2src device=/dev/video0 num-buffers=90 ! video/x-raw,format=YUY2,width=640,height=480,framerate=30/1 ! videoconvert ! x264enc speed-preset=ultrafast ! mp4mux ! filesink location=\(out.path)")
+            // overrun=wait: a loaded machine that requeues a buffer late delays a frame, never loses it.
+            let run = try gst("v4l2src device=/dev/video0 num-buffers=90 ! video/x-raw,format=YUY2,width=640,height=480,framerate=30/1 ! videoconvert ! x264enc speed-preset=ultrafast ! mp4mux ! filesink location=\(out.path)", spec: "/dev/video0,overrun=wait")
             try expectSuccess(run)
             #expect(try frameCount(out) == 90)
             try expectStamps(out, (0..<90).map { UInt32($0) })
@@ -25,7 +26,7 @@ struct VirtualCameraTests: VirtualCameraHarness {
     func gstreamerMJPEG() throws {
         try withScratch { dir in
             let out = dir.appendingPathComponent("mjpeg.mkv")
-            let run = try gst("v4l2src device=/dev/video0 num-buffers=90 ! image/jpeg,width=1920,height=1080,framerate=30/1 ! jpegparse ! matroskamux ! filesink location=\(out.path)")
+            let run = try gst("v4l2src device=/dev/video0 num-buffers=90 ! image/jpeg,width=1920,height=1080,framerate=30/1 ! jpegparse ! matroskamux ! filesink location=\(out.path)", spec: "/dev/video0,overrun=wait")
             try expectSuccess(run)
             #expect(try probe(out, "stream=codec_name,width,height") == "mjpeg,1920,1080")
             #expect(try frameCount(out) == 90)
@@ -39,7 +40,7 @@ struct VirtualCameraTests: VirtualCameraHarness {
     func gstreamerH264() throws {
         try withScratch { dir in
             let out = dir.appendingPathComponent("h264.mp4")
-            let run = try gst("v4l2src device=/dev/video0 num-buffers=90 ! video/x-h264,width=1280,height=720,framerate=30/1 ! h264parse ! mp4mux ! filesink location=\(out.path)")
+            let run = try gst("v4l2src device=/dev/video0 num-buffers=90 ! video/x-h264,width=1280,height=720,framerate=30/1 ! h264parse ! mp4mux ! filesink location=\(out.path)", spec: "/dev/video0,overrun=wait")
             try expectSuccess(run)
             #expect(try probe(out, "stream=codec_name,width,height") == "h264,1280,720")
             #expect(try frameCount(out) == 90)
@@ -135,9 +136,27 @@ struct VirtualCameraTests: VirtualCameraHarness {
         try withScratch { dir in
             let out = dir.appendingPathComponent("drop.mkv")
             try expectSuccess(try gst("v4l2src device=/dev/video0 num-buffers=27 ! image/jpeg,width=640,height=480,framerate=30/1 ! jpegparse ! matroskamux ! filesink location=\(out.path)",
-                                      devices: [VirtualCameraDevice(dropEvery: 10)]))
+                                      devices: [VirtualCameraDevice(dropEvery: 10, waitOnOverrun: true)]))
             let expected = (0..<30).filter { ($0 + 1) % 10 != 0 }.map { UInt32($0) }
             try expectStamps(out, expected)
+        }
+    }
+
+    /// A consumer that holds every buffer 100 ms starves a 30 fps camera: by default the
+    /// frames due meanwhile are lost, as on real hardware; with overrun=wait each waits.
+    @Test("overrun=drop loses the frames a slow consumer misses; overrun=wait delays them", arguments: [false, true])
+    func overrun(wait: Bool) throws {
+        try withScratch { dir in
+            let out = dir.appendingPathComponent("overrun.mkv")
+            try expectSuccess(try gst("v4l2src device=/dev/video0 num-buffers=15 ! image/jpeg,width=640,height=480,framerate=30/1 ! identity sleep-time=100000 ! jpegparse ! matroskamux ! filesink location=\(out.path)",
+                                      devices: [VirtualCameraDevice(waitOnOverrun: wait)]))
+            if wait {
+                try expectStamps(out, (0..<15).map { UInt32($0) })
+            } else {
+                let stamps = try FrameStampReader.sequences(inVideo: out).compactMap { $0 }
+                #expect(stamps.count == 15)
+                #expect((stamps.last ?? 0) > 20, "a starved camera loses frames: \(stamps)")
+            }
         }
     }
 
@@ -146,7 +165,7 @@ struct VirtualCameraTests: VirtualCameraHarness {
         try withScratch { dir in
             let out = dir.appendingPathComponent("slow.mkv")
             try expectSuccess(try gst("v4l2src device=/dev/video0 num-buffers=25 ! image/jpeg,width=640,height=480,framerate=30/1 ! jpegparse ! matroskamux ! filesink location=\(out.path)",
-                                      devices: [VirtualCameraDevice(slow: "every:10:200ms")]))
+                                      devices: [VirtualCameraDevice(slow: "every:10:200ms", waitOnOverrun: true)]))
             try expectStamps(out, (0..<25).map { UInt32($0) })
             let times = try frameTimes(out)
             try #require(times.count == 25)
@@ -166,7 +185,7 @@ struct VirtualCameraTests: VirtualCameraHarness {
         try withScratch { dir in
             let out = dir.appendingPathComponent("dark.mkv")
             try expectSuccess(try gst("v4l2src device=/dev/video0 num-buffers=25 ! image/jpeg,width=640,height=480,framerate=30/1 ! jpegparse ! matroskamux ! filesink location=\(out.path)",
-                                      devices: [VirtualCameraDevice(darkFrames: 20)]))
+                                      devices: [VirtualCameraDevice(darkFrames: 20, waitOnOverrun: true)]))
             let means = try meanLuma(out)
             try #require(means.count == 25)
             #expect(means[0] < 25, "\(means)")

@@ -16,9 +16,14 @@ struct VirtualCameraDevice: Sendable {
     var dropEvery: Int? = nil
     /// The first N frames ramp up from black.
     var darkFrames: Int? = nil
+    /// `overrun=wait`: a frame due while no buffer is queued waits instead of being lost, so
+    /// a test that counts every frame holds on a loaded machine.
+    var waitOnOverrun = false
 
     init(path: String = "/dev/video0", card: String? = nil, formats: [String]? = nil, sizes: [String]? = nil,
-         fault: String? = nil, slow: String? = nil, dropEvery: Int? = nil, darkFrames: Int? = nil) {
+         fault: String? = nil, slow: String? = nil, dropEvery: Int? = nil, darkFrames: Int? = nil,
+         waitOnOverrun: Bool = false) {
+        self.waitOnOverrun = waitOnOverrun
         self.path = path
         self.card = card
         self.formats = formats
@@ -39,6 +44,7 @@ struct VirtualCameraDevice: Sendable {
         if let slow { parts.append("slow=\(slow)") }
         if let dropEvery { parts.append("drop=every:\(dropEvery)") }
         if let darkFrames { parts.append("dark=\(darkFrames)") }
+        if waitOnOverrun { parts.append("overrun=wait") }
         return parts.joined(separator: ",")
     }
 }
