@@ -141,6 +141,23 @@ import Testing
         #expect(lines.first { $0["type"] as? String == "started" }?["device"] as? String == "/dev/video1")
     }
 
+    /// `--still-every` follows the movie's own timeline: a still at every period of
+    /// recorded video, taken from the frame that reaches it (or the next few, while the
+    /// stills thread wakes), whatever the wall clock does.
+    @Test func periodicStillsFollowTheMovieTimeline() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let result = try CamrecBinary.run(["--device", "test", "--size", "320x240", "--fps", "30", "-t", "3.1",
+                                           "--still-every", "0.5", "--json", folder.path("m.mkv")])
+        #expect(result.status == 0, "\(result.stderr)")
+        let frames = JSONLines.parse(result).filter { $0["type"] as? String == "still" }.compactMap { $0["frame"] as? Int }
+        #expect(frames.count == 6, "stills at frames \(frames)")
+        for (index, frame) in frames.sorted().enumerated() {
+            let due = (index + 1) * 15
+            #expect(frame >= due && frame <= due + 6, "still \(index + 1) at frame \(frame), due at \(due)")
+        }
+    }
+
     @Test func stillQualityWithAnMJPEGCameraSaysItIsNotUsed() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

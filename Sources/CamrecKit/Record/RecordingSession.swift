@@ -33,7 +33,7 @@ final class RecordingSession {
         }
         guard let bus = pipeline.bus else { throw CamrecError(.failure, "the pipeline has no bus") }
         self.bus = bus
-        let gate = FrameGate(limit: config.maxDuration, rate: config.rate)
+        let gate = FrameGate(limit: config.maxDuration, rate: config.rate, stillEvery: config.stills.every)
         self.gate = gate
         do {
             let pad = try pipeline.element(named: "record").staticPad("src")
@@ -48,7 +48,11 @@ final class RecordingSession {
                     guard let kept = decimator.keep(pts: timing.pts) else { return .drop }
                     slot = kept.time
                 }
-                return gate.admit(pts: timing.pts, slot: slot) { bus.postApplicationMessage(RecordingControl.Wake.limit) }
+                return gate.admit(pts: timing.pts, slot: slot) {
+                    bus.postApplicationMessage(RecordingControl.Wake.limit)
+                } onStillDue: { pts in
+                    control.stills?.request(.periodic, notBefore: pts)
+                }
             }
         } catch {
             throw CamrecError(.usage, "the pipeline template needs a queue named 'record' on the recording branch (\(error))")
@@ -95,8 +99,6 @@ final class RecordingSession {
                 maxDuration: config.maxDuration?.seconds)
         }
         events(.started(startInfo()))
-        let periodic = config.stills.every.map { PeriodicTrigger(every: $0) { stills.request(.periodic) } }
-        defer { periodic?.stop() }
         return try loop(events: events)
     }
 

@@ -36,15 +36,18 @@ final class StillTaker: @unchecked Sendable {
     private struct Request {
         let trigger: StillTrigger
         let time: ContinuousClock.Instant
+        let notBefore: UInt64?
         let completion: Completion?
     }
 
-    /// Queues a still; false once the recording is finishing.
+    /// Queues a still; false once the recording is finishing. With `notBefore`, the still
+    /// is the first frame whose timestamp is at least that (a periodic still names the
+    /// frame that reached its time, which may not have reached the stills branch yet).
     @discardableResult
-    func request(_ trigger: StillTrigger, completion: Completion? = nil) -> Bool {
+    func request(_ trigger: StillTrigger, notBefore: UInt64? = nil, completion: Completion? = nil) -> Bool {
         condition.withLock {
             guard !closed else { return false }
-            requests.append(Request(trigger: trigger, time: .now, completion: completion))
+            requests.append(Request(trigger: trigger, time: .now, notBefore: notBefore, completion: completion))
             condition.signal()
             return true
         }
@@ -74,7 +77,7 @@ final class StillTaker: @unchecked Sendable {
                 return requests.removeFirst()
             }
             guard let next else { return }
-            let result = take(next.trigger, requestedAt: next.time)
+            let result = take(next.trigger, requestedAt: next.time, notBefore: next.notBefore)
             condition.withLock {
                 working = false
                 if case .success(let file) = result { taken.append(file) }
@@ -88,8 +91,15 @@ final class StillTaker: @unchecked Sendable {
         }
     }
 
-    private func take(_ trigger: StillTrigger, requestedAt: ContinuousClock.Instant) -> Result<ResultFile, CamrecError> {
-        guard let sample = sink.pullSample(timeoutNanoseconds: 1_000_000_000) else {
+    private func take(_ trigger: StillTrigger, requestedAt: ContinuousClock.Instant,
+                      notBefore: UInt64?) -> Result<ResultFile, CamrecError> {
+        var pulled = sink.pullSample(timeoutNanoseconds: 1_000_000_000)
+        // An older frame than the one asked for: wait for the next (a few at most).
+        for _ in 0..<8 {
+            guard let notBefore, let sample = pulled, let pts = sample.timing?.pts, pts < notBefore else { break }
+            pulled = sink.pullSample(timeoutNanoseconds: 1_000_000_000)
+        }
+        guard let sample = pulled else {
             return .failure(CamrecError(.failure, "no frame arrived within 1 s"))
         }
         guard let encoder else { return .failure(CamrecError(.failure, "the still encoder is not ready")) }

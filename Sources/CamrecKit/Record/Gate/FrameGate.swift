@@ -2,8 +2,9 @@ import GStreamer
 import Synchronization
 
 /// The recording branch's gate, before the encoder: it applies `--max-duration`
-/// (`DurationLimit`), counts lost frames (`DropCounter`) and keeps the movie's frame
-/// timeline for stills (`FrameTimeline`). Each job is a value type of its own, tested on
+/// (`DurationLimit`), counts lost frames (`DropCounter`), keeps the movie's frame
+/// timeline for stills (`FrameTimeline`) and says when a periodic still is due
+/// (`StillSchedule`). Each job is a value type of its own, tested on
 /// its own; this class holds them under one mutex, because it runs in a pad probe on the
 /// streaming thread, where it only does arithmetic.
 final class FrameGate: Sendable {
@@ -11,22 +12,28 @@ final class FrameGate: Sendable {
         var limit: DurationLimit
         var drops: DropCounter
         var timeline = FrameTimeline()
+        var stills: StillSchedule?
         var lastTime: UInt64?
     }
 
     private let jobs: Mutex<Jobs>
 
-    /// A gate for `limit` (nil: count only) at the movie's frame rate.
-    init(limit: TimeSpec?, rate: FrameRateValue) {
-        jobs = Mutex(Jobs(limit: DurationLimit(limit: limit, rate: rate), drops: DropCounter(rate: rate)))
+    /// A gate for `limit` (nil: count only) at the movie's frame rate, with a still due
+    /// every `stillEvery` of movie time (nil: none).
+    init(limit: TimeSpec?, rate: FrameRateValue, stillEvery: TimeSpec? = nil) {
+        jobs = Mutex(Jobs(limit: DurationLimit(limit: limit, rate: rate), drops: DropCounter(rate: rate),
+                          stills: stillEvery.map { StillSchedule(every: $0, rate: rate) }))
     }
 
     /// Decides for one buffer; `onLimit` is called once, when the first frame is held back.
     /// `slot` is the frame's time on an even grid when frames are kept from a faster camera
     /// (`RateDecimator`): the limit and lost frames are then reckoned on the grid, and `pts`
     /// only identifies the frame for stills.
-    func admit(pts: UInt64?, slot: UInt64? = nil, onLimit: () -> Void) -> ProbeDecision {
+    /// `onStillDue` is called with the camera timestamp of a frame that reaches the next
+    /// period of `stillEvery`.
+    func admit(pts: UInt64?, slot: UInt64? = nil, onLimit: () -> Void, onStillDue: (UInt64) -> Void = { _ in }) -> ProbeDecision {
         var reachedNow = false
+        var stillDue: UInt64?
         let decision = jobs.withLock { jobs -> ProbeDecision in
             if jobs.limit.isReached { return .drop }
             let time = slot ?? pts ?? jobs.lastTime ?? 0
@@ -39,9 +46,11 @@ final class FrameGate: Sendable {
             jobs.drops.note(time)
             jobs.timeline.append(pts: pts ?? time, time: time)
             jobs.lastTime = time
+            if let first = jobs.timeline.first, jobs.stills?.isDue(movieTime: time - first) == true { stillDue = pts ?? time }
             return .pass
         }
         if reachedNow { onLimit() }
+        if let stillDue { onStillDue(stillDue) }
         return decision
     }
 
