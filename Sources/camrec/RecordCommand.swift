@@ -18,7 +18,7 @@ enum RecordCommand {
             OptionSpec(["--stills"], value: "PATTERN", help: "where stills go: a pattern with one counter (shots/img-%04d.jpg; its extension, .jpg, .jpeg or .png, picks the format) or a folder (default: beside OUTPUT, NAME-still-0001.jpg); checked at start like OUTPUT; existing files are never replaced"),
             OptionSpec(["--still-format"], value: "FMT", help: "jpeg (default) or png; a --stills pattern's extension decides (a different --still-format is an error)"),
             OptionSpec(["--still-quality"], value: "Q", help: "JPEG quality, 1-100 (default: 90)"),
-            OptionSpec(["--still-every"], value: "T", help: "take a still every T (the first at T), e.g. 30s"),
+            OptionSpec(["--still-every"], value: "T", help: "take a still every T of recorded video (the first at T), e.g. 30s"),
             OptionSpec(["--control"], value: "PATH", help: "create a control socket (mode 0600) for `camrec ctl PATH still|stop|status`"),
             OptionSpec(["--json"], help: "print JSON lines on stdout: started, warning, result"),
             OptionSpec(["--quiet", "-q"], help: "print nothing on stderr but errors"),
