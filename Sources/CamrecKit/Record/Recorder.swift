@@ -39,12 +39,12 @@ public final class Recorder: Sendable {
 
     /// Records until the limit, a stop request, or a failure; returns every file made.
     public func run(events: @escaping @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
-        let output = try OutputFile.claim(config.outputPath, overwrite: config.overwrite)
+        let plan = try OutputPlan(config: config)
         let session: RecordingSession
         do {
-            session = try RecordingSession(config: config, pipeline: pipelineBuilder, control: control, output: output)
+            session = try RecordingSession(config: config, pipeline: pipelineBuilder, control: control, plan: plan)
         } catch {
-            output.discard()
+            plan.discard()
             throw error
         }
         return try session.run(events: events)

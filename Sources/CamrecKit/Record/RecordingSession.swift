@@ -5,7 +5,7 @@ import GStreamer
 final class RecordingSession {
     private let control: RecordingControl
     private let config: RecordConfig
-    private let output: OutputFile
+    private let plan: OutputPlan
     private let pipeline: Pipeline
     private let bus: Bus
     private let gate: FrameGate
@@ -17,13 +17,13 @@ final class RecordingSession {
     private var stills: StillTaker?
 
     init(config: RecordConfig, pipeline builder: RecordPipeline, control: RecordingControl,
-         output: OutputFile) throws(CamrecError) {
+         plan: OutputPlan) throws(CamrecError) {
         self.config = config
         self.control = control
-        self.output = output
+        self.plan = plan
         do {
             commandLine = try builder.commandLine()
-            pipeline = try Pipeline.parse(try builder.description(location: output.partialPath))
+            pipeline = try Pipeline.parse(try builder.description(location: plan.location))
         } catch let error as TemplateError {
             throw CamrecError(.usage, error.message)
         } catch let error as GStreamerError {
@@ -85,7 +85,7 @@ final class RecordingSession {
             try pipeline.setState(.playing)
         } catch {
             _ = stills.finish()
-            output.discard()
+            plan.discard()
             throw FailureMapping.camrecError(for: error)
         }
         self.stills = stills
@@ -121,7 +121,7 @@ final class RecordingSession {
             (device, format, reason) = (path, cameraFormat.fourcc, cameraFormat.reason)
         }
         return RecordingStart(
-            path: config.outputPath, partialPath: output.partialPath, device: device, format: format,
+            path: config.outputPath, partialPath: plan.location, device: device, format: format,
             size: config.size.description, fps: config.rate.description, formatReason: reason,
             maxDuration: config.maxDuration?.seconds, pipeline: commandLine)
     }
@@ -154,7 +154,7 @@ final class RecordingSession {
                     let frames = gate.frames
                     events(.progress(RecordingProgress(
                         seconds: gate.recordedSeconds(frameDuration: frameDuration), frames: frames,
-                        bytes: output.partialSize, limit: config.maxDuration?.seconds,
+                        bytes: plan.bytesWritten, limit: config.maxDuration?.seconds,
                         fps: Double(frames - lastFrames) / max(interval / .seconds(1), 0.001))))
                     lastFrames = frames
                 case .finish(let requested, let message):
@@ -163,7 +163,7 @@ final class RecordingSession {
                     return keepUnfinalised(reason: reason, cause: cause)
                 case .fail(let error):
                     _ = stopPipeline()
-                    output.discardIfEmpty(frames: gate.frames)
+                    if gate.frames == 0 { plan.discard() }
                     throw FailureMapping.camrecError(for: error)
                 }
             }
@@ -199,7 +199,7 @@ final class RecordingSession {
         let reason = requested ?? .signal
         let stillFiles = stopPipeline()
         guard gate.frames > 0 else {
-            output.discard()
+            plan.discard()
             if requested == .signal || requested == .control {
                 // Asked to stop before the first frame came: nothing to keep, nothing wrong.
                 return RecordingResult(reason: reason, files: stillFiles, droppedFrames: 0,
@@ -207,45 +207,23 @@ final class RecordingSession {
             }
             throw CamrecError(.failure, "no frames were recorded: the source delivered nothing")
         }
-        try output.commit()
-        return RecordingResult(reason: reason, files: [movieFile(at: output.finalPath)] + stillFiles,
+        let movie = try plan.commitFinalised(frames: gate.frames, seconds: gate.recordedSeconds(frameDuration: frameDuration))
+        return RecordingResult(reason: reason, files: [movie] + stillFiles,
                                droppedFrames: gate.droppedFrames, corruptFrames: corruptFrames, message: message)
     }
 
-    private func abort() -> RecordingResult {
-        keepUnfinalised(reason: .aborted, cause: "aborted")
-    }
-
-    /// Stops at once and moves the unfinalised file into place when it holds anything that
-    /// plays. Its counts are measured from the file, not from what entered the encoder
-    /// (the muxer may not have written the last fragment), and a torn tail is cut off.
+    /// Stops at once and keeps what the movie holds (see `OutputPlan.keepUnfinalised`).
     private func keepUnfinalised(reason: StopReason, cause: String) -> RecordingResult {
         let stillFiles = stopPipeline()
-        let measured = gate.frames > 0
-            ? UnfinalisedMovie.measure(path: output.partialPath, container: config.container, frameDuration: frameDuration)
-            : nil
-        guard let movie = measured, movie.frames > 0 else {
-            output.discard()
+        guard gate.frames > 0, let kept = plan.keepUnfinalised() else {
+            plan.discard()
             let note = cause + ": nothing of the movie was written, so no file was kept"
-            return RecordingResult(reason: reason, files: stillFiles, droppedFrames: gate.droppedFrames, corruptFrames: corruptFrames, message: note)
+            return RecordingResult(reason: reason, files: stillFiles, droppedFrames: gate.droppedFrames,
+                                   corruptFrames: corruptFrames, message: note)
         }
-        movie.cutTornTail(of: output.partialPath)
         var note = cause + ": the recording so far is kept as written, not finalised (it plays)"
-        let path: String
-        do {
-            try output.commit()
-            path = output.finalPath
-        } catch {
-            path = output.partialPath
-            note += "; \(error.message)"
-        }
-        let file = ResultFile(path: path, kind: "movie", duration: movie.seconds, frames: movie.frames,
-                              bytes: OutputFile.size(of: path))
-        return RecordingResult(reason: reason, files: [file] + stillFiles, droppedFrames: gate.droppedFrames, corruptFrames: corruptFrames, message: note)
-    }
-
-    private func movieFile(at path: String) -> ResultFile {
-        ResultFile(path: path, kind: "movie", duration: gate.recordedSeconds(frameDuration: frameDuration),
-                   frames: gate.frames, bytes: OutputFile.size(of: path))
+        if let problem = kept.note { note += "; \(problem)" }
+        return RecordingResult(reason: reason, files: [kept.file] + stillFiles, droppedFrames: gate.droppedFrames,
+                               corruptFrames: corruptFrames, message: note)
     }
 }

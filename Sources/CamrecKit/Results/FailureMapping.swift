@@ -33,10 +33,3 @@ enum FailureMapping {
         return CamrecError(.failure, "\(failure.source): \(failure.message)")
     }
 }
-
-extension OutputFile {
-    /// Removes the temporary file when nothing was recorded into it.
-    func discardIfEmpty(frames: Int) {
-        if frames == 0 { discard() }
-    }
-}
