@@ -38,7 +38,7 @@ public struct OutputFile: Sendable, Equatable {
 
     /// The checks `claim` makes, without creating anything (for `--print-pipeline`).
     public static func checkDestination(_ path: String, overwrite: Bool) throws(CamrecError) {
-        try checkFolder(folderOf(path))
+        try Destination.checkFolder(of: path)
         var info = stat()
         // lstat: a symbolic link is a name that exists, even when what it points to does not.
         if lstat(path, &info) == 0 {
@@ -55,42 +55,13 @@ public struct OutputFile: Sendable, Equatable {
         }
     }
 
-    /// Checks that `folder` exists and is writable.
-    public static func checkFolder(_ folder: String) throws(CamrecError) {
-        var info = stat()
-        guard stat(folder, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
-            throw CamrecError(.cannotCreateOutput, "folder \(folder) does not exist: create it first or choose another OUTPUT")
-        }
-        guard access(folder, W_OK) == 0 else {
-            throw CamrecError(.cannotCreateOutput, "folder \(folder) is not writable: choose another OUTPUT or fix its permissions")
-        }
-    }
-
     /// Flushes the finished file to disk and moves it to the final name. Without
     /// `overwrite` an existing file (made meanwhile by someone else) is never replaced.
     public func commit() throws(CamrecError) {
-        let fd = open(partialPath, O_RDONLY | O_CLOEXEC)
-        if fd >= 0 {
-            _ = fsync(fd)
-            close(fd)
-        }
-        if overwrite {
-            guard rename(partialPath, finalPath) == 0 else {
-                throw CamrecError(.cannotCreateOutput, "cannot move \(partialPath) to \(finalPath): \(systemMessage(errno)); the recording is in \(partialPath)")
-            }
-        } else {
-            // link() fails with EEXIST instead of replacing: an atomic no-clobber move.
-            guard link(partialPath, finalPath) == 0 else {
-                let reason = errno == EEXIST ? "it appeared while recording" : systemMessage(errno)
-                throw CamrecError(.cannotCreateOutput, "cannot move the recording to \(finalPath) (\(reason)); it is kept in \(partialPath)")
-            }
-            unlink(partialPath)
-        }
-        let folder = Self.folderOf(finalPath)
-        let dir = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dir >= 0 {
-            _ = fsync(dir)
-            close(dir)
+        do {
+            try Destination.publish(partialPath, as: finalPath, replace: overwrite)
+        } catch {
+            throw CamrecError(error.kind, "\(error.message); the recording is kept in \(partialPath)")
         }
     }
 

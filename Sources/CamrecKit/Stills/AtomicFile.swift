@@ -27,10 +27,11 @@ enum AtomicFile {
     static func write(_ bytes: [UInt8], to path: String, replace: Bool) throws(CamrecError) {
         let temporary = try writeTemporary(bytes, in: OutputFile.folderOf(path))
         defer { unlink(temporary) }
-        let moved = replace ? rename(temporary, path) == 0 : link(temporary, path) == 0
-        guard moved else {
-            let reason = errno == EEXIST ? "it exists (pass --force to replace it)" : systemMessage(errno)
-            throw CamrecError(.cannotCreateOutput, "cannot create \(path): \(reason)")
+        do {
+            try Destination.publish(temporary, as: path, replace: replace)
+        } catch {
+            let exists = !replace && access(path, F_OK) == 0
+            throw exists ? CamrecError(.cannotCreateOutput, "cannot create \(path): it exists (pass --force to replace it)") : error
         }
     }
 

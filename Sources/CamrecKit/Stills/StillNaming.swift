@@ -124,33 +124,8 @@ extension StillNaming {
         try Self.checkFolder(of: path(1))
     }
 
-    /// Checks that a new file can be created at `path`: its folder exists, is a folder, and
-    /// this process may create files in it. access(2) answers for the real user, root
-    /// included (root may write in a read-only-mode folder, not on a read-only file system).
-    ///
-    /// - Throws: `cannotCreateOutput` (exit 73) with a message naming the folder and the reason.
+    /// Checks that a new file can be created at `path` (see `Destination.checkFolder`).
     public static func checkFolder(of path: String) throws(CamrecError) {
-        let folder = OutputFile.folderOf(path)
-        func failure(_ reason: String) -> CamrecError {
-            CamrecError(.cannotCreateOutput, "cannot create \(path): \(reason)")
-        }
-        var info = stat()
-        guard stat(folder, &info) == 0 else {
-            switch errno {
-            case ENOENT: throw failure("folder \(folder) does not exist; create it first")
-            case ENOTDIR: throw failure("\(folder) is not a folder (part of it is a file)")
-            case let code: throw failure("cannot use folder \(folder): \(systemMessage(code))")
-            }
-        }
-        guard (info.st_mode & S_IFMT) == S_IFDIR else {
-            throw failure("\(folder) is not a folder")
-        }
-        guard access(folder, W_OK | X_OK) == 0 else {
-            switch errno {
-            case EACCES, EPERM: throw failure("folder \(folder) is not writable; fix its permissions or choose another folder")
-            case EROFS: throw failure("folder \(folder) is on a read-only file system")
-            case let code: throw failure("cannot write in folder \(folder): \(systemMessage(code))")
-            }
-        }
+        try Destination.checkFolder(of: path)
     }
 }

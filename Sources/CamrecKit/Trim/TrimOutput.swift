@@ -24,13 +24,7 @@ struct TrimOutput {
         }
         let folder = (final as NSString).deletingLastPathComponent
         let folderToCheck = folder.isEmpty ? "." : folder
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folderToCheck, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw CamrecError(.cannotCreateOutput, "cannot write \(final): folder \(folderToCheck) does not exist")
-        }
-        guard access(folderToCheck, W_OK) == 0 else {
-            throw CamrecError(.cannotCreateOutput, "cannot write \(final): folder \(folderToCheck) is not writable")
-        }
+        try Destination.checkFolder(of: final)
         if request.destination != .inPlace {
             if absolute(final) == absolute(input) || Self.sameFile(final, input) {
                 throw CamrecError(.cannotCreateOutput, "the output \(final) is the input; use --in-place to replace it")
@@ -94,26 +88,14 @@ struct TrimOutput {
     /// input's permissions when replacing it in place. The rename goes through `control`,
     /// so a cancellation either comes before it (nothing is written) or not at all.
     func commit(keepingModeOf input: String?, control: TrimControl) throws(CamrecError) {
-        let descriptor = open(temporaryPath, O_RDONLY)
-        guard descriptor >= 0 else { throw CamrecError(.cannotCreateOutput, "cannot reopen \(temporaryPath)") }
         if let input {
             var info = stat()
-            if stat(input, &info) == 0 { fchmod(descriptor, info.st_mode & 0o7777) }
+            if stat(input, &info) == 0 { chmod(temporaryPath, info.st_mode & 0o7777) }
         }
-        let synced = fsync(descriptor) == 0
-        close(descriptor)
-        guard synced else { throw CamrecError(.cannotCreateOutput, "cannot flush \(temporaryPath) to disk") }
+        // A replaced input (--in-place) or --force replaces; the existence check at the
+        // start already refused an existing output without --force.
         try control.commit { () throws(CamrecError) in
-            guard rename(temporaryPath, finalPath) == 0 else {
-                let reason = String(cString: strerror(errno))
-                throw CamrecError(.cannotCreateOutput, "cannot rename the result to \(finalPath): \(reason)")
-            }
-        }
-        let folder = (finalPath as NSString).deletingLastPathComponent
-        let folderDescriptor = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY)
-        if folderDescriptor >= 0 {
-            fsync(folderDescriptor)
-            close(folderDescriptor)
+            try Destination.publish(temporaryPath, as: finalPath, replace: true)
         }
     }
 
