@@ -2,7 +2,7 @@ import ArgumentParsing
 import CamrecKit
 
 /// `camrec ctl PATH still|stop|status`: talks to a recording started with `--control PATH`.
-enum CtlCommand {
+enum CtlCommand: Subcommand {
     static let spec = CommandSpec(
         name: "camrec ctl",
         abstract: "Send a command to a running recording's control socket and print its JSON reply.",
@@ -18,30 +18,18 @@ enum CtlCommand {
             """
     )
 
-    static func main(_ arguments: [String]) -> ExitStatus {
-        let console = Console(json: false, quiet: false)
-        let parsed: ParsedArguments
-        do {
-            parsed = try spec.parse(arguments)
-        } catch {
-            console.fail(CamrecError(.usage, error.message))
-            return .usage
-        }
-        if parsed.helpRequested {
-            print(spec.helpText)
-            return .success
-        }
+    static func validate(_ parsed: ParsedArguments) throws(UsageError) -> (socket: String, command: String) {
         guard let socket = parsed.positional("SOCKET"), let command = parsed.positional("COMMAND") else {
-            console.fail(CamrecError(.usage, "give a socket and a command, e.g. camrec ctl /tmp/camrec.sock still"))
-            return .usage
+            throw UsageError("give a socket and a command, e.g. camrec ctl /tmp/camrec.sock still")
         }
-        do {
-            let reply = try ControlClient.send(command, to: socket)
-            print(reply)
-            return reply.hasPrefix("{\"ok\":true") ? .success : .failure
-        } catch {
-            console.fail(error)
-            return error.status
-        }
+        return (socket, command)
+    }
+
+    static func console(for parsed: ParsedArguments) -> Console { Console(json: false, quiet: false) }
+
+    static func run(_ options: (socket: String, command: String), console: Console) throws(CamrecError) -> ExitStatus {
+        let reply = try ControlClient.send(options.command, to: options.socket)
+        print(reply)
+        return reply.hasPrefix("{\"ok\":true") ? .success : .failure
     }
 }

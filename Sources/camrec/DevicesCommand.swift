@@ -2,7 +2,7 @@ import ArgumentParsing
 import CamrecKit
 
 /// `camrec devices [--json] [--check]`: lists cameras by our own V4L2 probing.
-enum DevicesCommand {
+enum DevicesCommand: Subcommand {
     static let spec = CommandSpec(
         name: "camrec devices",
         abstract: "List the cameras (V4L2 capture devices), their formats, sizes, frame rates and controls.",
@@ -19,27 +19,21 @@ enum DevicesCommand {
             """
     )
 
-    static func main(_ arguments: [String]) -> ExitStatus {
-        let parsed: ParsedArguments
-        do {
-            parsed = try spec.parse(arguments)
-        } catch {
-            Console(json: false, quiet: false).fail(CamrecError(.usage, error.message))
-            return .usage
-        }
-        if parsed.helpRequested {
-            print(spec.helpText)
-            return .success
-        }
+    static func validate(_ parsed: ParsedArguments) throws(UsageError) -> (check: Bool, json: Bool, controls: Bool) {
+        (parsed.flag("--check"), parsed.flag("--json"), parsed.flag("--controls"))
+    }
+
+    static func console(for parsed: ParsedArguments) -> Console { Console(json: false, quiet: false) }
+
+    static func run(_ options: (check: Bool, json: Bool, controls: Bool), console errors: Console) throws(CamrecError) -> ExitStatus {
         let catalog = CameraCatalog.scan()
-        if parsed.flag("--check") { return catalog.error?.status ?? .success }
+        if options.check { return catalog.error?.status ?? .success }
         // Listings on stdout; why a camera is missing or unusable on stderr, as camrec's
         // other commands say it (the JSON document also lists it under "problems").
-        let errors = Console(json: false, quiet: false)
-        if parsed.flag("--json") {
+        if options.json {
             print(catalog.jsonText)
         } else {
-            print(catalog.humanText(showControls: parsed.flag("--controls")), terminator: "")
+            print(catalog.humanText(showControls: options.controls), terminator: "")
         }
         if let error = catalog.error { errors.fail(error) }
         for warning in catalog.warnings { errors.say("camrec: warning: \(warning)") }

@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// `camrec [record] [options] OUTPUT`: records a movie from a camera.
-enum RecordCommand {
+enum RecordCommand: Subcommand {
     static let spec = CommandSpec(
         name: "camrec",
         abstract: "Record a movie from a camera (v4l2src → H.264 → MP4, MOV or MKV).",
@@ -53,35 +53,27 @@ enum RecordCommand {
             """
     )
 
-    static func main(_ arguments: [String]) -> ExitStatus {
-        let parsed: ParsedArguments
-        let options: RecordOptions
-        do {
-            parsed = try spec.parse(arguments)
-            if parsed.helpRequested {
-                print(spec.helpText)
-                return .success
-            }
-            if parsed.flag("--version") {
-                print("camrec \(CommandDispatcher.version)")
-                return .success
-            }
-            options = try RecordOptions(parsed)
-        } catch {
-            let console = Console(json: arguments.contains("--json"), quiet: false)
-            console.fail(CamrecError(.usage, error.message))
-            return .usage
-        }
-        let console = Console(json: options.json, quiet: options.quiet)
-        do {
-            return try run(options, console: console)
-        } catch {
-            console.fail(error)
-            return error.status
+    /// What the command line asks for.
+    enum Request {
+        case version
+        case record(RecordOptions)
+    }
+
+    static func validate(_ parsed: ParsedArguments) throws(UsageError) -> Request {
+        parsed.flag("--version") ? .version : .record(try RecordOptions(parsed))
+    }
+
+    static func run(_ request: Request, console: Console) throws(CamrecError) -> ExitStatus {
+        switch request {
+        case .version:
+            print("camrec \(CommandDispatcher.version)")
+            return .success
+        case .record(let options):
+            return try record(options, console: console)
         }
     }
 
-    private static func run(_ options: RecordOptions, console: Console) throws(CamrecError) -> ExitStatus {
+    private static func record(_ options: RecordOptions, console: Console) throws(CamrecError) -> ExitStatus {
         // --print-pipeline creates nothing, so an existing OUTPUT is no reason to refuse it.
         if !options.printPipeline {
             try OutputFile.checkDestination(options.output, overwrite: options.force)

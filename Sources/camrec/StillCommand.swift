@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// `camrec still [options] OUTPUT.jpg`: takes a photo (or a series) without a movie.
-enum StillCommand {
+enum StillCommand: Subcommand {
     static let spec = CommandSpec(
         name: "camrec still",
         abstract: "Take a photo from a camera, after its auto-exposure has settled.",
@@ -23,27 +23,40 @@ enum StillCommand {
         discussion: "Exit codes are those of camrec record (see camrec --help)."
     )
 
-    static func main(_ arguments: [String]) -> ExitStatus {
-        let console: Console
-        let config: StillConfig
-        let warnings: [String]
-        do {
-            let parsed = try spec.parse(arguments)
-            if parsed.helpRequested {
-                print(spec.helpText)
-                return .success
-            }
-            console = Console(json: parsed.flag("--json"), quiet: parsed.flag("--quiet"))
-            do {
-                (config, warnings) = try makeConfig(parsed)
-            } catch {
-                console.fail(error)
-                return error.status
-            }
-        } catch {
-            Console(json: arguments.contains("--json"), quiet: false).fail(CamrecError(.usage, error.message))
-            return .usage
+    /// The photo command's options, typed.
+    struct Options {
+        var device: String?
+        var size: FrameSize?
+        var rate: FrameRateValue?
+        var count: Int
+        var interval: TimeSpec
+        var settle: TimeSpec
+        var quality: Int
+        var output: String
+        var format: StillFormat
+        var force: Bool
+    }
+
+    static func validate(_ parsed: ParsedArguments) throws(UsageError) -> Options {
+        let quality = try parsed.value("--still-quality", quality) ?? StillFormat.defaultQuality
+        guard let output = parsed.positional("OUTPUT") else {
+            throw UsageError("missing OUTPUT: give the photo to write, e.g. camrec still photo.jpg")
         }
+        guard let format = StillFormat(path: output, quality: quality) else {
+            throw UsageError("cannot tell the format of '\(output)': end OUTPUT with \(StillFormat.extensionList)")
+        }
+        return Options(
+            device: parsed.value("--device"),
+            size: try parsed.value("--size", FrameSize.parse),
+            rate: try parsed.value("--fps", FrameRateValue.parse),
+            count: try parsed.value("--count", positiveInteger) ?? 1,
+            interval: try parsed.value("--interval") { (text: String) throws(ValueError) in try TimeSpec.parse(text) } ?? .seconds(1),
+            settle: try parsed.value("--settle") { (text: String) throws(ValueError) in try TimeSpec.parse(text) } ?? .seconds(3),
+            quality: quality, output: output, format: format, force: parsed.flag("--force"))
+    }
+
+    static func run(_ options: Options, console: Console) throws(CamrecError) -> ExitStatus {
+        let (config, warnings) = try makeConfig(options)
         SignalWatcher.block(SignalWatcher.recordingSignals)
         let camera = StillCamera(config: config)
         SignalWatcher.start(SignalWatcher.recordingSignals) { signal in
@@ -51,46 +64,25 @@ enum StillCommand {
         }
         let printer = RecordingPrinter(console: console)
         for warning in warnings { printer.show(.warning(warning)) }
-        do {
-            let result = try camera.run { event in
-                // A photo has no movie, so no "movie time": a line of its own.
-                guard case .still(let file) = event else { return printer.show(event) }
-                console.emit(file, type: "still")
-                console.say("camrec: still \(file.path) (\(humanBytes(file.bytes)))")
-            }
-            printer.show(result)
-            return result.exitStatus
-        } catch {
-            console.fail(error)
-            return error.status
+        let result = try camera.run { event in
+            // A photo has no movie, so no "movie time": a line of its own.
+            guard case .still(let file) = event else { return printer.show(event) }
+            console.emit(file, type: "still")
+            console.say("camrec: still \(file.path) (\(humanBytes(file.bytes)))")
         }
+        printer.show(result)
+        return result.exitStatus
     }
 
     /// The photos to take, and warnings about the camera chosen.
-    private static func makeConfig(_ parsed: ParsedArguments) throws(CamrecError) -> (StillConfig, warnings: [String]) {
-        let options: (size: FrameSize?, rate: FrameRateValue?, count: Int, interval: TimeSpec, settle: TimeSpec, quality: Int)
-        do {
-            options = (
-                try parsed.value("--size", FrameSize.parse),
-                try parsed.value("--fps", FrameRateValue.parse),
-                try parsed.value("--count", positiveInteger) ?? 1,
-                try parsed.value("--interval") { (text: String) throws(ValueError) in try TimeSpec.parse(text) } ?? .seconds(1),
-                try parsed.value("--settle") { (text: String) throws(ValueError) in try TimeSpec.parse(text) } ?? .seconds(3),
-                try parsed.value("--still-quality", quality) ?? StillFormat.defaultQuality)
-        } catch {
-            throw CamrecError(.usage, error.message)
-        }
-        guard let output = parsed.positional("OUTPUT") else {
-            throw CamrecError(.usage, "missing OUTPUT: give the photo to write, e.g. camrec still photo.jpg")
-        }
-        guard let format = StillFormat(path: output, quality: options.quality) else {
-            throw CamrecError(.usage, "cannot tell the format of '\(output)': end OUTPUT with \(StillFormat.extensionList)")
-        }
+    /// Checks the destination and finds the camera (errors other than usage ones).
+    private static func makeConfig(_ options: Options) throws(CamrecError) -> (StillConfig, warnings: [String]) {
+        let (output, format) = (options.output, options.format)
         let target: StillOutput
         if options.count == 1 && !output.contains("%") {
             try StillNaming.checkFolder(of: output)
-            try OutputFile.checkDestination(output, overwrite: parsed.flag("--force"))
-            target = .file(path: output, overwrite: parsed.flag("--force"))
+            try OutputFile.checkDestination(output, overwrite: options.force)
+            target = .file(path: output, overwrite: options.force)
         } else {
             let (stem, ext) = OutputFile.split(output)
             let pattern = output.contains("%") ? output : stem + "-%04d" + ext
@@ -98,7 +90,7 @@ enum StillCommand {
             try naming.checkDestination()
             target = .series(naming)
         }
-        let resolution = try CameraResolver.resolve(device: parsed.value("--device"), size: options.size, rate: options.rate)
+        let resolution = try CameraResolver.resolve(device: options.device, size: options.size, rate: options.rate)
         let config = StillConfig(source: resolution.source, size: resolution.size, rate: resolution.rate, format: format,
                                  output: target, count: options.count, interval: options.interval, settle: options.settle)
         return (config, resolution.warnings)

@@ -8,7 +8,7 @@ import Glibc
 
 /// `camrec trim [--start T] [--end T] [-o OUT | --in-place] [--force] [--mode M] [--json] INPUT`:
 /// cuts the start and/or end of a saved movie.
-enum TrimCommand {
+enum TrimCommand: Subcommand {
     /// The signals that stop a trim (its temporary file is removed; exit status 130).
     static let stopSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
@@ -91,21 +91,7 @@ enum TrimCommand {
         return lines
     }
 
-    static func main(_ arguments: [String]) -> ExitStatus {
-        let parsed: ParsedArguments
-        let request: TrimRequest
-        do {
-            parsed = try spec.parse(arguments)
-            if parsed.helpRequested {
-                print(spec.helpText)
-                return .success
-            }
-            request = try validate(parsed)
-        } catch {
-            Console(json: arguments.contains("--json"), quiet: false).fail(CamrecError(.usage, error.message))
-            return .usage
-        }
-        let console = Console(json: parsed.flag("--json"), quiet: parsed.flag("--quiet"))
+    static func run(_ request: TrimRequest, console: Console) throws(CamrecError) -> ExitStatus {
         // Before GStreamer starts any thread: the signals then reach only the watcher.
         SignalWatcher.block(stopSignals)
         let control = TrimControl(onProgress: progressPrinter(for: request, console: console))
@@ -125,14 +111,9 @@ enum TrimCommand {
                 _exit(ExitStatus.aborted.rawValue)
             }
         }
-        do {
-            let result = try Trimmer.run(request, control: control)
-            show(result, console: console)
-            return .success
-        } catch {
-            console.fail(error)
-            return error.status
-        }
+        let result = try Trimmer.run(request, control: control)
+        show(result, console: console)
+        return .success
     }
 
     /// Turns the command line into a typed request (all checks that need no media).

@@ -1,0 +1,54 @@
+import ArgumentParsing
+import CamrecKit
+
+/// The shape every subcommand has, as swift-argument-parser's commands do: a spec (its
+/// options and help), `validate` (parsed arguments to typed options, usage errors only),
+/// and `run` (the work; its errors are values with an exit status). `main` is the same
+/// for all of them: help, usage errors as one line (and a JSON `error` line with
+/// `--json`), then run.
+protocol Subcommand {
+    /// The typed options `validate` makes.
+    associatedtype Options
+
+    /// The options, positionals and help text.
+    static var spec: CommandSpec { get }
+
+    /// Turns parsed arguments into typed options; every problem is a usage error.
+    static func validate(_ parsed: ParsedArguments) throws(UsageError) -> Options
+
+    /// Where this run's output goes (`--json`, `--quiet`).
+    static func console(for parsed: ParsedArguments) -> Console
+
+    /// Does the work.
+    static func run(_ options: Options, console: Console) throws(CamrecError) -> ExitStatus
+}
+
+extension Subcommand {
+    static func console(for parsed: ParsedArguments) -> Console {
+        Console(json: parsed.flag("--json"), quiet: parsed.flag("--quiet"))
+    }
+
+    /// Parses `arguments`, prints help or a usage error, else validates and runs.
+    static func main(_ arguments: [String]) -> ExitStatus {
+        let parsed: ParsedArguments
+        let options: Options
+        do {
+            parsed = try spec.parse(arguments)
+            if parsed.helpRequested {
+                print(spec.helpText)
+                return .success
+            }
+            options = try validate(parsed)
+        } catch {
+            Console(json: arguments.contains("--json"), quiet: false).fail(CamrecError(.usage, error.message))
+            return .usage
+        }
+        let console = console(for: parsed)
+        do {
+            return try run(options, console: console)
+        } catch {
+            console.fail(error)
+            return error.status
+        }
+    }
+}
