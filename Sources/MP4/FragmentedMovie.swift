@@ -26,21 +26,11 @@ public struct FragmentedMovie: Sendable, Equatable {
         var pendingFragment: [UInt8]?   // a moof whose mdat follows
         var unclaimedData = false         // an mdat whose moof follows
         var summary = Summary()
-        var offset: UInt64 = 0
         var completeEnd: UInt64 = 0
-        while offset + 8 <= file.size {
-            let header = try file.read(offset: offset, count: Int(min(16, file.size - offset)))
-            var reader = ByteReader(header)
-            guard let size32 = reader.uint32(), let type = reader.fourCC() else { break }
-            var size = UInt64(size32)
-            if size32 == 1 {
-                guard let large = reader.uint64() else { break }
-                size = large
-            } else if size32 == 0 {
-                size = file.size - offset
-            }
-            guard size >= 8, offset + size <= file.size else { break }  // a torn box: the end
-            switch type {
+        // A torn last box (its size runs past the end) is where the walk stops.
+        for box in try Box.topLevel(in: file) {
+            let (offset, size) = (UInt64(box.start), UInt64(box.end - box.start))
+            switch box.type {
             case "moov":
                 guard size < 1 << 30 else { throw MP4Error("the movie box is too large") }
                 let moov = try file.read(offset: offset, count: Int(size))
@@ -70,7 +60,6 @@ public struct FragmentedMovie: Sendable, Equatable {
             default:
                 if pendingFragment == nil, !unclaimedData { completeEnd = offset + size }
             }
-            offset += size
         }
         guard let video else { throw MP4Error("the file has no movie box (moov): nothing of it plays") }
         return FragmentedMovie(frames: summary.frames, seconds: summary.seconds(timescale: video.timescale),

@@ -21,33 +21,23 @@ public struct Movie: Sendable {
         let file = try SampleFile(path: path)
         var fileType: [UInt8]?
         var moov: [UInt8]?
-        var offset: UInt64 = 0
-        while offset + 8 <= file.size {
-            let header = try file.read(offset: offset, count: Int(min(16, file.size - offset)))
-            var reader = ByteReader(header)
-            guard let size32 = reader.uint32(), let type = reader.fourCC() else { break }
-            var size = UInt64(size32)
-            if size32 == 1 {
-                guard let large = reader.uint64() else { throw MP4Error("a box at \(offset) is truncated") }
-                size = large
-            } else if size32 == 0 {
-                size = file.size - offset
-            }
-            guard size >= 8, offset + size <= file.size else {
-                throw MP4Error("the \(type) box at \(offset) runs past the end of the file")
-            }
-            switch type {
+        let boxes = try Box.topLevel(in: file)
+        if let last = boxes.last, UInt64(last.end) < file.size, file.size - UInt64(last.end) >= 8 {
+            throw MP4Error("a box at \(last.end) runs past the end of the file")
+        }
+        for box in boxes {
+            let size = box.end - box.start
+            switch box.type {
             case "ftyp" where size < 1 << 16:
-                fileType = try file.read(offset: offset, count: Int(size))
+                fileType = try file.read(offset: UInt64(box.start), count: size)
             case "moov":
                 guard size < 1 << 30 else { throw MP4Error("the movie box is too large") }
-                moov = try file.read(offset: offset, count: Int(size))
+                moov = try file.read(offset: UInt64(box.start), count: size)
             case "moof":
                 throw MP4Error("the movie is fragmented")
             default:
                 break
             }
-            offset += size
         }
         guard let moov else { throw MP4Error("the file has no movie box (moov)") }
         let movie = try parse(moov: moov, fileType: fileType)

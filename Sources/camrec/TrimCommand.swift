@@ -57,39 +57,9 @@ enum TrimCommand: Subcommand {
               camrec trim --end -3 --in-place in.mkv
               camrec trim --start 00:01:00 --mode keyframe -o clip.mp4 in.mp4
 
-            \(exitCodeTable)
+            \(CommandDispatcher.exitCodeTable(exitCodes))
             """
     )
-
-    /// Trim's exit codes, each meaning wrapped under itself within 80 columns.
-    static var exitCodeTable: String {
-        let indent = 7
-        let lines = exitCodes.flatMap { status, meaning in
-            let code = String(status.rawValue)
-            let wrapped = wrap(meaning, width: 80 - indent)
-            let first = "  " + code + String(repeating: " ", count: max(1, indent - 2 - code.count)) + (wrapped.first ?? "")
-            return [first] + wrapped.dropFirst().map { String(repeating: " ", count: indent) + $0 }
-        }
-        return (["Exit codes:"] + lines).joined(separator: "\n")
-    }
-
-    /// Greedy word wrap to `width` columns.
-    private static func wrap(_ text: String, width: Int) -> [String] {
-        var lines: [String] = []
-        var line = ""
-        for word in text.split(separator: " ") {
-            if line.isEmpty {
-                line = String(word)
-            } else if line.count + 1 + word.count <= width {
-                line += " " + word
-            } else {
-                lines.append(line)
-                line = String(word)
-            }
-        }
-        if !line.isEmpty { lines.append(line) }
-        return lines
-    }
 
     static func run(_ request: TrimRequest, console: Console) throws(CamrecError) -> ExitStatus {
         // Before GStreamer starts any thread: the signals then reach only the watcher.

@@ -1,3 +1,4 @@
+import MP4
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -62,7 +63,7 @@ struct MatroskaScan: Equatable {
 
     /// Scans the file at `path`; nil when it cannot be read or is not Matroska.
     static func scan(path: String) -> MatroskaScan? {
-        guard let file = ScanFile(path: path) else { return nil }
+        guard let file = try? SampleFile(path: path) else { return nil }
         var scanner = Scanner(file: file)
         return scanner.run()
     }
@@ -78,7 +79,7 @@ struct MatroskaScan: Equatable {
     }
 
     private struct Scanner {
-        let file: ScanFile
+        let file: SampleFile
         var videoTrack: UInt64?
         var scale: UInt64 = 1_000_000
         var frames = 0
@@ -87,7 +88,12 @@ struct MatroskaScan: Equatable {
         var completeEnd: UInt64 = 0
         var tornClusterSize: (offset: UInt64, length: Int, body: UInt64)?
 
-        init(file: ScanFile) { self.file = file }
+        init(file: SampleFile) { self.file = file }
+
+        /// `count` bytes at `offset`, nil past the end of the file.
+        private func read(offset: UInt64, count: Int) -> [UInt8]? {
+            count == 0 ? [] : try? file.read(offset: offset, count: count)
+        }
 
         mutating func run() -> MatroskaScan? {
             var offset: UInt64 = 0
@@ -164,7 +170,7 @@ struct MatroskaScan: Equatable {
         }
 
         private mutating func countBlock(at offset: UInt64, clusterTimestamp: Int64) {
-            guard let bytes = file.read(offset: offset, count: 4), let (track, length) = Self.vint(bytes, 0),
+            guard let bytes = read(offset: offset, count: 4), let (track, length) = Self.vint(bytes, 0),
                   track == videoTrack, length + 2 <= bytes.count else { return }
             let relative = Int64(Int16(bitPattern: UInt16(bytes[length]) << 8 | UInt16(bytes[length + 1])))
             let time = clusterTimestamp + relative
@@ -200,13 +206,13 @@ struct MatroskaScan: Equatable {
         }
 
         private func unsigned(from offset: UInt64, count: Int) -> UInt64? {
-            guard count <= 8, let bytes = file.read(offset: offset, count: count) else { return nil }
+            guard count <= 8, let bytes = read(offset: offset, count: count) else { return nil }
             return bytes.reduce(0) { $0 << 8 | UInt64($1) }
         }
 
         /// The element header at `offset`, or nil when the file ends inside it.
         private func header(at offset: UInt64) -> Element? {
-            guard offset < file.size, let bytes = file.read(offset: offset, count: Int(min(12, file.size - offset))),
+            guard offset < file.size, let bytes = read(offset: offset, count: Int(min(12, file.size - offset))),
                   let first = bytes.first, first != 0 else { return nil }
             let idLength = first.leadingZeroBitCount + 1
             guard idLength <= 4, idLength < bytes.count else { return nil }
@@ -228,31 +234,4 @@ struct MatroskaScan: Equatable {
             return (value, length)
         }
     }
-}
-
-/// A file read with `pread`, for the scans.
-final class ScanFile {
-    private let descriptor: Int32
-    let size: UInt64
-
-    init?(path: String) {
-        descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else {
-            close(descriptor)
-            return nil
-        }
-        size = UInt64(info.st_size)
-    }
-
-    /// `count` bytes at `offset`, or nil on a short read.
-    func read(offset: UInt64, count: Int) -> [UInt8]? {
-        guard count > 0 else { return [] }
-        var bytes = [UInt8](repeating: 0, count: count)
-        let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, off_t(offset)) }
-        return got == count ? bytes : nil
-    }
-
-    deinit { close(descriptor) }
 }
