@@ -23,7 +23,7 @@ let package = Package(
         // by V4L2 (what a camera offers) and CamrecKit (what a user asks for).
         .target(name: "MediaValues"),
         .target(name: "CV4L2"),
-        .target(name: "V4L2", dependencies: ["CV4L2"]),
+        .target(name: "V4L2", dependencies: ["CV4L2", "MediaValues"]),
         // Reads and writes plain MP4/QuickTime sample tables: trim's stream copy.
         .target(name: "MP4"),
         .target(
@@ -46,7 +46,7 @@ let package = Package(
         .testTarget(name: "GStreamerTests", dependencies: ["GStreamer"]),
         .testTarget(name: "CamrecKitTests", dependencies: ["CamrecKit", "V4L2"]),
         // V4L2 probing and format choice, and CamrecKit's listing of what they find (camrec devices).
-        .testTarget(name: "V4L2Tests", dependencies: ["V4L2", "CamrecKit"]),
+        .testTarget(name: "V4L2Tests", dependencies: ["V4L2", "MediaValues", "CamrecKit"]),
         .testTarget(name: "MediaValuesTests", dependencies: ["MediaValues"]),
         .testTarget(name: "MP4Tests", dependencies: ["MP4"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
