@@ -19,13 +19,16 @@ let package = Package(
         ),
         .target(name: "CGStreamerShim", dependencies: ["CGStreamer"]),
         .target(name: "GStreamer", dependencies: ["CGStreamer", "CGStreamerShim"]),
+        // One frame size and one frame rate type (with their parsing and ValueError), shared
+        // by V4L2 (what a camera offers) and CamrecKit (what a user asks for).
+        .target(name: "MediaValues"),
         .target(name: "CV4L2"),
-        .target(name: "V4L2", dependencies: ["CV4L2"]),
+        .target(name: "V4L2", dependencies: ["CV4L2", "MediaValues"]),
         // Reads and writes plain MP4/QuickTime sample tables: trim's stream copy.
         .target(name: "MP4"),
         .target(
             name: "CamrecKit",
-            dependencies: ["GStreamer", "V4L2", "MP4"],
+            dependencies: ["GStreamer", "V4L2", "MP4", "MediaValues"],
             // Sources/CamrecKit/Pipelines links to the top-level pipelines/ folder: the
             // templates are compiled in, so an installed binary needs no data files.
             resources: [.embedInCode("Pipelines")]
@@ -43,7 +46,8 @@ let package = Package(
         .testTarget(name: "GStreamerTests", dependencies: ["GStreamer"]),
         .testTarget(name: "CamrecKitTests", dependencies: ["CamrecKit", "V4L2"]),
         // V4L2 probing and format choice, and CamrecKit's listing of what they find (camrec devices).
-        .testTarget(name: "V4L2Tests", dependencies: ["V4L2", "CamrecKit"]),
+        .testTarget(name: "V4L2Tests", dependencies: ["V4L2", "MediaValues", "CamrecKit"]),
+        .testTarget(name: "MediaValuesTests", dependencies: ["MediaValues"]),
         .testTarget(name: "MP4Tests", dependencies: ["MP4"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
         // End-to-end tests run the built `camrec` binary (and the VirtualCamera) as a user would.

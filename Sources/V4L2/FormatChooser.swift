@@ -1,3 +1,5 @@
+import MediaValues
+
 /// Chooses the camera format, size and rate to record, from what the camera reports.
 ///
 /// A pure function of the formats: no device access, so every rule is testable.
@@ -6,7 +8,7 @@
 /// 1. Only formats camrec can record are considered: `FormatFamily.raw`, `.mjpeg`, `.h264`,
 ///    and only sizes with enumerated frame rates.
 /// 2. The wanted rate is the requested one, else 30 fps. A rate "reaches" the wanted rate when it
-///    is at least 99% of it (`FrameRate.meets`), so 29.97 counts as 30.
+///    is at least 99% of it (`FrameRateValue.meets`), so 29.97 counts as 30.
 /// 3. Size: the requested size, which some format must offer (else `.sizeUnsupported`). With no
 ///    request: 1280x720 if some format reaches the wanted rate there; else the largest size
 ///    (by area, then width) within 1920x1080 that reaches it; if the camera only offers larger
@@ -21,15 +23,15 @@
 ///    (exactly 30 when 60 and 30 are offered; 60 when only 60 is).
 public enum FormatChooser {
     /// The rate wanted when none is requested.
-    public static let defaultRate = FrameRate(30)
+    public static let defaultRate = FrameRateValue(30)
     /// The size preferred when none is requested.
-    public static let defaultSize = VideoSize(width: 1280, height: 720)
+    public static let defaultSize = FrameSize(width: 1280, height: 720)
     /// With no size requested, larger sizes than this are chosen only if the camera has nothing smaller.
-    public static let sizeCap = VideoSize(width: 1920, height: 1080)
+    public static let sizeCap = FrameSize(width: 1920, height: 1080)
 
     /// Chooses from `formats` for an optional requested `size` and `rate`.
-    public static func choose(from formats: [PixelFormat], size: VideoSize? = nil,
-                              rate: FrameRate? = nil) throws(FormatChoiceError) -> FormatChoice {
+    public static func choose(from formats: [PixelFormat], size: FrameSize? = nil,
+                              rate: FrameRateValue? = nil) throws(FormatChoiceError) -> FormatChoice {
         let modes = usableModes(formats)
         guard !modes.isEmpty else {
             throw .noUsableFormats(offered: formats.map { $0.fourcc.trimmingSpaces })
@@ -42,7 +44,7 @@ public enum FormatChooser {
 
     // MARK: Requested size
 
-    private static func choose(modes: [Mode], size: VideoSize, rate: FrameRate?) throws(FormatChoiceError) -> FormatChoice {
+    private static func choose(modes: [Mode], size: FrameSize, rate: FrameRateValue?) throws(FormatChoiceError) -> FormatChoice {
         let atSize = modes.filter { $0.size == size }
         guard !atSize.isEmpty else {
             throw .sizeUnsupported(requested: size, nearest: nearestSizes(to: size, in: modes))
@@ -59,12 +61,12 @@ public enum FormatChooser {
         // Nothing reaches 30 fps at this size: take the best rate it has.
         let best = atSize.map(\.fastest).max() ?? wanted
         return pick(at: size, wanted: best, modes: modes, sizeReason: "\(size) as requested",
-                    rateReason: "\(best) fps is the fastest at \(size) (below \(defaultRate))")
+                    rateReason: "\(best.roundedDescription) fps is the fastest at \(size) (below \(defaultRate.roundedDescription))")
     }
 
     // MARK: No requested size
 
-    private static func chooseSize(modes: [Mode], rate: FrameRate?) throws(FormatChoiceError) -> FormatChoice {
+    private static func chooseSize(modes: [Mode], rate: FrameRateValue?) throws(FormatChoiceError) -> FormatChoice {
         let capped = modes.filter { $0.size.fits(in: sizeCap) }
         guard !capped.isEmpty else { return try chooseAboveCap(modes: modes, rate: rate) }
 
@@ -75,7 +77,7 @@ public enum FormatChooser {
                 // Larger sizes cannot be faster in practice, but check rather than assume.
                 if let above = modes.filter({ $0.reaches(rate) }).map(\.size).sorted(by: smallerFirst).first {
                     return pick(at: above, wanted: rate, modes: modes,
-                                sizeReason: "\(above) is the smallest size that reaches \(rate) fps",
+                                sizeReason: "\(above) is the smallest size that reaches \(rate.roundedDescription) fps",
                                 rateReason: rateReason(requested: rate, fallback: false))
                 }
                 throw .rateUnreachable(requested: rate, size: nil, available: fastestDetail(modes))
@@ -93,18 +95,18 @@ public enum FormatChooser {
             throw .noUsableFormats(offered: [])
         }
         return pick(at: largest, wanted: wanted, modes: modes,
-                    sizeReason: "\(largest) is the largest size up to \(sizeCap) that reaches \(wanted) fps",
+                    sizeReason: "\(largest) is the largest size up to \(sizeCap) that reaches \(wanted.roundedDescription) fps",
                     rateReason: rateReason(requested: rate, fallback: fallback))
     }
 
     /// A camera whose sizes all exceed the cap: the smallest size that reaches the wanted rate,
     /// else (no rate requested) the smallest size at its fastest rate.
-    private static func chooseAboveCap(modes: [Mode], rate: FrameRate?) throws(FormatChoiceError) -> FormatChoice {
+    private static func chooseAboveCap(modes: [Mode], rate: FrameRateValue?) throws(FormatChoiceError) -> FormatChoice {
         let wanted = rate ?? defaultRate
         let sizes = Set(modes.map(\.size)).sorted(by: smallerFirst)
         if let size = sizes.first(where: { size in modes.contains { $0.size == size && $0.reaches(wanted) } }) {
             return pick(at: size, wanted: wanted, modes: modes,
-                        sizeReason: "\(size) is the smallest size the camera offers at \(wanted) fps",
+                        sizeReason: "\(size) is the smallest size the camera offers at \(wanted.roundedDescription) fps",
                         rateReason: nil)
         }
         if let rate { throw .rateUnreachable(requested: rate, size: nil, available: fastestDetail(modes)) }
@@ -118,7 +120,7 @@ public enum FormatChooser {
     // MARK: Picking a format at a size
 
     /// The preferred mode at `size` reaching `wanted` (rule 5), at its slowest reaching rate (rule 6).
-    private static func pick(at size: VideoSize, wanted: FrameRate, modes: [Mode],
+    private static func pick(at size: FrameSize, wanted: FrameRateValue, modes: [Mode],
                              sizeReason: String, rateReason: String?) -> FormatChoice {
         let atSize = modes.filter { $0.size == size }
         let reaching = atSize.filter { $0.reaches(wanted) }.sorted(by: Mode.isPreferred)
@@ -131,17 +133,17 @@ public enum FormatChooser {
         reasons.append(formatReason(chosen: mode, size: size, atSize: atSize))
         return FormatChoice(fourcc: mode.format.fourcc, width: size.width, height: size.height, rate: chosenRate,
                             family: mode.format.family,
-                            reason: "\(mode.format.fourcc.trimmingSpaces) \(size) at \(chosenRate) fps: "
+                            reason: "\(mode.format.fourcc.trimmingSpaces) \(size) at \(chosenRate.roundedDescription) fps: "
                                 + reasons.joined(separator: "; "))
     }
 
-    private static func rateReason(requested: FrameRate?, fallback: Bool) -> String? {
+    private static func rateReason(requested: FrameRateValue?, fallback: Bool) -> String? {
         if requested != nil { return nil }  // the chosen rate is in the headline; nothing to explain
-        return fallback ? "no format reaches \(defaultRate) fps, so the fastest rate available is used" : nil
+        return fallback ? "no format reaches \(defaultRate.roundedDescription) fps, so the fastest rate available is used" : nil
     }
 
     /// Why this format and not a more preferred one.
-    private static func formatReason(chosen: Mode, size: VideoSize, atSize: [Mode]) -> String {
+    private static func formatReason(chosen: Mode, size: FrameSize, atSize: [Mode]) -> String {
         let family = chosen.format.family
         let fourcc = chosen.format.fourcc.trimmingSpaces
         switch family {
@@ -150,7 +152,7 @@ public enum FormatChooser {
         default:
             let better = atSize.filter { $0.format.family < family }.sorted(by: Mode.isPreferred)
             if let slow = better.first {
-                return "\(slow.format.fourcc.trimmingSpaces) reaches only \(slow.fastest) fps at \(size)"
+                return "\(slow.format.fourcc.trimmingSpaces) reaches only \(slow.fastest.roundedDescription) fps at \(size)"
             }
             return family == .mjpeg ? "no raw format offers \(size)" : "no raw or MJPEG format offers \(size)"
         }
@@ -158,7 +160,7 @@ public enum FormatChooser {
 
     // MARK: Error details
 
-    private static func nearestSizes(to size: VideoSize, in modes: [Mode]) -> [String] {
+    private static func nearestSizes(to size: FrameSize, in modes: [Mode]) -> [String] {
         let sizes = Set(modes.map(\.size)).sorted { a, b in
             let da = distance(a, size), db = distance(b, size)
             return da != db ? da < db : a.area > b.area
@@ -166,28 +168,28 @@ public enum FormatChooser {
         return sizes.prefix(3).map { summary(of: $0, modes: modes) }
     }
 
-    private static func distance(_ a: VideoSize, _ b: VideoSize) -> Int64 {
+    private static func distance(_ a: FrameSize, _ b: FrameSize) -> Int64 {
         abs(Int64(a.width) - Int64(b.width)) + abs(Int64(a.height) - Int64(b.height))
     }
 
     /// "1280x720 (30 fps MJPG, 10 fps YUYV)".
-    static func summary(of size: VideoSize, modes: [Mode]) -> String {
+    static func summary(of size: FrameSize, modes: [Mode]) -> String {
         "\(size) (\(ratesAt(size, modes: modes)))"
     }
 
     /// "30 fps MJPG, 10 fps YUYV": each format's fastest rate at `size`, fastest first.
-    private static func ratesAt(_ size: VideoSize, modes: [Mode]) -> String {
+    private static func ratesAt(_ size: FrameSize, modes: [Mode]) -> String {
         modes.filter { $0.size == size }
             .sorted { $0.fastest != $1.fastest ? $0.fastest > $1.fastest : Mode.isPreferred($0, $1) }
-            .map { "\($0.fastest) fps \($0.format.fourcc.trimmingSpaces)" }
+            .map { "\($0.fastest.roundedDescription) fps \($0.format.fourcc.trimmingSpaces)" }
             .joined(separator: ", ")
     }
 
-    private static func unreachableDetail(rate: FrameRate, size: VideoSize, modes: [Mode]) -> String {
+    private static func unreachableDetail(rate: FrameRateValue, size: FrameSize, modes: [Mode]) -> String {
         var text = "at \(size) it reaches \(ratesAt(size, modes: modes))"
         let elsewhere = Set(modes.filter { $0.reaches(rate) }.map(\.size)).sorted(by: smallerFirst).reversed()
         if !elsewhere.isEmpty {
-            text += "; \(rate) fps is available at " + elsewhere.prefix(3).map(\.description).joined(separator: ", ")
+            text += "; \(rate.roundedDescription) fps is available at " + elsewhere.prefix(3).map(\.description).joined(separator: ", ")
         }
         return text
     }
@@ -195,10 +197,10 @@ public enum FormatChooser {
     private static func fastestDetail(_ modes: [Mode]) -> String {
         guard let best = modes.map(\.fastest).max() else { return "it reports no frame rates" }
         let sizes = Set(modes.filter { $0.fastest == best }.map(\.size)).sorted(by: smallerFirst).reversed()
-        return "its fastest is \(best) fps, at " + sizes.prefix(3).map { summary(of: $0, modes: modes) }.joined(separator: ", ")
+        return "its fastest is \(best.roundedDescription) fps, at " + sizes.prefix(3).map { summary(of: $0, modes: modes) }.joined(separator: ", ")
     }
 
-    private static func smallerFirst(_ a: VideoSize, _ b: VideoSize) -> Bool {
+    private static func smallerFirst(_ a: FrameSize, _ b: FrameSize) -> Bool {
         a.area != b.area ? a.area < b.area : a.width < b.width
     }
 
@@ -208,11 +210,11 @@ public enum FormatChooser {
     struct Mode {
         let format: PixelFormat
         let order: Int
-        let size: VideoSize
-        let rates: [FrameRate]
-        var fastest: FrameRate { rates.max() ?? FrameRate(1) }
+        let size: FrameSize
+        let rates: [FrameRateValue]
+        var fastest: FrameRateValue { rates.max() ?? FrameRateValue(1) }
 
-        func reaches(_ wanted: FrameRate) -> Bool { rates.contains { $0.meets(wanted) } }
+        func reaches(_ wanted: FrameRateValue) -> Bool { rates.contains { $0.meets(wanted) } }
 
         /// Rule 5: family rank, then raw preference order, then enumeration order.
         static func isPreferred(_ a: Mode, _ b: Mode) -> Bool {
@@ -241,9 +243,9 @@ public enum FormatChoiceError: Error, Sendable, Equatable, CustomStringConvertib
     /// The camera offers nothing camrec can record (or nothing at all); `offered` lists its fourccs.
     case noUsableFormats(offered: [String])
     /// No format offers the requested size; `nearest` describes the closest sizes it does offer.
-    case sizeUnsupported(requested: VideoSize, nearest: [String])
+    case sizeUnsupported(requested: FrameSize, nearest: [String])
     /// Nothing reaches the requested rate (at `size`, or at any size when nil); `available` says what does.
-    case rateUnreachable(requested: FrameRate, size: VideoSize?, available: String)
+    case rateUnreachable(requested: FrameRateValue, size: FrameSize?, available: String)
 
     /// One line a person can act on.
     public var message: String {
@@ -254,8 +256,8 @@ public enum FormatChoiceError: Error, Sendable, Equatable, CustomStringConvertib
         case .sizeUnsupported(let requested, let nearest):
             return "the camera cannot capture \(requested); nearest sizes: \(nearest.joined(separator: ", "))"
         case .rateUnreachable(let requested, let size, let available):
-            if let size { return "the camera cannot capture \(size) at \(requested) fps; \(available)" }
-            return "the camera cannot capture at \(requested) fps; \(available)"
+            if let size { return "the camera cannot capture \(size) at \(requested.roundedDescription) fps; \(available)" }
+            return "the camera cannot capture at \(requested.roundedDescription) fps; \(available)"
         }
     }
 

@@ -1,3 +1,5 @@
+import MediaValues
+
 /// One pixel format a camera offers (from VIDIOC_ENUM_FMT), with its sizes and rates.
 public struct PixelFormat: Sendable, Codable, Hashable {
     /// The four-character code, e.g. "YUYV", "MJPG", "H264" (V4L2 pads short codes with spaces: "Y16 ").
@@ -28,7 +30,7 @@ public struct PixelFormat: Sendable, Codable, Hashable {
     public var family: FormatFamily { FormatFamily(fourcc: fourcc, compressed: compressed) }
 
     /// The fastest rate offered at `size`, or nil when the format does not offer it.
-    public func fastestRate(at size: VideoSize) -> FrameRate? {
+    public func fastestRate(at size: FrameSize) -> FrameRateValue? {
         sizes.first(where: { $0.size == size })?.rates.max()
     }
 }
@@ -36,45 +38,45 @@ public struct PixelFormat: Sendable, Codable, Hashable {
 /// One frame size of a pixel format and the frame rates offered at it.
 public struct FrameSizeOption: Sendable, Codable, Hashable {
     /// Width in pixels.
-    public let width: UInt32
+    public let width: Int
     /// Height in pixels.
-    public let height: UInt32
+    public let height: Int
     /// Frame rates, fastest first. Discrete rates are exact; for a stepwise or continuous
     /// interval range this holds the fastest rate, common rates inside the range, and the slowest.
     /// Empty when the driver does not enumerate intervals.
-    public let rates: [FrameRate]
+    public let rates: [FrameRateValue]
 
     /// An option of `width` x `height` at `rates` (sorted fastest first, duplicates removed).
-    public init(width: UInt32, height: UInt32, rates: [FrameRate]) {
+    public init(width: Int, height: Int, rates: [FrameRateValue]) {
         self.width = width
         self.height = height
-        var unique: [FrameRate] = []
+        var unique: [FrameRateValue] = []
         for rate in rates.sorted(by: >) where !unique.contains(rate) { unique.append(rate) }
         self.rates = unique
     }
 
     /// The size as a value.
-    public var size: VideoSize { VideoSize(width: width, height: height) }
+    public var size: FrameSize { FrameSize(width: width, height: height) }
 }
 
 /// A size range reported with V4L2_FRMSIZE_TYPE_STEPWISE or _CONTINUOUS.
 public struct FrameSizeRange: Sendable, Codable, Hashable {
     /// The smallest size.
-    public let minimum: VideoSize
+    public let minimum: FrameSize
     /// The largest size.
-    public let maximum: VideoSize
+    public let maximum: FrameSize
     /// Width and height steps (1x1 for a continuous range).
-    public let step: VideoSize
+    public let step: FrameSize
 
     /// A range from `minimum` to `maximum` in steps of `step`.
-    public init(minimum: VideoSize, maximum: VideoSize, step: VideoSize) {
+    public init(minimum: FrameSize, maximum: FrameSize, step: FrameSize) {
         self.minimum = minimum
         self.maximum = maximum
         self.step = step
     }
 
     /// Whether `size` lies in the range and on its steps.
-    public func contains(_ size: VideoSize) -> Bool {
+    public func contains(_ size: FrameSize) -> Bool {
         guard size.width >= minimum.width, size.width <= maximum.width,
               size.height >= minimum.height, size.height <= maximum.height else { return false }
         let stepW = max(step.width, 1), stepH = max(step.height, 1)
@@ -82,14 +84,14 @@ public struct FrameSizeRange: Sendable, Codable, Hashable {
     }
 
     /// Common sizes inside the range (plus its ends), which discovery probes for rates.
-    public var commonSizes: [VideoSize] {
-        let common: [VideoSize] = [
+    public var commonSizes: [FrameSize] {
+        let common: [FrameSize] = [
             .init(width: 160, height: 120), .init(width: 320, height: 240), .init(width: 640, height: 360),
             .init(width: 640, height: 480), .init(width: 800, height: 600), .init(width: 1024, height: 768),
             .init(width: 1280, height: 720), .init(width: 1280, height: 960), .init(width: 1920, height: 1080),
             .init(width: 2560, height: 1440), .init(width: 3840, height: 2160),
         ]
-        var result: [VideoSize] = []
+        var result: [FrameSize] = []
         for size in [minimum] + common + [maximum] where contains(size) && !result.contains(size) {
             result.append(size)
         }

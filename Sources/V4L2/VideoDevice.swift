@@ -1,4 +1,5 @@
 import CV4L2
+import MediaValues
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -100,25 +101,25 @@ public final class VideoDevice: Sendable {
             }
             switch size.type {
             case SizeType.discrete:
-                let (w, h) = (size.discrete.width, size.discrete.height)
-                guard w > 0, h > 0 else { continue }
-                options.append(FrameSizeOption(width: w, height: h,
-                                               rates: try frameRates(pixelFormat: pixelFormat, width: w, height: h)))
+                let discrete = FrameSize(width: Int(size.discrete.width), height: Int(size.discrete.height))
+                guard discrete.width > 0, discrete.height > 0 else { continue }
+                options.append(FrameSizeOption(width: discrete.width, height: discrete.height,
+                                               rates: try frameRates(pixelFormat: pixelFormat, size: discrete)))
             case SizeType.continuous, SizeType.stepwise:
                 // A range is reported once, at index 0. List common sizes inside it so that
                 // callers (and FormatChooser) see concrete sizes with their rates.
                 let s = size.stepwise
                 let continuous = size.type == SizeType.continuous
                 let range = FrameSizeRange(
-                    minimum: VideoSize(width: s.min_width, height: s.min_height),
-                    maximum: VideoSize(width: s.max_width, height: s.max_height),
-                    step: continuous ? VideoSize(width: 1, height: 1)
-                        : VideoSize(width: max(s.step_width, 1), height: max(s.step_height, 1)))
+                    minimum: FrameSize(width: Int(s.min_width), height: Int(s.min_height)),
+                    maximum: FrameSize(width: Int(s.max_width), height: Int(s.max_height)),
+                    step: continuous ? FrameSize(width: 1, height: 1)
+                        : FrameSize(width: Int(max(s.step_width, 1)), height: Int(max(s.step_height, 1))))
                 var listed: [FrameSizeOption] = []
                 for common in range.commonSizes {
                     listed.append(FrameSizeOption(
                         width: common.width, height: common.height,
-                        rates: try frameRates(pixelFormat: pixelFormat, width: common.width, height: common.height)))
+                        rates: try frameRates(pixelFormat: pixelFormat, size: common)))
                 }
                 return (listed, range)
             default:
@@ -128,8 +129,10 @@ public final class VideoDevice: Sendable {
         return (options, nil)
     }
 
-    private func frameRates(pixelFormat: UInt32, width: UInt32, height: UInt32) throws(DeviceError) -> [FrameRate] {
-        var rates: [FrameRate] = []
+    private func frameRates(pixelFormat: UInt32, size: FrameSize) throws(DeviceError) -> [FrameRateValue] {
+        // Sizes come from the kernel's UInt32s (or common sizes inside its range), so they fit.
+        guard let width = UInt32(exactly: size.width), let height = UInt32(exactly: size.height) else { return [] }
+        var rates: [FrameRateValue] = []
         for index in 0..<UInt32(Limits.intervals) {
             var interval = v4l2_frmivalenum()
             interval.index = index
@@ -145,15 +148,16 @@ public final class VideoDevice: Sendable {
             switch interval.type {
             case IntervalType.discrete:
                 let d = interval.discrete
-                if let rate = FrameRate(intervalNumerator: d.numerator, intervalDenominator: d.denominator) {
+                if let rate = FrameRateValue(intervalNumerator: Int(d.numerator), intervalDenominator: Int(d.denominator)) {
                     rates.append(rate)
                 }
             case IntervalType.continuous, IntervalType.stepwise:
                 let s = interval.stepwise
-                return FrameRate.rates(
-                    intervalMinimum: (s.min.numerator, s.min.denominator),
-                    intervalMaximum: (s.max.numerator, s.max.denominator),
-                    intervalStep: interval.type == IntervalType.continuous ? nil : (s.step.numerator, s.step.denominator))
+                return FrameRateValue.rates(
+                    intervalMinimum: (Int(s.min.numerator), Int(s.min.denominator)),
+                    intervalMaximum: (Int(s.max.numerator), Int(s.max.denominator)),
+                    intervalStep: interval.type == IntervalType.continuous
+                        ? nil : (Int(s.step.numerator), Int(s.step.denominator)))
             default:
                 break
             }

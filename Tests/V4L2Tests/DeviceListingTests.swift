@@ -8,10 +8,10 @@ import Testing
         path: "/dev/video0", card: "Integrated Camera", index: 0,
         formats: [
             PixelFormat(fourcc: "YUYV", description: "YUYV 4:2:2", compressed: false, sizes: [
-                FrameSizeOption(width: 640, height: 480, rates: [FrameRate(15), FrameRate(30)]),
+                FrameSizeOption(width: 640, height: 480, rates: [FrameRateValue(15), FrameRateValue(30)]),
             ]),
             PixelFormat(fourcc: "MJPG", description: "Motion-JPEG", compressed: true, sizes: [
-                FrameSizeOption(width: 1280, height: 720, rates: [FrameRate(numerator: 30000, denominator: 1001)].compactMap { $0 }),
+                FrameSizeOption(width: 1280, height: 720, rates: [FrameRateValue(numerator: 30000, denominator: 1001)]),
             ]),
         ],
         controls: [Fixtures.brightness, Fixtures.exposure, Fixtures.powerLine])
@@ -69,9 +69,9 @@ import Testing
 
     @Test func groupsSizesWithTheSameRates() {
         let sizes = [
-            FrameSizeOption(width: 640, height: 480, rates: [FrameRate(30), FrameRate(15)]),
-            FrameSizeOption(width: 1280, height: 720, rates: [FrameRate(10)]),
-            FrameSizeOption(width: 320, height: 240, rates: [FrameRate(30), FrameRate(15)]),
+            FrameSizeOption(width: 640, height: 480, rates: [FrameRateValue(30), FrameRateValue(15)]),
+            FrameSizeOption(width: 1280, height: 720, rates: [FrameRateValue(10)]),
+            FrameSizeOption(width: 320, height: 240, rates: [FrameRateValue(30), FrameRateValue(15)]),
             FrameSizeOption(width: 160, height: 120, rates: []),
         ]
         #expect(DeviceListing.sizeGroups(sizes) == [

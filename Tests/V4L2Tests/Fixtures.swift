@@ -1,10 +1,11 @@
+import MediaValues
 @testable import V4L2
 
 /// Cameras described as data, shaped like what real UVC webcams report.
 enum Fixtures {
-    static func rates(_ values: UInt32...) -> [FrameRate] { values.map { FrameRate($0) } }
+    static func rates(_ values: Int...) -> [FrameRateValue] { values.map { FrameRateValue($0) } }
 
-    static func size(_ w: UInt32, _ h: UInt32, _ rates: [FrameRate]) -> FrameSizeOption {
+    static func size(_ w: Int, _ h: Int, _ rates: [FrameRateValue]) -> FrameSizeOption {
         FrameSizeOption(width: w, height: h, rates: rates)
     }
 

@@ -1,3 +1,4 @@
+import MediaValues
 import Testing
 @testable import V4L2
 
@@ -12,38 +13,38 @@ import Testing
     // MARK: Requested size
 
     @Test func fullHD30PrefersMJPEGWhenRawIsSlow() throws {
-        let choice = try FormatChooser.choose(from: webcam, size: VideoSize(width: 1920, height: 1080), rate: FrameRate(30))
+        let choice = try FormatChooser.choose(from: webcam, size: FrameSize(width: 1920, height: 1080), rate: FrameRateValue(30))
         #expect(choice.fourcc == "MJPG")
-        #expect(choice.size == VideoSize(width: 1920, height: 1080))
-        #expect(choice.rate == FrameRate(30))
+        #expect(choice.size == FrameSize(width: 1920, height: 1080))
+        #expect(choice.rate == FrameRateValue(30))
         #expect(choice.family == .mjpeg)
         #expect(choice.reason == "MJPG 1920x1080 at 30 fps: 1920x1080 as requested; YUYV reaches only 5 fps at 1920x1080")
     }
 
     @Test func requestedSizeWithoutRateWants30() throws {
-        let choice = try FormatChooser.choose(from: webcam, size: VideoSize(width: 1920, height: 1080))
+        let choice = try FormatChooser.choose(from: webcam, size: FrameSize(width: 1920, height: 1080))
         #expect(choice.fourcc == "MJPG")
-        #expect(choice.rate == FrameRate(30))
+        #expect(choice.rate == FrameRateValue(30))
     }
 
     @Test func rawWinsWhenItReachesTheRate() throws {
-        let choice = try FormatChooser.choose(from: webcam, size: VideoSize(width: 640, height: 480))
+        let choice = try FormatChooser.choose(from: webcam, size: FrameSize(width: 640, height: 480))
         #expect(choice.fourcc == "YUYV")
-        #expect(choice.rate == FrameRate(30))  // not 15: the slowest rate that still reaches 30
+        #expect(choice.rate == FrameRateValue(30))  // not 15: the slowest rate that still reaches 30
         #expect(choice.reason == "YUYV 640x480 at 30 fps: 640x480 as requested; YUYV is raw, so nothing needs decoding")
     }
 
     @Test func lowRequestedRateMayUseRaw() throws {
-        let choice = try FormatChooser.choose(from: webcam, size: VideoSize(width: 1280, height: 720), rate: FrameRate(10))
+        let choice = try FormatChooser.choose(from: webcam, size: FrameSize(width: 1280, height: 720), rate: FrameRateValue(10))
         #expect(choice.fourcc == "YUYV")
-        #expect(choice.rate == FrameRate(10))
+        #expect(choice.rate == FrameRateValue(10))
     }
 
     @Test func requestedSizeFallsBackToBestRateWhenNothingReaches30() throws {
         let rawOnly = [format("YUYV", F.size(1280, 720, F.rates(10, 5)), F.size(640, 480, F.rates(30)))]
-        let choice = try FormatChooser.choose(from: rawOnly, size: VideoSize(width: 1280, height: 720))
+        let choice = try FormatChooser.choose(from: rawOnly, size: FrameSize(width: 1280, height: 720))
         #expect(choice.fourcc == "YUYV")
-        #expect(choice.rate == FrameRate(10))
+        #expect(choice.rate == FrameRateValue(10))
         #expect(choice.reason.contains("10 fps is the fastest at 1280x720"))
     }
 
@@ -52,11 +53,11 @@ import Testing
             format("YUYV", F.size(640, 480, F.rates(30))),
             format("H264", compressed: true, F.size(3840, 2160, F.rates(30))),
         ]
-        let choice = try FormatChooser.choose(from: formats, size: VideoSize(width: 3840, height: 2160))
+        let choice = try FormatChooser.choose(from: formats, size: FrameSize(width: 3840, height: 2160))
         #expect(choice.fourcc == "H264")
         #expect(choice.reason.hasSuffix("no raw or MJPEG format offers 3840x2160"))
         // And where MJPEG also reaches the rate, MJPEG wins over H.264.
-        let both = try FormatChooser.choose(from: webcam, size: VideoSize(width: 1280, height: 720))
+        let both = try FormatChooser.choose(from: webcam, size: FrameSize(width: 1280, height: 720))
         #expect(both.fourcc == "MJPG")
     }
 
@@ -65,8 +66,8 @@ import Testing
     @Test func defaultIs720pAt30() throws {
         let choice = try FormatChooser.choose(from: webcam)
         #expect(choice.fourcc == "MJPG")
-        #expect(choice.size == VideoSize(width: 1280, height: 720))
-        #expect(choice.rate == FrameRate(30))
+        #expect(choice.size == FrameSize(width: 1280, height: 720))
+        #expect(choice.rate == FrameRateValue(30))
         #expect(choice.reason == "MJPG 1280x720 at 30 fps: 1280x720 is the default size; YUYV reaches only 10 fps at 1280x720")
     }
 
@@ -77,58 +78,58 @@ import Testing
         ]
         let choice = try FormatChooser.choose(from: formats)
         #expect(choice.fourcc == "YUYV")
-        #expect(choice.size == VideoSize(width: 1024, height: 768))
+        #expect(choice.size == FrameSize(width: 1024, height: 768))
         #expect(choice.reason.contains("1024x768 is the largest size up to 1920x1080 that reaches 30 fps"))
     }
 
     @Test func capsAt1080p() throws {
         let formats = [format("MJPG", compressed: true, F.size(1920, 1080, F.rates(30)), F.size(3840, 2160, F.rates(30)))]
-        #expect(try FormatChooser.choose(from: formats).size == VideoSize(width: 1920, height: 1080))
+        #expect(try FormatChooser.choose(from: formats).size == FrameSize(width: 1920, height: 1080))
     }
 
     @Test func cameraWithOnlyLargeSizesGetsItsSmallest() throws {
         let formats = [format("MJPG", compressed: true, F.size(3840, 2160, F.rates(30)), F.size(2560, 1440, F.rates(30)))]
         let choice = try FormatChooser.choose(from: formats)
-        #expect(choice.size == VideoSize(width: 2560, height: 1440))
-        #expect(choice.rate == FrameRate(30))
+        #expect(choice.size == FrameSize(width: 2560, height: 1440))
+        #expect(choice.rate == FrameRateValue(30))
     }
 
     @Test func slowCameraFallsBackToItsBestRate() throws {
         let slow = [format("YUYV", F.size(640, 480, F.rates(15, 5)), F.size(1280, 720, F.rates(10)))]
         let choice = try FormatChooser.choose(from: slow)
-        #expect(choice.size == VideoSize(width: 640, height: 480))
-        #expect(choice.rate == FrameRate(15))
+        #expect(choice.size == FrameSize(width: 640, height: 480))
+        #expect(choice.rate == FrameRateValue(15))
         #expect(choice.reason.contains("no format reaches 30 fps, so the fastest rate available is used"))
     }
 
     @Test func slowCameraStillPrefers720pAtTheFallbackRate() throws {
         let slow = [format("YUYV", F.size(640, 480, F.rates(15)), F.size(1280, 720, F.rates(15)))]
         let choice = try FormatChooser.choose(from: slow)
-        #expect(choice.size == VideoSize(width: 1280, height: 720))
-        #expect(choice.rate == FrameRate(15))
+        #expect(choice.size == FrameSize(width: 1280, height: 720))
+        #expect(choice.rate == FrameRateValue(15))
     }
 
     @Test func requestedRateWithoutSize() throws {
         let formats = [format("MJPG", compressed: true, F.size(640, 480, F.rates(60, 30)), F.size(1280, 720, F.rates(30)))]
-        let choice = try FormatChooser.choose(from: formats, rate: FrameRate(60))
-        #expect(choice.size == VideoSize(width: 640, height: 480))
-        #expect(choice.rate == FrameRate(60))
+        let choice = try FormatChooser.choose(from: formats, rate: FrameRateValue(60))
+        #expect(choice.size == FrameSize(width: 640, height: 480))
+        #expect(choice.rate == FrameRateValue(60))
     }
 
     // MARK: Rates and tie-breaks
 
     @Test func choosesSlowestRateThatReachesTheWish() throws {
         let fast = [format("YUYV", F.size(1280, 720, F.rates(60, 30, 15)))]
-        #expect(try FormatChooser.choose(from: fast).rate == FrameRate(30))
+        #expect(try FormatChooser.choose(from: fast).rate == FrameRateValue(30))
         let onlySixty = [format("YUYV", F.size(1280, 720, F.rates(60)))]
-        #expect(try FormatChooser.choose(from: onlySixty).rate == FrameRate(60))
-        #expect(try FormatChooser.choose(from: fast, rate: FrameRate(25)).rate == FrameRate(30))
+        #expect(try FormatChooser.choose(from: onlySixty).rate == FrameRateValue(60))
+        #expect(try FormatChooser.choose(from: fast, rate: FrameRateValue(25)).rate == FrameRateValue(30))
     }
 
     @Test func ntscRateCountsAs30() throws {
-        let ntsc = try #require(FrameRate(numerator: 30000, denominator: 1001))
+        let ntsc = FrameRateValue(numerator: 30000, denominator: 1001)
         let formats = [format("YUYV", FrameSizeOption(width: 1280, height: 720, rates: [ntsc]))]
-        let choice = try FormatChooser.choose(from: formats, size: nil, rate: FrameRate(30))
+        let choice = try FormatChooser.choose(from: formats, size: nil, rate: FrameRateValue(30))
         #expect(choice.rate == ntsc)
         #expect(choice.rate.fraction == "30000/1001")
     }
@@ -148,15 +149,15 @@ import Testing
         ]
         let choice = try FormatChooser.choose(from: formats)
         #expect(choice.fourcc == "YUYV")
-        #expect(choice.size == VideoSize(width: 640, height: 480))
+        #expect(choice.size == FrameSize(width: 640, height: 480))
     }
 
     // MARK: Errors
 
     @Test func unsupportedSizeListsNearestSizes() {
-        #expect(throws: FormatChoiceError.self) { try FormatChooser.choose(from: webcam, size: VideoSize(width: 1000, height: 700)) }
+        #expect(throws: FormatChoiceError.self) { try FormatChooser.choose(from: webcam, size: FrameSize(width: 1000, height: 700)) }
         do {
-            _ = try FormatChooser.choose(from: webcam, size: VideoSize(width: 1000, height: 700))
+            _ = try FormatChooser.choose(from: webcam, size: FrameSize(width: 1000, height: 700))
         } catch {
             #expect(error.message == "the camera cannot capture 1000x700; nearest sizes: 1280x720 (30 fps MJPG, 30 fps H264, 10 fps YUYV), 640x480 (30 fps YUYV, 30 fps MJPG), 320x240 (30 fps YUYV)")
         }
@@ -164,22 +165,22 @@ import Testing
 
     @Test func unreachableRateAtSizeSaysWhatIsPossible() {
         do {
-            _ = try FormatChooser.choose(from: webcam, size: VideoSize(width: 1920, height: 1080), rate: FrameRate(60))
+            _ = try FormatChooser.choose(from: webcam, size: FrameSize(width: 1920, height: 1080), rate: FrameRateValue(60))
             Issue.record("expected an error")
         } catch {
-            #expect(error == .rateUnreachable(requested: FrameRate(60), size: VideoSize(width: 1920, height: 1080),
+            #expect(error == .rateUnreachable(requested: FrameRateValue(60), size: FrameSize(width: 1920, height: 1080),
                                               available: "at 1920x1080 it reaches 30 fps MJPG, 30 fps H264, 5 fps YUYV"))
             #expect(error.message == "the camera cannot capture 1920x1080 at 60 fps; at 1920x1080 it reaches 30 fps MJPG, 30 fps H264, 5 fps YUYV")
         }
         do {
-            _ = try FormatChooser.choose(from: webcam, size: VideoSize(width: 1920, height: 1080), rate: FrameRate(15))
-            _ = try FormatChooser.choose(from: webcam, size: VideoSize(width: 1280, height: 720), rate: FrameRate(30))
+            _ = try FormatChooser.choose(from: webcam, size: FrameSize(width: 1920, height: 1080), rate: FrameRateValue(15))
+            _ = try FormatChooser.choose(from: webcam, size: FrameSize(width: 1280, height: 720), rate: FrameRateValue(30))
         } catch {
             Issue.record("unexpected \(error)")
         }
         let mixed = [format("YUYV", F.size(640, 480, F.rates(60)), F.size(1280, 720, F.rates(30)))]
         do {
-            _ = try FormatChooser.choose(from: mixed, size: VideoSize(width: 1280, height: 720), rate: FrameRate(60))
+            _ = try FormatChooser.choose(from: mixed, size: FrameSize(width: 1280, height: 720), rate: FrameRateValue(60))
             Issue.record("expected an error")
         } catch {
             #expect(error.message == "the camera cannot capture 1280x720 at 60 fps; at 1280x720 it reaches 30 fps YUYV; 60 fps is available at 640x480")
@@ -188,7 +189,7 @@ import Testing
 
     @Test func unreachableRateAnywhere() {
         do {
-            _ = try FormatChooser.choose(from: webcam, rate: FrameRate(120))
+            _ = try FormatChooser.choose(from: webcam, rate: FrameRateValue(120))
             Issue.record("expected an error")
         } catch {
             #expect(error.message.hasPrefix("the camera cannot capture at 120 fps; its fastest is 30 fps, at 1920x1080 ("))

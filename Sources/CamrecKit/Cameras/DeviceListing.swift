@@ -54,9 +54,9 @@ public enum DeviceListing {
     /// One size and its rates.
     public struct Size: Codable, Sendable, Equatable {
         /// Width in pixels.
-        public let width: UInt32
+        public let width: Int
         /// Height in pixels.
-        public let height: UInt32
+        public let height: Int
         /// Frames per second, fastest first, rounded to two decimals.
         public let fps: [Double]
     }
@@ -196,7 +196,7 @@ public enum DeviceListing {
 
     /// "640x480, 320x240 @ 30, 15 fps": sizes with identical rates grouped, in driver order.
     static func sizeGroups(_ sizes: [FrameSizeOption]) -> [String] {
-        var groups: [(rates: [FrameRate], sizes: [String])] = []
+        var groups: [(rates: [FrameRateValue], sizes: [String])] = []
         for option in sizes {
             if let at = groups.firstIndex(where: { $0.rates == option.rates }) {
                 groups[at].sizes.append(option.size.description)
@@ -205,7 +205,7 @@ public enum DeviceListing {
             }
         }
         return groups.map { group in
-            let rates = group.rates.isEmpty ? "rates not reported" : group.rates.map(\.description).joined(separator: ", ") + " fps"
+            let rates = group.rates.isEmpty ? "rates not reported" : group.rates.map(\.roundedDescription).joined(separator: ", ") + " fps"
             return group.sizes.joined(separator: ", ") + " @ " + rates
         }
     }

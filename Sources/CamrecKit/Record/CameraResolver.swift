@@ -27,17 +27,9 @@ public enum CameraResolver {
         }
         let selection = try select(device)
         let camera = selection.device
-        let wantedSize = size.flatMap { size in
-            UInt32(exactly: size.width).flatMap { width in UInt32(exactly: size.height).map { VideoSize(width: width, height: $0) } }
-        }
-        let wantedRate = rate.flatMap { rate in
-            UInt32(exactly: rate.numerator).flatMap { numerator in
-                UInt32(exactly: rate.denominator).flatMap { FrameRate(numerator: numerator, denominator: $0) }
-            }
-        }
         let choice: FormatChoice
         do {
-            choice = try FormatChooser.choose(from: camera.formats, size: wantedSize, rate: wantedRate)
+            choice = try FormatChooser.choose(from: camera.formats, size: size, rate: rate)
         } catch {
             throw CamrecError(.usage, "\(camera.path): \(error.message)")
         }
@@ -46,8 +38,8 @@ public enum CameraResolver {
         case .h264: .h264
         default: .none
         }
-        let chosenSize = FrameSize(width: Int(choice.width), height: Int(choice.height))
-        let chosenRate = FrameRateValue(numerator: Int(choice.rate.numerator), denominator: Int(choice.rate.denominator))
+        let chosenSize = choice.size
+        let chosenRate = choice.rate
         // A camera that offers only faster rates (30 fps for --fps 15) gives the rate asked
         // for by dropping frames evenly, never silently the faster one.
         var movieRate = chosenRate

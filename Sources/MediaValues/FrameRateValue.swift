@@ -1,5 +1,9 @@
 /// A frame rate as an exact fraction of frames per second, the way GStreamer caps and
 /// V4L2 express it: `30` is 30/1, `7.5` is 15/2, `30000/1001` stays 30000/1001.
+///
+/// The fraction is reduced on creation, so 60/2 and 30/1 are the same value (equal, same
+/// hash): a camera's rates and a user's request compare as numbers. V4L2 reports frame
+/// *intervals* (seconds per frame); ``init(intervalNumerator:intervalDenominator:)`` inverts them.
 public struct FrameRateValue: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
     /// Frames, in lowest terms with ``denominator``.
     public let numerator: Int
@@ -15,6 +19,19 @@ public struct FrameRateValue: Sendable, Hashable, Codable, Comparable, CustomStr
         let divisor = Self.gcd(numerator.magnitude, denominator.magnitude)
         self.numerator = numerator / Int(divisor)
         self.denominator = denominator / Int(divisor)
+    }
+
+    /// A whole number of frames per second (`30` is 30/1); `framesPerSecond` must be positive.
+    public init(_ framesPerSecond: Int) {
+        precondition(framesPerSecond > 0, "a whole frame rate must be positive")
+        self.init(numerator: framesPerSecond, denominator: 1)
+    }
+
+    /// The rate for a frame interval of `intervalNumerator/intervalDenominator` seconds per
+    /// frame, as V4L2 reports it (1/30 s is 30 fps); nil unless both are positive.
+    public init?(intervalNumerator: Int, intervalDenominator: Int) {
+        guard intervalNumerator > 0, intervalDenominator > 0 else { return nil }
+        self.init(numerator: intervalDenominator, denominator: intervalNumerator)
     }
 
     /// Parses `30`, `7.5`, `29.97`, `30000/1001` (an optional `fps` suffix is ignored).
@@ -56,16 +73,47 @@ public struct FrameRateValue: Sendable, Hashable, Codable, Comparable, CustomStr
         Double(numerator) / Double(denominator)
     }
 
-    /// Orders by value.
+    /// Orders by value, exactly (no floating point; products are full width, so the kernel's
+    /// 32-bit fractions cannot overflow).
     public static func < (lhs: FrameRateValue, rhs: FrameRateValue) -> Bool {
-        lhs.numerator * rhs.denominator < rhs.numerator * lhs.denominator
+        lhs.numerator.multipliedFullWidth(by: rhs.denominator) < rhs.numerator.multipliedFullWidth(by: lhs.denominator)
     }
+
+    /// Whether this rate satisfies a wish for `wanted`, allowing ``tolerance`` below it so
+    /// that NTSC-style rates count: 30000/1001 (29.97) meets a request for 30.
+    public func meets(_ wanted: FrameRateValue) -> Bool {
+        framesPerSecond >= wanted.framesPerSecond * (1 - Self.tolerance)
+    }
+
+    /// The relative shortfall still accepted by ``meets(_:)``: 1%.
+    public static let tolerance = 0.01
 
     /// `30`, `7.5`, or `30000/1001`: the shortest form ``parse(_:)`` reads back as this rate.
     public var description: String {
         if denominator == 1 { return "\(numerator)" }
         if let decimal = decimalText, (try? Self.parse(decimal)) == self { return decimal }
         return "\(numerator)/\(denominator)"
+    }
+
+    /// The exact fraction as GStreamer caps write it: `30/1`, `30000/1001`.
+    public var fraction: String { "\(numerator)/\(denominator)" }
+
+    /// Frames per second rounded to two decimals, for JSON output (29.97, 30, 7.5).
+    public var roundedValue: Double { (framesPerSecond * 100).rounded() / 100 }
+
+    /// Frames per second as people read it in a camera's listing and the format chooser's
+    /// messages: at most two decimals, no trailing zeros (`30`, `29.97`, `7.5`, `6.25`).
+    /// Unlike ``description`` it is not exact: 30000/1001 is `29.97`, 1001/1000 is `1`.
+    public var roundedDescription: String {
+        let rounded = (framesPerSecond * 100).rounded()
+        // Beyond any real rate (and what the kernel's 32-bit fractions can give): exact text.
+        guard let hundredths = UInt64(exactly: rounded.magnitude) else { return description }
+        let sign = rounded < 0 ? "-" : ""
+        let whole = hundredths / 100
+        let rest = hundredths % 100
+        if rest == 0 { return "\(sign)\(whole)" }
+        if rest % 10 == 0 { return "\(sign)\(whole).\(rest / 10)" }
+        return rest < 10 ? "\(sign)\(whole).0\(rest)" : "\(sign)\(whole).\(rest)"
     }
 
     // MARK: - Parsing

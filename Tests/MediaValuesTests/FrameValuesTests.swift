@@ -1,5 +1,5 @@
-import CamrecKit
 import Foundation
+import MediaValues
 import Testing
 
 private let sizeForms = "use WIDTHxHEIGHT (1280x720) or 480p, 720p, 1080p, 4k"
@@ -60,6 +60,18 @@ struct FrameSizeValuesTests {
         #expect(try JSONDecoder().decode(FrameSize.self, from: json) == size)
         let object = try JSONSerialization.jsonObject(with: json) as? [String: Int]
         #expect(object == ["width": 1280, "height": 720])
+    }
+
+    @Test func areaAndFit() {
+        let hd = FrameSize(width: 1280, height: 720)
+        #expect(hd.area == 921_600)
+        #expect(hd.fits(in: FrameSize(width: 1920, height: 1080)))
+        #expect(hd.fits(in: hd))
+        #expect(!hd.fits(in: FrameSize(width: 1920, height: 640)))
+        #expect(!FrameSize(width: 2560, height: 720).fits(in: FrameSize(width: 1920, height: 1080)))
+        // A driver's nonsense size (the kernel's UInt32 maximum) does not trap.
+        let huge = FrameSize(width: Int(UInt32.max), height: Int(UInt32.max))
+        #expect(huge.area == Int.max)
     }
 }
 

@@ -1,4 +1,5 @@
-/// A video frame size in pixels, parsed from `1280x720` or a name such as `720p`.
+/// A video frame size in pixels: what a user asks for (parsed from `1280x720` or a name
+/// such as `720p`) and what a camera offers (V4L2 converts the kernel's `UInt32`s).
 public struct FrameSize: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Width in pixels.
     public let width: Int
@@ -58,6 +59,15 @@ public struct FrameSize: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// `1280x720`.
     public var description: String { "\(width)x\(height)" }
+
+    /// Number of pixels; `Int.max` when the product does not fit (a driver's nonsense size).
+    public var area: Int {
+        let (product, overflow) = width.multipliedReportingOverflow(by: height)
+        return overflow ? .max : product
+    }
+
+    /// Whether both dimensions fit inside `limit`.
+    public func fits(in limit: FrameSize) -> Bool { width <= limit.width && height <= limit.height }
 
     private static func invalid(_ text: String, _ reason: String? = nil) -> ValueError {
         let reason = reason.map { "\($0); " } ?? ""
