@@ -151,7 +151,7 @@ enum PipelineChurn {
         environment[reportVariable] = report.path
         child.environment = environment
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("camrec-churn-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: output) }
         let log = try FileHandle(forWritingTo: output)
         child.standardOutput = log
