@@ -141,9 +141,25 @@ import Testing
         let line = printed.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(line.hasPrefix("gst-launch-1.0 -e "))
         #expect(folder.contents.isEmpty, "--print-pipeline creates nothing")
-        // Run it through a shell as a person would, and stop it with SIGINT (-e: EOS first).
-        let shell = try ChildProcess.run("/bin/sh", ["-c", "timeout -s INT 3 " + line + " >/dev/null"], timeout: 30)
-        #expect(shell.timedOut == false)
+        // Run it through a shell as a person would, and stop it with SIGINT (-e: EOS first)
+        // once it has written its first fragment (a second of video), not after a fixed time.
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        shell.arguments = ChildProcess.cleanSignals + ["/bin/sh", "-c", "exec " + line + " >/dev/null"]
+        shell.standardInput = FileHandle.nullDevice
+        shell.standardError = FileHandle.nullDevice
+        let exited = DispatchSemaphore(value: 0)
+        shell.terminationHandler = { _ in exited.signal() }
+        try shell.run()
+        let fragment = Wait.until(timeout: 60) { (try? MediaProbe.topLevelBoxes(output))?.contains("moof") == true }
+        kill(shell.processIdentifier, SIGINT)
+        if exited.wait(timeout: .now() + 60) == .timedOut {
+            kill(shell.processIdentifier, SIGKILL)
+            exited.wait()
+            Issue.record("gst-launch did not finish within 60 s of SIGINT")
+        }
+        try #require(fragment, "gst-launch wrote no fragment within 60 s")
+        #expect(shell.terminationStatus == 0)
         let probe = try MediaProbe.probe(output)
         #expect(probe.codec == "h264")
         #expect(probe.pixelFormat == "yuv420p")

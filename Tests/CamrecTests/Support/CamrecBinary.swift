@@ -37,8 +37,9 @@ final class RunningCamrec: @unchecked Sendable {
         stderrURL = scratch.appendingPathComponent("stderr")
         FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
         FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
-        process.executableURL = CamrecBinary.url
-        process.arguments = arguments
+        // As a shell would start it (see ChildProcess.cleanSignals): env execs camrec in place.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ChildProcess.cleanSignals + [CamrecBinary.url.path] + arguments
         if let environment { process.environment = environment }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
