@@ -24,7 +24,8 @@ import Testing
     /// Starts a watcher for `signals` the way camrec does (block, then start) on a thread of
     /// its own that starts from an empty signal mask, like camrec's main thread, and starts
     /// nothing else; returns the watcher thread's id: the new thread waiting in `sigwait`
-    /// (the kernel's `rt_sigtimedwait`). The test threads' masks are never touched.
+    /// (the kernel's `rt_sigtimedwait`) with the starter's mask. The test threads' masks are
+    /// never touched.
     static func startWatcher(batched: Bool, handler: @escaping @Sendable ([Int32]) -> Void) throws -> pid_t {
         let before = Set(ThreadIDs.all())
         let starter = Mutex<(id: pid_t, mask: UInt64)?>(nil)
@@ -48,9 +49,16 @@ import Testing
         try #require(started.wait(timeout: .now() + 60) == .success, "the watcher did not start within 60 s")
         let (starterID, mask) = try #require(starter.withLock { $0 }, "cannot read the starting thread's signal mask")
         #expect(mask == signals.reduce(0) { $0 | ThreadIDs.bit($1) }, "block() blocked \(String(mask, radix: 16)), not \(signals)")
+        // The watcher's mask is the starter's, shown without the awaited signals while it
+        // waits in sigwait; only threads with such a mask are asked what they wait in (a
+        // cheap filter first: reading a running thread's system call waits for it to stop).
         var found: [pid_t] = []
         let appeared = Wait.until {
-            found = ThreadIDs.all().filter { !before.contains($0) && $0 != starterID && ThreadIDs.isInSigwait($0) }
+            found = ThreadIDs.all().filter { id in
+                guard !before.contains(id), id != starterID, let blocked = ThreadIDs.blockedSignals(id),
+                      blocked == mask || blocked == 0 else { return false }
+                return ThreadIDs.isInSigwait(id)
+            }
             return !found.isEmpty
         }
         try #require(appeared, "no new thread waits in sigwait")
