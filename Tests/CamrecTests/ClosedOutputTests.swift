@@ -53,8 +53,8 @@ import Testing
         // what it shows to `typescript`; killing script closes the terminal's master side.
         let command = "exec '\(CamrecBinary.url.path)' --device test --size 320x240 --max-duration none '\(output)'"
         let terminal = Process()
-        terminal.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        terminal.arguments = ["-qfec", command, typescript]
+        terminal.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        terminal.arguments = ChildProcess.cleanSignals + ["/usr/bin/script", "-qfec", command, typescript]
         terminal.standardInput = FileHandle.nullDevice
         terminal.standardOutput = FileHandle.nullDevice
         terminal.standardError = FileHandle.nullDevice

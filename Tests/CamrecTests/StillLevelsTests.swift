@@ -51,10 +51,14 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let output = folder.path("movie.mp4")
-        let run = try CamrecBinary.start(["--size", "640x480", "--max-duration", "2", "--json", output], environment: camera())
-        #expect(run.waitForLine(type: "started"))
+        let socket = folder.path("control")
+        let run = try CamrecBinary.start(["--size", "640x480", "--max-duration", "none", "--control", socket, "--json", output],
+                                         environment: camera())
+        // A still needs a frame: ask once the movie has some, and stop once the still is written.
+        try #require(RecordingWait.frames(5, socket: socket), "no frame within 60 s: \(run.stderrText)")
         run.signal(SIGUSR1)
         #expect(run.waitForLine(type: "still"), "\(run.stderrText)")
+        #expect(RecordingWait.stop(socket: socket))
         #expect(run.wait() == 0, "\(run.stderrText)")
         let still = try #require(run.jsonLines.first { $0["type"] as? String == "still" })
         let path = try #require(still["path"] as? String)

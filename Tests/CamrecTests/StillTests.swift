@@ -3,7 +3,13 @@ import Testing
 
 /// Stills during a recording: every trigger, naming, the burst that must not disturb the
 /// movie, MJPEG pass-through, and failures that must not stop the recording.
-@Suite struct StillTests {
+///
+/// Every test acts on a condition (a frame count from the control socket, a JSON line),
+/// never after a fixed sleep, and stops an open-ended recording itself (`ctl stop`) once
+/// what it waits for has happened, so that a slow machine only makes it slower.
+/// Serialized: the burst test counts dropped frames, which recordings running beside it
+/// on a loaded 2-core machine would cause.
+@Suite(.serialized) struct StillTests {
     func camera(_ spec: String = "/dev/video0,formats=yuyv") throws -> [String: String] {
         try VirtualCameraEnvironment.shared().environment(spec: spec)
     }
@@ -12,22 +18,33 @@ import Testing
         lines.filter { $0["type"] as? String == "still" }
     }
 
+    func triggers(_ lines: [[String: Any]]) -> [String] {
+        stills(in: lines).compactMap { $0["trigger"] as? String }
+    }
+
     @Test func sigusr1AndPeriodicStillsAreFullSizeAndReported() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let output = folder.path("movie.mp4")
-        let run = try CamrecBinary.start(["--size", "640x480", "--max-duration", "3.5", "--still-every", "1s", "--json", output],
-                                         environment: camera())
-        #expect(run.waitForLine(type: "started"))
-        Thread.sleep(forTimeInterval: 1.5)
+        let socket = folder.path("control")
+        let run = try CamrecBinary.start(["--size", "640x480", "--max-duration", "none", "--still-every", "1s",
+                                          "--control", socket, "--json", output], environment: camera())
+        // The first periodic still, then one by signal, then two more periodic ones.
+        try #require(run.waitUntil { triggers($0).contains("periodic") }, "no periodic still: \(run.stderrText)")
         run.signal(SIGUSR1)
+        try #require(run.waitUntil { lines in
+            triggers(lines).contains("signal") && triggers(lines).count { $0 == "periodic" } >= 3
+        }, "stills so far: \(triggers(run.jsonLines)); \(run.stderrText)")
+        #expect(RecordingWait.stop(socket: socket))
         #expect(run.wait() == 0, "\(run.stderrText)")
         let lines = run.jsonLines
         let events = stills(in: lines)
-        #expect(events.compactMap { $0["trigger"] as? String }.sorted() == ["periodic", "periodic", "periodic", "signal"])
+        #expect(triggers(lines).count { $0 == "signal" } == 1, "\(triggers(lines))")
+        #expect(triggers(lines).count { $0 == "periodic" } >= 3, "\(triggers(lines))")
+        #expect(triggers(lines).count == events.count, "every still names its trigger")
         let result = try #require(lines.last)
         let files = result["files"] as? [[String: Any]] ?? []
-        #expect(files.filter { $0["kind"] as? String == "still" }.count == 4)
+        #expect(files.filter { $0["kind"] as? String == "still" }.count == events.count)
         for still in events {
             let path = try #require(still["path"] as? String)
             #expect(path.hasPrefix(folder.path("movie-still-")) && path.hasSuffix(".jpg"))
@@ -35,34 +52,53 @@ import Testing
             #expect(probe.codec == "mjpeg")
             #expect((probe.width, probe.height) == (640, 480))
             #expect(still["bytes"] as? Int == Int(OutputFileSize.of(path)))
-            #expect((still["latency_ms"] as? Double ?? 1e9) < 1000)
+            // Reported and plausible; how fast stills are is bench/'s business (section 3),
+            // not a test's on a shared machine.
+            let latency = try #require(still["latency_ms"] as? Double)
+            #expect(latency >= 0 && latency < 30_000, "latency_ms \(latency)")
         }
-        #expect(Set(events.compactMap { $0["path"] as? String }).count == 4, "every still has its own file")
+        #expect(Set(events.compactMap { $0["path"] as? String }).count == events.count, "every still has its own file")
     }
 
-    /// 20 stills within 2 s: the movie keeps exactly fps × duration frames, nothing dropped,
-    /// and each still is the movie's frame at the index it reports (same camera stamp).
+    /// 20 stills in a row, each asked for as soon as the one before is written: nothing
+    /// dropped, the movie holds exactly the frames camrec reports, its camera frames follow
+    /// each other without a gap, and each still is the movie's frame at the index it reports
+    /// (same camera stamp).
+    ///
+    /// Each SIGUSR1 waits for the still before it: two pending SIGUSR1s merge into one, so
+    /// signals sent faster than camrec takes them would lose stills on a loaded machine.
     @Test func burstOfTwentyStillsDoesNotDisturbTheMovie() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let output = folder.path("burst.mp4")
-        let run = try CamrecBinary.start(["--size", "640x480", "--fps", "30", "--max-duration", "4", "--json", output],
-                                         environment: camera())
-        #expect(run.waitForLine(type: "started"))
-        Thread.sleep(forTimeInterval: 1)
-        for _ in 0..<20 {
+        let socket = folder.path("control")
+        let run = try CamrecBinary.start(["--size", "640x480", "--fps", "30", "--max-duration", "none",
+                                          "--control", socket, "--json", output], environment: camera())
+        try #require(RecordingWait.frames(30, socket: socket), "no 30 frames within 60 s: \(run.stderrText)")
+        for count in 1...20 {
             run.signal(SIGUSR1)
-            Thread.sleep(forTimeInterval: 0.1)
+            try #require(run.waitForLines(type: "still", count: count), "still \(count) of 20 never came: \(run.stderrText)")
         }
+        // A few frames after the last still, so that it lies inside the movie.
+        let last = try #require(RecordingWait.currentFrames(socket: socket))
+        try #require(RecordingWait.frames(last + 15, socket: socket))
+        #expect(RecordingWait.stop(socket: socket))
         #expect(run.wait() == 0, "\(run.stderrText)")
         let lines = run.jsonLines
         let result = try #require(lines.last)
         #expect(result["dropped_frames"] as? Int == 0)
+        let movie = try #require((result["files"] as? [[String: Any]])?.first { $0["kind"] as? String == "movie" })
         let probe = try MediaProbe.probe(output)
-        #expect(abs(probe.frames - 120) <= 1, "\(probe.frames) frames, want 120 ± 1")
+        #expect(probe.frames == movie["frames"] as? Int, "ffprobe counts \(probe.frames), camrec reports \(movie["frames"] ?? "nil")")
         let events = stills(in: lines)
         #expect(events.count == 20, "\(events.count) stills of 20")
         let movieStamps = try FrameStampReader.sequences(inVideo: URL(fileURLWithPath: output))
+        // Neighbours in the movie are neighbours from the camera (where both stamps read).
+        let gaps = zip(movieStamps, movieStamps.dropFirst()).filter { pair in
+            guard let a = pair.0, let b = pair.1 else { return false }
+            return b != a + 1
+        }
+        #expect(gaps.isEmpty, "camera frames missing from the movie: \(gaps)")
         for still in events {
             let path = try #require(still["path"] as? String)
             let index = try #require(still["frame"] as? Int)
@@ -80,11 +116,14 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let output = folder.path("mjpeg.mkv")
+        let socket = folder.path("control")
         let spec = "/dev/video0,formats=mjpeg"
-        let run = try CamrecBinary.start(["--size", "640x480", "--max-duration", "2", "--json", output], environment: camera(spec))
-        #expect(run.waitForLine(type: "started"))
-        Thread.sleep(forTimeInterval: 1)
+        let run = try CamrecBinary.start(["--size", "640x480", "--max-duration", "none", "--control", socket, "--json", output],
+                                         environment: camera(spec))
+        try #require(RecordingWait.frames(30, socket: socket), "no 30 frames within 60 s: \(run.stderrText)")
         run.signal(SIGUSR1)
+        #expect(run.waitForLine(type: "still"), "\(run.stderrText)")
+        #expect(RecordingWait.stop(socket: socket))
         #expect(run.wait() == 0)
         let still = try #require(stills(in: run.jsonLines).first?["path"] as? String)
         let stamp = try #require(try FrameStampReader.sequence(inImage: URL(fileURLWithPath: still)))
@@ -93,7 +132,7 @@ import Testing
         let capture = try ChildProcess.run("gst-launch-1.0", [
             "-q", "v4l2src", "device=/dev/video0", "num-buffers=\(stamp + 1)", "!",
             "image/jpeg,width=640,height=480,framerate=30/1", "!", "multifilesink", "location=\(frames)",
-        ], environment: camera(spec), timeout: 30)
+        ], environment: camera(spec), timeout: 60)
         #expect(capture.status == 0, "\(capture.stderr)")
         let cameraFrame = try Data(contentsOf: URL(fileURLWithPath: String(format: folder.path("frame-%05d.jpg"), Int(stamp))))
         #expect(try Data(contentsOf: URL(fileURLWithPath: still)) == cameraFrame)
@@ -110,6 +149,8 @@ import Testing
         let attributes = try FileManager.default.attributesOfItem(atPath: socket)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         #expect(attributes[.type] as? FileAttributeType == .typeSocket)
+        // "started" may come before the first frame: wait for one.
+        try #require(RecordingWait.frames(1, socket: socket), "no frame within 60 s: \(run.stderrText)")
 
         let status = try CamrecBinary.run(["ctl", socket, "status"])
         #expect(status.status == 0)
@@ -157,14 +198,16 @@ import Testing
         defer { folder.remove() }
         try FileManager.default.createDirectory(atPath: folder.path("shots"), withIntermediateDirectories: false)
         try Data("keep".utf8).write(to: URL(fileURLWithPath: folder.path("shots/img-01.png")))
-        let run = try CamrecBinary.start(["--device", "test", "--size", "320x240", "--max-duration", "2",
+        let socket = folder.path("control")
+        let run = try CamrecBinary.start(["--device", "test", "--size", "320x240", "--max-duration", "none",
                                           "--stills", folder.path("shots/img-%02d.png"), "--still-format", "png",
-                                          "--json", folder.path("m.mkv")])
-        #expect(run.waitForLine(type: "started"))
-        Thread.sleep(forTimeInterval: 0.7)
+                                          "--control", socket, "--json", folder.path("m.mkv")])
+        try #require(RecordingWait.frames(1, socket: socket), "no frame within 60 s: \(run.stderrText)")
         run.signal(SIGUSR1)
-        Thread.sleep(forTimeInterval: 0.3)
+        try #require(run.waitForLines(type: "still", count: 1), "\(run.stderrText)")
         run.signal(SIGUSR1)
+        try #require(run.waitForLines(type: "still", count: 2), "\(run.stderrText)")
+        #expect(RecordingWait.stop(socket: socket))
         #expect(run.wait() == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: folder.path("shots/img-01.png"))) == Data("keep".utf8))
         let paths = stills(in: run.jsonLines).compactMap { $0["path"] as? String }
@@ -181,17 +224,28 @@ import Testing
         let shots = folder.path("shots")
         try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: false)
         let output = folder.path("m.mp4")
-        let run = try CamrecBinary.start(["--device", "test", "--size", "320x240", "--fps", "30", "--max-duration", "2",
-                                          "--stills", shots, "--json", output])
-        #expect(run.waitForLine(type: "started"))
+        let socket = folder.path("control")
+        let run = try CamrecBinary.start(["--device", "test", "--size", "320x240", "--fps", "30", "--max-duration", "none",
+                                          "--stills", shots, "--control", socket, "--json", output])
+        try #require(RecordingWait.frames(15, socket: socket), "no 15 frames within 60 s: \(run.stderrText)")
         try FileManager.default.removeItem(atPath: shots)
-        Thread.sleep(forTimeInterval: 0.5)
         run.signal(SIGUSR1)
-        #expect(run.wait() == 0)
-        let lines = run.jsonLines
-        #expect(lines.contains { $0["type"] as? String == "warning" && ($0["message"] as? String ?? "").contains("still") })
-        #expect(lines.last?["reason"] as? String == "max-duration")
-        #expect(try MediaProbe.probe(output).frames == 60)
+        let warned = run.waitUntil { lines in
+            lines.contains { $0["type"] as? String == "warning" && ($0["message"] as? String ?? "").contains("still") }
+        }
+        #expect(warned, "no warning about the still: \(run.stderrText)")
+        // The recording goes on: 30 more frames after the warning.
+        let afterWarning = try #require(RecordingWait.currentFrames(socket: socket), "camrec stopped answering: \(run.stderrText)")
+        #expect(RecordingWait.frames(afterWarning + 30, socket: socket), "the recording stopped after the failed still")
+        #expect(RecordingWait.stop(socket: socket))
+        #expect(run.wait() == 0, "\(run.stderrText)")
+        let result = try #require(run.jsonLines.last)
+        #expect(result["reason"] as? String == "control")
+        #expect(stills(in: run.jsonLines).isEmpty)
+        let movie = try #require((result["files"] as? [[String: Any]])?.first)
+        #expect(movie["kind"] as? String == "movie")
+        let frames = try MediaProbe.probe(output).frames
+        #expect(frames == movie["frames"] as? Int && frames >= afterWarning + 30, "\(frames) frames in the file, \(movie)")
     }
 
     @Test(arguments: [["--still-quality", "0"], ["--still-format", "gif"], ["--stills", "a-%d-%d.jpg"], ["--still-every", "0"]])
@@ -229,15 +283,14 @@ import Testing
     @Test func stillsPatternExtensionPicksTheFormat() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let run = try CamrecBinary.start(["--device", "test", "--size", "320x240", "--max-duration", "1.5",
+        let socket = folder.path("control")
+        let run = try CamrecBinary.start(["--device", "test", "--size", "320x240", "--max-duration", "none", "--control", socket,
                                           "--stills", folder.path("img-%02d.png"), "--json", folder.path("m.mkv")])
-        let started = run.waitForLine(type: "started")
-        if started {
-            run.signal(SIGUSR1)
-            _ = run.waitForLine(type: "still")
-        }
-        let status = run.wait()
-        #expect(started && status == 0, "\(run.stderrText)")
+        try #require(RecordingWait.frames(1, socket: socket), "no frame within 60 s: \(run.stderrText)")
+        run.signal(SIGUSR1)
+        #expect(run.waitForLine(type: "still"), "\(run.stderrText)")
+        #expect(RecordingWait.stop(socket: socket))
+        #expect(run.wait() == 0, "\(run.stderrText)")
         let path = try #require(stills(in: run.jsonLines).first?["path"] as? String)
         #expect(path == folder.path("img-01.png"))
         #expect(try MediaProbe.probe(path).codec == "png")

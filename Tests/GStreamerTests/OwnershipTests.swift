@@ -3,22 +3,30 @@ import Foundation
 import GStreamer
 import Testing
 
-/// Watches a GObject with a weak pointer: `isAlive` turns false when it is finalised.
-final class FinalisationWatch {
-    private let slot = UnsafeMutablePointer<gpointer?>.allocate(capacity: 1)
+/// Watches a GObject with a weak reference: `isAlive` turns false once it is finalised.
+///
+/// A `GWeakRef`, not `g_object_add_weak_pointer`: the last reference may go on another
+/// thread (a streaming thread, or GStreamer's pool finishing an asynchronous state change
+/// a moment after `setState(.null)` returned), and only `GWeakRef` is safe across threads.
+/// Objects let go of on another thread are finalised a moment later: wait for it with
+/// `Wait.until { !watch.isAlive }`, never check once.
+final class FinalisationWatch: @unchecked Sendable {
+    private let reference = UnsafeMutablePointer<GWeakRef>.allocate(capacity: 1)
 
     init(_ object: Object) {
-        slot.initialize(to: UnsafeMutableRawPointer(object.objectPointer))
-        g_object_add_weak_pointer(slot.pointee?.assumingMemoryBound(to: GObject.self), slot)
+        reference.initialize(to: GWeakRef())
+        g_weak_ref_init(reference, UnsafeMutableRawPointer(object.objectPointer))
     }
 
-    var isAlive: Bool { slot.pointee != nil }
+    var isAlive: Bool {
+        guard let object = g_weak_ref_get(reference) else { return false }
+        g_object_unref(object)
+        return true
+    }
 
     deinit {
-        if let object = slot.pointee {
-            g_object_remove_weak_pointer(object.assumingMemoryBound(to: GObject.self), slot)
-        }
-        slot.deallocate()
+        g_weak_ref_clear(reference)
+        reference.deallocate()
     }
 }
 
@@ -65,14 +73,14 @@ final class FinalisationWatch {
         try pipeline?.setState(.playing)
         let bus = try #require(pipeline?.bus)
         var sawEnd = false
-        while let message = bus.pop(timeoutNanoseconds: 5_000_000_000) {
+        while let message = bus.pop(timeoutNanoseconds: 30_000_000_000) {
             if message == .endOfStream { sawEnd = true; break }
         }
         #expect(sawEnd)
         try pipeline?.setState(.null)
         pipeline = nil
-        #expect(watchPipeline.isAlive == false)
-        #expect(watchSource.isAlive == false)
+        #expect(Wait.until { !watchPipeline.isAlive }, "the pipeline outlived its last wrapper")
+        #expect(Wait.until { !watchSource.isAlive }, "the source outlived its pipeline")
     }
 
     @Test func capsParseAndReadFields() throws {

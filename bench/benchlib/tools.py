@@ -58,6 +58,7 @@ class Toolbox:
         self.scratch = scratch
         self.nice = nice
         self.build_note = ""
+        self.build_requested = build   # also the test binary's build (section 5's pipeline churn)
         if build:
             self.build()
         bin_dir = self.bin_dir()

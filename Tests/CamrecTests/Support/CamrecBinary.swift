@@ -37,8 +37,9 @@ final class RunningCamrec: @unchecked Sendable {
         stderrURL = scratch.appendingPathComponent("stderr")
         FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
         FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
-        process.executableURL = CamrecBinary.url
-        process.arguments = arguments
+        // As a shell would start it (see ChildProcess.cleanSignals): env execs camrec in place.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ChildProcess.cleanSignals + [CamrecBinary.url.path] + arguments
         if let environment { process.environment = environment }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
@@ -54,21 +55,37 @@ final class RunningCamrec: @unchecked Sendable {
 
     var stderrText: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
 
-    /// Waits until a JSON line of `type` appears (true) or `timeout` passes (false).
-    func waitForLine(type: String, timeout: TimeInterval = 20) -> Bool {
+    /// JSON lines of `type` printed so far.
+    func lines(type: String) -> [[String: Any]] { jsonLines.filter { $0["type"] as? String == type } }
+
+    /// Waits until `condition` holds for the JSON lines printed so far (true), or `timeout`
+    /// passes or camrec exits without it holding (false). The bound is generous: a loaded
+    /// 2-core machine is slow, never this slow.
+    func waitUntil(timeout: TimeInterval = 60, _ condition: ([[String: Any]]) -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            if jsonLines.contains(where: { $0["type"] as? String == type }) { return true }
-            if !process.isRunning { return false }
+            if condition(jsonLines) { return true }
+            // A line printed just before exiting is still seen.
+            if !process.isRunning { return condition(jsonLines) }
             Thread.sleep(forTimeInterval: 0.05)
         }
         return false
     }
 
+    /// Waits until a JSON line of `type` appears (true) or `timeout` passes (false).
+    func waitForLine(type: String, timeout: TimeInterval = 60) -> Bool {
+        waitForLines(type: type, count: 1, timeout: timeout)
+    }
+
+    /// Waits until at least `count` JSON lines of `type` appear.
+    func waitForLines(type: String, count: Int, timeout: TimeInterval = 60) -> Bool {
+        waitUntil(timeout: timeout) { lines in lines.count { $0["type"] as? String == type } >= count }
+    }
+
     func signal(_ number: Int32) { kill(pid, number) }
 
     /// Waits for exit; returns the exit status, or nil after `timeout` (the process is then killed).
-    func wait(timeout: TimeInterval = 30) -> Int32? {
+    func wait(timeout: TimeInterval = 60) -> Int32? {
         if done.wait(timeout: .now() + timeout) == .timedOut {
             kill(pid, SIGKILL)
             done.wait()

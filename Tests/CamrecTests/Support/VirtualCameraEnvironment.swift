@@ -187,6 +187,14 @@ enum ChildProcess {
         let description: String
     }
 
+    /// `env` options that start a child with every signal unblocked and at its default
+    /// action, as a shell gives them. Foundation's `Process` passes on the signal mask of the
+    /// thread that starts it, and tests run on Dispatch threads that block most signals
+    /// (SIGINT, SIGTERM, SIGHUP, SIGUSR1, …): without this, gst-launch would ignore SIGINT,
+    /// and camrec would be tested with its stop signals blocked before it blocks them itself.
+    /// (GNU env ≥ 8.31; `--default-signal` also unblocks.)
+    static let cleanSignals = ["--default-signal"]
+
     /// Runs `tool` (a path, or a name looked up in PATH) with `arguments`.
     static func run(_ tool: String, _ arguments: [String], environment: [String: String]? = nil,
                     timeout: TimeInterval = 60) throws -> ChildProcessResult {
@@ -200,13 +208,8 @@ enum ChildProcess {
         let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
 
         let process = Process()
-        if tool.contains("/") {
-            process.executableURL = URL(fileURLWithPath: tool)
-            process.arguments = arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [tool] + arguments
-        }
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = cleanSignals + [tool] + arguments
         if let environment { process.environment = environment }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = out
