@@ -5,14 +5,14 @@ import Synchronization
 import Testing
 
 /// `StillTaker` on a real, tiny pipeline shaped like the recording's (a live test source,
-/// a tee, the movie branch with the `MaxDurationGate` in a probe, and the stills appsink that
+/// a tee, the movie branch with the `FrameGate` in a probe, and the stills appsink that
 /// only ever holds the newest frame). The stills are checked with ffprobe.
 @Suite struct StillTakerTests {
     /// The recording pipeline's shape at 160x120, without encoder and muxer.
     final class Branches {
         let pipeline: Pipeline
         let sink: AppSink
-        let gate = MaxDurationGate(limit: nil, rate: FrameRateValue(numerator: 30, denominator: 1))
+        let gate = FrameGate(limit: nil, rate: FrameRateValue(numerator: 30, denominator: 1))
         private var gateToken: ProbeToken?
 
         init() throws {

@@ -78,16 +78,17 @@ final class StillTaker: @unchecked Sendable {
             }
             guard let next else { return }
             let result = take(next.trigger, requestedAt: next.time, notBefore: next.notBefore)
-            condition.withLock {
-                working = false
-                if case .success(let file) = result { taken.append(file) }
-                condition.broadcast()
-            }
+            // Reported before `finish()` can return: a still's line never follows the result.
             switch result {
             case .success(let file): events(.still(file))
             case .failure(let error): events(.warning("still not taken: \(error.message)"))
             }
             next.completion?(result)
+            condition.withLock {
+                working = false
+                if case .success(let file) = result { taken.append(file) }
+                condition.broadcast()
+            }
         }
     }
 
