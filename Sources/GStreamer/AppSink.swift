@@ -6,9 +6,10 @@ public final class AppSink: Element, @unchecked Sendable {
         UnsafeMutableRawPointer(objectPointer).assumingMemoryBound(to: GstAppSink.self)
     }
 
-    /// Views `element` as an appsink; throws when it is some other element.
+    /// Views `element` as an appsink (a `GstAppSink` or a subclass, checked by GType);
+    /// throws `.wrongType` when it is some other element. Takes a reference of its own.
     public init(_ element: Element) throws(GStreamerError) {
-        try element.requireFactory("appsink")
+        try element.requireType(gst_app_sink_get_type())
         super.init(element.elementPointer, transfer: .none)
     }
 

@@ -40,9 +40,10 @@ public final class AppSrc: Element, @unchecked Sendable {
         UnsafeMutableRawPointer(objectPointer).assumingMemoryBound(to: GstAppSrc.self)
     }
 
-    /// Views `element` as an appsrc; throws when it is some other element.
+    /// Views `element` as an appsrc (a `GstAppSrc` or a subclass, checked by GType);
+    /// throws `.wrongType` when it is some other element. Takes a reference of its own.
     public init(_ element: Element) throws(GStreamerError) {
-        try element.requireFactory("appsrc")
+        try element.requireType(gst_app_src_get_type())
         super.init(element.elementPointer, transfer: .none)
     }
 

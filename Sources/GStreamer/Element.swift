@@ -22,13 +22,6 @@ public class Element: Object, @unchecked Sendable {
         return Element(pointer, transfer: .floating)
     }
 
-    /// Throws unless the element was made by `factory` (for wrappers of one element kind).
-    func requireFactory(_ factory: String) throws(GStreamerError) {
-        guard factoryName == factory else {
-            throw .property(element: name, name: "factory", reason: "is \(factoryName), not \(factory)")
-        }
-    }
-
     /// The factory name, e.g. "v4l2src".
     public var factoryName: String {
         guard let factory = gst_element_get_factory(elementPointer),

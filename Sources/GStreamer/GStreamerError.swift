@@ -61,6 +61,9 @@ public enum GStreamerError: Error, Sendable, Equatable, CustomStringConvertible 
     case property(element: String, name: String, reason: String)
     /// Caps text that GStreamer could not parse.
     case invalidCaps(String)
+    /// An object is not of the type a wrapper needs (e.g. `AppSink(element)` of a fakesink),
+    /// by GType name.
+    case wrongType(object: String, expected: String, actual: String)
 
     public var description: String {
         switch self {
@@ -73,6 +76,7 @@ public enum GStreamerError: Error, Sendable, Equatable, CustomStringConvertible 
         case .noSuchPad(let element, let pad): "element '\(element)' has no pad '\(pad)'"
         case .property(let element, let name, let reason): "\(element).\(name): \(reason)"
         case .invalidCaps(let text): "invalid caps '\(text)'"
+        case .wrongType(let object, let expected, let actual): "'\(object)' is a \(actual), not a \(expected)"
         }
     }
 }

@@ -39,6 +39,21 @@ public class Object: @unchecked Sendable {
     /// The GType name, e.g. "GstPipeline".
     public var typeName: String { String(cString: camrec_object_type_name(objectPointer)) }
 
+    /// Whether the object is an instance of `type` or of a type derived from it (GObject's
+    /// `G_TYPE_CHECK_INSTANCE_TYPE`), e.g. `isInstance(of: gst_app_sink_get_type())`.
+    public func isInstance(of type: GType) -> Bool {
+        camrec_instance_is_a(UnsafeMutableRawPointer(objectPointer), type) != 0
+    }
+
+    /// Throws `.wrongType` unless the object is an instance of `type` (or derives from it):
+    /// the check behind the wrappers of one kind of object (`AppSink(element)`).
+    func requireType(_ type: GType) throws(GStreamerError) {
+        guard isInstance(of: type) else {
+            let expected = g_type_name(type).map { String(cString: $0) } ?? "type \(type)"
+            throw .wrongType(object: name, expected: expected, actual: typeName)
+        }
+    }
+
     /// Sets a property from its string form (numbers, booleans, enum nicks, caps, …),
     /// as `gst-launch-1.0` does. Throws when the object has no such property.
     public func set(_ property: String, _ value: String) throws(GStreamerError) {
