@@ -57,10 +57,13 @@ public enum GStreamerError: Error, Sendable, Equatable, CustomStringConvertible 
     case noSuchElement(String)
     /// No pad of that name on the element.
     case noSuchPad(element: String, pad: String)
-    /// An element has no property of that name, or it could not take the value.
+    /// An object has no property of that name, it cannot be written, or the value does not
+    /// fit it (wrong kind, out of range, unknown nick); `reason` says which.
     case property(element: String, name: String, reason: String)
     /// Caps text that GStreamer could not parse.
     case invalidCaps(String)
+    /// Structure text that GStreamer could not parse.
+    case invalidStructure(String)
     /// An object is not of the type a wrapper needs (e.g. `AppSink(element)` of a fakesink),
     /// by GType name.
     case wrongType(object: String, expected: String, actual: String)
@@ -76,6 +79,7 @@ public enum GStreamerError: Error, Sendable, Equatable, CustomStringConvertible 
         case .noSuchPad(let element, let pad): "element '\(element)' has no pad '\(pad)'"
         case .property(let element, let name, let reason): "\(element).\(name): \(reason)"
         case .invalidCaps(let text): "invalid caps '\(text)'"
+        case .invalidStructure(let text): "invalid structure '\(text)'"
         case .wrongType(let object, let expected, let actual): "'\(object)' is a \(actual), not a \(expected)"
         }
     }

@@ -53,37 +53,4 @@ public class Object: @unchecked Sendable {
             throw .wrongType(object: name, expected: expected, actual: typeName)
         }
     }
-
-    /// Sets a property from its string form (numbers, booleans, enum nicks, caps, …),
-    /// as `gst-launch-1.0` does. Throws when the object has no such property.
-    public func set(_ property: String, _ value: String) throws(GStreamerError) {
-        guard let spec = camrec_find_property(objectPointer, property) else {
-            throw .property(element: name, name: property, reason: "no such property")
-        }
-        guard spec.pointee.flags.rawValue & G_PARAM_WRITABLE.rawValue != 0 else {
-            throw .property(element: name, name: property, reason: "read-only")
-        }
-        gst_util_set_object_arg(UnsafeMutableRawPointer(objectPointer).assumingMemoryBound(to: GObject.self),
-                                property, value)
-    }
-
-    /// Sets a property from any value whose description is its GStreamer string form.
-    public func set(_ property: String, _ value: some CustomStringConvertible) throws(GStreamerError) {
-        try set(property, value.description)
-    }
-
-    /// Reads a property as text (numbers and booleans as gst-launch writes them).
-    public func property(_ property: String) throws(GStreamerError) -> String {
-        guard let spec = camrec_find_property(objectPointer, property) else {
-            throw .property(element: name, name: property, reason: "no such property")
-        }
-        var value = GValue()
-        g_value_init(&value, spec.pointee.value_type)
-        defer { g_value_unset(&value) }
-        g_object_get_property(UnsafeMutableRawPointer(objectPointer).assumingMemoryBound(to: GObject.self),
-                              property, &value)
-        guard let text = gst_value_serialize(&value) else { return "" }
-        defer { g_free(text) }
-        return String(cString: text)
-    }
 }

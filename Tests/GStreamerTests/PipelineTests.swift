@@ -63,7 +63,7 @@ func runToEnd(_ pipeline: Pipeline, timeoutSeconds: UInt64 = 10) throws -> [Mess
     @Test func propertiesRoundTrip() throws {
         let encoder = try Element.make("x264enc")
         try encoder.set("key-int-max", 60)
-        try encoder.set("tune", "zerolatency")
+        try encoder.set("tune", nick: "zerolatency")  // a flags property: by nick
         #expect(try encoder.property("key-int-max") == "60")
         let tune = try encoder.property("tune")
         #expect(tune == "Zero latency" || tune.contains("zerolatency"), "tune reads back as \(tune)")

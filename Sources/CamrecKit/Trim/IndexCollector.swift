@@ -26,8 +26,8 @@ final class IndexCollector: Sendable {
     /// stream's buffers.
     func attach(_ pad: Pad, to pipeline: Pipeline) {
         guard let sink = try? Element.make("fakesink") else { return }
-        try? sink.set("sync", "false")
-        try? sink.set("async", "false")
+        try? sink.set("sync", false)
+        try? sink.set("async", false)
         guard (try? pipeline.add(sink)) != nil else { return }
         sink.syncStateWithParent()
         let caps = pad.capsNowOrQueried

@@ -27,8 +27,8 @@ final class MovieMuxer {
         self.control = control
         pipeline = try Pipeline(name: "trim-writer")
         let videoSource = try Element.make("appsrc", name: "video-source")
-        try videoSource.set("format", "time")
-        try videoSource.set("handle-segment-change", "true")
+        try videoSource.set("format", nick: "time")
+        try videoSource.set("handle-segment-change", true)
         let muxer = try Element.make(container.muxer, name: "muxer")
         let sink = try Element.make("filesink", name: "sink")
         try sink.set("location", path)
@@ -50,8 +50,8 @@ final class MovieMuxer {
         try muxer.link(sink)
         if let audioCaps {
             let audioSource = try Element.make("appsrc", name: "audio-source")
-            try audioSource.set("format", "time")
-            try audioSource.set("handle-segment-change", "true")
+            try audioSource.set("format", nick: "time")
+            try audioSource.set("handle-segment-change", true)
             try pipeline.add(audioSource)
             let source = try AppSrc(audioSource)
             source.setCaps(audioCaps)

@@ -25,23 +25,23 @@ final class MovieReader {
         try source.set("location", path)
         let demuxer = try Element.make(container.demuxer, name: "demuxer")
         let videoQueue = try Element.make("queue", name: "video-queue")
-        try videoQueue.set("max-size-buffers", "0")
-        try videoQueue.set("max-size-bytes", "0")
-        try videoQueue.set("max-size-time", "2000000000")
+        try videoQueue.set("max-size-buffers", 0)
+        try videoQueue.set("max-size-bytes", 0)
+        try videoQueue.set("max-size-time", 2_000_000_000)
         let videoChain: [Element]
         if let parser = codec?.parser, let caps = codec?.readerCaps {
             let parse = try Element.make(parser, name: "video-parser")
-            try parse.set("config-interval", "-1")
+            try parse.set("config-interval", -1)
             let filter = try Element.make("capsfilter", name: "video-format")
-            try filter.set("caps", caps)
+            try filter.set("caps", Caps(caps))
             videoChain = [videoQueue, parse, filter]
         } else {
             videoChain = [videoQueue]
         }
         let video = try Element.make("appsink", name: "video-sink")
-        try video.set("sync", "false")
-        try video.set("max-buffers", "16")
-        try video.set("enable-last-sample", "false")
+        try video.set("sync", false)
+        try video.set("max-buffers", 16)
+        try video.set("enable-last-sample", false)
         for element in [source, demuxer] + videoChain + [video] { try pipeline.add(element) }
         try source.link(demuxer)
         for (element, next) in zip(videoChain, videoChain.dropFirst() + [video]) { try element.link(next) }
@@ -52,11 +52,11 @@ final class MovieReader {
         var audioPad: Pad?
         if audio {
             let audioQueue = try Element.make("queue", name: "audio-queue")
-            for property in ["max-size-buffers", "max-size-bytes", "max-size-time"] { try audioQueue.set(property, "0") }
+            for property in ["max-size-buffers", "max-size-bytes", "max-size-time"] { try audioQueue.set(property, 0) }
             let sink = try Element.make("appsink", name: "audio-sink")
-            try sink.set("sync", "false")
-            try sink.set("async", "false")
-            try sink.set("enable-last-sample", "false")
+            try sink.set("sync", false)
+            try sink.set("async", false)
+            try sink.set("enable-last-sample", false)
             try pipeline.add(audioQueue)
             try pipeline.add(sink)
             try audioQueue.link(sink)

@@ -239,6 +239,6 @@ extension AppSrc {
     /// the stall timeout: a pipeline that takes nothing in that long has stalled. The push is
     /// woken by lifting the queue's limit (`max-bytes` 0), which appsrc applies at once.
     func push(_ buffer: Buffer, stage: String, control: TrimControl) throws(CamrecError) -> FlowResult {
-        try control.bounded(stage, unblock: { [self] in try? set("max-bytes", "0") }) { push(buffer) }
+        try control.bounded(stage, unblock: { [self] in try? set("max-bytes", 0) }) { push(buffer) }
     }
 }
