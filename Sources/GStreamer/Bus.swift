@@ -26,7 +26,8 @@ public final class Bus: Object, @unchecked Sendable {
     }
 
     /// The first error message waiting on the bus, without blocking; other messages before
-    /// it are discarded.
+    /// it are discarded. For the bus's reader only (e.g. after a failed state change):
+    /// nothing else pops messages.
     public func popError() -> ElementFailure? {
         guard let message = gst_bus_pop_filtered(busPointer, GST_MESSAGE_ERROR) else { return nil }
         defer { gst_mini_object_unref(UnsafeMutableRawPointer(message).assumingMemoryBound(to: GstMiniObject.self)) }

@@ -6,7 +6,7 @@ public final class Pipeline: Bin, @unchecked Sendable {
     /// An empty pipeline.
     public init(name: String? = nil) throws(GStreamerError) {
         try Runtime.initialize()
-        guard let pointer = gst_pipeline_new(name) else { throw .parse("cannot create a pipeline") }
+        guard let pointer = gst_pipeline_new(name) else { throw .unavailable("a new pipeline") }
         super.init(pointer, transfer: .floating)
     }
 

@@ -45,16 +45,15 @@ func runToEnd(_ pipeline: Pipeline, timeoutSeconds: UInt64 = 10) throws -> [Mess
 
     @Test func errorMessagesCarryElementMessageAndDebug() throws {
         let pipeline = try Pipeline.parse("filesrc name=reader location=/nonexistent/camrec-test ! fakesink")
-        // filesrc fails on the way to PAUSED: setState throws the element's own error.
-        var failure: ElementFailure?
-        do {
+        // filesrc fails on the way to PAUSED: setState throws, and the element's own error
+        // waits on the bus.
+        #expect(throws: GStreamerError.stateChange(element: pipeline.name, to: .playing)) {
             try pipeline.setState(.playing)
-        } catch {
-            if case .element(let posted) = error { failure = posted }
         }
+        let failure = pipeline.bus?.popError()
         _ = try? pipeline.setState(.null)
         let found = try #require(failure)
-        #expect(found.source == "reader")
+        #expect(found.source.name == "reader")
         #expect(found.message.isEmpty == false)
         #expect(found.debug.contains("No such file"))
         #expect(found.isResourceError(.notFound))

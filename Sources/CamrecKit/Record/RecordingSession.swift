@@ -8,6 +8,8 @@ final class RecordingSession {
     private let plan: OutputPlan
     private let pipeline: Pipeline
     private let bus: Bus
+    /// The camera (the element named "src"): its errors are a lost or unusable camera.
+    private let camera: Element?
     private let gate: FrameGate
     private let gateToken: ProbeToken
     private let frameGuard: FrameGuard?
@@ -27,12 +29,13 @@ final class RecordingSession {
         } catch let error as TemplateError {
             throw CamrecError(.usage, error.message)
         } catch let error as GStreamerError {
-            throw FailureMapping.camrecError(for: error)
+            throw FailureMapping.camrecError(for: error, camera: nil)
         } catch {
             throw CamrecError(.failure, "\(error)")
         }
         guard let bus = pipeline.bus else { throw CamrecError(.failure, "the pipeline has no bus") }
         self.bus = bus
+        camera = try? pipeline.element(named: "src")
         let gate = FrameGate(limit: config.maxDuration, rate: config.rate, stillEvery: config.stills.every)
         self.gate = gate
         do {
@@ -82,11 +85,11 @@ final class RecordingSession {
         }
         let stills = StillTaker(sink: stillSink, settings: config.stills, gate: gate, events: events)
         do {
-            try pipeline.setState(.playing)
+            try pipeline.setStateThrowingPostedError(.playing)
         } catch {
             _ = stills.finish()
             plan.discard()
-            throw FailureMapping.camrecError(for: error)
+            throw FailureMapping.camrecError(for: error, camera: camera)
         }
         self.stills = stills
         let (gate, config, control) = (gate, config, control)
@@ -164,7 +167,7 @@ final class RecordingSession {
                 case .fail(let error):
                     _ = stopPipeline()
                     if gate.frames == 0 { plan.discard() }
-                    throw FailureMapping.camrecError(for: error)
+                    throw FailureMapping.camrecError(for: error, camera: camera)
                 }
             }
         }
@@ -183,11 +186,11 @@ final class RecordingSession {
         case .application(_, RecordingControl.Wake.corruptFrame):
             return .firstCorruptFrame
         case .error(let failure):
-            if failure.source == "src" { return .cameraFailed(failure, framesRecorded: gate.frames, now) }
+            if let camera, failure.source.is(camera) { return .cameraFailed(failure, framesRecorded: gate.frames, now) }
             if failure.isResourceError(.noSpaceLeft) { return .diskFull }
             return .failed(.element(failure))
         case .warning(let failure):
-            return .warning("\(failure.source): \(failure.message)")
+            return .warning("\(failure.source.name): \(failure.message)")
         default:
             return nil
         }

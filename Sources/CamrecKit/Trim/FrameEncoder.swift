@@ -76,7 +76,7 @@ final class FrameEncoder {
             guard let pts = timing.pts else { return .drop }
             return keep.contains(Int64(pts)) ? .pass : .drop
         }
-        try pipeline.setState(.playing)
+        try pipeline.setStateThrowingPostedError(.playing)
     }
 
     /// Feeds one compressed frame. Blocks while the encoder is busy and its queue is full,
@@ -90,7 +90,7 @@ final class FrameEncoder {
         let result = try outcome.get()
         guard result == .ok else {
             try PipelineRunner.checkForError(pipeline)
-            throw GStreamerError.parse("the re-encoder refused a frame (\(result))")
+            throw GStreamerError.flow(result, context: "the re-encoder refused a frame")
         }
     }
 

@@ -60,7 +60,7 @@ final class MovieMuxer {
         } else {
             audio = nil
         }
-        try pipeline.setState(.playing)
+        try pipeline.setStateThrowingPostedError(.playing)
     }
 
     /// Whether the movie has an audio track.
@@ -72,7 +72,7 @@ final class MovieMuxer {
         videoStarted = true
         guard result == .ok else {
             try PipelineRunner.checkForError(pipeline)
-            throw .parse("the muxer refused a video frame (\(result))")
+            throw .flow(result, context: "the muxer refused a video frame")
         }
     }
 
@@ -83,7 +83,7 @@ final class MovieMuxer {
         audioStarted = true
         guard result == .ok else {
             try PipelineRunner.checkForError(pipeline)
-            throw .parse("the muxer refused an audio packet (\(result))")
+            throw .flow(result, context: "the muxer refused an audio packet")
         }
     }
 
@@ -96,7 +96,7 @@ final class MovieMuxer {
             var info = stat()
             return stat(path, &info) == 0 ? Int64(info.st_size) : -1
         }
-        try pipeline.setState(.null)
+        try pipeline.setStateThrowingPostedError(.null)
     }
 
     deinit { _ = try? pipeline.setState(.null) }

@@ -94,14 +94,14 @@ final class MovieReader {
     /// (presentation time, nil: the beginning), and starts playing.
     func start(at position: UInt64?, flags: SeekFlags = [.flush, .accurate]) throws {
         if let position, position > 0 {
-            try pipeline.setState(.paused)
+            try pipeline.setStateThrowingPostedError(.paused)
             try waitForPreroll()
             guard pipeline.seek(to: position, flags: flags) else {
-                throw GStreamerError.parse("the demuxer refused to seek to \(position) ns")
+                throw GStreamerError.seek(element: "demuxer", position: position)
             }
             try waitForPreroll()
         }
-        try pipeline.setState(.playing)
+        try pipeline.setStateThrowingPostedError(.playing)
     }
 
     /// Waits for the pipeline to reach PAUSED (a demuxer reads the movie's headers and
