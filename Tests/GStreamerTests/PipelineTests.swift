@@ -73,8 +73,8 @@ func runToEnd(_ pipeline: Pipeline, timeoutSeconds: UInt64 = 10) throws -> [Mess
         let pipeline = try Pipeline.parse("videotestsrc num-buffers=20 name=src ! fakesink name=sink")
         let pad = try pipeline.element(named: "sink").staticPad("sink")
         let seen = Mutex<[UInt64]>([])
-        let token = pad.addProbe(.buffer) { data in
-            guard case .buffer(let timing) = data, let pts = timing.pts else { return .pass }
+        let token = pad.addProbe(.buffer) { info in
+            guard let pts = info.buffer?.pts else { return .pass }
             seen.withLock { $0.append(pts) }
             return .pass
         }

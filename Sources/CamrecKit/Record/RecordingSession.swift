@@ -44,14 +44,15 @@ final class RecordingSession {
             if case .camera(_, let format) = config.source, format.rate != config.rate {
                 decimator = RateDecimator(cameraRate: format.rate, movieRate: config.rate)
             }
-            gateToken = pad.addProbe(.buffer) { [decimator] data in
-                guard case .buffer(let timing) = data else { return .pass }
+            gateToken = pad.addProbe(.buffer) { [decimator] info in
+                guard let buffer = info.buffer else { return .pass }
+                let pts = buffer.pts
                 var slot: UInt64?
                 if let decimator {
-                    guard let kept = decimator.keep(pts: timing.pts) else { return .drop }
+                    guard let kept = decimator.keep(pts: pts) else { return .drop }
                     slot = kept.time
                 }
-                return gate.admit(pts: timing.pts, slot: slot) {
+                return gate.admit(pts: pts, slot: slot) {
                     bus.postApplicationMessage(RecordingControl.Wake.limit)
                 } onStillDue: { pts in
                     control.stills?.request(.periodic, notBefore: pts)

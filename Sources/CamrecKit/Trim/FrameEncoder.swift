@@ -71,9 +71,9 @@ final class FrameEncoder {
         sink = try AppSink(pipeline.element(named: "sink"))
         source.setCaps(inputCaps)
         let decoderPad = try pipeline.element(named: "decoder").staticPad("src")
-        probe = decoderPad.addProbe(.buffer) { data in
-            guard case .buffer(let timing) = data else { return .pass }
-            guard let pts = timing.pts else { return .drop }
+        probe = decoderPad.addProbe(.buffer) { info in
+            guard let buffer = info.buffer else { return .pass }
+            guard let pts = buffer.pts else { return .drop }
             return keep.contains(Int64(pts)) ? .pass : .drop
         }
         try pipeline.setStateThrowingPostedError(.playing)
