@@ -89,11 +89,6 @@ GClosure *camrec_closure_new(GClosureMarshal marshal, gpointer data, GClosureNot
     return closure;
 }
 
-gulong camrec_signal_connect(gpointer instance, const char *signal, GCallback callback,
-                             gpointer user_data, GClosureNotify destroy) {
-    return g_signal_connect_data(instance, signal, callback, user_data, destroy, 0);
-}
-
 gpointer camrec_closure_data(GClosure *closure) { return closure->data; }
 
 GstMessageType camrec_message_mask_all(void) { return GST_MESSAGE_ANY; }

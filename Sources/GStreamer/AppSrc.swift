@@ -13,6 +13,17 @@ public enum FlowResult: Sendable, Equatable, CustomStringConvertible {
     /// Any other flow error, with its GStreamer value.
     case error(Int)
 
+    /// GStreamer's value.
+    var gstValue: GstFlowReturn {
+        switch self {
+        case .ok: GST_FLOW_OK
+        case .flushing: GST_FLOW_FLUSHING
+        case .endOfStream: GST_FLOW_EOS
+        case .notNegotiated: GST_FLOW_NOT_NEGOTIATED
+        case .error(let value): GstFlowReturn(rawValue: Int32(clamping: value))
+        }
+    }
+
     init(_ value: GstFlowReturn) {
         switch value {
         case GST_FLOW_OK: self = .ok

@@ -84,6 +84,8 @@ public enum GStreamerError: Error, Sendable, Equatable, CustomStringConvertible 
     case flow(FlowResult, context: String)
     /// No element handled a seek to `position` (ns).
     case seek(element: String, position: UInt64)
+    /// An object has no signal of that name.
+    case signal(object: String, name: String)
     /// GStreamer could not provide an object that should always exist (a new pipeline,
     /// a pipeline's bus).
     case unavailable(String)
@@ -106,6 +108,7 @@ public enum GStreamerError: Error, Sendable, Equatable, CustomStringConvertible 
         case .add(let element, let bin): "cannot add \(element) to \(bin)"
         case .flow(let result, let context): "\(context) (\(result))"
         case .seek(let element, let position): "\(element) refused to seek to \(position) ns"
+        case .signal(let object, let name): "'\(object)' has no signal '\(name)'"
         case .unavailable(let what): "GStreamer could not provide \(what)"
         }
     }

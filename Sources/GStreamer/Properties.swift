@@ -166,7 +166,7 @@ enum PropertyConversion {
 
     /// Stores a signed or an unsigned number into an integer GValue of `kind`; false when
     /// the kind is no integer or the number does not fit its C type.
-    private static func storeInteger(
+    static func storeInteger(
         _ signed: Int64?, unsigned: UInt64?, kind: CamrecValueKind, in gvalue: inout GValue
     ) -> Bool {
         func convert<T: FixedWidthInteger>(_: T.Type) -> T? {

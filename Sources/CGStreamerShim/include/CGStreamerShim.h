@@ -62,10 +62,6 @@ char *camrec_param_range(GParamSpec *spec);
 /// `data` exactly once, when the closure is finalised.
 GClosure *camrec_closure_new(GClosureMarshal marshal, gpointer data, GClosureNotify finalize);
 
-/// Connects a signal with a destroy notify for the user data; returns the handler id.
-gulong camrec_signal_connect(gpointer instance, const char *signal, GCallback callback,
-                             gpointer user_data, GClosureNotify destroy);
-
 /// The data a closure was created with.
 gpointer camrec_closure_data(GClosure *closure);
 
