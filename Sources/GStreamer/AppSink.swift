@@ -2,7 +2,8 @@ import CGStreamer
 
 /// An `appsink` element: where our code takes buffers out of a pipeline.
 public final class AppSink: Element, @unchecked Sendable {
-    private var sinkPointer: UnsafeMutablePointer<GstAppSink> {
+    /// The wrapped appsink.
+    var sinkPointer: UnsafeMutablePointer<GstAppSink> {
         UnsafeMutableRawPointer(objectPointer).assumingMemoryBound(to: GstAppSink.self)
     }
 

@@ -38,6 +38,9 @@ final class FrameEncoder {
     private let sink: AppSink
     private let probe: ProbeToken
     private let control: TrimControl
+    /// Wakes the reading thread when the sink has a frame or ended, or an error is posted.
+    private let activity: SinkActivity
+    private let activityWatch: ActivityWatch
     private var finished = false
 
     /// - Parameters:
@@ -76,6 +79,9 @@ final class FrameEncoder {
             guard let pts = buffer.pts else { return .drop }
             return keep.contains(Int64(pts)) ? .pass : .drop
         }
+        let activity = SinkActivity()
+        self.activity = activity
+        activityWatch = activity.watch([sink], errorsOf: pipeline)
         try pipeline.setStateThrowingPostedError(.playing)
     }
 
@@ -116,14 +122,15 @@ final class FrameEncoder {
         var buffers: [Buffer] = []
         var watch = control.watch(Self.stage)
         while true {
-            if let sample = sink.pullSample(timeoutNanoseconds: 100_000_000) {
+            let seen = activity.current
+            if let sample = sink.pullSample(timeoutNanoseconds: 0) {
                 if let buffer = sample.buffer { buffers.append(buffer) }
                 watch.progressed()
                 continue
             }
             if sink.isEndOfStream { break }
             try PipelineRunner.checkForError(pipeline)
-            try watch.check()
+            try watch.wait(for: activity, since: seen)
         }
         try PipelineRunner.checkForError(pipeline)
         return buffers
@@ -131,6 +138,7 @@ final class FrameEncoder {
 
     deinit {
         probe.remove()
+        activityWatch.stop()
         _ = try? pipeline.setState(.null)
     }
 }

@@ -10,6 +10,9 @@ final class MovieReader {
     private var token: SignalToken?
     private var segmentOpener: ProbeToken?
     private let control: TrimControl
+    /// Wakes the reading thread when a sink has a sample or ended, or an error is posted.
+    private let activity = SinkActivity()
+    private var activityWatch: ActivityWatch?
     /// The demuxer pads linked to the video and audio branches (for their segments).
     let demuxerPads = DemuxerPads()
 
@@ -88,6 +91,7 @@ final class MovieReader {
                 try? pad.link(target)
             }
         }
+        activityWatch = activity.watch([videoSink] + (audioSink.map { [$0] } ?? []), errorsOf: pipeline)
     }
 
     /// Prerolls, seeks so that video starts at the keyframe at or before `position`
@@ -121,15 +125,26 @@ final class MovieReader {
     }
 
     /// The next video frame; nil at the end of the stream. Throws `stalled` when none
-    /// comes for the stall timeout.
+    /// comes for the stall timeout. Blocks until the sink has something (or an error).
     func nextVideo() throws -> Sample? {
         let watch = control.watch("the demuxer (reading video)")
         while true {
-            if let sample = videoSink.pullSample(timeoutNanoseconds: 100_000_000) { return sample }
+            let seen = activity.current
+            if let sample = videoSink.pullSample(timeoutNanoseconds: 0) { return sample }
             if videoSink.isEndOfStream { return nil }
             try PipelineRunner.checkForError(pipeline)
-            try watch.check()
+            try watch.wait(for: activity, since: seen)
         }
+    }
+
+    /// How much the sinks and the bus have done so far: read it before looking at them, then
+    /// wait with `waitForActivity(since:watch:)`.
+    var activityMark: UInt64 { activity.current }
+
+    /// Blocks until a sink gets a sample or ends, or an error is posted, after `mark`;
+    /// bounded by `watch` (throws `stalled` or `interrupted`).
+    func waitForActivity(since mark: UInt64, watch: StallWatch) throws(CamrecError) {
+        try watch.wait(for: activity, since: mark)
     }
 
     /// The audio packets that have arrived, without waiting.
@@ -166,10 +181,12 @@ final class MovieReader {
         try control.checkCancelled()
     }
 
-    /// Stops the pipeline and releases the pad-added handler.
+    /// Stops the pipeline and releases the pad-added handler and the sinks' callbacks.
     func stop() {
         token?.disconnect()
         token = nil
+        activityWatch?.stop()
+        activityWatch = nil
         _ = try? pipeline.setState(.null)
     }
 
