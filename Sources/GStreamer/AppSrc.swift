@@ -34,6 +34,7 @@ public enum FlowResult: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The result in words ("not negotiated").
     public var description: String {
         switch self {
         case .ok: "ok"
