@@ -18,18 +18,80 @@ GstEvent *camrec_probe_info_event(GstPadProbeInfo *info) { return GST_PAD_PROBE_
 GType camrec_type_of(gpointer object) { return G_OBJECT_TYPE(object); }
 const char *camrec_object_type_name(gpointer object) { return G_OBJECT_TYPE_NAME(object); }
 
+gboolean camrec_instance_is_a(gpointer instance, GType type) {
+    return instance != NULL && G_TYPE_CHECK_INSTANCE_TYPE(instance, type);
+}
+
 GParamSpec *camrec_find_property(gpointer object, const char *name) {
     return g_object_class_find_property(G_OBJECT_GET_CLASS(object), name);
 }
 
-gulong camrec_signal_connect(gpointer instance, const char *signal, GCallback callback,
-                             gpointer user_data, GClosureNotify destroy) {
-    return g_signal_connect_data(instance, signal, callback, user_data, destroy, 0);
+CamrecValueKind camrec_value_kind(GType type) {
+    switch (G_TYPE_FUNDAMENTAL(type)) {
+    case G_TYPE_BOOLEAN: return CAMREC_VALUE_BOOLEAN;
+    case G_TYPE_INT: return CAMREC_VALUE_INT;
+    case G_TYPE_UINT: return CAMREC_VALUE_UINT;
+    case G_TYPE_LONG: return CAMREC_VALUE_LONG;
+    case G_TYPE_ULONG: return CAMREC_VALUE_ULONG;
+    case G_TYPE_INT64: return CAMREC_VALUE_INT64;
+    case G_TYPE_UINT64: return CAMREC_VALUE_UINT64;
+    case G_TYPE_FLOAT: return CAMREC_VALUE_FLOAT;
+    case G_TYPE_DOUBLE: return CAMREC_VALUE_DOUBLE;
+    case G_TYPE_STRING: return CAMREC_VALUE_STRING;
+    case G_TYPE_ENUM: return CAMREC_VALUE_ENUM;
+    case G_TYPE_FLAGS: return CAMREC_VALUE_FLAGS;
+    case G_TYPE_BOXED: return CAMREC_VALUE_BOXED;
+    case G_TYPE_OBJECT: return CAMREC_VALUE_OBJECT;
+    default: return CAMREC_VALUE_OTHER;
+    }
 }
 
-GstMessageType camrec_message_mask_all(void) { return GST_MESSAGE_ANY; }
+char *camrec_param_range(GParamSpec *spec) {
+    if (G_IS_PARAM_SPEC_INT(spec)) {
+        GParamSpecInt *p = G_PARAM_SPEC_INT(spec);
+        return g_strdup_printf("%d - %d", p->minimum, p->maximum);
+    }
+    if (G_IS_PARAM_SPEC_UINT(spec)) {
+        GParamSpecUInt *p = G_PARAM_SPEC_UINT(spec);
+        return g_strdup_printf("%u - %u", p->minimum, p->maximum);
+    }
+    if (G_IS_PARAM_SPEC_LONG(spec)) {
+        GParamSpecLong *p = G_PARAM_SPEC_LONG(spec);
+        return g_strdup_printf("%ld - %ld", p->minimum, p->maximum);
+    }
+    if (G_IS_PARAM_SPEC_ULONG(spec)) {
+        GParamSpecULong *p = G_PARAM_SPEC_ULONG(spec);
+        return g_strdup_printf("%lu - %lu", p->minimum, p->maximum);
+    }
+    if (G_IS_PARAM_SPEC_INT64(spec)) {
+        GParamSpecInt64 *p = G_PARAM_SPEC_INT64(spec);
+        return g_strdup_printf("%" G_GINT64_FORMAT " - %" G_GINT64_FORMAT, p->minimum, p->maximum);
+    }
+    if (G_IS_PARAM_SPEC_UINT64(spec)) {
+        GParamSpecUInt64 *p = G_PARAM_SPEC_UINT64(spec);
+        return g_strdup_printf("%" G_GUINT64_FORMAT " - %" G_GUINT64_FORMAT, p->minimum, p->maximum);
+    }
+    if (G_IS_PARAM_SPEC_FLOAT(spec)) {
+        GParamSpecFloat *p = G_PARAM_SPEC_FLOAT(spec);
+        return g_strdup_printf("%g - %g", p->minimum, p->maximum);
+    }
+    if (G_IS_PARAM_SPEC_DOUBLE(spec)) {
+        GParamSpecDouble *p = G_PARAM_SPEC_DOUBLE(spec);
+        return g_strdup_printf("%g - %g", p->minimum, p->maximum);
+    }
+    return NULL;
+}
 
-gboolean camrec_is_pipeline(gpointer object) { return GST_IS_PIPELINE(object); }
+GClosure *camrec_closure_new(GClosureMarshal marshal, gpointer data, GClosureNotify finalize) {
+    GClosure *closure = g_closure_new_simple(sizeof(GClosure), data);
+    g_closure_set_marshal(closure, marshal);
+    g_closure_add_finalize_notifier(closure, data, finalize);
+    return closure;
+}
+
+gpointer camrec_closure_data(GClosure *closure) { return closure->data; }
+
+GstMessageType camrec_message_mask_all(void) { return GST_MESSAGE_ANY; }
 
 void camrec_message_parse_failure(GstMessage *message, gboolean is_error,
                                   const char **domain, int *code, char **text, char **debug) {

@@ -2,13 +2,15 @@ import CGStreamer
 
 /// An `appsink` element: where our code takes buffers out of a pipeline.
 public final class AppSink: Element, @unchecked Sendable {
-    private var sinkPointer: UnsafeMutablePointer<GstAppSink> {
+    /// The wrapped appsink.
+    var sinkPointer: UnsafeMutablePointer<GstAppSink> {
         UnsafeMutableRawPointer(objectPointer).assumingMemoryBound(to: GstAppSink.self)
     }
 
-    /// Views `element` as an appsink; throws when it is some other element.
+    /// Views `element` as an appsink (a `GstAppSink` or a subclass, checked by GType);
+    /// throws `.wrongType` when it is some other element. Takes a reference of its own.
     public init(_ element: Element) throws(GStreamerError) {
-        try element.requireFactory("appsink")
+        try element.requireType(gst_app_sink_get_type())
         super.init(element.elementPointer, transfer: .none)
     }
 

@@ -13,6 +13,17 @@ public enum FlowResult: Sendable, Equatable, CustomStringConvertible {
     /// Any other flow error, with its GStreamer value.
     case error(Int)
 
+    /// GStreamer's value.
+    var gstValue: GstFlowReturn {
+        switch self {
+        case .ok: GST_FLOW_OK
+        case .flushing: GST_FLOW_FLUSHING
+        case .endOfStream: GST_FLOW_EOS
+        case .notNegotiated: GST_FLOW_NOT_NEGOTIATED
+        case .error(let value): GstFlowReturn(rawValue: Int32(clamping: value))
+        }
+    }
+
     init(_ value: GstFlowReturn) {
         switch value {
         case GST_FLOW_OK: self = .ok
@@ -23,6 +34,7 @@ public enum FlowResult: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The result in words ("not negotiated").
     public var description: String {
         switch self {
         case .ok: "ok"
@@ -40,9 +52,10 @@ public final class AppSrc: Element, @unchecked Sendable {
         UnsafeMutableRawPointer(objectPointer).assumingMemoryBound(to: GstAppSrc.self)
     }
 
-    /// Views `element` as an appsrc; throws when it is some other element.
+    /// Views `element` as an appsrc (a `GstAppSrc` or a subclass, checked by GType);
+    /// throws `.wrongType` when it is some other element. Takes a reference of its own.
     public init(_ element: Element) throws(GStreamerError) {
-        try element.requireFactory("appsrc")
+        try element.requireType(gst_app_src_get_type())
         super.init(element.elementPointer, transfer: .none)
     }
 

@@ -16,7 +16,7 @@ public class Bin: Element, @unchecked Sendable {
     /// Adds an element; the bin takes its own reference, the wrapper keeps ours.
     public func add(_ element: Element) throws(GStreamerError) {
         guard gst_bin_add(binPointer, element.elementPointer) != 0 else {
-            throw .parse("cannot add \(element.name) to \(name)")
+            throw .add(element: element.name, bin: name)
         }
     }
 }

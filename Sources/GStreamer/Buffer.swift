@@ -1,4 +1,5 @@
 import CGStreamer
+import CGStreamerShim
 
 /// A `GstBuffer` (a mini object) we hold one reference to: compressed frames read from an
 /// `AppSink` and pushed into an `AppSrc`, with timestamps rewritten on the way.
@@ -25,10 +26,16 @@ public final class Buffer: @unchecked Sendable {
 
     deinit { gst_buffer_unref(bufferPointer) }
 
+    /// The reference count (for ownership tests; racy by nature).
+    public var referenceCount: Int { Int(camrec_miniobject_refcount(bufferPointer)) }
+
     /// Hands a new reference over to a call that takes ownership (transfer full).
     func retainedPointer() -> UnsafeMutablePointer<GstBuffer> {
         gst_buffer_ref(bufferPointer)
     }
+
+    /// A borrowed view of the buffer, valid while this wrapper lives and is not written to.
+    public var view: BufferView { BufferView(borrowing: bufferPointer) }
 
     /// Timing, flags and size.
     public var timing: BufferTiming { BufferTiming(bufferPointer) }
@@ -77,6 +84,18 @@ public final class Buffer: @unchecked Sendable {
 
     /// A copy of the bytes.
     public var bytes: [UInt8] { withBytes { Array($0) } ?? [] }
+
+    /// Calls `body` with the bytes mapped for writing, valid only during the call. The
+    /// buffer is made writable first (a buffer someone else shares is copied, and memory
+    /// shared with another buffer is copied when mapped), so no other owner sees the change.
+    /// Nil when the buffer cannot be mapped.
+    public func withMutableBytes<Result>(_ body: (UnsafeMutableRawBufferPointer) throws -> Result) rethrows -> Result? {
+        makeWritable()
+        var map = GstMapInfo()
+        guard gst_buffer_map(bufferPointer, &map, GST_MAP_WRITE) != 0 else { return nil }
+        defer { gst_buffer_unmap(bufferPointer, &map) }
+        return try body(UnsafeMutableRawBufferPointer(start: map.data, count: Int(map.size)))
+    }
 
     /// Copies the metadata when another owner shares this buffer, so setters never
     /// change a buffer someone else sees.

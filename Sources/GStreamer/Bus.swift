@@ -26,12 +26,30 @@ public final class Bus: Object, @unchecked Sendable {
     }
 
     /// The first error message waiting on the bus, without blocking; other messages before
-    /// it are discarded.
+    /// it are discarded. For the bus's reader only (e.g. after a failed state change):
+    /// nothing else pops messages.
     public func popError() -> ElementFailure? {
         guard let message = gst_bus_pop_filtered(busPointer, GST_MESSAGE_ERROR) else { return nil }
         defer { gst_mini_object_unref(UnsafeMutableRawPointer(message).assumingMemoryBound(to: GstMiniObject.self)) }
         if case .error(let failure) = Message(parsing: message) { return failure }
         return nil
+    }
+
+    /// Calls `callback` on the posting thread with each message of `type` (GStreamer's
+    /// name: "error", "eos", "warning", …; nil for all) as it is posted, through the bus's
+    /// "sync-message" signal. The message also stays queued for the bus's reader: this
+    /// only lets another thread wake up (e.g. a reader blocked on an appsink when an error
+    /// stops the stream). Keep the callback short and never block. The token disconnects
+    /// the handler and stops the emission it needed.
+    public func onSyncMessage(
+        _ type: String? = nil, _ callback: @escaping @Sendable (Message) -> Void
+    ) -> SignalToken {
+        gst_bus_enable_sync_message_emission(busPointer)
+        let signal = type.map { "sync-message::\($0)" } ?? "sync-message"
+        return connectClosure(signal, then: { [self] in gst_bus_disable_sync_message_emission(busPointer) }) { arguments in
+            if let message = arguments.message(1) { callback(message) }
+            return .none
+        }
     }
 
     /// Posts an application message named `name` (thread-safe; used to wake the thread

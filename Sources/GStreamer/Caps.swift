@@ -26,6 +26,7 @@ public final class Caps: @unchecked Sendable, CustomStringConvertible {
     /// The reference count (for ownership tests).
     public var referenceCount: Int { Int(camrec_miniobject_refcount(capsPointer)) }
 
+    /// The caps in GStreamer's text form.
     public var description: String {
         guard let text = gst_caps_to_string(capsPointer) else { return "" }
         defer { g_free(text) }

@@ -22,13 +22,6 @@ public class Element: Object, @unchecked Sendable {
         return Element(pointer, transfer: .floating)
     }
 
-    /// Throws unless the element was made by `factory` (for wrappers of one element kind).
-    func requireFactory(_ factory: String) throws(GStreamerError) {
-        guard factoryName == factory else {
-            throw .property(element: name, name: "factory", reason: "is \(factoryName), not \(factory)")
-        }
-    }
-
     /// The factory name, e.g. "v4l2src".
     public var factoryName: String {
         guard let factory = gst_element_get_factory(elementPointer),
@@ -46,15 +39,14 @@ public class Element: Object, @unchecked Sendable {
         return Pad(pad, transfer: .full)
     }
 
-    /// Changes state. Asynchronous changes return at once. A failure throws the error an
-    /// element posted on the bus about it (which names the element and the cause) when
-    /// there is one, else `.stateChange`.
+    /// Changes state. Asynchronous changes return at once. A failure throws `.stateChange`;
+    /// the error an element posted about it (which names the element and the cause) stays
+    /// on the bus, with every other message, for the bus's reader.
     @discardableResult
     public func setState(_ state: State) throws(GStreamerError) -> StateChange {
         let result = gst_element_set_state(elementPointer, state.gstState)
         switch result {
         case GST_STATE_CHANGE_FAILURE:
-            if let bus, let failure = bus.popError() { throw .element(failure) }
             throw .stateChange(element: name, to: state)
         case GST_STATE_CHANGE_ASYNC: return .async
         case GST_STATE_CHANGE_NO_PREROLL: return .noPreroll
@@ -72,7 +64,7 @@ public class Element: Object, @unchecked Sendable {
     /// Links this element's source to `next`'s sink, letting GStreamer pick pads.
     public func link(_ next: Element) throws(GStreamerError) {
         guard gst_element_link(elementPointer, next.elementPointer) != 0 else {
-            throw .parse("cannot link \(name) to \(next.name)")
+            throw .link(source: name, sink: next.name, reason: "no pads with compatible caps")
         }
     }
 
@@ -102,5 +94,10 @@ public class Element: Object, @unchecked Sendable {
 
 /// How a state change went.
 public enum StateChange: Sendable, Equatable {
-    case success, async, noPreroll
+    /// The element is in the new state.
+    case success
+    /// The change goes on in the background (e.g. a sink prerolling).
+    case async
+    /// A live source: it is in the new state but cannot preroll in PAUSED.
+    case noPreroll
 }

@@ -1,7 +1,8 @@
 import CGStreamer
 import CGStreamerShim
 
-/// A bus message, parsed once into Swift values (C strings are copied and freed here).
+/// A bus message, parsed once into Swift values (C strings are copied and freed here; the
+/// source object is kept by reference, see `MessageSource`).
 public enum Message: Sendable, Equatable {
     /// The whole pipeline reached end of stream.
     case endOfStream
@@ -10,19 +11,19 @@ public enum Message: Sendable, Equatable {
     /// An element reports a problem it can live with.
     case warning(ElementFailure)
     /// An element changed state.
-    case stateChanged(source: String, old: State, new: State)
+    case stateChanged(source: MessageSource, old: State, new: State)
     /// Quality of service: an element dropped or lost buffers (`dropped` counts them when known).
-    case qos(source: String, dropped: UInt64)
+    case qos(source: MessageSource, dropped: UInt64)
     /// A message posted by our own code with `Element.postApplicationMessage`.
-    case application(source: String, name: String)
+    case application(source: MessageSource, name: String)
     /// An element-specific message (e.g. from splitmuxsink), by structure name.
-    case element(source: String, name: String)
+    case element(source: MessageSource, name: String)
     /// Any other message, by type name.
-    case other(source: String, type: String)
+    case other(source: MessageSource, type: String)
 
     /// Parses a message we borrow (the caller keeps and releases it).
     public init(parsing message: UnsafeMutablePointer<GstMessage>) {
-        let source = Message.sourceName(message)
+        let source = Message.source(message)
         switch camrec_message_type(message) {
         case GST_MESSAGE_EOS:
             self = .endOfStream
@@ -53,10 +54,11 @@ public enum Message: Sendable, Equatable {
         }
     }
 
-    private static func sourceName(_ message: UnsafeMutablePointer<GstMessage>) -> String {
-        guard let source = camrec_message_source(message), let name = gst_object_get_name(source) else { return "" }
-        defer { g_free(name) }
-        return String(cString: name)
+    /// The message's source (borrowed from the message): the wrapper takes its own reference.
+    private static func source(_ message: UnsafeMutablePointer<GstMessage>) -> MessageSource {
+        guard let pointer = camrec_message_source(message) else { return MessageSource(name: "") }
+        let object = Object(pointer, transfer: .none)
+        return MessageSource(name: object.name, object: object)
     }
 
     private static func structureName(_ message: UnsafeMutablePointer<GstMessage>) -> String {
@@ -66,7 +68,7 @@ public enum Message: Sendable, Equatable {
         return String(cString: name)
     }
 
-    private static func failure(_ message: UnsafeMutablePointer<GstMessage>, isError: Bool, source: String) -> ElementFailure {
+    private static func failure(_ message: UnsafeMutablePointer<GstMessage>, isError: Bool, source: MessageSource) -> ElementFailure {
         var domain: UnsafePointer<CChar>?
         var code: Int32 = 0
         var text: UnsafeMutablePointer<CChar>?

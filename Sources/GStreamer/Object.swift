@@ -39,36 +39,18 @@ public class Object: @unchecked Sendable {
     /// The GType name, e.g. "GstPipeline".
     public var typeName: String { String(cString: camrec_object_type_name(objectPointer)) }
 
-    /// Sets a property from its string form (numbers, booleans, enum nicks, caps, …),
-    /// as `gst-launch-1.0` does. Throws when the object has no such property.
-    public func set(_ property: String, _ value: String) throws(GStreamerError) {
-        guard let spec = camrec_find_property(objectPointer, property) else {
-            throw .property(element: name, name: property, reason: "no such property")
-        }
-        guard spec.pointee.flags.rawValue & G_PARAM_WRITABLE.rawValue != 0 else {
-            throw .property(element: name, name: property, reason: "read-only")
-        }
-        gst_util_set_object_arg(UnsafeMutableRawPointer(objectPointer).assumingMemoryBound(to: GObject.self),
-                                property, value)
+    /// Whether the object is an instance of `type` or of a type derived from it (GObject's
+    /// `G_TYPE_CHECK_INSTANCE_TYPE`), e.g. `isInstance(of: gst_app_sink_get_type())`.
+    public func isInstance(of type: GType) -> Bool {
+        camrec_instance_is_a(UnsafeMutableRawPointer(objectPointer), type) != 0
     }
 
-    /// Sets a property from any value whose description is its GStreamer string form.
-    public func set(_ property: String, _ value: some CustomStringConvertible) throws(GStreamerError) {
-        try set(property, value.description)
-    }
-
-    /// Reads a property as text (numbers and booleans as gst-launch writes them).
-    public func property(_ property: String) throws(GStreamerError) -> String {
-        guard let spec = camrec_find_property(objectPointer, property) else {
-            throw .property(element: name, name: property, reason: "no such property")
+    /// Throws `.wrongType` unless the object is an instance of `type` (or derives from it):
+    /// the check behind the wrappers of one kind of object (`AppSink(element)`).
+    func requireType(_ type: GType) throws(GStreamerError) {
+        guard isInstance(of: type) else {
+            let expected = g_type_name(type).map { String(cString: $0) } ?? "type \(type)"
+            throw .wrongType(object: name, expected: expected, actual: typeName)
         }
-        var value = GValue()
-        g_value_init(&value, spec.pointee.value_type)
-        defer { g_value_unset(&value) }
-        g_object_get_property(UnsafeMutableRawPointer(objectPointer).assumingMemoryBound(to: GObject.self),
-                              property, &value)
-        guard let text = gst_value_serialize(&value) else { return "" }
-        defer { g_free(text) }
-        return String(cString: text)
     }
 }

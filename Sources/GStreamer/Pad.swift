@@ -17,11 +17,31 @@ public final class Pad: Object, @unchecked Sendable {
         gst_pad_get_current_caps(padPointer).map { Caps($0, transfer: .full) }
     }
 
-    /// Links this (source) pad to `sink`.
+    /// Links this (source) pad to `sink`; throws `.link` with GStreamer's reason.
     public func link(_ sink: Pad) throws(GStreamerError) {
         let result = gst_pad_link(padPointer, sink.padPointer)
         guard result == GST_PAD_LINK_OK else {
-            throw .parse("cannot link pad \(name) to \(sink.name) (\(result.rawValue))")
+            throw .link(source: fullName, sink: sink.fullName, reason: Pad.describe(result))
+        }
+    }
+
+    /// "element:pad", as GStreamer's logs name pads ("pad" alone when it has no parent).
+    public var fullName: String {
+        guard let parent = gst_object_get_parent(objectPointer) else { return name }
+        defer { gst_object_unref(UnsafeMutableRawPointer(parent)) }
+        guard let parentName = gst_object_get_name(parent) else { return name }
+        defer { g_free(parentName) }
+        return "\(String(cString: parentName)):\(name)"
+    }
+
+    private static func describe(_ result: GstPadLinkReturn) -> String {
+        switch result {
+        case GST_PAD_LINK_WRONG_HIERARCHY: "the pads have no common parent"
+        case GST_PAD_LINK_WAS_LINKED: "a pad is already linked"
+        case GST_PAD_LINK_WRONG_DIRECTION: "the pads' directions do not fit"
+        case GST_PAD_LINK_NOFORMAT: "the pads have no common format"
+        case GST_PAD_LINK_NOSCHED: "the pads cannot work in the same scheduling mode"
+        default: "refused (\(result.rawValue))"
         }
     }
 

@@ -6,12 +6,13 @@ public final class Pipeline: Bin, @unchecked Sendable {
     /// An empty pipeline.
     public init(name: String? = nil) throws(GStreamerError) {
         try Runtime.initialize()
-        guard let pointer = gst_pipeline_new(name) else { throw .parse("cannot create a pipeline") }
+        guard let pointer = gst_pipeline_new(name) else { throw .unavailable("a new pipeline") }
         super.init(pointer, transfer: .floating)
     }
 
+    /// Wraps a pipeline someone else holds a reference to (transfer none).
     private init(adopting pointer: UnsafeMutablePointer<GstElement>) {
-        super.init(pointer, transfer: .floating)
+        super.init(pointer, transfer: .none)
     }
 
     /// Builds a pipeline from `gst-launch-1.0` syntax. A missing plugin throws
@@ -39,12 +40,13 @@ public final class Pipeline: Bin, @unchecked Sendable {
         }
         guard let pointer else { throw .parse("empty pipeline") }
         // A description of one element yields that element, not a pipeline: wrap it in one.
-        if camrec_is_pipeline(pointer) == 0 {
+        let element = Element(pointer, transfer: .floating)
+        if !element.isInstance(of: gst_pipeline_get_type()) {
             let pipeline = try Pipeline()
-            let element = Element(pointer, transfer: .floating)
             try pipeline.add(element)
             return pipeline
         }
-        return Pipeline(adopting: pointer)
+        // `element` has sunk the floating reference: the pipeline wrapper takes its own.
+        return Pipeline(adopting: element.elementPointer)
     }
 }

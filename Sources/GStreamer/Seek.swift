@@ -2,7 +2,9 @@ import CGStreamer
 
 /// Flags of a seek (GStreamer's `GstSeekFlags`, the ones camrec uses).
 public struct SeekFlags: OptionSet, Sendable {
+    /// GStreamer's GstSeekFlags bits.
     public let rawValue: UInt32
+    /// The flags with these GstSeekFlags bits.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
     /// Discard the data in flight and restart from the new position.
     public static let flush = SeekFlags(rawValue: GST_SEEK_FLAG_FLUSH.rawValue)

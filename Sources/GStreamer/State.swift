@@ -2,7 +2,16 @@ import CGStreamer
 
 /// An element's state.
 public enum State: Sendable, Equatable, CustomStringConvertible {
-    case voidPending, null, ready, paused, playing
+    /// No state (no change pending).
+    case voidPending
+    /// The initial state: no resources held.
+    case null
+    /// Resources allocated (a device opened), no data flowing.
+    case ready
+    /// Data flows up to the sinks, which hold it (prerolled).
+    case paused
+    /// Data flows and the clock runs.
+    case playing
 
     init(_ state: GstState) {
         switch state {
@@ -24,6 +33,7 @@ public enum State: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// GStreamer's name of the state ("PLAYING").
     public var description: String {
         switch self {
         case .voidPending: "VOID_PENDING"

@@ -40,16 +40,15 @@ func runToEnd(_ pipeline: Pipeline, timeoutSeconds: UInt64 = 60) throws -> [Mess
 
     @Test func errorMessagesCarryElementMessageAndDebug() throws {
         let pipeline = try Pipeline.parse("filesrc name=reader location=/nonexistent/camrec-test ! fakesink")
-        // filesrc fails on the way to PAUSED: setState throws the element's own error.
-        var failure: ElementFailure?
-        do {
+        // filesrc fails on the way to PAUSED: setState throws, and the element's own error
+        // waits on the bus.
+        #expect(throws: GStreamerError.stateChange(element: pipeline.name, to: .playing)) {
             try pipeline.setState(.playing)
-        } catch {
-            if case .element(let posted) = error { failure = posted }
         }
+        let failure = pipeline.bus?.popError()
         _ = try? pipeline.setState(.null)
         let found = try #require(failure)
-        #expect(found.source == "reader")
+        #expect(found.source.name == "reader")
         #expect(found.message.isEmpty == false)
         #expect(found.debug.contains("No such file"))
         #expect(found.isResourceError(.notFound))
@@ -58,7 +57,7 @@ func runToEnd(_ pipeline: Pipeline, timeoutSeconds: UInt64 = 60) throws -> [Mess
     @Test func propertiesRoundTrip() throws {
         let encoder = try Element.make("x264enc")
         try encoder.set("key-int-max", 60)
-        try encoder.set("tune", "zerolatency")
+        try encoder.set("tune", nick: "zerolatency")  // a flags property: by nick
         #expect(try encoder.property("key-int-max") == "60")
         let tune = try encoder.property("tune")
         #expect(tune == "Zero latency" || tune.contains("zerolatency"), "tune reads back as \(tune)")
@@ -69,8 +68,8 @@ func runToEnd(_ pipeline: Pipeline, timeoutSeconds: UInt64 = 60) throws -> [Mess
         let pipeline = try Pipeline.parse("videotestsrc num-buffers=20 name=src ! fakesink name=sink")
         let pad = try pipeline.element(named: "sink").staticPad("sink")
         let seen = Mutex<[UInt64]>([])
-        let token = pad.addProbe(.buffer) { data in
-            guard case .buffer(let timing) = data, let pts = timing.pts else { return .pass }
+        let token = pad.addProbe(.buffer) { info in
+            guard let pts = info.buffer?.pts else { return .pass }
             seen.withLock { $0.append(pts) }
             return .pass
         }

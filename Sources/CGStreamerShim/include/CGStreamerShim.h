@@ -27,17 +27,46 @@ GstEvent *camrec_probe_info_event(GstPadProbeInfo *info);
 GType camrec_type_of(gpointer object);
 const char *camrec_object_type_name(gpointer object);
 
+/// Whether `instance` is a `type` or derives from it (G_TYPE_CHECK_INSTANCE_TYPE).
+gboolean camrec_instance_is_a(gpointer instance, GType type);
+
 /// The property's spec, or NULL when the object has no such property (borrowed).
 GParamSpec *camrec_find_property(gpointer object, const char *name);
 
-/// Connects a signal with a destroy notify for the user data; returns the handler id.
-gulong camrec_signal_connect(gpointer instance, const char *signal, GCallback callback,
-                             gpointer user_data, GClosureNotify destroy);
+/// The fundamental kinds of GValue that the bindings convert (G_TYPE_FUNDAMENTAL of a type).
+typedef enum {
+    CAMREC_VALUE_OTHER,
+    CAMREC_VALUE_BOOLEAN,
+    CAMREC_VALUE_INT,
+    CAMREC_VALUE_UINT,
+    CAMREC_VALUE_LONG,
+    CAMREC_VALUE_ULONG,
+    CAMREC_VALUE_INT64,
+    CAMREC_VALUE_UINT64,
+    CAMREC_VALUE_FLOAT,
+    CAMREC_VALUE_DOUBLE,
+    CAMREC_VALUE_STRING,
+    CAMREC_VALUE_ENUM,
+    CAMREC_VALUE_FLAGS,
+    CAMREC_VALUE_BOXED,
+    CAMREC_VALUE_OBJECT,
+} CamrecValueKind;
+
+CamrecValueKind camrec_value_kind(GType type);
+
+/// The allowed range of a numeric property as text ("0 - 4294967295"), or NULL for other
+/// kinds; the caller frees it with g_free.
+char *camrec_param_range(GParamSpec *spec);
+
+/// A new (floating) closure that calls `marshal` with `data` and calls `finalize` with
+/// `data` exactly once, when the closure is finalised.
+GClosure *camrec_closure_new(GClosureMarshal marshal, gpointer data, GClosureNotify finalize);
+
+/// The data a closure was created with.
+gpointer camrec_closure_data(GClosure *closure);
 
 /// The GstMessageType flags used by Swift (enum values Swift imports awkwardly).
 GstMessageType camrec_message_mask_all(void);
-
-gboolean camrec_is_pipeline(gpointer object);
 
 /// Parts of a GError-carrying message: fills domain, code, message and debug (caller frees
 /// message and debug with g_free). `is_error` chooses error vs warning parsing.

@@ -29,12 +29,15 @@ final class FrameGuard: Sendable {
         }
         let frameGuard = FrameGuard(kind: kind)
         let pad = try pipeline.element(named: "src").staticPad("src")
-        let token = pad.addBufferProbe { buffer in frameGuard.admit(buffer, onFirstCorrupt: onFirstCorrupt) }
+        let token = pad.addProbe(.buffer) { info in
+            guard let buffer = info.buffer else { return .pass }
+            return frameGuard.admit(buffer, onFirstCorrupt: onFirstCorrupt)
+        }
         return (frameGuard, token)
     }
 
     /// Decides for one camera frame; `onFirstCorrupt` is called once, for the first one.
-    func admit(_ buffer: Buffer, onFirstCorrupt: () -> Void) -> ProbeDecision {
+    func admit(_ buffer: BufferView, onFirstCorrupt: () -> Void) -> ProbeDecision {
         let verdict: FrameCheck
         if buffer.size == 0 {
             verdict = .empty

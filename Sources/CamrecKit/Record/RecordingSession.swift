@@ -8,6 +8,8 @@ final class RecordingSession {
     private let plan: OutputPlan
     private let pipeline: Pipeline
     private let bus: Bus
+    /// The camera (the element named "src"): its errors are a lost or unusable camera.
+    private let camera: Element?
     private let gate: FrameGate
     private let gateToken: ProbeToken
     private let frameGuard: FrameGuard?
@@ -27,12 +29,13 @@ final class RecordingSession {
         } catch let error as TemplateError {
             throw CamrecError(.usage, error.message)
         } catch let error as GStreamerError {
-            throw FailureMapping.camrecError(for: error)
+            throw FailureMapping.camrecError(for: error, camera: nil)
         } catch {
             throw CamrecError(.failure, "\(error)")
         }
         guard let bus = pipeline.bus else { throw CamrecError(.failure, "the pipeline has no bus") }
         self.bus = bus
+        camera = try? pipeline.element(named: "src")
         let gate = FrameGate(limit: config.maxDuration, rate: config.rate, stillEvery: config.stills.every)
         self.gate = gate
         do {
@@ -41,14 +44,15 @@ final class RecordingSession {
             if case .camera(_, let format) = config.source, format.rate != config.rate {
                 decimator = RateDecimator(cameraRate: format.rate, movieRate: config.rate)
             }
-            gateToken = pad.addProbe(.buffer) { [decimator] data in
-                guard case .buffer(let timing) = data else { return .pass }
+            gateToken = pad.addProbe(.buffer) { [decimator] info in
+                guard let buffer = info.buffer else { return .pass }
+                let pts = buffer.pts
                 var slot: UInt64?
                 if let decimator {
-                    guard let kept = decimator.keep(pts: timing.pts) else { return .drop }
+                    guard let kept = decimator.keep(pts: pts) else { return .drop }
                     slot = kept.time
                 }
-                return gate.admit(pts: timing.pts, slot: slot) {
+                return gate.admit(pts: pts, slot: slot) {
                     bus.postApplicationMessage(RecordingControl.Wake.limit)
                 } onStillDue: { pts in
                     control.stills?.request(.periodic, notBefore: pts)
@@ -82,11 +86,11 @@ final class RecordingSession {
         }
         let stills = StillTaker(sink: stillSink, settings: config.stills, gate: gate, events: events)
         do {
-            try pipeline.setState(.playing)
+            try pipeline.setStateThrowingPostedError(.playing)
         } catch {
             _ = stills.finish()
             plan.discard()
-            throw FailureMapping.camrecError(for: error)
+            throw FailureMapping.camrecError(for: error, camera: camera)
         }
         self.stills = stills
         let (gate, config, control) = (gate, config, control)
@@ -164,7 +168,7 @@ final class RecordingSession {
                 case .fail(let error):
                     _ = stopPipeline()
                     if gate.frames == 0 { plan.discard() }
-                    throw FailureMapping.camrecError(for: error)
+                    throw FailureMapping.camrecError(for: error, camera: camera)
                 }
             }
         }
@@ -183,11 +187,11 @@ final class RecordingSession {
         case .application(_, RecordingControl.Wake.corruptFrame):
             return .firstCorruptFrame
         case .error(let failure):
-            if failure.source == "src" { return .cameraFailed(failure, framesRecorded: gate.frames, now) }
+            if let camera, failure.source.is(camera) { return .cameraFailed(failure, framesRecorded: gate.frames, now) }
             if failure.isResourceError(.noSpaceLeft) { return .diskFull }
             return .failed(.element(failure))
         case .warning(let failure):
-            return .warning("\(failure.source): \(failure.message)")
+            return .warning("\(failure.source.name): \(failure.message)")
         default:
             return nil
         }

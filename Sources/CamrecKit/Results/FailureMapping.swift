@@ -2,21 +2,24 @@ import GStreamer
 
 /// Turns GStreamer failures into camrec errors, for every command: the kind (and so the
 /// exit status) a script can react to and a message that says what to do.
+///
+/// `camera` is the pipeline's camera element (the one named "src" in the templates), nil
+/// for pipelines without one: its errors are recognised by the element itself, not by name.
 enum FailureMapping {
-    static func camrecError(for error: GStreamerError) -> CamrecError {
+    static func camrecError(for error: GStreamerError, camera: Element?) -> CamrecError {
         switch error {
         case .missingElement:
             return CamrecError(.unavailable, error.description)
         case .element(let failure):
-            return camrecError(for: failure)
+            return camrecError(for: failure, camera: camera)
         default:
             return CamrecError(.failure, error.description)
         }
     }
 
-    static func camrecError(for failure: ElementFailure) -> CamrecError {
+    static func camrecError(for failure: ElementFailure, camera: Element?) -> CamrecError {
         let debug = failure.debug
-        if failure.source == "src" {
+        if let camera, failure.source.is(camera) {
             if debug.contains("Device or resource busy") || failure.isResourceError(.busy) {
                 return CamrecError(.cameraBusy, "the camera is busy: another program is using it; close that program and try again")
             }
@@ -30,6 +33,6 @@ enum FailureMapping {
         if failure.isResourceError(.noSpaceLeft) {
             return CamrecError(.diskFull, "disk full while writing: free some space and try again")
         }
-        return CamrecError(.failure, "\(failure.source): \(failure.message)")
+        return CamrecError(.failure, "\(failure.source.name): \(failure.message)")
     }
 }

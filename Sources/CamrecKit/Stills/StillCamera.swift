@@ -59,17 +59,20 @@ public final class StillCamera: Sendable {
         let sink: AppSink
         let encoder: StillEncoder
         let frameGuard: (FrameGuard, ProbeToken)?
+        // The element named "src" is the camera: its errors say busy, gone or refused.
+        var camera: Element?
         do {
             pipeline = try Pipeline.parse(try description())
+            camera = try? pipeline.element(named: "src")
             // Empty and cut-short camera frames never become a photo.
             frameGuard = try FrameGuard.install(for: config.source, in: pipeline) {}
             sink = try AppSink(pipeline.element(named: "frames"))
             encoder = try StillEncoder(format: config.format)
-            try pipeline.setState(.playing)
+            try pipeline.setStateThrowingPostedError(.playing)
         } catch let error as CamrecError {
             throw error
         } catch let error as GStreamerError {
-            throw FailureMapping.camrecError(for: error)
+            throw FailureMapping.camrecError(for: error, camera: camera)
         } catch {
             throw CamrecError(.failure, "\(error)")
         }
@@ -90,9 +93,9 @@ public final class StillCamera: Sendable {
             if stopRequested.withLock({ $0 }) {
                 return RecordingResult(reason: .signal, files: files, droppedFrames: 0)
             }
-            if let failure = bus?.popError() { throw FailureMapping.camrecError(for: failure) }
+            if let failure = bus?.popError() { throw FailureMapping.camrecError(for: failure, camera: camera) }
             guard let sample = sink.pullSample(timeoutNanoseconds: 2_000_000_000) else {
-                if let failure = bus?.popError() { throw FailureMapping.camrecError(for: failure) }
+                if let failure = bus?.popError() { throw FailureMapping.camrecError(for: failure, camera: camera) }
                 throw CamrecError(.cameraLost, "the camera delivered no frame for 2 s")
             }
             let pts = sample.timing?.pts ?? 0

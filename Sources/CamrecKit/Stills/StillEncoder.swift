@@ -15,9 +15,9 @@ final class StillEncoder: @unchecked Sendable {
             pipeline = try Pipeline.parse(Self.description(format))
             input = try AppSrc(pipeline.element(named: "in"))
             output = try AppSink(pipeline.element(named: "out"))
-            try pipeline.setState(.playing)
+            try pipeline.setStateThrowingPostedError(.playing)
         } catch {
-            throw FailureMapping.camrecError(for: error)
+            throw FailureMapping.camrecError(for: error, camera: nil)
         }
     }
 

@@ -38,6 +38,9 @@ final class FrameEncoder {
     private let sink: AppSink
     private let probe: ProbeToken
     private let control: TrimControl
+    /// Wakes the reading thread when the sink has a frame or ended, or an error is posted.
+    private let activity: SinkActivity
+    private let activityWatch: ActivityWatch
     private var finished = false
 
     /// - Parameters:
@@ -71,12 +74,15 @@ final class FrameEncoder {
         sink = try AppSink(pipeline.element(named: "sink"))
         source.setCaps(inputCaps)
         let decoderPad = try pipeline.element(named: "decoder").staticPad("src")
-        probe = decoderPad.addProbe(.buffer) { data in
-            guard case .buffer(let timing) = data else { return .pass }
-            guard let pts = timing.pts else { return .drop }
+        probe = decoderPad.addProbe(.buffer) { info in
+            guard let buffer = info.buffer else { return .pass }
+            guard let pts = buffer.pts else { return .drop }
             return keep.contains(Int64(pts)) ? .pass : .drop
         }
-        try pipeline.setState(.playing)
+        let activity = SinkActivity()
+        self.activity = activity
+        activityWatch = activity.watch([sink], errorsOf: pipeline)
+        try pipeline.setStateThrowingPostedError(.playing)
     }
 
     /// Feeds one compressed frame. Blocks while the encoder is busy and its queue is full,
@@ -90,7 +96,7 @@ final class FrameEncoder {
         let result = try outcome.get()
         guard result == .ok else {
             try PipelineRunner.checkForError(pipeline)
-            throw GStreamerError.parse("the re-encoder refused a frame (\(result))")
+            throw GStreamerError.flow(result, context: "the re-encoder refused a frame")
         }
     }
 
@@ -116,14 +122,15 @@ final class FrameEncoder {
         var buffers: [Buffer] = []
         var watch = control.watch(Self.stage)
         while true {
-            if let sample = sink.pullSample(timeoutNanoseconds: 100_000_000) {
+            let seen = activity.current
+            if let sample = sink.pullSample(timeoutNanoseconds: 0) {
                 if let buffer = sample.buffer { buffers.append(buffer) }
                 watch.progressed()
                 continue
             }
             if sink.isEndOfStream { break }
             try PipelineRunner.checkForError(pipeline)
-            try watch.check()
+            try watch.wait(for: activity, since: seen)
         }
         try PipelineRunner.checkForError(pipeline)
         return buffers
@@ -131,6 +138,7 @@ final class FrameEncoder {
 
     deinit {
         probe.remove()
+        activityWatch.stop()
         _ = try? pipeline.setState(.null)
     }
 }

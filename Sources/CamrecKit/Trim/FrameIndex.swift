@@ -68,7 +68,7 @@ public struct FrameIndex: Sendable {
                 token.disconnect()
                 _ = try? pipeline.setState(.null)
             }
-            try pipeline.setState(.playing)
+            try pipeline.setStateThrowingPostedError(.playing)
             try PipelineRunner.waitForEndOfStream(
                 pipeline, watch: control.watch("the demuxer (indexing \(name))"),
                 progress: { Int64(collector.recordedCount) },

@@ -26,8 +26,8 @@ final class IndexCollector: Sendable {
     /// stream's buffers.
     func attach(_ pad: Pad, to pipeline: Pipeline) {
         guard let sink = try? Element.make("fakesink") else { return }
-        try? sink.set("sync", "false")
-        try? sink.set("async", "false")
+        try? sink.set("sync", false)
+        try? sink.set("async", false)
         guard (try? pipeline.add(sink)) != nil else { return }
         sink.syncStateWithParent()
         let caps = pad.capsNowOrQueried
@@ -43,7 +43,8 @@ final class IndexCollector: Sendable {
             )
             let lengthSize = caps?.bytes("codec_data").flatMap { $0.count > 4 ? Int($0[4] & 3) + 1 : nil } ?? 4
             let isH264 = mediaType == "video/x-h264"
-            stream.probe = pad.addBufferProbe { [weak self] buffer in
+            stream.probe = pad.addProbe(.buffer) { [weak self] info in
+                guard let buffer = info.buffer else { return .pass }
                 let timing = buffer.timing
                 // H.264 keyframes: an IDR slice, or an open-GOP I-frame that is not one.
                 let idr = isVideo && isH264 && timing.isKeyframe

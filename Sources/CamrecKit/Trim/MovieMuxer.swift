@@ -27,8 +27,8 @@ final class MovieMuxer {
         self.control = control
         pipeline = try Pipeline(name: "trim-writer")
         let videoSource = try Element.make("appsrc", name: "video-source")
-        try videoSource.set("format", "time")
-        try videoSource.set("handle-segment-change", "true")
+        try videoSource.set("format", nick: "time")
+        try videoSource.set("handle-segment-change", true)
         let muxer = try Element.make(container.muxer, name: "muxer")
         let sink = try Element.make("filesink", name: "sink")
         try sink.set("location", path)
@@ -50,8 +50,8 @@ final class MovieMuxer {
         try muxer.link(sink)
         if let audioCaps {
             let audioSource = try Element.make("appsrc", name: "audio-source")
-            try audioSource.set("format", "time")
-            try audioSource.set("handle-segment-change", "true")
+            try audioSource.set("format", nick: "time")
+            try audioSource.set("handle-segment-change", true)
             try pipeline.add(audioSource)
             let source = try AppSrc(audioSource)
             source.setCaps(audioCaps)
@@ -60,7 +60,7 @@ final class MovieMuxer {
         } else {
             audio = nil
         }
-        try pipeline.setState(.playing)
+        try pipeline.setStateThrowingPostedError(.playing)
     }
 
     /// Whether the movie has an audio track.
@@ -72,7 +72,7 @@ final class MovieMuxer {
         videoStarted = true
         guard result == .ok else {
             try PipelineRunner.checkForError(pipeline)
-            throw .parse("the muxer refused a video frame (\(result))")
+            throw .flow(result, context: "the muxer refused a video frame")
         }
     }
 
@@ -83,7 +83,7 @@ final class MovieMuxer {
         audioStarted = true
         guard result == .ok else {
             try PipelineRunner.checkForError(pipeline)
-            throw .parse("the muxer refused an audio packet (\(result))")
+            throw .flow(result, context: "the muxer refused an audio packet")
         }
     }
 
@@ -96,7 +96,7 @@ final class MovieMuxer {
             var info = stat()
             return stat(path, &info) == 0 ? Int64(info.st_size) : -1
         }
-        try pipeline.setState(.null)
+        try pipeline.setStateThrowingPostedError(.null)
     }
 
     deinit { _ = try? pipeline.setState(.null) }

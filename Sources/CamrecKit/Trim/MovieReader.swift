@@ -10,6 +10,9 @@ final class MovieReader {
     private var token: SignalToken?
     private var segmentOpener: ProbeToken?
     private let control: TrimControl
+    /// Wakes the reading thread when a sink has a sample or ended, or an error is posted.
+    private let activity = SinkActivity()
+    private var activityWatch: ActivityWatch?
     /// The demuxer pads linked to the video and audio branches (for their segments).
     let demuxerPads = DemuxerPads()
 
@@ -25,23 +28,23 @@ final class MovieReader {
         try source.set("location", path)
         let demuxer = try Element.make(container.demuxer, name: "demuxer")
         let videoQueue = try Element.make("queue", name: "video-queue")
-        try videoQueue.set("max-size-buffers", "0")
-        try videoQueue.set("max-size-bytes", "0")
-        try videoQueue.set("max-size-time", "2000000000")
+        try videoQueue.set("max-size-buffers", 0)
+        try videoQueue.set("max-size-bytes", 0)
+        try videoQueue.set("max-size-time", 2_000_000_000)
         let videoChain: [Element]
         if let parser = codec?.parser, let caps = codec?.readerCaps {
             let parse = try Element.make(parser, name: "video-parser")
-            try parse.set("config-interval", "-1")
+            try parse.set("config-interval", -1)
             let filter = try Element.make("capsfilter", name: "video-format")
-            try filter.set("caps", caps)
+            try filter.set("caps", Caps(caps))
             videoChain = [videoQueue, parse, filter]
         } else {
             videoChain = [videoQueue]
         }
         let video = try Element.make("appsink", name: "video-sink")
-        try video.set("sync", "false")
-        try video.set("max-buffers", "16")
-        try video.set("enable-last-sample", "false")
+        try video.set("sync", false)
+        try video.set("max-buffers", 16)
+        try video.set("enable-last-sample", false)
         for element in [source, demuxer] + videoChain + [video] { try pipeline.add(element) }
         try source.link(demuxer)
         for (element, next) in zip(videoChain, videoChain.dropFirst() + [video]) { try element.link(next) }
@@ -52,11 +55,11 @@ final class MovieReader {
         var audioPad: Pad?
         if audio {
             let audioQueue = try Element.make("queue", name: "audio-queue")
-            for property in ["max-size-buffers", "max-size-bytes", "max-size-time"] { try audioQueue.set(property, "0") }
+            for property in ["max-size-buffers", "max-size-bytes", "max-size-time"] { try audioQueue.set(property, 0) }
             let sink = try Element.make("appsink", name: "audio-sink")
-            try sink.set("sync", "false")
-            try sink.set("async", "false")
-            try sink.set("enable-last-sample", "false")
+            try sink.set("sync", false)
+            try sink.set("async", false)
+            try sink.set("enable-last-sample", false)
             try pipeline.add(audioQueue)
             try pipeline.add(sink)
             try audioQueue.link(sink)
@@ -88,20 +91,21 @@ final class MovieReader {
                 try? pad.link(target)
             }
         }
+        activityWatch = activity.watch([videoSink] + (audioSink.map { [$0] } ?? []), errorsOf: pipeline)
     }
 
     /// Prerolls, seeks so that video starts at the keyframe at or before `position`
     /// (presentation time, nil: the beginning), and starts playing.
     func start(at position: UInt64?, flags: SeekFlags = [.flush, .accurate]) throws {
         if let position, position > 0 {
-            try pipeline.setState(.paused)
+            try pipeline.setStateThrowingPostedError(.paused)
             try waitForPreroll()
             guard pipeline.seek(to: position, flags: flags) else {
-                throw GStreamerError.parse("the demuxer refused to seek to \(position) ns")
+                throw GStreamerError.seek(element: "demuxer", position: position)
             }
             try waitForPreroll()
         }
-        try pipeline.setState(.playing)
+        try pipeline.setStateThrowingPostedError(.playing)
     }
 
     /// Waits for the pipeline to reach PAUSED (a demuxer reads the movie's headers and
@@ -121,15 +125,26 @@ final class MovieReader {
     }
 
     /// The next video frame; nil at the end of the stream. Throws `stalled` when none
-    /// comes for the stall timeout.
+    /// comes for the stall timeout. Blocks until the sink has something (or an error).
     func nextVideo() throws -> Sample? {
         let watch = control.watch("the demuxer (reading video)")
         while true {
-            if let sample = videoSink.pullSample(timeoutNanoseconds: 100_000_000) { return sample }
+            let seen = activity.current
+            if let sample = videoSink.pullSample(timeoutNanoseconds: 0) { return sample }
             if videoSink.isEndOfStream { return nil }
             try PipelineRunner.checkForError(pipeline)
-            try watch.check()
+            try watch.wait(for: activity, since: seen)
         }
+    }
+
+    /// How much the sinks and the bus have done so far: read it before looking at them, then
+    /// wait with `waitForActivity(since:watch:)`.
+    var activityMark: UInt64 { activity.current }
+
+    /// Blocks until a sink gets a sample or ends, or an error is posted, after `mark`;
+    /// bounded by `watch` (throws `stalled` or `interrupted`).
+    func waitForActivity(since mark: UInt64, watch: StallWatch) throws(CamrecError) {
+        try watch.wait(for: activity, since: mark)
     }
 
     /// The audio packets that have arrived, without waiting.
@@ -166,10 +181,12 @@ final class MovieReader {
         try control.checkCancelled()
     }
 
-    /// Stops the pipeline and releases the pad-added handler.
+    /// Stops the pipeline and releases the pad-added handler and the sinks' callbacks.
     func stop() {
         token?.disconnect()
         token = nil
+        activityWatch?.stop()
+        activityWatch = nil
         _ = try? pipeline.setState(.null)
     }
 

@@ -10,7 +10,7 @@ enum PipelineRunner {
     static func waitForEndOfStream(
         _ pipeline: Pipeline, watch: StallWatch, progress: () -> Int64, poll: () -> Void = {}
     ) throws {
-        guard let bus = pipeline.bus else { throw GStreamerError.parse("the pipeline has no bus") }
+        guard let bus = pipeline.bus else { throw GStreamerError.unavailable("a bus for \(pipeline.name)") }
         var watch = watch
         var seen = progress()
         while true {

@@ -97,13 +97,13 @@ public final class TrimControl: Sendable {
     }
 
     /// Runs `body`, a call that may block (a push into a full re-encoder), and unblocks it
-    /// with `unblock` (from another thread) when it takes longer than ``stallTimeout`` or
-    /// the trim is cancelled meanwhile; then throws `stalled` or `interrupted`.
+    /// with `unblock` (from another thread) when it takes longer than `within` (default
+    /// ``stallTimeout``) or the trim is cancelled meanwhile; then throws `stalled` or `interrupted`.
     func bounded<Result>(
-        _ stage: String, unblock: @escaping @Sendable () -> Void, _ body: () -> Result
+        _ stage: String, within limit: Duration? = nil, unblock: @escaping @Sendable () -> Void, _ body: () -> Result
     ) throws(CamrecError) -> Result {
         try checkCancelled()
-        let (result, firing) = watchdog.run(unblock: unblock, body)
+        let (result, firing) = watchdog.run(limit: limit, unblock: unblock, body)
         switch firing {
         case nil: return result
         case .stalled?: throw CamrecError.stalled(stage, after: stallTimeout)
@@ -121,7 +121,8 @@ struct StallWatch {
     let control: TrimControl
     /// What is waited for, as a message names it ("the re-encoder").
     let stage: String
-    private var last = ContinuousClock.now
+    /// When the stage last progressed (or the watch began).
+    private(set) var lastProgress = ContinuousClock.now
 
     init(control: TrimControl, stage: String) {
         self.control = control
@@ -129,13 +130,13 @@ struct StallWatch {
     }
 
     /// Something happened: the stall clock restarts.
-    mutating func progressed() { last = .now }
+    mutating func progressed() { lastProgress = .now }
 
     /// Throws `interrupted` once the trim is cancelled, `stalled` after the stall timeout
     /// without progress.
     func check() throws(CamrecError) {
         try control.checkCancelled()
-        if ContinuousClock.now - last > control.stallTimeout {
+        if ContinuousClock.now - lastProgress > control.stallTimeout {
             throw CamrecError.stalled(stage, after: control.stallTimeout)
         }
     }
@@ -164,12 +165,15 @@ final class BlockedCallWatchdog: @unchecked Sendable {
 
     init(limit: Duration) { self.limit = limit }
 
-    /// Runs `body`; returns its result and whether (and why) it was unblocked.
-    func run<Result>(unblock: @escaping @Sendable () -> Void, _ body: () -> Result) -> (Result, Firing?) {
+    /// Runs `body`; returns its result and whether (and why) it was unblocked. `limit`
+    /// (default: the watchdog's) is how long it may take.
+    func run<Result>(
+        limit: Duration? = nil, unblock: @escaping @Sendable () -> Void, _ body: () -> Result
+    ) -> (Result, Firing?) {
         condition.lock()
         let id = nextID
         nextID += 1
-        calls[id] = Call(deadline: .now + limit, unblock: unblock)
+        calls[id] = Call(deadline: .now + (limit ?? self.limit), unblock: unblock)
         if !threadStarted {
             threadStarted = true
             let thread = Thread { [self] in loop() }
@@ -239,6 +243,6 @@ extension AppSrc {
     /// the stall timeout: a pipeline that takes nothing in that long has stalled. The push is
     /// woken by lifting the queue's limit (`max-bytes` 0), which appsrc applies at once.
     func push(_ buffer: Buffer, stage: String, control: TrimControl) throws(CamrecError) -> FlowResult {
-        try control.bounded(stage, unblock: { [self] in try? set("max-bytes", "0") }) { push(buffer) }
+        try control.bounded(stage, unblock: { [self] in try? set("max-bytes", 0) }) { push(buffer) }
     }
 }

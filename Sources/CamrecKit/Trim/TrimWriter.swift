@@ -267,7 +267,8 @@ extension TrimWriter {
         private mutating func finishAudio() throws {
             var watch = writer.control.watch("the demuxer (reading audio)")
             while !audioDone {
-                if let sample = reader.nextAudio(timeoutNanoseconds: 20_000_000) {
+                let mark = reader.activityMark
+                if let sample = reader.nextAudio(timeoutNanoseconds: 0) {
                     try pushAudio(sample)
                     watch.progressed()
                     continue
@@ -277,9 +278,11 @@ extension TrimWriter {
                     audioDone = true
                     break
                 }
-                if reader.discardVideo() > 0 { watch.progressed() }
+                let discarded = reader.discardVideo()
+                if discarded > 0 { watch.progressed() }
                 try reader.check()
-                try watch.check()
+                // Nothing to do until audio (or video to discard) comes: block until it does.
+                if discarded == 0 { try reader.waitForActivity(since: mark, watch: watch) }
             }
         }
     }

@@ -133,7 +133,7 @@ public enum Trimmer {
         } catch let error as GStreamerError {
             output.discard()
             if let reason = control.cancelReason { throw CamrecError.interrupted(by: reason) }
-            let mapped = FailureMapping.camrecError(for: error)
+            let mapped = FailureMapping.camrecError(for: error, camera: nil)
             throw mapped.kind == .failure ? .failed("trimming \(name) failed: \(error.description)") : mapped
         } catch {
             output.discard()

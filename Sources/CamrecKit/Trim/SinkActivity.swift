@@ -1,0 +1,78 @@
+import Foundation
+import GStreamer
+
+/// Lets a trim stage's thread block until its pipeline has something for it, instead of
+/// polling: appsink callbacks (a sample queued, the end of the stream), an error posted on
+/// the bus, and the stall watchdog (time out, cancellation) each count as activity and
+/// wake the waiter, which then looks at the sinks and the bus itself.
+final class SinkActivity: @unchecked Sendable {
+    // `count` is guarded by `condition`.
+    private let condition = NSCondition()
+    private var count: UInt64 = 0
+
+    /// How much has happened so far: read it before looking at the sinks, then wait past it,
+    /// so that nothing that happens in between is missed.
+    var current: UInt64 { condition.withLock { count } }
+
+    /// Something happened (from any thread: a streaming thread, the watchdog). Takes the
+    /// lock only to count: never blocks for longer.
+    func signal() {
+        condition.withLock {
+            count &+= 1
+            condition.broadcast()
+        }
+    }
+
+    /// Blocks until something happens after `seen`; bound it with `StallWatch.wait`.
+    func wait(since seen: UInt64) {
+        condition.withLock {
+            while count == seen { condition.wait() }
+        }
+    }
+
+    /// Makes `sinks` and errors posted on `pipeline`'s bus signal this activity; the tokens
+    /// undo it.
+    func watch(_ sinks: [AppSink], errorsOf pipeline: Pipeline) -> ActivityWatch {
+        let callbacks = sinks.map { sink in
+            sink.setCallbacks(
+                newSample: { [self] _ in
+                    signal()
+                    return .ok
+                },
+                endOfStream: { [self] in signal() }
+            )
+        }
+        let errors = pipeline.bus?.onSyncMessage("error") { [self] _ in signal() }
+        return ActivityWatch(callbacks: callbacks, errors: errors)
+    }
+}
+
+/// What makes a `SinkActivity` signal; `stop()` undoes it (also when it goes).
+final class ActivityWatch {
+    private let callbacks: [AppSinkCallbacksToken]
+    private let errors: SignalToken?
+
+    init(callbacks: [AppSinkCallbacksToken], errors: SignalToken?) {
+        self.callbacks = callbacks
+        self.errors = errors
+    }
+
+    /// Uninstalls the callbacks and the error watch; safe to call more than once.
+    func stop() {
+        for token in callbacks { token.remove() }
+        errors?.disconnect()
+    }
+
+    deinit { stop() }
+}
+
+extension StallWatch {
+    /// Blocks until `activity` moves past `seen`, for at most what is left of the stall
+    /// timeout since the last progress: throws `stalled` when that runs out, `interrupted`
+    /// once the trim is cancelled (the watchdog wakes the wait for either).
+    func wait(for activity: SinkActivity, since seen: UInt64) throws(CamrecError) {
+        let left = control.stallTimeout - (ContinuousClock.now - lastProgress)
+        guard left > .zero else { throw CamrecError.stalled(stage, after: control.stallTimeout) }
+        try control.bounded(stage, within: left, unblock: { activity.signal() }) { activity.wait(since: seen) }
+    }
+}

@@ -1,0 +1,79 @@
+import CGStreamer
+import CGStreamerShim
+
+/// Timing and flags of a buffer (copied out: safe to keep).
+public struct BufferTiming: Sendable, Equatable {
+    /// Presentation time in nanoseconds, when set.
+    public var pts: UInt64?
+    /// Decoding time in nanoseconds, when set.
+    public var dts: UInt64?
+    /// Duration in nanoseconds, when set.
+    public var duration: UInt64?
+    /// Whether the buffer can be decoded on its own (no DELTA_UNIT flag).
+    public var isKeyframe: Bool
+    /// Size in bytes.
+    public var size: Int
+
+    init(_ buffer: UnsafeMutablePointer<GstBuffer>) {
+        pts = BufferView.time(camrec_buffer_pts(buffer))
+        dts = BufferView.time(camrec_buffer_dts(buffer))
+        duration = BufferView.time(camrec_buffer_duration(buffer))
+        isKeyframe = camrec_buffer_is_delta(buffer) == 0
+        size = Int(gst_buffer_get_size(buffer))
+    }
+}
+
+/// A buffer we do not own: a borrowed view of the buffer a pad probe sees, valid only
+/// during the callback that received it. It takes no reference (nothing is counted per
+/// buffer); never keep it or hand it to another thread. To keep the buffer, or to change
+/// it, take a `Buffer` with `retained()` or `writableCopy()`.
+public struct BufferView {
+    /// The borrowed buffer.
+    public let bufferPointer: UnsafeMutablePointer<GstBuffer>
+
+    /// Views a buffer someone else keeps alive for as long as the view is used.
+    public init(borrowing pointer: UnsafeMutablePointer<GstBuffer>) {
+        bufferPointer = pointer
+    }
+
+    /// Presentation time in nanoseconds (nil: none).
+    public var pts: UInt64? { Self.time(camrec_buffer_pts(bufferPointer)) }
+    /// Decoding time in nanoseconds (nil: none).
+    public var dts: UInt64? { Self.time(camrec_buffer_dts(bufferPointer)) }
+    /// Duration in nanoseconds (nil: unknown).
+    public var duration: UInt64? { Self.time(camrec_buffer_duration(bufferPointer)) }
+    /// Whether the buffer can be decoded on its own (the DELTA_UNIT flag is clear).
+    public var isKeyframe: Bool { camrec_buffer_is_delta(bufferPointer) == 0 }
+    /// Size in bytes.
+    public var size: Int { Int(gst_buffer_get_size(bufferPointer)) }
+    /// Timing, flags and size, copied out.
+    public var timing: BufferTiming { BufferTiming(bufferPointer) }
+    /// The reference count, which the view does not change (for ownership tests; racy by nature).
+    public var referenceCount: Int { Int(camrec_miniobject_refcount(bufferPointer)) }
+
+    /// Calls `body` with the bytes mapped for reading; the bytes are valid only during the
+    /// call. Nil when the buffer cannot be mapped.
+    public func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result? {
+        var map = GstMapInfo()
+        guard gst_buffer_map(bufferPointer, &map, GST_MAP_READ) != 0 else { return nil }
+        defer { gst_buffer_unmap(bufferPointer, &map) }
+        return try body(UnsafeRawBufferPointer(start: map.data, count: Int(map.size)))
+    }
+
+    /// An owned reference to this same buffer (one reference taken), to keep or read later;
+    /// its setters copy before they write, so the pipeline's buffer never changes.
+    public func retained() -> Buffer {
+        Buffer(bufferPointer, transfer: .none)
+    }
+
+    /// An owned copy that may be changed (timestamps, flags, bytes): the metadata is copied
+    /// now, the memory is shared until the bytes are written. Nil only when GStreamer cannot
+    /// allocate. Return it as `.replace(copy)` from a probe to send it on instead.
+    public func writableCopy() -> Buffer? {
+        gst_buffer_copy(bufferPointer).map { Buffer($0, transfer: .full) }
+    }
+
+    static func time(_ value: GstClockTime) -> UInt64? {
+        value == GstClockTime(UInt64.max) ? nil : UInt64(value)
+    }
+}
