@@ -22,9 +22,9 @@ import Testing
                     + " t. ! appsink name=stills drop=true max-buffers=1 sync=false async=false wait-on-eos=false")
             sink = try AppSink(pipeline.element(named: "stills"))
             let gate = self.gate
-            gateToken = try pipeline.element(named: "record").staticPad("src").addProbe(.buffer) { data in
-                guard case .buffer(let timing) = data else { return .pass }
-                return gate.admit(pts: timing.pts) {}
+            gateToken = try pipeline.element(named: "record").staticPad("src").addProbe(.buffer) { info in
+                guard let buffer = info.buffer else { return .pass }
+                return gate.admit(pts: buffer.pts) {}
             }
         }
 
