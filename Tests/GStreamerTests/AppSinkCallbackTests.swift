@@ -64,10 +64,11 @@ import Testing
         }
         // roundTrip pulls the sample after the callback announced it.
         _ = try #require(try fed.roundTrip([1], pts: 0))
-        #expect(calls.withLock { $0 } == 1)
+        // appsink queues the sample before it calls back: the reader may pull it first.
+        #expect(Wait.until { calls.withLock { $0 } == 1 })
         #expect(released != nil)
         token.remove()
-        #expect(released == nil, "removing the callbacks released them")
+        #expect(Wait.until { released == nil }, "removing the callbacks released them")
         _ = try #require(try fed.roundTrip([2], pts: 1))
         #expect(calls.withLock { $0 } == 1, "no call after remove()")
         token.remove()  // idempotent
@@ -95,10 +96,10 @@ import Testing
         })
         defer { secondToken.remove() }
         firstToken.remove()  // the first set is gone already: this must not remove the second
-        #expect(firstReleased == nil)
+        #expect(Wait.until { firstReleased == nil })
         _ = try #require(try fed.roundTrip([1], pts: 0))
+        #expect(Wait.until { second.withLock { $0 } == 1 })
         #expect(first.withLock { $0 } == 0)
-        #expect(second.withLock { $0 } == 1)
     }
 
     @Test func syncMessagesWakeAThreadAndStayOnTheBus() throws {
