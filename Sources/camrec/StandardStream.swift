@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// A closed pipe (`| head -1`), a terminal that was closed (`tmux kill-pane`: EIO) or a
 /// closed descriptor (`2>&-`: EBADF) means that nobody is listening any more: the stream
-/// stops writing for good and the caller goes on. Foundation's `FileHandle.write(_:)`
+/// stops writing for good and the caller goes on. Foundation's non-throwing FileHandle write
 /// traps on those errors instead, which lost the movie. SIGPIPE must be ignored
 /// (`ignoreBrokenPipe()`), or the first such write kills the process before it sees EPIPE.
 final class StandardStream: Sendable {
