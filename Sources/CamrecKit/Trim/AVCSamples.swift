@@ -2,11 +2,6 @@
 /// sets in an `avcC` record. Converts x264's Annex B output to it and merges the
 /// re-encoder's parameter sets into the source's record.
 enum AVCSamples {
-    /// The NAL length field size (1, 2 or 4 bytes) of an `avcC` record.
-    static func lengthSize(avcC: [UInt8]) -> Int? {
-        avcC.count > 4 && avcC[0] == 1 ? Int(avcC[4] & 3) + 1 : nil
-    }
-
     /// The NAL units of a length-prefixed sample; nil when a length runs past the end.
     static func units(_ sample: [UInt8], lengthSize: Int) -> [ArraySlice<UInt8>]? {
         var units: [ArraySlice<UInt8>] = []
@@ -26,7 +21,7 @@ enum AVCSamples {
     /// Whether no other frame needs this one to decode: every slice has `nal_ref_idc` 0.
     static func isDisposable(_ sample: [UInt8], lengthSize: Int) -> Bool {
         guard let units = units(sample, lengthSize: lengthSize) else { return false }
-        let slices = units.filter { unit in unit.first.map { $0 & 0x1F == 1 || $0 & 0x1F == 5 } ?? false }
+        let slices = units.filter { unit in unit.first.map(H264Bitstream.isSlice) ?? false }
         return !slices.isEmpty && slices.allSatisfy { unit in unit.first.map { $0 & 0x60 == 0 } ?? false }
     }
 
@@ -37,12 +32,12 @@ enum AVCSamples {
         var sample: [UInt8] = []
         sample.reserveCapacity(accessUnit.count)
         var sets = H264ParameterSets()
-        for unit in H264ParameterSets.nalUnits(annexB: accessUnit) {
+        for unit in H264Bitstream.annexBUnits(accessUnit) {
             guard let first = unit.first else { continue }
-            switch first & 0x1F {
-            case 7: sets.sequenceSets.append(Array(unit))
-            case 8: sets.pictureSets.append(Array(unit))
-            case 9: continue
+            switch H264Bitstream.type(first) {
+            case H264Bitstream.sequenceSet: sets.sequenceSets.append(Array(unit))
+            case H264Bitstream.pictureSet: sets.pictureSets.append(Array(unit))
+            case H264Bitstream.delimiter: continue
             default:
                 guard lengthSize == 4 || unit.count < 1 << (8 * lengthSize) else { return nil }
                 for shift in stride(from: 8 * (lengthSize - 1), through: 0, by: -8) {

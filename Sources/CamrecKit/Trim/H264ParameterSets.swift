@@ -37,11 +37,11 @@ struct H264ParameterSets: Sendable, Equatable {
 
     /// Collects the SPS and PPS units found in Annex B bytes.
     init(annexB bytes: [UInt8]) {
-        for unit in Self.nalUnits(annexB: bytes) {
+        for unit in H264Bitstream.annexBUnits(bytes) {
             guard let first = unit.first else { continue }
-            switch first & 0x1F {
-            case 7: sequenceSets.append(Array(unit))
-            case 8: pictureSets.append(Array(unit))
+            switch H264Bitstream.type(first) {
+            case H264Bitstream.sequenceSet: sequenceSets.append(Array(unit))
+            case H264Bitstream.pictureSet: pictureSets.append(Array(unit))
             default: continue
             }
         }
@@ -73,28 +73,6 @@ struct H264ParameterSets: Sendable, Equatable {
     /// The units in Annex B form (start code before each), SPS first.
     var annexB: [UInt8] {
         (sequenceSets + pictureSets).flatMap { Self.startCode + $0 }
-    }
-
-    /// Splits Annex B bytes into NAL units (without start codes).
-    static func nalUnits(annexB bytes: [UInt8]) -> [ArraySlice<UInt8>] {
-        var units: [ArraySlice<UInt8>] = []
-        var index = 0
-        var unitStart: Int?
-        while index + 2 < bytes.count {
-            if bytes[index] == 0, bytes[index + 1] == 0, bytes[index + 2] == 1 {
-                if let start = unitStart {
-                    var end = index
-                    while end > start, bytes[end - 1] == 0 { end -= 1 }
-                    units.append(bytes[start..<end])
-                }
-                index += 3
-                unitStart = index
-                continue
-            }
-            index += 1
-        }
-        if let start = unitStart, start < bytes.count { units.append(bytes[start..<bytes.count]) }
-        return units
     }
 
     /// The `seq_parameter_set_id` of an SPS unit.
@@ -166,19 +144,11 @@ extension H264ParameterSets {
     /// `accessUnit` (Annex B) with `units` (Annex B) inserted before its first slice, so an
     /// access unit delimiter stays first.
     static func inserting(_ units: [UInt8], beforeFirstSliceOf accessUnit: [UInt8]) -> [UInt8] {
-        var index = 0
-        while index + 3 < accessUnit.count {
-            if accessUnit[index] == 0, accessUnit[index + 1] == 0, accessUnit[index + 2] == 1 {
-                let type = accessUnit[index + 3] & 0x1F
-                if type == 1 || type == 5 {
-                    let start = index > 0 && accessUnit[index - 1] == 0 ? index - 1 : index
-                    return Array(accessUnit[..<start]) + units + Array(accessUnit[start...])
-                }
-                index += 3
-                continue
-            }
-            index += 1
-        }
-        return units + accessUnit
+        guard let slice = H264Bitstream.annexBUnits(accessUnit).first(where: { $0.first.map(H264Bitstream.isSlice) ?? false })
+        else { return units + accessUnit }
+        // The slice's start code: 00 00 01, or 00 00 00 01.
+        var start = slice.startIndex - 3
+        if start > 0, accessUnit[start - 1] == 0 { start -= 1 }
+        return Array(accessUnit[..<start]) + units + Array(accessUnit[start...])
     }
 }

@@ -41,14 +41,14 @@ final class IndexCollector: Sendable {
             var stream = Stream(
                 pad: pad, mediaType: mediaType, caps: caps?.description ?? "", codecData: caps?.bytes("codec_data")
             )
-            let lengthSize = caps?.bytes("codec_data").flatMap { $0.count > 4 ? Int($0[4] & 3) + 1 : nil } ?? 4
+            let lengthSize = caps?.bytes("codec_data").flatMap(H264Bitstream.lengthSize) ?? 4
             let isH264 = mediaType == "video/x-h264"
             stream.probe = pad.addProbe(.buffer) { [weak self] info in
                 guard let buffer = info.buffer else { return .pass }
                 let timing = buffer.timing
                 // H.264 keyframes: an IDR slice, or an open-GOP I-frame that is not one.
                 let idr = isVideo && isH264 && timing.isKeyframe
-                    ? buffer.withBytes { Self.containsIDR($0, lengthSize: lengthSize) } ?? false
+                    ? buffer.withBytes { H264Bitstream.isIDR($0, lengthSize: lengthSize) } ?? false
                     : timing.isKeyframe
                 self?.record(timing, isIDR: idr, video: isVideo)
                 return .pass
@@ -72,19 +72,6 @@ final class IndexCollector: Sendable {
     /// How many buffers have been recorded so far (progress while indexing).
     var recordedCount: Int {
         state.withLock { ($0.video?.timings.count ?? 0) + ($0.audio?.timings.count ?? 0) }
-    }
-
-    /// Whether a length-prefixed (avc) access unit holds an IDR slice (NAL type 5).
-    static func containsIDR(_ bytes: UnsafeRawBufferPointer, lengthSize: Int) -> Bool {
-        var offset = 0
-        while offset + lengthSize < bytes.count {
-            var length = 0
-            for index in 0..<lengthSize { length = length << 8 | Int(bytes[offset + index]) }
-            let type = bytes[offset + lengthSize] & 0x1F
-            if type == 5 { return true }
-            offset += lengthSize + length
-        }
-        return false
     }
 
     /// Reads the segments and removes the probes once the stream has ended.

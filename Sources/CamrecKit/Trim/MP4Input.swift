@@ -42,7 +42,7 @@ struct MP4Input {
         case "jpeg", "mjpa", "mjpb", "AVDJ": mediaType = "image/jpeg"
         default: return nil
         }
-        let lengthSize = avcC.flatMap(AVCSamples.lengthSize)
+        let lengthSize = avcC.flatMap(H264Bitstream.lengthSize)
         guard let frames = try? videoFrames(video, path: path, lengthSize: lengthSize) else { return nil }
         let packets = (audio?.samples ?? []).map { sample in
             let scale = audio?.timescale ?? 1
@@ -108,18 +108,9 @@ extension MP4Input {
     /// Whether a sync sample's first slice is an IDR slice, reading only the NAL unit
     /// headers up to it (a few small reads instead of the whole frame).
     static func firstSliceIsIDR(_ sample: Sample, in file: SampleFile, lengthSize: Int) throws -> Bool {
-        var position = sample.offset
-        let end = sample.offset + UInt64(sample.size)
-        while position + UInt64(lengthSize) < end {
-            let header = try file.read(offset: position, count: lengthSize + 1)
-            let length = header.prefix(lengthSize).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-            switch header[lengthSize] & 0x1F {
-            case 5: return true
-            case 1: return false
-            default: position += UInt64(lengthSize) + length
-            }
+        try H264Bitstream.isIDR(size: Int(sample.size), lengthSize: lengthSize) { offset, count in
+            offset + count <= Int(sample.size) ? try file.read(offset: sample.offset + UInt64(offset), count: count) : nil
         }
-        return false
     }
 }
 

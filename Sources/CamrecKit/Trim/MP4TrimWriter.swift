@@ -121,7 +121,7 @@ struct MP4TrimWriter {
                 }
                 track.samples[position].source = .bytes(converted.sample)
                 track.samples[position].isSync = converted.sample.withUnsafeBytes {
-                    IndexCollector.containsIDR($0, lengthSize: lengthSize)
+                    H264Bitstream.isIDR($0, lengthSize: lengthSize)
                 }
                 extra.sequenceSets += converted.sets.sequenceSets.filter { !extra.sequenceSets.contains($0) }
                 extra.pictureSets += converted.sets.pictureSets.filter { !extra.pictureSets.contains($0) }

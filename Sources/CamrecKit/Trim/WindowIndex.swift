@@ -62,9 +62,9 @@ extension FrameIndex {
                     offset = segment.map { Int64($0.start) - Int64($0.time) } ?? 0
                 }
                 let timing = buffer.timing
-                let lengthSize = videoCaps?.bytes("codec_data").flatMap { $0.count > 4 ? Int($0[4] & 3) + 1 : nil } ?? 4
+                let lengthSize = videoCaps?.bytes("codec_data").flatMap(H264Bitstream.lengthSize) ?? 4
                 let isIDR = videoCaps?.mediaType == "video/x-h264" && timing.isKeyframe
-                    ? buffer.withBytes { IndexCollector.containsIDR($0, lengthSize: lengthSize) } ?? false
+                    ? buffer.withBytes { H264Bitstream.isIDR($0, lengthSize: lengthSize) } ?? false
                     : timing.isKeyframe
                 let pts = Int64(timing.pts ?? timing.dts ?? 0) - (offset ?? 0)
                 // Stop once 20 frames in a row lie past the end: no frame decoded later can be

@@ -39,7 +39,7 @@ struct AVCSamplesTests {
         #expect(Array(merged[0..<5]) == Array(Self.avcC(lengthSize: 4)[0..<5]))
         #expect(merged[5] == 0xE2)
         #expect(Array(merged.suffix(4)) == [0xFE, 0xF8, 0xF8, 0])
-        #expect(AVCSamples.lengthSize(avcC: merged) == 4)
+        #expect(H264Bitstream.lengthSize(avcC: merged) == 4)
     }
 
     @Test func disposableFramesAreNonReferenceSlices() {

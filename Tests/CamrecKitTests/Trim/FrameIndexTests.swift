@@ -43,6 +43,6 @@ struct FrameIndexWindowTests {
         #expect(sets.freeID == 1)
         let access = H264ParameterSets.startCode + [0x09, 0xF0] + H264ParameterSets.startCode + [0x65, 0x88]
         let joined = H264ParameterSets.inserting(sets.annexB, beforeFirstSliceOf: access)
-        #expect(H264ParameterSets.nalUnits(annexB: joined).compactMap { $0.first.map { $0 & 0x1F } } == [9, 7, 8, 5])
+        #expect(H264Bitstream.annexBUnits(joined).compactMap { $0.first.map { $0 & 0x1F } } == [9, 7, 8, 5])
     }
 }
