@@ -16,7 +16,7 @@ struct TrimCommandTests {
         let output = folder.path("out.mp4")
         let run = try CamrecBinary.start(["trim", "--start", "1", "--mode", "reencode", "--json", "-o", output, input])
         // Wait until the trim writes its hidden temporary file, then interrupt it.
-        let started = TrimMedia.waitUntil(timeout: 120) {
+        let started = Wait.until(timeout: 120) {
             folder.contents.contains { $0.hasSuffix(".part") } || !run.process.isRunning
         }
         #expect(started && run.process.isRunning, "the trim never wrote its temporary file: \(run.stderrText)")
@@ -184,16 +184,6 @@ enum TrimMedia {
         ], timeout: 300)
         guard result.status == 0 else { throw ChildProcess.LaunchFailure(description: "ffmpeg failed: \(result.stderr)") }
         return path
-    }
-
-    /// Polls `condition` until it holds (true) or `timeout` passes (false).
-    static func waitUntil(timeout: TimeInterval, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        return condition()
     }
 
     /// Runs camrec with `folder` as its working directory (for relative paths).
