@@ -11,7 +11,7 @@ import Glibc
 /// last block cut short. Only the EBML elements needed to count video blocks are read:
 /// Segment, Tracks (track number and type), Info (timestamp scale), Cluster (timestamp,
 /// SimpleBlock, BlockGroup).
-struct MatroskaScan: Equatable {
+struct MatroskaScan {
     /// Complete video blocks.
     var frames: Int
     /// Time from the first video block to the last, in seconds (without the last frame's duration).
@@ -22,11 +22,6 @@ struct MatroskaScan: Equatable {
     /// the end): where it is and how many bytes it has, to be rewritten when the torn tail
     /// is cut off, so that readers do not look for the rest.
     var tornClusterSize: (offset: UInt64, length: Int, body: UInt64)?
-
-    static func == (lhs: MatroskaScan, rhs: MatroskaScan) -> Bool {
-        lhs.frames == rhs.frames && lhs.span == rhs.span && lhs.completeEnd == rhs.completeEnd
-            && lhs.tornClusterSize?.offset == rhs.tornClusterSize?.offset
-    }
 
     /// Cuts the file at `completeEnd` and shrinks a torn cluster's declared size to what
     /// is left of it. Returns false when the file could not be changed.

@@ -6,7 +6,7 @@ import Glibc
 /// A recording that stopped without its muxer finalising it (an abort, a full disk, a
 /// wedged pipeline): what it holds, measured from the file itself, not from what entered
 /// the encoder (the muxer may not have written the last frames).
-struct UnfinalisedMovie: Equatable {
+struct UnfinalisedMovie {
     /// Video frames that play.
     var frames: Int
     /// Their duration in seconds.
@@ -16,7 +16,7 @@ struct UnfinalisedMovie: Equatable {
     /// How a torn tail is cut off.
     private var cut: Cut
 
-    private enum Cut: Equatable {
+    private enum Cut {
         case truncate
         case matroska(MatroskaScan)
     }

@@ -11,7 +11,6 @@ import Synchronization
 final class FrameGuard: Sendable {
     private let kind: FrameCheck.Kind
     private let corrupt = Atomic<UInt64>(0)
-    private let empty = Atomic<UInt64>(0)
 
     init(kind: FrameCheck.Kind) {
         self.kind = kind
@@ -50,8 +49,7 @@ final class FrameGuard: Sendable {
         case .good:
             return .pass
         case .empty:
-            empty.wrappingAdd(1, ordering: .relaxed)
-            return .drop
+            return .drop   // counted by the gate, as the gap it leaves
         case .corrupt:
             if corrupt.wrappingAdd(1, ordering: .relaxed).oldValue == 0 { onFirstCorrupt() }
             return .drop
@@ -60,7 +58,4 @@ final class FrameGuard: Sendable {
 
     /// Corrupt frames held back so far.
     var corruptFrames: UInt64 { corrupt.load(ordering: .relaxed) }
-
-    /// Empty frames held back so far.
-    var emptyFrames: UInt64 { empty.load(ordering: .relaxed) }
 }
