@@ -1,4 +1,5 @@
 import ArgumentParsing
+import CamrecKit
 
 /// The options every camera-using subcommand shares, declared once.
 enum CameraOptions {
@@ -7,4 +8,23 @@ enum CameraOptions {
         OptionSpec(["--size", "-s"], value: "WxH", help: "frame size, e.g. 1280x720 or 720p (default: 1280x720 when the camera can)"),
         OptionSpec(["--fps", "-r"], value: "N", help: "frame rate, e.g. 30 or 29.97 (default: 30 when the camera can)"),
     ]
+}
+
+/// The camera asked for on the command line (`--device`, `--size`, `--fps`), typed once for
+/// every camera-using subcommand.
+struct CameraChoice {
+    var device: String?
+    var size: FrameSize?
+    var rate: FrameRateValue?
+
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        device = parsed.value("--device")
+        size = try parsed.value("--size", FrameSize.parse)
+        rate = try parsed.value("--fps", FrameRateValue.parse)
+    }
+
+    /// Finds the camera and chooses its format.
+    func resolve() throws(CamrecError) -> CameraResolver.Resolution {
+        try CameraResolver.resolve(device: device, size: size, rate: rate)
+    }
 }

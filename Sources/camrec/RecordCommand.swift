@@ -79,7 +79,7 @@ enum RecordCommand: Subcommand {
             try OutputFile.checkDestination(options.output, overwrite: options.force)
             try options.stills.naming.checkDestination()
         }
-        let resolution = try CameraResolver.resolve(device: options.device, size: options.size, rate: options.rate)
+        let resolution = try options.camera.resolve()
         do {
             try MaxDuration.check(options.maxDuration, at: resolution.rate)
         } catch {
@@ -135,9 +135,7 @@ enum RecordCommand: Subcommand {
 
 /// The record command's options, turned into typed values once.
 struct RecordOptions {
-    var device: String?
-    var size: FrameSize?
-    var rate: FrameRateValue?
+    var camera: CameraChoice
     var maxDuration: TimeSpec?
     var output: String
     var container: Container
@@ -154,9 +152,7 @@ struct RecordOptions {
     var stillQualityGiven: Bool
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
-        device = parsed.value("--device")
-        size = try parsed.value("--size", FrameSize.parse)
-        rate = try parsed.value("--fps", FrameRateValue.parse)
+        camera = try CameraChoice(parsed)
         if let limit = try parsed.value("--max-duration", MaxDuration.parseLimit) {
             maxDuration = limit
         } else {

@@ -25,9 +25,7 @@ enum StillCommand: Subcommand {
 
     /// The photo command's options, typed.
     struct Options {
-        var device: String?
-        var size: FrameSize?
-        var rate: FrameRateValue?
+        var camera: CameraChoice
         var count: Int
         var interval: TimeSpec
         var settle: TimeSpec
@@ -46,9 +44,7 @@ enum StillCommand: Subcommand {
             throw UsageError("cannot tell the format of '\(output)': end OUTPUT with \(StillFormat.extensionList)")
         }
         return Options(
-            device: parsed.value("--device"),
-            size: try parsed.value("--size", FrameSize.parse),
-            rate: try parsed.value("--fps", FrameRateValue.parse),
+            camera: try CameraChoice(parsed),
             count: try parsed.value("--count", positiveInteger) ?? 1,
             interval: try parsed.value("--interval") { (text: String) throws(ValueError) in try TimeSpec.parse(text) } ?? .seconds(1),
             settle: try parsed.value("--settle") { (text: String) throws(ValueError) in try TimeSpec.parse(text) } ?? .seconds(3),
@@ -90,7 +86,7 @@ enum StillCommand: Subcommand {
             try naming.checkDestination()
             target = .series(naming)
         }
-        let resolution = try CameraResolver.resolve(device: options.device, size: options.size, rate: options.rate)
+        let resolution = try options.camera.resolve()
         let config = StillConfig(source: resolution.source, size: resolution.size, rate: resolution.rate, format: format,
                                  output: target, count: options.count, interval: options.interval, settle: options.settle)
         return (config, resolution.warnings)
