@@ -107,3 +107,15 @@ void camrec_message_parse_failure(GstMessage *message, gboolean is_error,
     *text = g_strdup(error ? error->message : "");
     if (error) g_error_free(error);
 }
+
+gboolean camrec_emit_action_uint64(gpointer object, const char *signal, guint64 value) {
+    if (g_signal_lookup(signal, G_OBJECT_TYPE(object)) == 0) return FALSE;
+    g_signal_emit_by_name(object, signal, value);
+    return TRUE;
+}
+
+gboolean camrec_emit_action(gpointer object, const char *signal) {
+    if (g_signal_lookup(signal, G_OBJECT_TYPE(object)) == 0) return FALSE;
+    g_signal_emit_by_name(object, signal);
+    return TRUE;
+}

@@ -6,6 +6,9 @@ public final class Event: @unchecked Sendable {
 
     private init(_ pointer: UnsafeMutablePointer<GstEvent>) { self.pointer = pointer }
 
+    /// Takes over a new event's reference (transfer full).
+    init(taking pointer: UnsafeMutablePointer<GstEvent>) { self.pointer = pointer }
+
     /// End of stream: muxers finalise their files when it reaches them.
     public static func endOfStream() -> Event {
         // gst_event_new_eos never fails.

@@ -16,8 +16,9 @@ public enum Message: Sendable, Equatable {
     case qos(source: MessageSource, dropped: UInt64)
     /// A message posted by our own code with `Element.postApplicationMessage`.
     case application(source: MessageSource, name: String)
-    /// An element-specific message (e.g. from splitmuxsink), by structure name.
-    case element(source: MessageSource, name: String)
+    /// An element-specific message (e.g. from splitmuxsink), by structure name, with its
+    /// simple fields.
+    case element(source: MessageSource, name: String, fields: MessageFields)
     /// Any other message, by type name.
     case other(source: MessageSource, type: String)
 
@@ -46,7 +47,8 @@ public enum Message: Sendable, Equatable {
         case GST_MESSAGE_APPLICATION:
             self = .application(source: source, name: Message.structureName(message))
         case GST_MESSAGE_ELEMENT:
-            self = .element(source: source, name: Message.structureName(message))
+            self = .element(source: source, name: Message.structureName(message),
+                            fields: MessageFields(copying: gst_message_get_structure(message)))
         default:
             let type = camrec_message_type(message)
             let name = gst_message_type_get_name(type).map { String(cString: $0) } ?? "unknown"

@@ -9,6 +9,12 @@ enum ControlHandling {
         case .stop:
             recorder.requestStop(.control)
             return ControlReply.ok
+        case .split:
+            guard recorder.config.segments != nil else {
+                return ControlReply.error("not recording in segments: start camrec with --segment T (or --segment none to cut only on request)")
+            }
+            guard recorder.requestSplit() else { return ControlReply.error("the recording is not running") }
+            return ControlReply.ok
         case .status:
             guard let status = recorder.status() else { return ControlReply.error("the recording is not running") }
             return ControlReply.success(status)

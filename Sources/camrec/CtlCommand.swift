@@ -1,16 +1,16 @@
 import ArgumentParsing
 import CamrecKit
 
-/// `camrec ctl PATH still|stop|status`: talks to a recording started with `--control PATH`.
+/// `camrec ctl PATH still|stop|status|split`: talks to a recording started with `--control PATH`.
 enum CtlCommand: Subcommand {
     static let spec = CommandSpec(
         name: "camrec ctl",
         abstract: "Send a command to a running recording's control socket and print its JSON reply.",
-        usage: "camrec ctl SOCKET still|stop|status",
+        usage: "camrec ctl SOCKET still|stop|status|split",
         options: [],
         positionals: [
             PositionalSpec("SOCKET", help: "the path given to camrec --control"),
-            PositionalSpec("COMMAND", help: "still (take a still; the reply names the file), stop (finalise and stop), status"),
+            PositionalSpec("COMMAND", help: "still (take a still; the reply names the file), stop (finalise and stop), status, split (start the next segment now, with --segment)"),
         ],
         discussion: """
             Exit status: 0 when the recorder did it, 1 when it refused (the reply says why),

@@ -11,7 +11,7 @@ enum RecordCommand: Subcommand {
         name: "camrec",
         abstract: "Record a movie from a camera (v4l2src → H.264 → MP4, MOV or MKV).",
         usage: "camrec [record] [options] OUTPUT",
-        options: CameraOptions.specs + [
+        options: CameraOptions.specs + UnattendedOptions.specs + [
             OptionSpec(["--max-duration", "-t"], value: "T", help: "stop by itself after T: 600, 90s, 10m, 1h2m3s, 00:10:00; 0 or none for no limit (default: 10m)"),
             OptionSpec(["--keyframe-interval", "-g"], value: "T", help: "time between keyframes (default: 1s); a crash loses at most about this much of an MP4/MOV"),
             OptionSpec(["--force", "-f"], help: "replace OUTPUT if it exists"),
@@ -19,8 +19,8 @@ enum RecordCommand: Subcommand {
             OptionSpec(["--still-format"], value: "FMT", help: "jpeg (default) or png; a --stills pattern's extension decides (a different --still-format is an error)"),
             OptionSpec(["--still-quality"], value: "Q", help: "JPEG quality, 1-100 (default: 90)"),
             OptionSpec(["--still-every"], value: "T", help: "take a still every T of recorded video (the first at T), e.g. 30s"),
-            OptionSpec(["--control"], value: "PATH", help: "create a control socket (mode 0600) for `camrec ctl PATH still|stop|status`"),
-            OptionSpec(["--json"], help: "print JSON lines on stdout: started, warning, result"),
+            OptionSpec(["--control"], value: "PATH", help: "create a control socket (mode 0600) for `camrec ctl PATH still|stop|status|split`"),
+            OptionSpec(["--json"], help: "print JSON lines on stdout: started, still, segment, deleted, camera-lost, camera-back, warning, result"),
             OptionSpec(["--quiet", "-q"], help: "print nothing on stderr but errors"),
             OptionSpec(["--print-pipeline"], help: "print the gst-launch-1.0 line that would run, and exit"),
             OptionSpec(["--pipeline"], value: "FILE", help: "record with this pipeline template instead of the built-in one (pipelines/record.pipeline: same placeholders and element names)"),
@@ -33,7 +33,7 @@ enum RecordCommand: Subcommand {
               camrec devices [--json] [--check] [--controls]
                                                list cameras and what they can capture
               camrec still [options] OUTPUT.jpg  take a photo (waits for exposure to settle)
-              camrec ctl SOCKET still|stop|status  control a recording started with --control
+              camrec ctl SOCKET still|stop|status|split  control a recording started with --control
               camrec help [SUBCOMMAND]         show camrec's or a subcommand's help
               camrec trim [options] INPUT      cut the start or end of a movie
 
@@ -76,7 +76,11 @@ enum RecordCommand: Subcommand {
     private static func record(_ options: RecordOptions, console: Console) throws(CamrecError) -> ExitStatus {
         // --print-pipeline creates nothing, so an existing OUTPUT is no reason to refuse it.
         if !options.printPipeline {
-            try OutputFile.checkDestination(options.output, overwrite: options.force)
+            if let naming = options.unattended.segments?.naming {
+                try OutputFile.checkDestination(naming.path(counter: 1, date: Date()), overwrite: true)
+            } else {
+                try OutputFile.checkDestination(options.output, overwrite: options.force)
+            }
             try options.stills.naming.checkDestination()
         }
         let resolution = try options.camera.resolve()
@@ -85,11 +89,13 @@ enum RecordCommand: Subcommand {
         } catch {
             throw CamrecError(.usage, error.message)
         }
-        let config = RecordConfig(
+        var config = RecordConfig(
             source: resolution.source, size: resolution.size, rate: resolution.rate,
             maxDuration: options.maxDuration, outputPath: options.output, container: options.container,
             overwrite: options.force, encoder: EncoderSettings(keyframeInterval: options.keyframeInterval.seconds),
             stills: options.stills)
+        config.segments = options.unattended.segments
+        config.reconnect = options.unattended.reconnect
         if options.printPipeline {
             do {
                 print(try RecordPipeline(config: config, template: options.template).commandLine())
@@ -146,6 +152,7 @@ struct RecordOptions {
     /// The recording pipeline's template: the built-in one, or `--pipeline FILE`.
     var template: PipelineTemplate
     var stills: StillSettings
+    var unattended: UnattendedChoice
     var controlPath: String?
     var keyframeInterval: TimeSpec
     /// Whether `--still-quality` was given (it does nothing for an MJPEG camera's stills).
@@ -177,7 +184,8 @@ struct RecordOptions {
             }
             template = PipelineTemplate(text: text)
         }
-        stills = try Self.stillSettings(parsed, moviePath: output)
+        unattended = try UnattendedChoice(parsed, output: output)
+        stills = try Self.stillSettings(parsed, moviePath: unattended.segments.map { Self.plainName($0.naming) } ?? output)
         controlPath = parsed.value("--control")
         if let controlPath, controlPath == output {
             throw UsageError("--control \(controlPath) is OUTPUT too: give the control socket another path, e.g. /tmp/camrec.sock")
@@ -191,6 +199,10 @@ struct RecordOptions {
             return interval
         } ?? .seconds(1)
     }
+
+    /// A segmented run's movie name without its fields (`cam-%Y%m%d.mp4` → `cam.mp4`), for
+    /// the stills' default names beside the movies.
+    static func plainName(_ naming: SegmentNaming) -> String { naming.stillBase }
 
     static func stillSettings(_ parsed: ParsedArguments, moviePath: String) throws(UsageError) -> StillSettings {
         let quality = try parsed.value("--still-quality", StillCommand.quality) ?? StillFormat.defaultQuality

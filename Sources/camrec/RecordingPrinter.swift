@@ -25,6 +25,20 @@ struct RecordingPrinter: Sendable {
             console.say("camrec: warning: \(message)")
         case .stopping(let reason):
             console.say("camrec: stopping (\(reason.rawValue)): finalising the file")
+        case .segment(let file):
+            console.emit(file, type: "segment")
+            let number = file.index.map { "segment \($0)" } ?? "segment"
+            console.say("camrec: \(number) saved: \(file.path) (\(counted(file.frames ?? 0, "frame")), "
+                + String(format: "%.2f s, ", file.duration ?? 0) + humanBytes(file.bytes) + ")")
+        case .deleted(let file):
+            console.emit(file, type: "deleted")
+            console.say("camrec: deleted \(file.path) (\(humanBytes(file.bytes)), --\(file.rule.rawValue))")
+        case .cameraLost(let message):
+            console.emit(WarningLine(message: message), type: "camera-lost")
+            console.say("camrec: camera lost (\(message)): waiting for it to come back")
+        case .cameraBack(let device, let gap):
+            console.emit(CameraBackLine(device: device, gap: gap), type: "camera-back")
+            console.say(String(format: "camrec: camera back at %@ after %.1f s: recording goes on", device, gap))
         }
     }
 
@@ -40,6 +54,13 @@ struct RecordingPrinter: Sendable {
         if let message = result.message { console.say("camrec: \(message)") }
         if result.droppedFrames > 0 { console.say("camrec: " + counted(Int(result.droppedFrames), "frame") + " dropped") }
     }
+}
+
+/// The JSON `camera-back` line.
+struct CameraBackLine: Encodable {
+    let device: String
+    /// Seconds without the camera.
+    let gap: Double
 }
 
 /// The JSON `warning` line.

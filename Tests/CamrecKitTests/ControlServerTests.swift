@@ -18,7 +18,7 @@ import Testing
             case .still:
                 release.wait()
                 return ControlReply.ok
-            case .status, .stop:
+            case .status, .stop, .split:
                 return ControlReply.error("answered \(command.rawValue)")
             }
         }

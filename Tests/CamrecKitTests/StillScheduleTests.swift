@@ -22,7 +22,7 @@ import Testing
         let gate = FrameGate(limit: nil, rate: FrameRateValue(numerator: 30, denominator: 1), stillEvery: TimeSpec(nanoseconds: 500_000_000))
         var calls: [Int] = []
         for index in 0..<61 {
-            _ = gate.admit(pts: 5_000_000_000 + UInt64(index) * 33_333_333, onLimit: {}) { _ in calls.append(index) }
+            _ = gate.admit(pts: 5_000_000_000 + UInt64(index) * 33_333_333, onLimit: {}, onStillDue: { _ in calls.append(index) })
         }
         #expect(calls == [15, 30, 45, 60])
     }

@@ -38,11 +38,11 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let template = folder.path("broken.pipeline")
-        try Self.builtInTemplate().replacingOccurrences(of: "{location}", with: "/tmp/elsewhere.mp4")
+        try Self.builtInTemplate().replacingOccurrences(of: "{output}", with: "mp4mux ! filesink location=/tmp/elsewhere.mp4")
             .write(toFile: template, atomically: true, encoding: .utf8)
         let result = try CamrecBinary.run(["--device", "test", "-t", "1", "--pipeline", template, folder.path("m.mp4")])
         #expect(result.status == 64, "\(result.stderr)")
-        #expect(result.stderr.contains("{location}"), "\(result.stderr)")
+        #expect(result.stderr.contains("{output}"), "\(result.stderr)")
         #expect(folder.contents == ["broken.pipeline"])
         let missing = try CamrecBinary.run(["--device", "test", "-t", "1", "--pipeline", folder.path("none.pipeline"), folder.path("m.mp4")])
         #expect(missing.status == 64, "\(missing.stderr)")

@@ -151,3 +151,18 @@ struct FrameRateValuesTests {
         #expect(try JSONDecoder().decode(FrameRateValue.self, from: json) == ntsc)
     }
 }
+
+@Suite struct ByteCountTests {
+    @Test(arguments: [
+        ("4096", Int64(4096)), ("500M", Int64(500 << 20)), ("20G", Int64(20) << 30), ("20GiB", Int64(20) << 30),
+        ("20gb", Int64(20) << 30), ("1.5K", Int64(1536)), ("2T", Int64(2) << 40), ("10k", Int64(10_240)), (" 7B ", Int64(7)),
+    ])
+    func sizesPeopleWrite(_ text: String, _ bytes: Int64) throws {
+        #expect(try ByteCount.parse(text) == bytes)
+    }
+
+    @Test(arguments: ["", "G", "-5M", "5X", "1e3", "5 M M", "nan", "99999999999T"])
+    func nonsenseIsRefusedWithAnExample(_ text: String) {
+        #expect(throws: ValueError.self) { try ByteCount.parse(text) }
+    }
+}

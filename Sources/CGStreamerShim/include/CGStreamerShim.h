@@ -73,4 +73,13 @@ GstMessageType camrec_message_mask_all(void);
 void camrec_message_parse_failure(GstMessage *message, gboolean is_error,
                                   const char **domain, int *code, char **text, char **debug);
 
+/// Emits an action signal that takes one guint64 and returns nothing (splitmuxsink's
+/// "split-at-running-time"); g_signal_emit_by_name is variadic, which Swift cannot call.
+/// Returns FALSE when the object has no such signal.
+gboolean camrec_emit_action_uint64(gpointer object, const char *signal, guint64 value);
+
+/// Emits an action signal without arguments that returns nothing (splitmuxsink's
+/// "split-now"). Returns FALSE when the object has no such signal.
+gboolean camrec_emit_action(gpointer object, const char *signal);
+
 #endif

@@ -8,6 +8,8 @@ public enum ControlCommand: String, Sendable, CaseIterable {
     case stop
     /// Reply with the recording's state.
     case status
+    /// Start a new movie file at the next frame (a recording with `--segment`).
+    case split
 
     /// The longest command line accepted, in bytes; longer input is refused unread.
     public static let maximumLength = 64
@@ -23,7 +25,7 @@ public enum ControlCommand: String, Sendable, CaseIterable {
         let word = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let command = ControlCommand(rawValue: word) else {
             let shown = word.count > 20 ? String(word.prefix(20)) + "…" : word
-            return .failure(ControlReplyError("unknown command '\(shown)': use still, stop or status"))
+            return .failure(ControlReplyError("unknown command '\(shown)': use still, stop, status or split"))
         }
         return .success(command)
     }

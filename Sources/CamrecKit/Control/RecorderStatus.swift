@@ -15,4 +15,7 @@ public struct RecorderStatus: Sendable, Codable, Equatable {
     public var droppedFrames: UInt64
     /// The limit in seconds, nil for none.
     public var maxDuration: Double?
+    /// With `--segment`: the number of the movie being written (1 for the first); `path`
+    /// is its name.
+    public var segment: Int?
 }

@@ -62,7 +62,13 @@ enum Destination {
             }
             unlink(temporary)
         }
-        let folder = open(OutputFile.folderOf(final), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        syncFolder(of: final)
+    }
+
+    /// Flushes the folder holding `path`, so that a name made or removed there survives a
+    /// power cut.
+    static func syncFolder(of path: String) {
+        let folder = open(OutputFile.folderOf(path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if folder >= 0 {
             _ = fsync(folder)
             close(folder)

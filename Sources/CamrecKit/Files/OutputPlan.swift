@@ -1,62 +1,235 @@
-/// The files a recording run makes, and what each holds when it is done.
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The movies a recording run makes, and what each holds when it is done.
 ///
-/// Today a run makes one movie (and the stills the `StillTaker` writes on its own); the
-/// plan owns that movie's temporary file from the claim to the commit, measures what it
-/// holds when it could not be finalised, and describes each movie it completes, so that a
-/// run that makes several (segments, event clips) adds them here, not in the session.
-final class OutputPlan {
-    /// The movie being written.
-    let movie: OutputFile
+/// A run makes one movie at OUTPUT, or with `--segment` a sequence of them named by the
+/// run's `SegmentNaming`. The plan claims each movie's temporary file (`NAME.partial.EXT`,
+/// with O_EXCL: a stale one is never clobbered) when the pipeline opens it, commits it
+/// under its final name once the muxer has finalised it, measures what an unfinalised one
+/// holds, and applies retention. It outlives a pipeline: after a reconnect the next
+/// pipeline's movies continue the same sequence. Shared between the streaming thread
+/// (which asks for each new file) and the bus thread (which commits them).
+final class OutputPlan: Sendable {
+    /// One movie of the run.
+    struct Movie: Equatable {
+        var file: OutputFile
+        /// 1-based number of the movie in the run.
+        var number: Int
+        /// Wall-clock time its first frame was about to be written.
+        var started: Date
+        var committed = false
+    }
+
+    private struct State {
+        var movies: [Movie] = []
+        /// The counter the next segment's name gets.
+        var nextCounter: Int
+        /// The first movie's file, claimed before the pipeline runs.
+        var reserved: OutputFile?
+        /// Bytes of the committed movies.
+        var committedBytes: Int64 = 0
+        /// When the frames that start the next movies passed the gate, oldest first.
+        var pendingStarts: [Date] = []
+    }
+
+    private let state: Mutex<State>
     private let container: Container
     private let frameDuration: Double
+    private let overwrite: Bool
+    /// The segment names; nil for a single movie at `outputPath`.
+    let segments: SegmentSettings?
+    private let outputPath: String
 
-    /// Claims the movie's temporary file beside `config.outputPath`.
-    init(config: RecordConfig) throws(CamrecError) {
-        movie = try OutputFile.claim(config.outputPath, overwrite: config.overwrite)
+    /// Claims the first movie's temporary file (so that a bad OUTPUT fails before the
+    /// camera opens). With segments, the counter continues after the highest one in the
+    /// folder, so a restarted service never reuses a name.
+    init(config: RecordConfig, now: Date = Date()) throws(CamrecError) {
         container = config.container
         frameDuration = 1 / max(config.rate.framesPerSecond, 1)
+        overwrite = config.overwrite
+        segments = config.segments
+        outputPath = config.outputPath
+        var first = 1
+        if let naming = config.segments?.naming, naming.hasCounter,
+           let names = try? FileManager.default.contentsOfDirectory(atPath: naming.folder) {
+            let highest = names.compactMap { naming.match(Self.withoutPartial($0)) }.max() ?? 0
+            first = highest + 1
+        }
+        state = Mutex(State(nextCounter: first))
+        let reserved = try claim(at: now)
+        state.withLock { $0.reserved = reserved.file; $0.movies.append(reserved) }
     }
 
-    /// Where the pipeline writes the movie now.
-    var location: String { movie.partialPath }
-
-    /// The bytes written so far.
-    var bytesWritten: Int64 { movie.partialSize }
-
-    /// The muxer finalised the movie: commits it under its final name.
-    func commitFinalised(frames: Int, seconds: Double) throws(CamrecError) -> ResultFile {
-        try movie.commit()
-        return ResultFile(path: movie.finalPath, kind: "movie", duration: seconds, frames: frames,
-                          bytes: OutputFile.size(of: movie.finalPath))
+    /// A `.partial` name as the final name it stands for (for finding the highest counter).
+    private static func withoutPartial(_ name: String) -> String {
+        guard let range = name.range(of: ".partial") else { return name }
+        var rest = name[range.upperBound...]
+        if rest.hasPrefix("-") { rest = rest.drop(while: { $0 != "." }) }
+        return String(name[..<range.lowerBound]) + rest
     }
 
-    /// The movie could not be finalised (an abort, a full disk, a wedged muxer): keeps
-    /// what plays of it, measured from the file, with a torn tail cut off, under its final
-    /// name when it can be moved there. Returns nil (and removes the file) when nothing of
-    /// it plays; `note` is set when the file had to stay under its temporary name.
-    func keepUnfinalised() -> (file: ResultFile, note: String?)? {
-        guard let measured = UnfinalisedMovie.measure(path: movie.partialPath, container: container,
+    /// Claims the next movie's temporary file; the name's counter and time are taken now.
+    private func claim(at date: Date) throws(CamrecError) -> Movie {
+        let number = state.withLock { $0.movies.count + 1 }
+        guard let naming = segments?.naming else {
+            return Movie(file: try OutputFile.claim(outputPath, overwrite: overwrite), number: number, started: date)
+        }
+        let counter = state.withLock { state -> Int in
+            defer { state.nextCounter += 1 }
+            return state.nextCounter
+        }
+        // A name that exists (an earlier run, a clock stepped back) gets "-2", "-3", …
+        for collision in 1...1000 {
+            let path = naming.path(counter: counter, date: date, collision: collision)
+            var info = stat()
+            if lstat(path, &info) == 0 { continue }
+            return Movie(file: try OutputFile.claim(path, overwrite: false), number: number, started: date)
+        }
+        throw CamrecError(.cannotCreateOutput, "cannot find a free name for segment \(counter) beside \(outputPath)")
+    }
+
+    /// Notes the wall-clock time a frame that starts a new movie passed the gate: the
+    /// movie is named after it (splitmuxsink asks for the name a GOP later).
+    func noteMovieStart(at date: Date = Date()) {
+        state.withLock { $0.pendingStarts.append(date) }
+    }
+
+    /// The temporary file for the pipeline's movie file number `fragment` (0 for the
+    /// first, which was claimed up front). Called by splitmuxsink's `format-location-full`
+    /// on the streaming thread. When no file can be claimed (the folder became unwritable),
+    /// returns the path it tried: the sink then fails to open it and the run stops with
+    /// that error.
+    func location(forFragment fragment: UInt64, at now: Date = Date()) -> String {
+        let date = state.withLock { $0.pendingStarts.isEmpty ? now : $0.pendingStarts.removeFirst() }
+        if let reserved = state.withLock({ state -> OutputFile? in
+            defer { state.reserved = nil }
+            return state.reserved
+        }) {
+            return reserved.partialPath
+        }
+        do {
+            let movie = try claim(at: date)
+            state.withLock { $0.movies.append(movie) }
+            return movie.file.partialPath
+        } catch {
+            let fallback = segments?.naming.path(counter: 0, date: date) ?? outputPath
+            return OutputFile.split(fallback).0 + ".partial" + OutputFile.split(fallback).1
+        }
+    }
+
+    /// How many movies this run has opened so far.
+    var movieCount: Int { state.withLock { $0.movies.count } }
+
+    /// The movie being written (the newest), by its final path.
+    var currentPath: String { state.withLock { $0.movies.last?.file.finalPath ?? outputPath } }
+
+    /// Where the pipeline writes now: the newest movie's temporary file.
+    var location: String { state.withLock { $0.movies.last?.file.partialPath ?? outputPath } }
+
+    /// The bytes written so far, in all movies.
+    var bytesWritten: Int64 {
+        let (committed, open) = state.withLock { state in
+            (state.committedBytes, state.movies.filter { !$0.committed }.map(\.file))
+        }
+        return open.reduce(committed) { $0 + $1.partialSize }
+    }
+
+    /// The index (0-based, in the run) of the movie written at `partialPath`, if it is open.
+    func openMovie(at partialPath: String) -> Int? {
+        state.withLock { state in
+            state.movies.firstIndex { $0.file.partialPath == partialPath && !$0.committed }
+        }
+    }
+
+    /// Indexes (0-based, in the run) of the movies not committed yet, oldest first.
+    var openMovies: [Int] {
+        state.withLock { state in state.movies.indices.filter { !state.movies[$0].committed } }
+    }
+
+    /// The muxer finalised movie `index`: commits it under its final name.
+    func commitFinalised(_ index: Int, frames: Int, seconds: Double) throws(CamrecError) -> ResultFile {
+        guard let movie = state.withLock({ $0.movies.indices.contains(index) ? $0.movies[index] : nil }) else {
+            throw CamrecError(.failure, "no movie \(index + 1) in this run")
+        }
+        try movie.file.commit()
+        let bytes = OutputFile.size(of: movie.file.finalPath)
+        state.withLock { state in
+            state.movies[index].committed = true
+            state.committedBytes += bytes
+        }
+        return describe(movie, path: movie.file.finalPath, frames: frames, seconds: seconds, bytes: bytes)
+    }
+
+    private func describe(_ movie: Movie, path: String, frames: Int, seconds: Double, bytes: Int64) -> ResultFile {
+        var file = ResultFile(path: path, kind: "movie", duration: seconds, frames: frames, bytes: bytes)
+        if let naming = segments?.naming {
+            file.index = movie.number
+            file.start = SegmentNaming.iso8601(movie.started, utc: naming.utc)
+        }
+        return file
+    }
+
+    /// Movie `index` could not be finalised (an abort, a full disk, a wedged muxer):
+    /// keeps what plays of it, measured from the file, with a torn tail cut off, under its
+    /// final name when it can be moved there. Returns nil (and removes the file) when
+    /// nothing of it plays; `note` is set when the file had to stay under its temporary name.
+    func keepUnfinalised(_ index: Int) -> (file: ResultFile, note: String?)? {
+        guard let movie = state.withLock({ $0.movies.indices.contains(index) ? $0.movies[index] : nil }),
+              !movie.committed else { return nil }
+        guard let measured = UnfinalisedMovie.measure(path: movie.file.partialPath, container: container,
                                                       frameDuration: frameDuration),
               measured.frames > 0 else {
-            movie.discard()
+            discard(index)
             return nil
         }
-        measured.cutTornTail(of: movie.partialPath)
-        var path = movie.finalPath
+        measured.cutTornTail(of: movie.file.partialPath)
+        var path = movie.file.finalPath
         var note: String?
         do {
-            try movie.commit()
+            try movie.file.commit()
         } catch {
-            path = movie.partialPath
+            path = movie.file.partialPath
             note = error.message
         }
-        let file = ResultFile(path: path, kind: "movie", duration: measured.seconds, frames: measured.frames,
-                              bytes: OutputFile.size(of: path))
-        return (file, note)
+        let bytes = OutputFile.size(of: path)
+        state.withLock { state in
+            state.movies[index].committed = true
+            state.committedBytes += bytes
+        }
+        return (describe(movie, path: path, frames: measured.frames, seconds: measured.seconds, bytes: bytes), note)
     }
 
-    /// Removes the movie's temporary file: nothing worth keeping was recorded.
-    func discard() {
-        movie.discard()
+    /// Removes movie `index`'s temporary file: nothing worth keeping was recorded in it.
+    func discard(_ index: Int) {
+        let file = state.withLock { state -> OutputFile? in
+            guard state.movies.indices.contains(index), !state.movies[index].committed else { return nil }
+            state.movies[index].committed = true
+            return state.movies[index].file
+        }
+        file?.discard()
+    }
+
+    /// Removes every open movie's temporary file, and the reserved one if the pipeline never
+    /// opened it.
+    func discardOpen() {
+        for index in openMovies { discard(index) }
+    }
+
+    /// Reserves the next movie for a new pipeline (after a reconnect): claimed now, so a
+    /// folder that became unusable fails here rather than in the streaming thread.
+    func reserveNext(at date: Date = Date()) throws(CamrecError) {
+        let movie = try claim(at: date)
+        state.withLock { $0.reserved = movie.file; $0.movies.append(movie) }
+    }
+
+    /// Deletes what retention says must go (after a movie is committed, and now and then
+    /// for `--min-free`); `stillShort` when free space stays below `--min-free`.
+    func applyRetention() -> (deleted: [DeletedFile], stillShort: Bool) {
+        guard let segments, segments.retention.isActive else { return ([], false) }
+        return RetentionKeeper(policy: segments.retention, naming: segments.naming).apply()
     }
 }

@@ -16,10 +16,38 @@ public enum Container: String, Sendable, CaseIterable, Codable {
     /// `offset-to-zero` makes its first frame start at 0, as MP4's does (not at the
     /// pipeline's latency, a few tens of milliseconds).
     public var muxer: String {
+        muxerFactory + muxerProperties.map { " " + $0 }.joined()
+    }
+
+    /// The muxer's element name.
+    public var muxerFactory: String {
         switch self {
-        case .mp4: "mp4mux fragment-duration=1000 fragment-mode=first-moov-then-finalise"
-        case .mov: "qtmux fragment-duration=1000 fragment-mode=first-moov-then-finalise"
-        case .mkv: "matroskamux offset-to-zero=true"
+        case .mp4: "mp4mux"
+        case .mov: "qtmux"
+        case .mkv: "matroskamux"
         }
+    }
+
+    /// The muxer's properties, as `name=value` (for splitmuxsink's `muxer-properties` too).
+    public var muxerProperties: [String] {
+        switch self {
+        case .mp4, .mov: ["fragment-duration=1000", "fragment-mode=first-moov-then-finalise"]
+        case .mkv: ["offset-to-zero=true"]
+        }
+    }
+
+    /// The muxing sink of a segmented recording, in pipeline syntax: splitmuxsink with this
+    /// muxer. splitmuxsink holds back one GOP (it must see the next keyframe to know where
+    /// a file may end), so its fragments are half as long, to keep what a crash or a power
+    /// cut loses near that of one movie. Its `muxer-properties` structure cannot name enum
+    /// values (`fragment-mode`), so they are given as numbers there: 1 is
+    /// first-moov-then-finalise.
+    public var splitMuxer: String {
+        let properties = muxerProperties.map {
+            $0.replacingOccurrences(of: "=first-moov-then-finalise", with: "=1")
+                .replacingOccurrences(of: "fragment-duration=1000", with: "fragment-duration=500")
+        }
+        return "splitmuxsink async-finalize=true muxer-factory=\(muxerFactory) "
+            + "muxer-properties=\"properties,\(properties.joined(separator: ","))\""
     }
 }

@@ -23,6 +23,10 @@ public struct RecordConfig: Sendable {
     public var encoder: EncoderSettings
     /// Stills taken while recording.
     public var stills: StillSettings
+    /// Several movies instead of one (`--segment`); nil for one movie at `outputPath`.
+    public var segments: SegmentSettings?
+    /// Wait for a lost camera to come back (`--reconnect`); nil ends the run.
+    public var reconnect: ReconnectSettings?
 
     public init(
         source: VideoSource, size: FrameSize, rate: FrameRateValue, maxDuration: TimeSpec?,

@@ -12,27 +12,42 @@ public struct RecordPipeline: Sendable {
         self.template = template
     }
 
-    /// The description camrec runs, writing to `location`.
+    /// The description camrec runs, writing to `location` (with segments: the first
+    /// file; camrec names the others as they begin).
     public func description(location: String) throws(TemplateError) -> String {
         try template.render(values(location: "\"" + Self.escapeForParser(location) + "\""))
     }
 
     /// A `gst-launch-1.0 -e …` command line that records the same kind of file to OUTPUT.
+    /// With segments, splitmuxsink names its files with printf (`%d` is the file's number)
+    /// and cuts them by time (camrec names them itself and cuts them exactly).
     public func commandLine() throws(TemplateError) -> String {
-        "gst-launch-1.0 -e " + (try template.render(values(location: ShellQuoting.quote(config.outputPath))))
+        var location = config.outputPath
+        if config.segments != nil {
+            let (stem, ext) = OutputFile.split(location.replacingOccurrences(of: "%", with: "%%"))
+            location = stem + "-%04d" + ext
+        }
+        return "gst-launch-1.0 -e " + (try template.render(values(location: ShellQuoting.quote(location), printed: true)))
     }
 
-    private func values(location: String) -> [String: String] {
+    private func values(location: String, printed: Bool = false) -> [String: String] {
         var values = Self.sourceValues(source: config.source, size: config.size, rate: config.rate)
         values["encoder"] = config.encoder.element(size: config.size, rate: config.rate)
-        values["muxer"] = config.container.muxer
+        if let segments = config.segments {
+            var output = config.container.splitMuxer + " name=mux location=" + location
+            if printed, let length = segments.length {
+                output += " max-size-time=\(max(1, length.nanoseconds)) send-keyframe-requests=true"
+            }
+            values["output"] = output
+        } else {
+            values["output"] = config.container.muxer + " name=mux ! filesink name=sink location=" + location
+        }
         // Decoders output full-range video; converting to limited range keeps the matrix
         // (JPEG's is BT.601), so it is cheap. Raw frames keep their colorimetry: forcing
         // another matrix would cost a full colour conversion per frame (~30% more CPU).
         var decodes = false
         if case .camera(_, let format) = config.source { decodes = format.decoding != .none }
         values["colorimetry"] = decodes ? ",colorimetry=bt601" : ""
-        values["location"] = location
         return values
     }
 

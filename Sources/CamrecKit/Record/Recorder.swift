@@ -32,6 +32,12 @@ public final class Recorder: Sendable {
         control.stills?.request(trigger, completion: completion) ?? false
     }
 
+    /// Starts a new movie file at the next frame (`camrec ctl … split`); false when no
+    /// recording runs.
+    public func requestSplit() -> Bool {
+        control.requestSplit()
+    }
+
     /// The running recording's state; nil before it starts and after it ends.
     public func status() -> RecorderStatus? {
         control.status()
@@ -44,7 +50,7 @@ public final class Recorder: Sendable {
         do {
             session = try RecordingSession(config: config, pipeline: pipelineBuilder, control: control, plan: plan)
         } catch {
-            plan.discard()
+            plan.discardOpen()
             throw error
         }
         return try session.run(events: events)

@@ -14,12 +14,15 @@ final class RecordingControl: Sendable {
         static let stop = "camrec/stop"
         /// The first corrupt camera frame was held back.
         static let corruptFrame = "camrec/corrupt-frame"
+        /// splitmuxsink refused a split (not a splitmuxsink after all).
+        static let splitFailed = "camrec/split-failed"
     }
 
     private struct Shared {
         var bus: Bus?
         var stills: StillTaker?
         var status: (@Sendable () -> RecorderStatus)?
+        var split: (@Sendable () -> Void)?
         var requestedStop: StopReason?
         var stopRequests = 0
     }
@@ -56,11 +59,20 @@ final class RecordingControl: Sendable {
         }
     }
 
+    /// Starts a new movie file at the next frame; false when no recording runs.
+    func requestSplit() -> Bool {
+        guard let split = shared.withLock({ $0.split }) else { return false }
+        split()
+        return true
+    }
+
     /// Called by the session once its pipeline runs.
-    func attach(bus: Bus, stills: StillTaker, status: @escaping @Sendable () -> RecorderStatus) {
+    func attach(bus: Bus, stills: StillTaker, split: @escaping @Sendable () -> Void,
+                status: @escaping @Sendable () -> RecorderStatus) {
         let pendingRequests = shared.withLock { shared -> Int in
             shared.bus = bus
             shared.stills = stills
+            shared.split = split
             shared.status = status
             return shared.stopRequests
         }
@@ -73,6 +85,7 @@ final class RecordingControl: Sendable {
         shared.withLock { shared in
             shared.bus = nil
             shared.stills = nil
+            shared.split = nil
             shared.status = nil
         }
     }

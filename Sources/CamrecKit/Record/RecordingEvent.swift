@@ -10,6 +10,14 @@ public enum RecordingEvent: Sendable {
     case warning(String)
     /// A stop was requested; the file is being finalised.
     case stopping(StopReason)
+    /// With `--segment`: a movie of the run is complete (finalised and in place).
+    case segment(ResultFile)
+    /// Retention deleted an earlier movie.
+    case deleted(DeletedFile)
+    /// With `--reconnect`: the camera was lost; camrec waits for it.
+    case cameraLost(String)
+    /// With `--reconnect`: the camera is back after `gap` seconds, at `device`.
+    case cameraBack(device: String, gap: Double)
 }
 
 /// What a recording runs with, reported once at the start.

@@ -39,6 +39,8 @@ struct RecordingMachine {
         case cameraFailed(ElementFailure, framesRecorded: Int, ContinuousClock.Instant)
         /// A write failed for lack of space.
         case diskFull
+        /// Free space stays below `--min-free` with nothing left to delete: finalise and stop.
+        case diskLow(ContinuousClock.Instant)
         /// Any other error.
         case failed(GStreamerError)
         /// A warning the recording survives.
@@ -122,6 +124,10 @@ struct RecordingMachine {
             lostMessage = "camera lost: \(message)"
             return [.report(.warning("camera lost (\(message)): finalising the recording so far"))]
                 + beginStop(.cameraLost, at: now)
+
+        case .diskLow(let now):
+            guard state == .recording else { return [] }
+            return beginStop(.diskFull, at: now) + [.sendEndOfStream]
 
         case .diskFull:
             state = .done

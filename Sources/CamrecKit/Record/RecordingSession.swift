@@ -17,6 +17,12 @@ final class RecordingSession {
     private let commandLine: String
     private let stillSink: AppSink
     private var stills: StillTaker?
+    /// The muxer ("mux"): a splitmuxsink with segments, whose messages say when a file is done.
+    private let muxer: Element?
+    private let locationToken: SignalToken?
+    /// The run's movie number (0-based) of this pipeline's first movie file: the gate
+    /// counts this pipeline's files from 0, the plan the run's.
+    private let firstMovie: Int
 
     init(config: RecordConfig, pipeline builder: RecordPipeline, control: RecordingControl,
          plan: OutputPlan) throws(CamrecError) {
@@ -36,8 +42,45 @@ final class RecordingSession {
         guard let bus = pipeline.bus else { throw CamrecError(.failure, "the pipeline has no bus") }
         self.bus = bus
         camera = try? pipeline.element(named: "src")
-        let gate = FrameGate(limit: config.maxDuration, rate: config.rate, stillEvery: config.stills.every)
+        firstMovie = plan.movieCount - 1
+        if config.segments != nil {
+            do {
+                let muxer = try pipeline.element(named: "mux")
+                locationToken = try muxer.onFormatLocationFull { [plan] fragment, _ in
+                    plan.location(forFragment: fragment)
+                }
+                self.muxer = muxer
+            } catch {
+                throw CamrecError(.usage, "the pipeline template needs {output} (a splitmuxsink named 'mux' for --segment) (\(error))")
+            }
+        } else {
+            muxer = nil
+            locationToken = nil
+        }
+        // Where a segment starts, the encoder makes that frame a keyframe and splitmuxsink
+        // starts the new file with it: the cut is exact, and each file starts at 0.
+        let encoderPad: Pad?
+        do {
+            encoderPad = try pipeline.element(named: "encoder").staticPad("src")
+        } catch {
+            if config.segments != nil {
+                throw CamrecError(.usage, "the pipeline template needs its encoder named 'encoder' for --segment (\(error))")
+            }
+            encoderPad = nil
+        }
+        let gate = FrameGate(limit: config.maxDuration, rate: config.rate, segment: config.segments?.length,
+                             stillEvery: config.stills.every)
         self.gate = gate
+        let muxer = muxer
+        let startSegment: @Sendable (UInt64) -> Void = { [plan] runningTime in
+            plan.noteMovieStart()
+            if let event = Event.forceKeyUnit(atRunningTime: runningTime) { encoderPad?.send(event) }
+            do {
+                try muxer?.emitAction("split-at-running-time", runningTime)
+            } catch {
+                bus.postApplicationMessage(RecordingControl.Wake.splitFailed)
+            }
+        }
         do {
             let pad = try pipeline.element(named: "record").staticPad("src")
             var decimator: RateDecimator?
@@ -54,6 +97,8 @@ final class RecordingSession {
                 }
                 return gate.admit(pts: pts, slot: slot) {
                     bus.postApplicationMessage(RecordingControl.Wake.limit)
+                } onSegmentStart: { pts in
+                    startSegment(pts)
                 } onStillDue: { pts in
                     control.stills?.request(.periodic, notBefore: pts)
                 }
@@ -80,6 +125,7 @@ final class RecordingSession {
     func run(events: @escaping @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
         defer {
             control.detach()
+            locationToken?.disconnect()
             gateToken.remove()
             frameGuardToken?.remove()
             _ = try? pipeline.setState(.null)
@@ -89,18 +135,19 @@ final class RecordingSession {
             try pipeline.setStateThrowingPostedError(.playing)
         } catch {
             _ = stills.finish()
-            plan.discard()
+            plan.discardOpen()
             throw FailureMapping.camrecError(for: error, camera: camera)
         }
         self.stills = stills
-        let (gate, config, control) = (gate, config, control)
+        let (gate, config, control, plan) = (gate, config, control, plan)
         let frameDuration = frameDuration
-        control.attach(bus: bus, stills: stills) {
+        control.attach(bus: bus, stills: stills, split: { [gate] in gate.requestSplit() }) {
             RecorderStatus(
                 state: control.pendingStop.count > 0 || gate.isClosed ? "stopping" : "recording",
-                path: config.outputPath, elapsed: gate.recordedSeconds(frameDuration: frameDuration),
+                path: plan.currentPath, elapsed: gate.recordedSeconds(frameDuration: frameDuration),
                 frames: gate.frames, stills: 0, droppedFrames: gate.droppedFrames,
-                maxDuration: config.maxDuration?.seconds)
+                maxDuration: config.maxDuration?.seconds,
+                segment: config.segments == nil ? nil : plan.movieCount)
         }
         events(.started(startInfo()))
         return try loop(events: events)
@@ -125,7 +172,7 @@ final class RecordingSession {
             (device, format, reason) = (path, cameraFormat.fourcc, cameraFormat.reason)
         }
         return RecordingStart(
-            path: config.outputPath, partialPath: plan.location, device: device, format: format,
+            path: plan.currentPath, partialPath: plan.location, device: device, format: format,
             size: config.size.description, fps: config.rate.description, formatReason: reason,
             maxDuration: config.maxDuration?.seconds, pipeline: commandLine)
     }
@@ -144,9 +191,20 @@ final class RecordingSession {
         while true {
             let message = bus.pop(timeoutNanoseconds: 100_000_000)
             let now = ContinuousClock.now
-            var actions = message.flatMap { event(for: $0, at: now) }.map { machine.handle($0) } ?? []
+            var actions: [RecordingMachine.Action] = []
+            if case .element(let source, "splitmuxsink-fragment-closed", let fields)? = message, let muxer, source.is(muxer),
+               let location = fields.string("location") {
+                switch movieClosed(at: location, events: events) {
+                case .done: break
+                case .problem(let text): actions += machine.handle(.warning(text))
+                case .diskLow: actions += machine.handle(.diskLow(now))
+                }
+            }
+            actions += message.flatMap { event(for: $0, at: now) }.map { machine.handle($0) } ?? []
             actions += machine.handle(.tick(now))
-            for action in actions {
+            // Actions may lead to more (free space checked with the progress report).
+            while !actions.isEmpty {
+                let action = actions.removeFirst()
                 switch action {
                 case .sendEndOfStream:
                     pipeline.send(.endOfStream())
@@ -161,13 +219,16 @@ final class RecordingSession {
                         bytes: plan.bytesWritten, limit: config.maxDuration?.seconds,
                         fps: Double(frames - lastFrames) / max(interval / .seconds(1), 0.001))))
                     lastFrames = frames
+                    if config.segments?.retention.minFree != nil, applyRetention(events: events) {
+                        actions += machine.handle(.diskLow(now))
+                    }
                 case .finish(let requested, let message):
-                    return try finish(requested: requested, message: message)
+                    return try finish(requested: requested, message: message, events: events)
                 case .keepUnfinalised(let reason, let cause):
                     return keepUnfinalised(reason: reason, cause: cause)
                 case .fail(let error):
                     _ = stopPipeline()
-                    if gate.frames == 0 { plan.discard() }
+                    if gate.frames == 0 { plan.discardOpen() }
                     throw FailureMapping.camrecError(for: error, camera: camera)
                 }
             }
@@ -186,6 +247,8 @@ final class RecordingSession {
             return .stopRequested(reason ?? .signal, count: count, now)
         case .application(_, RecordingControl.Wake.corruptFrame):
             return .firstCorruptFrame
+        case .application(_, RecordingControl.Wake.splitFailed):
+            return .failed(.signal(object: muxer?.name ?? "mux", name: "split-at-running-time"))
         case .error(let failure):
             if let camera, failure.source.is(camera) { return .cameraFailed(failure, framesRecorded: gate.frames, now) }
             if failure.isResourceError(.noSpaceLeft) { return .diskFull }
@@ -197,13 +260,54 @@ final class RecordingSession {
         }
     }
 
-    /// The file is finalised (EOS reached the sink): commits it. `requested` is the stop
-    /// that was asked for, nil when the source ended by itself.
-    private func finish(requested: StopReason?, message: String?) throws(CamrecError) -> RecordingResult {
+    /// What closing a movie file led to.
+    private enum Closed {
+        case done
+        /// A problem to warn about (the file could not be moved into place).
+        case problem(String)
+        /// Free space stays below `--min-free` with nothing left to delete.
+        case diskLow
+    }
+
+    /// splitmuxsink finalised the movie file at `location` (a segment ended, or the run):
+    /// commits it, reports it, and applies retention.
+    private func movieClosed(at location: String, events: @Sendable (RecordingEvent) -> Void) -> Closed {
+        guard let index = plan.openMovie(at: location) else { return .done }
+        guard let summary = gate.segment(index - firstMovie), summary.frames > 0 else {
+            plan.discard(index)
+            return .done
+        }
+        do {
+            let file = try plan.commitFinalised(index, frames: summary.frames, seconds: summary.seconds)
+            committed.append(file)
+            if config.segments != nil { events(.segment(file)) }
+        } catch {
+            return .problem(error.message)
+        }
+        return applyRetention(events: events) ? .diskLow : .done
+    }
+
+    /// Movies this session committed, in order.
+    private var committed: [ResultFile] = []
+
+    /// Applies retention, reporting each deletion (a deleted movie leaves the result);
+    /// true when free space stays below `--min-free` with nothing left to delete.
+    private func applyRetention(events: @Sendable (RecordingEvent) -> Void) -> Bool {
+        let (deleted, stillShort) = plan.applyRetention()
+        for file in deleted {
+            events(.deleted(file))
+            committed.removeAll { $0.path == file.path }
+        }
+        return stillShort
+    }
+
+    /// The file is finalised (EOS reached the sink): commits what is not yet. `requested`
+    /// is the stop that was asked for, nil when the source ended by itself.
+    private func finish(requested: StopReason?, message: String?, events: @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
         let reason = requested ?? .signal
         let stillFiles = stopPipeline()
         guard gate.frames > 0 else {
-            plan.discard()
+            plan.discardOpen()
             if requested == .signal || requested == .control {
                 // Asked to stop before the first frame came: nothing to keep, nothing wrong.
                 return RecordingResult(reason: reason, files: stillFiles, droppedFrames: 0,
@@ -211,23 +315,43 @@ final class RecordingSession {
             }
             throw CamrecError(.failure, "no frames were recorded: the source delivered nothing")
         }
-        let movie = try plan.commitFinalised(frames: gate.frames, seconds: gate.recordedSeconds(frameDuration: frameDuration))
-        return RecordingResult(reason: reason, files: [movie] + stillFiles,
+        for index in plan.openMovies {
+            guard let summary = gate.segment(index - firstMovie), summary.frames > 0 else {
+                plan.discard(index)
+                continue
+            }
+            let file = try plan.commitFinalised(index, frames: summary.frames, seconds: summary.seconds)
+            committed.append(file)
+            if config.segments != nil { events(.segment(file)) }
+        }
+        _ = applyRetention(events: events)
+        return RecordingResult(reason: reason, files: committed + stillFiles,
                                droppedFrames: gate.droppedFrames, corruptFrames: corruptFrames, message: message)
     }
 
-    /// Stops at once and keeps what the movie holds (see `OutputPlan.keepUnfinalised`).
+    /// Stops at once and keeps what the open movies hold (see `OutputPlan.keepUnfinalised`).
     private func keepUnfinalised(reason: StopReason, cause: String) -> RecordingResult {
         let stillFiles = stopPipeline()
-        guard gate.frames > 0, let kept = plan.keepUnfinalised() else {
-            plan.discard()
-            let note = cause + ": nothing of the movie was written, so no file was kept"
-            return RecordingResult(reason: reason, files: stillFiles, droppedFrames: gate.droppedFrames,
+        var notes: [String] = []
+        var keptNow = 0
+        for index in plan.openMovies {
+            if let kept = plan.keepUnfinalised(index) {
+                committed.append(kept.file)
+                keptNow += 1
+                if let note = kept.note { notes.append(note) }
+            }
+        }
+        guard gate.frames > 0, keptNow > 0 else {
+            plan.discardOpen()
+            let note = committed.isEmpty
+                ? cause + ": nothing of the movie was written, so no file was kept"
+                : cause + ": the finished movies are kept; nothing of the last one was written"
+            return RecordingResult(reason: reason, files: committed + stillFiles, droppedFrames: gate.droppedFrames,
                                    corruptFrames: corruptFrames, message: note)
         }
         var note = cause + ": the recording so far is kept as written, not finalised (it plays)"
-        if let problem = kept.note { note += "; \(problem)" }
-        return RecordingResult(reason: reason, files: [kept.file] + stillFiles, droppedFrames: gate.droppedFrames,
+        for problem in notes { note += "; \(problem)" }
+        return RecordingResult(reason: reason, files: committed + stillFiles, droppedFrames: gate.droppedFrames,
                                corruptFrames: corruptFrames, message: note)
     }
 }

@@ -38,6 +38,10 @@ public struct ResultFile: Sendable, Codable, Equatable {
     public var latencyMs: Double?
     /// Stills: what asked for it.
     public var trigger: StillTrigger?
+    /// Segments: the movie's number in the run (1 for the first).
+    public var index: Int?
+    /// Segments: the wall-clock time the movie started, ISO 8601 with the zone.
+    public var start: String?
 
     public init(path: String, kind: String, duration: Double?, frames: Int?, bytes: Int64) {
         self.path = path

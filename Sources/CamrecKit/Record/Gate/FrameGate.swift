@@ -2,38 +2,55 @@ import GStreamer
 import Synchronization
 
 /// The recording branch's gate, before the encoder: it applies `--max-duration`
-/// (`DurationLimit`), counts lost frames (`DropCounter`), keeps the movie's frame
-/// timeline for stills (`FrameTimeline`) and says when a periodic still is due
-/// (`StillSchedule`). Each job is a value type of its own, tested on
-/// its own; this class holds them under one mutex, because it runs in a pad probe on the
-/// streaming thread, where it only does arithmetic.
+/// (`DurationLimit`), counts lost frames (`DropCounter`), cuts the run into segments
+/// (`SegmentClock`), keeps each movie file's frame timeline for stills and results
+/// (`FrameTimeline`) and says when a periodic still is due (`StillSchedule`). Each job is
+/// a value type of its own, tested on its own; this class holds them under one mutex,
+/// because it runs in a pad probe on the streaming thread, where it only does arithmetic.
 final class FrameGate: Sendable {
     private struct Jobs {
         var limit: DurationLimit
         var drops: DropCounter
+        var segments: SegmentClock
+        /// The movie file being written.
         var timeline = FrameTimeline()
+        /// The one before it, for stills asked for just before a cut.
+        var previous: FrameTimeline?
+        /// Frames and seconds of each finished movie file, in order.
+        var finished: [SegmentSummary] = []
         var stills: StillSchedule?
+        var runFirst: UInt64?
         var lastTime: UInt64?
     }
 
     private let jobs: Mutex<Jobs>
+    private let frameDuration: Double
 
-    /// A gate for `limit` (nil: count only) at the movie's frame rate, with a still due
-    /// every `stillEvery` of movie time (nil: none).
-    init(limit: TimeSpec?, rate: FrameRateValue, stillEvery: TimeSpec? = nil) {
+    /// A gate for `limit` (nil: count only) at the movie's frame rate, cutting a new movie
+    /// file every `segment` of video (nil: only when asked), with a still due every
+    /// `stillEvery` of movie time (nil: none).
+    init(limit: TimeSpec?, rate: FrameRateValue, segment: TimeSpec? = nil, stillEvery: TimeSpec? = nil) {
         jobs = Mutex(Jobs(limit: DurationLimit(limit: limit, rate: rate), drops: DropCounter(rate: rate),
+                          segments: SegmentClock(length: segment, rate: rate),
                           stills: stillEvery.map { StillSchedule(every: $0, rate: rate) }))
+        frameDuration = 1 / max(rate.framesPerSecond, 1)
     }
 
     /// Decides for one buffer; `onLimit` is called once, when the first frame is held back.
     /// `slot` is the frame's time on an even grid when frames are kept from a faster camera
-    /// (`RateDecimator`): the limit and lost frames are then reckoned on the grid, and `pts`
-    /// only identifies the frame for stills.
+    /// (`RateDecimator`): the limit, segments and lost frames are then reckoned on the
+    /// grid, and `pts` only identifies the frame for stills.
+    /// `onSegmentStart` is called with the timestamp of a frame that starts a new movie
+    /// file (before it is let through, so the caller can ask for a keyframe there).
     /// `onStillDue` is called with the camera timestamp of a frame that reaches the next
     /// period of `stillEvery`.
-    func admit(pts: UInt64?, slot: UInt64? = nil, onLimit: () -> Void, onStillDue: (UInt64) -> Void = { _ in }) -> ProbeDecision {
+    func admit(pts: UInt64?, slot: UInt64? = nil, onLimit: () -> Void,
+               onSegmentStart: (UInt64) -> Void = { _ in },
+               onStillDue: (UInt64) -> Void = { _ in }) -> ProbeDecision {
         var reachedNow = false
         var stillDue: UInt64?
+        var segmentStart: UInt64?
+        let frameDuration = frameDuration
         let decision = jobs.withLock { jobs -> ProbeDecision in
             if jobs.limit.isReached { return .drop }
             let time = slot ?? pts ?? jobs.lastTime ?? 0
@@ -44,22 +61,55 @@ final class FrameGate: Sendable {
                 return .drop
             }
             jobs.drops.note(time)
+            if jobs.segments.startsSegment(at: time) {
+                jobs.finished.append(SegmentSummary(frames: jobs.timeline.frames,
+                                                    seconds: jobs.timeline.seconds(frameDuration: frameDuration)))
+                jobs.previous = jobs.timeline
+                jobs.timeline = FrameTimeline()
+                segmentStart = pts ?? time
+            }
             jobs.timeline.append(pts: pts ?? time, time: time)
+            if jobs.runFirst == nil { jobs.runFirst = time }
             jobs.lastTime = time
-            if let first = jobs.timeline.first, jobs.stills?.isDue(movieTime: time - first) == true { stillDue = pts ?? time }
+            if let first = jobs.runFirst, jobs.stills?.isDue(movieTime: time - first) == true { stillDue = pts ?? time }
             return .pass
         }
+        if let segmentStart { onSegmentStart(segmentStart) }
         if reachedNow { onLimit() }
         if let stillDue { onStillDue(stillDue) }
         return decision
     }
 
-    /// Frames let through so far.
-    var frames: Int { jobs.withLock { $0.timeline.frames } }
+    /// Asks for the next frame to start a new movie file (`camrec ctl … split`).
+    func requestSplit() {
+        jobs.withLock { $0.segments.requestSplit() }
+    }
 
-    /// Where the camera frame with timestamp `pts` is in the movie.
+    /// Frames let through so far, in all movie files.
+    var frames: Int { jobs.withLock { jobs in jobs.finished.reduce(jobs.timeline.frames) { $0 + $1.frames } } }
+
+    /// The movie file being written: 0 for the first.
+    var currentSegment: Int { jobs.withLock { $0.finished.count } }
+
+    /// Frames and seconds of movie file `index` (0 for the first): final for a finished
+    /// one, so far for the one being written; nil past it.
+    func segment(_ index: Int) -> SegmentSummary? {
+        jobs.withLock { jobs in
+            if index < jobs.finished.count { return jobs.finished[index] }
+            guard index == jobs.finished.count else { return nil }
+            return SegmentSummary(frames: jobs.timeline.frames, seconds: jobs.timeline.seconds(frameDuration: frameDuration))
+        }
+    }
+
+    /// Where the camera frame with timestamp `pts` is in its movie file.
     func movieFrame(pts: UInt64) -> MovieFrameLookup {
-        jobs.withLock { $0.timeline.lookup(pts: pts, closed: $0.limit.isReached) }
+        jobs.withLock { jobs in
+            let lookup = jobs.timeline.lookup(pts: pts, closed: jobs.limit.isReached)
+            if lookup == .absent, let previous = jobs.previous, case .found = previous.lookup(pts: pts, closed: true) {
+                return previous.lookup(pts: pts, closed: true)
+            }
+            return lookup
+        }
     }
 
     /// Frames missing between the timestamps let through so far.
@@ -68,8 +118,19 @@ final class FrameGate: Sendable {
     /// Whether the limit was reached.
     var isClosed: Bool { jobs.withLock { $0.limit.isReached } }
 
-    /// Video time let through so far, in seconds: from the first frame to the end of the last.
+    /// Video time let through so far, in all movie files, in seconds.
     func recordedSeconds(frameDuration: Double) -> Double {
-        jobs.withLock { $0.timeline.seconds(frameDuration: frameDuration) }
+        jobs.withLock { jobs in
+            let seconds = jobs.finished.reduce(jobs.timeline.seconds(frameDuration: frameDuration)) { $0 + $1.seconds }
+            return (seconds * 1000).rounded() / 1000
+        }
     }
+}
+
+/// What one movie file of a run holds.
+struct SegmentSummary: Equatable, Sendable {
+    /// Video frames.
+    var frames: Int
+    /// Seconds of video (to the millisecond).
+    var seconds: Double
 }
