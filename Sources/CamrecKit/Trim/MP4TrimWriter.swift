@@ -6,18 +6,12 @@ import MP4
 /// and only the re-encoded edges pass through GStreamer (``FrameEncoder``). Head and tail
 /// encoders are fed before either is drained, so they run at the same time, and the body
 /// is copied meanwhile; the re-encoded frames are stored after it in `mdat`.
-struct MP4TrimWriter {
+struct MP4TrimWriter: TrimWriter {
     var input: MP4Input
-    var plan: TrimPlan
-    var outputPath: String
-    /// Bounds every wait, stops on cancellation, and takes progress reports.
-    var control: TrimControl
+    var job: TrimJob
 
-    /// What was written.
-    struct Outcome {
-        var videoFrames: Int
-        var audioPackets: Int
-    }
+    var plan: TrimPlan { job.plan }
+    var control: TrimControl { job.control }
 
     /// An edge being re-encoded: its encoder (fed and finished) and the PTS of the frames it
     /// returns, in order.
@@ -34,19 +28,18 @@ struct MP4TrimWriter {
         init(total: Int) { self.total = total }
     }
 
-    func run() throws -> Outcome {
-        let file = try SampleFile(path: input.path)
+    func write() throws -> Int {
         let fed = plan.parts.reduce(0) { count, part in
             if case .encode(let feed, _) = part { count + feed.count } else { count }
         }
         let work = Work(total: fed + plan.framesCopied + plan.framesReencoded)
-        let running = try startEncoders(file: file, work: work)
+        let running = try startEncoders(work: work)
         let video = try videoTrack(running: running)
         var tracks = [video]
         if let audio = audioTrack() { tracks.append(audio) }
         // The body is copied while the encoders work; their frames go in last.
         try MovieWriter.write(
-            path: outputPath, sourcePath: input.path,
+            path: job.outputPath, sourcePath: input.path,
             fileType: input.movie.fileType ?? (input.index.container == .mov ? MovieWriter.quickTimeFileType : nil),
             movieTimescale: input.movie.timescale, tracks: tracks
         ) { tracks in
@@ -55,14 +48,19 @@ struct MP4TrimWriter {
             report(work)
             try complete(&tracks[0], running: running, work: work)
         }
-        return Outcome(videoFrames: video.samples.count, audioPackets: tracks.count > 1 ? tracks[1].samples.count : 0)
+        return tracks.count > 1 ? tracks[1].samples.count : 0
+    }
+
+    /// Reads the written movie box back (the frames were counted in, not demuxed).
+    func countWrittenFrames() throws -> Int {
+        try Movie.read(path: job.outputPath).tracks.first(where: \.isVideo)?.samples.count ?? 0
     }
 
     // MARK: Re-encoding the edges
 
     /// Starts an encoder for every encode part and feeds it all its frames; they then encode
     /// at the same time (on their own threads) while the caller goes on.
-    private func startEncoders(file: SampleFile, work: Work) throws -> [Int: RunningPart] {
+    private func startEncoders(work: Work) throws -> [Int: RunningPart] {
         guard let lengthSize = input.lengthSize, plan.encodes else { return [:] }
         let caps = try Caps(input.index.videoCaps)
         var used = H264ParameterSets(avcC: input.avcC ?? []).map(\.usedIDs) ?? []
@@ -80,15 +78,14 @@ struct MP4TrimWriter {
                 work.done += 1
                 report(work)
                 let frame = frames[index]
-                let sample = input.video.samples[index]
-                let bytes = try file.read(offset: sample.offset, count: Int(sample.size))
+                let bytes = try input.videoSample(at: index)
                 // Frames shown before the cut that no other frame refers to need no decoding.
                 if frame.pts < keep.lowerBound, AVCSamples.isDisposable(bytes, lengthSize: lengthSize) { continue }
                 guard let buffer = Buffer(bytes: bytes) else { throw CamrecError.failed("out of memory") }
                 buffer.pts = UInt64(max(0, frame.pts))
                 buffer.dts = UInt64(max(0, frame.dts))
                 buffer.duration = frame.duration > 0 ? UInt64(frame.duration) : nil
-                buffer.isKeyframe = sample.isSync
+                buffer.isKeyframe = input.video.samples[index].isSync
                 try encoder.push(buffer)
             }
             encoder.finish()

@@ -26,33 +26,8 @@ public enum Trimmer {
         let output = try TrimOutput.prepare(for: request, inputContainer: inputContainer)
         control.track(temporaryPath: output.temporaryPath)
         try control.checkCancelled()
-        // A cut between two times counted from the start needs only that part of the input
-        // indexed; negative times need the whole video's length.
-        // A plain MP4 (or MOV) written as the same container: read the sample tables and copy
-        // with camrec's own writer. Everything else (Matroska, fragmented movies, a change
-        // of container, a full re-encode) goes through GStreamer's demuxers and muxers.
-        let mp4 = request.mode != .reencode && output.container == inputContainer
-            ? MP4Input.open(path: request.input, container: inputContainer) : nil
-        var window: FrameIndex?
-        if mp4 == nil, let start = request.start, let end = request.end, !start.isNegative, !end.isNegative {
-            do {
-                window = try FrameIndex.buildWindow(
-                    path: request.input, start: start.nanoseconds, end: end.nanoseconds, control: control
-                )
-            } catch where error.kind == .stalled || error.kind == .interrupted {
-                throw error
-            } catch {
-                window = nil  // index the whole file instead
-            }
-        }
-        let index: FrameIndex
-        if let mp4 {
-            index = mp4.index
-        } else if let window {
-            index = window
-        } else {
-            index = try FrameIndex.build(path: request.input, control: control)
-        }
+        let input = try openInput(request, container: inputContainer, outputContainer: output.container, control: control)
+        let index = input.index
         let codec = try VideoCodec.forIndex(index, name: name)
         let (start, end) = try resolveTimes(request, length: index.videoEnd, name: name)
         // Half a millisecond of slack: Matroska stores times in whole milliseconds, so a frame
@@ -70,36 +45,16 @@ public enum Trimmer {
             fallbackReason = "\(codec.displayName) cannot be re-encoded frame-accurately here: cut at keyframes"
                 + " (use --mode reencode to re-encode to H.264)"
         }
-        let outputCodec = plan.encodes ? VideoCodec.h264 : codec
         try control.checkCancelled()
         try output.checkWritable()
         do {
-            let written: Int
-            let audioPackets: Int
-            if let mp4 {
-                let outcome = try MP4TrimWriter(
-                    input: mp4, plan: plan, outputPath: output.temporaryPath, control: control
-                ).run()
-                // Read back what was written (the movie box alone: the frames were counted in).
-                written = try Movie.read(path: output.temporaryPath).tracks.first(where: \.isVideo)?.samples.count ?? 0
-                audioPackets = outcome.audioPackets
-            } else {
-                let writer = TrimWriter(
-                    index: index, plan: plan, codec: codec, outputCodec: outputCodec, inputPath: request.input,
-                    outputPath: output.temporaryPath, outputContainer: output.container, control: control
-                )
-                let outcome = try writer.run()
-                guard outcome.videoFrames == plan.frameCount else {
-                    throw CamrecError.failed("wrote \(outcome.videoFrames) video frames instead of \(plan.frameCount)")
-                }
-                written = try FrameIndex.build(path: output.temporaryPath, control: control, reportingProgress: false)
-                    .video.count
-                audioPackets = outcome.audioPackets
-                if inputContainer != .matroska, output.container != .matroska,
-                   let matrix = TrackMatrix.videoMatrix(in: request.input), matrix != TrackMatrix.identity {
-                    TrackMatrix.setVideoMatrix(matrix, in: output.temporaryPath)
-                }
-            }
+            let job = TrimJob(
+                plan: plan, codec: codec, outputPath: output.temporaryPath, outputContainer: output.container,
+                control: control
+            )
+            let writer = input.writer(for: job)
+            let audioPackets = try writer.write()
+            let written = try writer.countWrittenFrames()
             guard written == plan.frameCount else {
                 throw CamrecError.failed(
                     "the trimmed file has \(written) video frames instead of \(plan.frameCount); nothing was written"
@@ -140,6 +95,25 @@ public enum Trimmer {
             if let reason = control.cancelReason { throw CamrecError.interrupted(by: reason) }
             throw .failed("trimming \(name) failed: \(error)")
         }
+    }
+
+    /// The input, read the cheapest way the trim allows. A plain MP4 (or MOV) written as the
+    /// same container: its sample tables, and camrec's own writer. Everything else
+    /// (Matroska, fragmented movies, a change of container, a full re-encode) goes through
+    /// GStreamer's demuxers, which index only the part of the input the cut needs when both
+    /// times count from the start (negative times need the whole video's length).
+    static func openInput(
+        _ request: TrimRequest, container: MediaContainer, outputContainer: MediaContainer, control: TrimControl
+    ) throws(CamrecError) -> any TrimInput {
+        if request.mode != .reencode, outputContainer == container,
+           let mp4 = MP4Input.open(path: request.input, container: container) {
+            return mp4
+        }
+        var window: (start: Int64, end: Int64)?
+        if let start = request.start, let end = request.end, !start.isNegative, !end.isNegative {
+            window = (start.nanoseconds, end.nanoseconds)
+        }
+        return try GStreamerInput.open(path: request.input, window: window, control: control)
     }
 
     /// Start and end on the presentation timeline, negative values counted from the end.

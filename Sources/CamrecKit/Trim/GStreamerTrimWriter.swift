@@ -1,30 +1,35 @@
 import GStreamer
 
-/// Runs a ``TrimPlan``: reads the input once from the first frame the plan needs, feeds
-/// the re-encoders, copies the body, and joins everything into one muxer with timestamps
-/// rewritten so that the output starts at 0. Audio is copied as one continuous run.
-struct TrimWriter {
-    var index: FrameIndex
-    var plan: TrimPlan
-    var codec: VideoCodec
-    /// The codec written: H.264 whenever something is re-encoded, else the input's.
-    var outputCodec: VideoCodec
-    var inputPath: String
-    var outputPath: String
-    var outputContainer: MediaContainer
-    /// Bounds every wait, stops on cancellation, and takes progress reports.
-    var control: TrimControl
+/// Runs a ``TrimPlan`` on a ``GStreamerInput`` through a GStreamer muxer: reads the input
+/// once from the first frame the plan needs, feeds the re-encoders, copies the body, and
+/// joins everything into one muxer (``MovieMuxer``) with timestamps rewritten so that the
+/// output starts at 0. Audio is copied as one continuous run.
+struct GStreamerTrimWriter: TrimWriter {
+    var input: GStreamerInput
+    var job: TrimJob
 
-    /// What was written.
-    struct Outcome {
-        var videoFrames: Int
-        var audioPackets: Int
-    }
+    var index: FrameIndex { input.index }
+    var plan: TrimPlan { job.plan }
+    var codec: VideoCodec { job.codec }
+    var control: TrimControl { job.control }
 
-    func run() throws -> Outcome {
+    func write() throws -> Int {
         var state = try State(writer: self)
         try state.run()
-        return Outcome(videoFrames: state.videoFrames, audioPackets: state.audioPackets)
+        guard state.videoFrames == plan.frameCount else {
+            throw CamrecError.failed("wrote \(state.videoFrames) video frames instead of \(plan.frameCount)")
+        }
+        // MP4/MOV rotation: GStreamer 1.22's muxers do not write the input's display matrix.
+        if index.container != .matroska, job.outputContainer != .matroska,
+           let matrix = TrackMatrix.videoMatrix(in: input.path), matrix != TrackMatrix.identity {
+            TrackMatrix.setVideoMatrix(matrix, in: job.outputPath)
+        }
+        return state.audioPackets
+    }
+
+    /// Indexes the output again through its demuxer.
+    func countWrittenFrames() throws -> Int {
+        try GStreamerInput.indexWholeFile(path: job.outputPath, control: control, reportingProgress: false).video.count
     }
 }
 
@@ -40,10 +45,10 @@ private final class PartState {
     init(part: TrimPart) { self.part = part }
 }
 
-extension TrimWriter {
+extension GStreamerTrimWriter {
     fileprivate struct State {
-        let writer: TrimWriter
-        let reader: MovieReader
+        let writer: GStreamerTrimWriter
+        let samples: DemuxedSamples
         let parts: [PartState]
         let sourceSets: H264ParameterSets?
         let parameterSetID: Int
@@ -61,12 +66,11 @@ extension TrimWriter {
         var lastAudioPTS: Int64 = -1
         var audioDone = false
 
-        init(writer: TrimWriter) throws {
+        init(writer: GStreamerTrimWriter) throws {
             self.writer = writer
             let wantsAudio = writer.index.audioCaps != nil
-            reader = try MovieReader(
-                path: writer.inputPath, container: writer.index.container, codec: writer.codec, audio: wantsAudio,
-                control: writer.control
+            samples = try writer.input.samples(
+                from: writer.plan.readFrom, codec: writer.codec, audio: wantsAudio, control: writer.control
             )
             parts = writer.plan.parts.map { part in
                 let state = PartState(part: part)
@@ -85,33 +89,15 @@ extension TrimWriter {
         }
 
         var frames: [VideoFrame] { writer.index.video }
+        var reader: MovieReader { samples.reader }
 
         mutating func run() throws {
-            let first = writer.plan.readFrom
-            // Seek unless the first needed frame opens the movie (a window index starts anywhere).
-            let target = frames[first].pts - writer.index.presentationOffset
-            let position = target > 0 ? UInt64(target) : nil
-            try reader.start(at: position)
-            defer { reader.stop() }
-            var decodeIndex = first
-            var synced = false
-            while decodeIndex <= writer.plan.readThrough {
+            defer { samples.stop() }
+            while samples.nextIndex <= writer.plan.readThrough {
                 try writer.control.checkCancelled()
-                guard let sample = try reader.nextVideo(), let buffer = sample.buffer else {
-                    throw CamrecError.failed("the input ended before frame \(decodeIndex) of \(frames.count)")
-                }
-                let pts = buffer.pts.map(Int64.init)
-                if !synced {
-                    // The demuxer may start a little earlier than asked: skip to the planned frame.
-                    guard let pts, pts >= frames[first].pts else { continue }
-                    guard pts == frames[first].pts else {
-                        throw CamrecError.failed("the input could not be positioned on the frame at \(frames[first].pts) ns")
-                    }
-                    synced = true
-                }
+                let (decodeIndex, sample, buffer) = try samples.next()
                 if videoCaps == nil { videoCaps = sample.caps }
                 try process(buffer, at: decodeIndex)
-                decodeIndex += 1
                 try pushAvailableAudio()
             }
             try advanceOutput()
@@ -205,11 +191,11 @@ extension TrimWriter {
             if muxer == nil {
                 guard let caps = videoCaps else { throw CamrecError.failed("the video has no caps") }
                 let audioCaps = try writer.index.audioCaps.map { text throws(GStreamerError) in try Caps(text) }
-                let muxerCaps = writer.outputCodec == writer.codec
+                let muxerCaps = writer.job.outputCodec == writer.codec
                     ? caps.removingFields(["codec_data"])
                     : try Caps(VideoCodec.h264.readerCaps ?? "video/x-h264")
                 muxer = try MovieMuxer(
-                    path: writer.outputPath, container: writer.outputContainer, codec: writer.outputCodec,
+                    path: writer.job.outputPath, container: writer.job.outputContainer, codec: writer.job.outputCodec,
                     videoCaps: muxerCaps, audioCaps: audioCaps, control: writer.control
                 )
                 if !encoded || writer.plan.framesCopied > 0, let joined = withParameterSets(buffer) {
