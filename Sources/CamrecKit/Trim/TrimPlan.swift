@@ -12,6 +12,14 @@ extension TrimPart {
         guard case .encode(let feed, let keep) = self else { return [] }
         return feed.map { frames[$0].pts }.filter { keep.contains($0) }.sorted()
     }
+
+    /// The decode indices of the frames an encode part outputs, in presentation order (the
+    /// order its encoder returns them; frames shown at the same time in decode order); a copy: none.
+    func keptFrames(of frames: [VideoFrame]) -> [Int] {
+        guard case .encode(let feed, let keep) = self else { return [] }
+        return feed.filter { keep.contains(frames[$0].pts) }
+            .sorted { (frames[$0].pts, $0) < (frames[$1].pts, $1) }
+    }
 }
 
 /// What a trim will do, decided from the frame index alone (no media needed).
