@@ -7,12 +7,6 @@ public enum TrimPart: Sendable, Equatable {
 }
 
 extension TrimPart {
-    /// PTS of the frames an encode part outputs, in presentation order (a copy: none).
-    func keptPTS(of frames: [VideoFrame]) -> [Int64] {
-        guard case .encode(let feed, let keep) = self else { return [] }
-        return feed.map { frames[$0].pts }.filter { keep.contains($0) }.sorted()
-    }
-
     /// The decode indices of the frames an encode part outputs, in presentation order (the
     /// order its encoder returns them; frames shown at the same time in decode order); a copy: none.
     func keptFrames(of frames: [VideoFrame]) -> [Int] {

@@ -203,7 +203,8 @@ struct OutputTimelineTests {
 
     @Test("a ten-minute re-encode: every frame once, in presentation order")
     func longReencode() throws {
-        // 10 minutes at 30 fps with B-frame reordering in pairs (as TrimFramesByPTSTests had it).
+        // 10 minutes at 30 fps with B-frame reordering in pairs: built in O(n log n), with
+        // no look-up per frame (a scan per frame made `--mode reencode` quadratic once).
         let count = 18_000
         let frame: Int64 = 33_333_333
         let frames = (0..<count).map { index in
@@ -220,5 +221,17 @@ struct OutputTimelineTests {
         #expect(timeline.frames.map(\.pts) == (0..<count).map { Int64($0) * frame })
         #expect(timeline.frames.map { frames[$0.source].pts } == timeline.frames.map(\.pts))
         #expect(Set(timeline.frames.map(\.source)).count == count)
+    }
+
+    @Test("a re-encoded part's frames: those fed whose PTS is kept, in presentation order, ties in decode order")
+    func keptFrames() {
+        let f = Self.frame
+        // IBBP in decode order: PTS 0, 3, 1, 2, 6, 4, 5 (frames).
+        var frames = [0, 3, 1, 2, 6, 4, 5].map { VideoFrame(pts: Int64($0) * f, duration: f, isKeyframe: $0 == 0) }
+        let part = TrimPart.encode(feed: 1...5, keep: (f)..<(5 * f))
+        #expect(part.keptFrames(of: frames) == [2, 3, 1, 5], "decode index 0 is not fed, 4 and 6 not kept")
+        #expect(TrimPart.copy(frames: 0...6).keptFrames(of: frames) == [])
+        frames[5].pts = frames[1].pts  // a broken stream: decode indices 1 and 5 both at 3 frames
+        #expect(part.keptFrames(of: frames) == [2, 3, 1, 5])
     }
 }
