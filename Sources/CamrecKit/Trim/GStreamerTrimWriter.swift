@@ -5,8 +5,8 @@ import GStreamer
 /// joins everything into one muxer (``MovieMuxer``) with timestamps rewritten so that the
 /// output starts at 0. Audio is copied as one continuous run.
 struct GStreamerTrimWriter: TrimWriter {
-    var input: GStreamerInput
-    var job: TrimJob
+    let input: GStreamerInput
+    let job: TrimJob
 
     var index: FrameIndex { input.index }
     var plan: TrimPlan { job.plan }
