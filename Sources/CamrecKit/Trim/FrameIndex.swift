@@ -1,6 +1,28 @@
-import Foundation
-import GStreamer
-import Synchronization
+/// One compressed video frame of an input: its times (nanoseconds on the demuxer's buffer
+/// timeline in a ``FrameIndex``; an MP4 track's ticks where ``MP4TrimWriter`` lays out its
+/// sample tables) and its flags.
+public struct VideoFrame: Sendable, Equatable {
+    /// Presentation time.
+    public var pts: Int64
+    /// Decoding time (equal to `pts` when the stream has no reordering or no DTS).
+    public var dts: Int64
+    /// Duration (an estimate when the container does not store one).
+    public var duration: Int64
+    /// Whether the frame is a sync sample (keyframe).
+    public var isKeyframe: Bool
+    /// Whether a stream may switch to this frame from other coded data: an IDR picture for
+    /// H.264 (an open-GOP I-frame is a keyframe but not this), any keyframe otherwise.
+    public var isIDR: Bool
+
+    /// Creates a frame.
+    public init(pts: Int64, dts: Int64? = nil, duration: Int64, isKeyframe: Bool, isIDR: Bool? = nil) {
+        self.pts = pts
+        self.dts = dts ?? pts
+        self.duration = duration
+        self.isKeyframe = isKeyframe
+        self.isIDR = isIDR ?? isKeyframe
+    }
+}
 
 /// One compressed audio packet (times in nanoseconds on the demuxer's buffer timeline).
 public struct AudioPacket: Sendable, Equatable {
@@ -10,8 +32,9 @@ public struct AudioPacket: Sendable, Equatable {
     public var duration: Int64
 }
 
-/// What a demux-only pass learns about a movie: every video frame and audio packet with
-/// its times and flags, the streams' caps, and how buffer times map to presentation times.
+/// What a trim knows about its input (``TrimInput/index``), from the sample tables or a
+/// demux-only pass: every video frame and audio packet with its times and flags, the
+/// streams' caps, and how buffer times map to presentation times.
 public struct FrameIndex: Sendable {
     /// The container.
     public var container: MediaContainer
@@ -23,7 +46,8 @@ public struct FrameIndex: Sendable {
     public var videoMediaType: String
     /// The decoder configuration record (`codec_data`), when the container has one.
     public var codecData: [UInt8]?
-    /// Audio packets in order (empty when there is no audio).
+    /// Audio packets in order (empty when there is no audio, and in a window index: its
+    /// writer reads the audio as it goes).
     public var audio: [AudioPacket]
     /// The audio media type, e.g. "audio/mpeg"; nil without audio.
     public var audioMediaType: String?
@@ -38,66 +62,5 @@ public struct FrameIndex: Sendable {
     /// The end of the last video frame on the presentation timeline.
     public var videoEnd: Int64 {
         (video.map { $0.pts + $0.duration }.max() ?? 0) - presentationOffset
-    }
-
-    /// Indexes `path` with a demux-only pass (nothing is decoded).
-    ///
-    /// - Parameter control: bounds the pass (a demuxer that stops producing buffers for the
-    ///   stall timeout has stalled), stops it on cancellation, and takes progress reports.
-    /// - Throws: ``CamrecError`` (invalid input) for anything that is not a movie with video;
-    ///   `stalled` or `interrupted` as above.
-    public static func build(path: String, control: TrimControl = TrimControl()) throws(CamrecError) -> FrameIndex {
-        try build(path: path, control: control, reportingProgress: true)
-    }
-
-    /// Indexes `path`; `reportingProgress` false for a check of the output, which is no phase of its own.
-    static func build(path: String, control: TrimControl, reportingProgress: Bool) throws(CamrecError) -> FrameIndex {
-        let container = try MediaContainer.identify(path: path)
-        let collector = IndexCollector()
-        let name = (path as NSString).lastPathComponent
-        do {
-            let pipeline = try Pipeline()
-            let source = try Element.make("filesrc", name: "source")
-            try source.set("location", path)
-            let demuxer = try Element.make(container.demuxer, name: "demuxer")
-            try pipeline.add(source)
-            try pipeline.add(demuxer)
-            try source.link(demuxer)
-            let token = demuxer.onPadAdded { pad in collector.attach(pad, to: pipeline) }
-            defer {
-                token.disconnect()
-                _ = try? pipeline.setState(.null)
-            }
-            try pipeline.setStateThrowingPostedError(.playing)
-            try PipelineRunner.waitForEndOfStream(
-                pipeline, watch: control.watch("the demuxer (indexing \(name))"),
-                progress: { Int64(collector.recordedCount) },
-                poll: {
-                    if reportingProgress, let position = pipeline.position(), let duration = pipeline.queryDuration(), duration > 0 {
-                        control.report(TrimProgress(phase: .indexing, done: Int64(position), total: Int64(duration)))
-                    }
-                }
-            )
-            collector.finish()
-        } catch let error as CamrecError {
-            throw error
-        } catch let error as GStreamerError {
-            throw CamrecError.from(error, reading: name)
-        } catch {
-            throw CamrecError.invalidInput("cannot read \(name): \(error)")
-        }
-        return try collector.index(container: container, name: name)
-    }
-}
-
-extension CamrecError {
-    /// Maps a GStreamer failure while reading an input to an invalid-input error, keeping
-    /// missing plugins apart.
-    static func from(_ error: GStreamerError, reading name: String) -> CamrecError {
-        switch error {
-        case .missingElement: CamrecError(.unavailable, error.description)
-        case .element(let failure): .invalidInput("cannot read \(name): \(failure.message)")
-        default: .invalidInput("cannot read \(name): \(error.description)")
-        }
     }
 }

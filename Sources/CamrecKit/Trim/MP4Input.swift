@@ -6,14 +6,20 @@ import MP4
 ///
 /// Only plain movies qualify: not fragmented, one sample description per track, and edit
 /// lists that just shift the timeline (gaps, then one segment at normal rate). Anything
-/// else goes through the demuxer (``FrameIndex/build(path:)``).
-struct MP4Input {
+/// else goes through the demuxer (``GStreamerInput``).
+///
+/// Its sample access is random: every sample's place in the file (``video``, ``audio``),
+/// which ``MP4TrimWriter`` copies in the kernel, and the bytes of any video frame
+/// (``videoSample(at:)``), which it feeds to the re-encoders.
+struct MP4Input: TrimInput {
     let path: String
     let movie: Movie
     let video: Track
     let audio: Track?
     /// The index the planner works on (nanoseconds, as the demuxer would give them).
     let index: FrameIndex
+    /// The file the samples are read from.
+    let file: SampleFile
     /// NAL length size of H.264 samples (from `avcC`).
     let lengthSize: Int?
     /// The `avcC` record of an H.264 track.
@@ -43,7 +49,9 @@ struct MP4Input {
         default: return nil
         }
         let lengthSize = avcC.flatMap(H264Bitstream.lengthSize)
-        guard let frames = try? videoFrames(video, path: path, lengthSize: lengthSize) else { return nil }
+        guard let file = try? SampleFile(path: path),
+              let frames = try? videoFrames(video, in: file, lengthSize: lengthSize)
+        else { return nil }
         let packets = (audio?.samples ?? []).map { sample in
             let scale = audio?.timescale ?? 1
             let pts = nanoseconds(sample.presentationTime, scale)
@@ -61,8 +69,30 @@ struct MP4Input {
             audioPresentationOffset: audioOffset, presentationOffset: videoOffset
         )
         return MP4Input(
-            path: path, movie: movie, video: video, audio: audio, index: index, lengthSize: lengthSize, avcC: avcC
+            path: path, movie: movie, video: video, audio: audio, index: index, file: file, lengthSize: lengthSize,
+            avcC: avcC
         )
+    }
+
+    func writer(for job: TrimJob) -> any TrimWriter {
+        MP4TrimWriter(input: self, job: job)
+    }
+
+    /// The bytes of video frame `index` (decode order), as stored (length-prefixed for H.264).
+    func videoSample(at index: Int) throws(MP4Error) -> [UInt8] {
+        let sample = video.samples[index]
+        return try file.read(offset: sample.offset, count: Int(sample.size))
+    }
+
+    /// The video frames (decode order) in the track's own ticks, as its sample tables hold
+    /// them: the times an output's sample tables are laid out in without rounding.
+    var framesInTrackTicks: [VideoFrame] {
+        zip(video.samples, index.video).map { sample, frame in
+            VideoFrame(
+                pts: sample.presentationTime, dts: sample.decodeTime, duration: Int64(sample.duration),
+                isKeyframe: frame.isKeyframe, isIDR: frame.isIDR
+            )
+        }
     }
 
     /// Nanoseconds of `ticks` at `timescale`.
@@ -87,9 +117,8 @@ struct MP4Input {
         return nanoseconds(segment.mediaTime, track.timescale) - nanoseconds(gap, movieTimescale)
     }
 
-    private static func videoFrames(_ track: Track, path: String, lengthSize: Int?) throws -> [VideoFrame] {
-        let file = try SampleFile(path: path)
-        return try track.samples.map { sample in
+    private static func videoFrames(_ track: Track, in file: SampleFile, lengthSize: Int?) throws -> [VideoFrame] {
+        try track.samples.map { sample in
             var isIDR = sample.isSync
             if sample.isSync, let lengthSize { isIDR = try firstSliceIsIDR(sample, in: file, lengthSize: lengthSize) }
             // Times converted as the demuxer does: each instant on its own, so that a frame's

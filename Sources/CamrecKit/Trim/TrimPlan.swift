@@ -1,28 +1,3 @@
-/// One compressed video frame as the demuxer gave it (times in nanoseconds on the
-/// demuxer's buffer timeline).
-public struct VideoFrame: Sendable, Equatable {
-    /// Presentation time.
-    public var pts: Int64
-    /// Decoding time (equal to `pts` when the stream has no reordering or no DTS).
-    public var dts: Int64
-    /// Duration (an estimate when the container does not store one).
-    public var duration: Int64
-    /// Whether the frame is a sync sample (keyframe).
-    public var isKeyframe: Bool
-    /// Whether a stream may switch to this frame from other coded data: an IDR picture for
-    /// H.264 (an open-GOP I-frame is a keyframe but not this), any keyframe otherwise.
-    public var isIDR: Bool
-
-    /// Creates a frame.
-    public init(pts: Int64, dts: Int64? = nil, duration: Int64, isKeyframe: Bool, isIDR: Bool? = nil) {
-        self.pts = pts
-        self.dts = dts ?? pts
-        self.duration = duration
-        self.isKeyframe = isKeyframe
-        self.isIDR = isIDR ?? isKeyframe
-    }
-}
-
 /// A run of the output, in output order.
 public enum TrimPart: Sendable, Equatable {
     /// Decode frames `feed` (decode-order indices) and re-encode those whose PTS lies in `keep`.
@@ -32,10 +7,12 @@ public enum TrimPart: Sendable, Equatable {
 }
 
 extension TrimPart {
-    /// PTS of the frames an encode part outputs, in presentation order (a copy: none).
-    func keptPTS(of frames: [VideoFrame]) -> [Int64] {
+    /// The decode indices of the frames an encode part outputs, in presentation order (the
+    /// order its encoder returns them; frames shown at the same time in decode order); a copy: none.
+    func keptFrames(of frames: [VideoFrame]) -> [Int] {
         guard case .encode(let feed, let keep) = self else { return [] }
-        return feed.map { frames[$0].pts }.filter { keep.contains($0) }.sorted()
+        return feed.filter { keep.contains(frames[$0].pts) }
+            .sorted { (frames[$0].pts, $0) < (frames[$1].pts, $1) }
     }
 }
 

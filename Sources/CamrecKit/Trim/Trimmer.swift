@@ -2,8 +2,10 @@ import Foundation
 import GStreamer
 import MP4
 
-/// Cuts the start and/or end of a movie (see docs/trim.md): indexes it, plans the cut,
-/// writes a temporary file, checks it, and renames it into place.
+/// Cuts the start and/or end of a movie (see docs/trim.md), in stages: open the input
+/// (``TrimInput``), resolve the times (``CutTimes``), plan the cut (``PlannedCut``), write
+/// a temporary file (the input's ``TrimWriter``, on an ``OutputTimeline``), then check it
+/// and publish it (rename it into place).
 public enum Trimmer {
     /// Runs a trim. Blocks the calling thread (run it off the Swift concurrency pool).
     ///
@@ -26,144 +28,107 @@ public enum Trimmer {
         let output = try TrimOutput.prepare(for: request, inputContainer: inputContainer)
         control.track(temporaryPath: output.temporaryPath)
         try control.checkCancelled()
-        // A cut between two times counted from the start needs only that part of the input
-        // indexed; negative times need the whole video's length.
-        // A plain MP4 (or MOV) written as the same container: read the sample tables and copy
-        // with camrec's own writer. Everything else (Matroska, fragmented movies, a change
-        // of container, a full re-encode) goes through GStreamer's demuxers and muxers.
-        let mp4 = request.mode != .reencode && output.container == inputContainer
-            ? MP4Input.open(path: request.input, container: inputContainer) : nil
-        var window: FrameIndex?
-        if mp4 == nil, let start = request.start, let end = request.end, !start.isNegative, !end.isNegative {
-            do {
-                window = try FrameIndex.buildWindow(
-                    path: request.input, start: start.nanoseconds, end: end.nanoseconds, control: control
-                )
-            } catch where error.kind == .stalled || error.kind == .interrupted {
-                throw error
-            } catch {
-                window = nil  // index the whole file instead
-            }
-        }
-        let index: FrameIndex
-        if let mp4 {
-            index = mp4.index
-        } else if let window {
-            index = window
-        } else {
-            index = try FrameIndex.build(path: request.input, control: control)
-        }
-        let codec = try VideoCodec.forIndex(index, name: name)
-        let (start, end) = try resolveTimes(request, length: index.videoEnd, name: name)
-        // Half a millisecond of slack: Matroska stores times in whole milliseconds, so a frame
-        // shown at 1 s may read 1.000 while the movie's end reads 4.000333 s.
-        let slack: Int64 = 500_000
-        let bufferStart = start + index.presentationOffset - slack
-        let bufferEnd = end + index.presentationOffset - slack
-        let planner = SmartCutPlanner(frames: index.video)
-        var plan = try planner.plan(start: bufferStart, end: bufferEnd, mode: request.mode)
-        var fallbackReason: String?
-        if !codec.smartCut, plan.mode == .accurate, plan.encodes {
-            // All-intra inputs (MJPEG) cut accurately by copying alone; others need a re-encode
-            // camrec cannot do in the same codec here.
-            plan = try planner.plan(start: bufferStart, end: bufferEnd, mode: .keyframe)
-            fallbackReason = "\(codec.displayName) cannot be re-encoded frame-accurately here: cut at keyframes"
-                + " (use --mode reencode to re-encode to H.264)"
-        }
-        let outputCodec = plan.encodes ? VideoCodec.h264 : codec
+        let input = try openInput(request, container: inputContainer, outputContainer: output.container, control: control)
+        let times = try CutTimes.resolve(request, length: input.index.videoEnd, name: name)
+        let cut = try PlannedCut.make(index: input.index, times: times, mode: request.mode, name: name)
         try control.checkCancelled()
         try output.checkWritable()
         do {
-            let written: Int
-            let audioPackets: Int
-            if let mp4 {
-                let outcome = try MP4TrimWriter(
-                    input: mp4, plan: plan, outputPath: output.temporaryPath, control: control
-                ).run()
-                // Read back what was written (the movie box alone: the frames were counted in).
-                written = try Movie.read(path: output.temporaryPath).tracks.first(where: \.isVideo)?.samples.count ?? 0
-                audioPackets = outcome.audioPackets
-            } else {
-                let writer = TrimWriter(
-                    index: index, plan: plan, codec: codec, outputCodec: outputCodec, inputPath: request.input,
-                    outputPath: output.temporaryPath, outputContainer: output.container, control: control
-                )
-                let outcome = try writer.run()
-                guard outcome.videoFrames == plan.frameCount else {
-                    throw CamrecError.failed("wrote \(outcome.videoFrames) video frames instead of \(plan.frameCount)")
-                }
-                written = try FrameIndex.build(path: output.temporaryPath, control: control, reportingProgress: false)
-                    .video.count
-                audioPackets = outcome.audioPackets
-                if inputContainer != .matroska, output.container != .matroska,
-                   let matrix = TrackMatrix.videoMatrix(in: request.input), matrix != TrackMatrix.identity {
-                    TrackMatrix.setVideoMatrix(matrix, in: output.temporaryPath)
-                }
-            }
-            guard written == plan.frameCount else {
-                throw CamrecError.failed(
-                    "the trimmed file has \(written) video frames instead of \(plan.frameCount); nothing was written"
-                )
-            }
-            try control.checkCancelled()
-            try output.commit(keepingModeOf: request.destination == .inPlace ? request.input : nil, control: control)
-            let bytes = (try? FileManager.default.attributesOfItem(atPath: output.finalPath)[.size] as? NSNumber)?
-                .int64Value ?? 0
-            let offset = index.presentationOffset
-            return TrimResult(
-                mode: plan.mode, requestedMode: request.mode, fallbackReason: fallbackReason, output: output.finalPath,
-                bytes: bytes, firstFrameTime: seconds(plan.firstPTS - offset), lastFrameTime: seconds(plan.lastPTS - offset),
-                duration: seconds(plan.endPTS - plan.firstPTS), frames: plan.frameCount, framesCopied: plan.framesCopied,
-                framesReencoded: plan.framesReencoded, audioPackets: audioPackets
-            )
-        } catch let error as CamrecError {
-            output.discard()
-            if error.kind != .interrupted, let reason = control.cancelReason {
-                // A pipeline torn down by the cancellation fails in its own way: say why it stopped.
-                throw CamrecError.interrupted(by: reason)
-            }
-            throw error.kind == .failure ? CamrecError.failed("trimming \(name) failed: \(error.message)") : error
-        } catch let error as MP4Error {
-            output.discard()
-            if let reason = control.cancelReason { throw CamrecError.interrupted(by: reason) }
-            if error.isNoSpace {
-                throw CamrecError(.diskFull, "disk full while writing \(output.finalPath): free some space and trim again")
-            }
-            throw .failed("trimming \(name) failed: \(error.message)")
-        } catch let error as GStreamerError {
-            output.discard()
-            if let reason = control.cancelReason { throw CamrecError.interrupted(by: reason) }
-            let mapped = FailureMapping.camrecError(for: error, camera: nil)
-            throw mapped.kind == .failure ? .failed("trimming \(name) failed: \(error.description)") : mapped
+            let writer = input.writer(for: TrimJob(
+                plan: cut.plan, codec: cut.codec, outputPath: output.temporaryPath, outputContainer: output.container,
+                control: control
+            ))
+            let audioPackets = try writer.write()
+            try check(writer, wrote: cut.plan)
+            try publish(output, of: request, control: control)
+            return result(of: cut, from: input, to: output, request: request, audioPackets: audioPackets)
         } catch {
             output.discard()
-            if let reason = control.cancelReason { throw CamrecError.interrupted(by: reason) }
-            throw .failed("trimming \(name) failed: \(error)")
+            throw failure(error, trimming: name, to: output, control: control)
         }
     }
 
-    /// Start and end on the presentation timeline, negative values counted from the end.
-    static func resolveTimes(_ request: TrimRequest, length: Int64, name: String) throws(CamrecError) -> (start: Int64, end: Int64) {
-        func resolve(_ time: TimeSpec?, default value: Int64) -> Int64 {
-            guard let time else { return value }
-            return time.isNegative ? length + time.nanoseconds : time.nanoseconds
+    // MARK: The stages
+
+    /// Opens the input the cheapest way the trim allows. A plain MP4 (or MOV) written as the
+    /// same container: its sample tables, and camrec's own writer. Everything else
+    /// (Matroska, fragmented movies, a change of container, a full re-encode) goes through
+    /// GStreamer's demuxers, which index only the part of the input the cut needs when both
+    /// times count from the start (negative times need the whole video's length).
+    static func openInput(
+        _ request: TrimRequest, container: MediaContainer, outputContainer: MediaContainer, control: TrimControl
+    ) throws(CamrecError) -> any TrimInput {
+        if request.mode != .reencode, outputContainer == container,
+           let mp4 = MP4Input.open(path: request.input, container: container) {
+            return mp4
         }
-        let start = max(0, resolve(request.start, default: 0))
-        let end = min(length, resolve(request.end, default: length))
-        let lengthText = String(format: "%.3fs", seconds(length))
-        if let requested = request.start, start >= length {
-            throw .invalidInput("--start \(requested) is past the end of \(name) (its video lasts \(lengthText))")
+        var window: (start: Int64, end: Int64)?
+        if let start = request.start, let end = request.end, !start.isNegative, !end.isNegative {
+            window = (start.nanoseconds, end.nanoseconds)
         }
-        if end <= start {
-            let startText = request.start.map { "--start \($0)" } ?? "the start"
-            let endText = request.end.map { "--end \($0)" } ?? "the end"
-            throw .invalidInput(
-                "\(startText) is not before \(endText) in \(name) (its video lasts \(lengthText))"
+        return try GStreamerInput.open(path: request.input, window: window, control: control)
+    }
+
+    /// Checks the written file: it must hold exactly the planned frames, read back
+    /// independently of the writer.
+    private static func check(_ writer: any TrimWriter, wrote plan: TrimPlan) throws {
+        let written = try writer.countWrittenFrames()
+        guard written == plan.frameCount else {
+            throw CamrecError.failed(
+                "the trimmed file has \(written) video frames instead of \(plan.frameCount); nothing was written"
             )
         }
-        return (start, end)
     }
 
+    /// Flushes the checked temporary file and renames it into place (unless the trim was
+    /// cancelled first), keeping the input's permissions when it replaces the input.
+    private static func publish(_ output: TrimOutput, of request: TrimRequest, control: TrimControl) throws(CamrecError) {
+        try control.checkCancelled()
+        try output.commit(keepingModeOf: request.destination == .inPlace ? request.input : nil, control: control)
+    }
+
+    /// What was made, with times on the input's presentation timeline.
+    private static func result(
+        of cut: PlannedCut, from input: any TrimInput, to output: TrimOutput, request: TrimRequest, audioPackets: Int
+    ) -> TrimResult {
+        let plan = cut.plan
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: output.finalPath)[.size] as? NSNumber)?
+            .int64Value ?? 0
+        let offset = input.index.presentationOffset
+        return TrimResult(
+            mode: plan.mode, requestedMode: request.mode, fallbackReason: cut.fallbackReason, output: output.finalPath,
+            bytes: bytes, firstFrameTime: seconds(plan.firstPTS - offset), lastFrameTime: seconds(plan.lastPTS - offset),
+            duration: seconds(plan.endPTS - plan.firstPTS), frames: plan.frameCount, framesCopied: plan.framesCopied,
+            framesReencoded: plan.framesReencoded, audioPackets: audioPackets
+        )
+    }
+
+    /// A failure while writing or publishing, in the trim's words: a cancellation says why
+    /// the trim stopped (a pipeline torn down by it fails in its own way), a full disk says
+    /// so, and anything else names the input.
+    private static func failure(
+        _ error: any Error, trimming name: String, to output: TrimOutput, control: TrimControl
+    ) -> CamrecError {
+        if let reason = control.cancelReason, (error as? CamrecError)?.kind != .interrupted {
+            return .interrupted(by: reason)
+        }
+        switch error {
+        case let error as CamrecError:
+            return error.kind == .failure ? .failed("trimming \(name) failed: \(error.message)") : error
+        case let error as MP4Error:
+            if error.isNoSpace {
+                return CamrecError(.diskFull, "disk full while writing \(output.finalPath): free some space and trim again")
+            }
+            return .failed("trimming \(name) failed: \(error.message)")
+        case let error as GStreamerError:
+            let mapped = FailureMapping.camrecError(for: error, camera: nil)
+            return mapped.kind == .failure ? .failed("trimming \(name) failed: \(error.description)") : mapped
+        default:
+            return .failed("trimming \(name) failed: \(error)")
+        }
+    }
+
+    /// Nanoseconds as seconds, rounded to the millisecond.
     static func seconds(_ nanoseconds: Int64) -> Double {
         (Double(nanoseconds) / 1_000_000).rounded() / 1000
     }

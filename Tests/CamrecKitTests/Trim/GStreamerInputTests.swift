@@ -2,15 +2,15 @@
 import Foundation
 import Testing
 
-/// The partial index of a cut agrees with the whole-file index.
-@Suite("FrameIndex window", .serialized)
-struct FrameIndexWindowTests {
+/// The GStreamer input's partial index of a cut agrees with its whole-file index.
+@Suite("GStreamer input window index", .serialized)
+struct GStreamerInputWindowTests {
     @Test("window = the matching part of the full index", arguments: ["mp4", "mkv", "mov"])
     func windowMatchesFullIndex(container: String) throws {
         let media = try MediaFactory()
         let input = try media.ffmpeg("in.\(container)", seconds: 6, videoOptions: TrimBFrameTests.bFrames, audio: true)
-        let full = try FrameIndex.build(path: input)
-        let window = try #require(try FrameIndex.buildWindow(path: input, start: 2_400_000_000, end: 4_100_000_000))
+        let full = try GStreamerInput.indexWholeFile(path: input)
+        let window = try #require(try GStreamerInput.indexWindow(path: input, start: 2_400_000_000, end: 4_100_000_000))
         #expect(window.presentationOffset == full.presentationOffset)
         #expect(window.audioPresentationOffset == full.audioPresentationOffset)
         #expect(window.audioCaps != nil)
@@ -29,13 +29,13 @@ struct FrameIndexWindowTests {
     @Test func startPastTheEndHasNoWindow() throws {
         let media = try MediaFactory()
         let input = try media.camrecLike("in.mp4", seconds: 2, audio: false)
-        #expect(try FrameIndex.buildWindow(path: input, start: 5_000_000_000, end: 6_000_000_000) == nil)
+        #expect(try GStreamerInput.indexWindow(path: input, start: 5_000_000_000, end: 6_000_000_000) == nil)
     }
 
     @Test func parameterSetsFromAvcC() throws {
         let media = try MediaFactory()
         let input = try media.camrecLike("in.mp4", seconds: 1, audio: false)
-        let index = try FrameIndex.build(path: input)
+        let index = try GStreamerInput.indexWholeFile(path: input)
         let sets = try #require(index.codecData.flatMap { H264ParameterSets(avcC: $0) })
         #expect(sets.sequenceSets.count == 1)
         #expect(sets.pictureSets.count == 1)

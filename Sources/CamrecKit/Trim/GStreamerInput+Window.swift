@@ -1,14 +1,15 @@
 import Foundation
 import GStreamer
 
-extension FrameIndex {
+extension GStreamerInput {
     /// Indexes only the frames a cut of `[start, end)` (presentation times) needs: from the
     /// IDR keyframe at or before the start (found with a keyframe seek) to 20 frames past the
-    /// end. Costs a read of that part instead of the whole file.
+    /// end. Costs a read of that part instead of the whole file. Its audio packets are not
+    /// listed (the writer reads them as it goes), only the audio caps and offset.
     ///
     /// Returns nil when the window cannot be trusted (the demuxer cannot seek there, or no
     /// frame lies at or after the start): index the whole file then.
-    static func buildWindow(
+    static func indexWindow(
         path: String, start: Int64, end: Int64, control: TrimControl = TrimControl()
     ) throws(CamrecError) -> FrameIndex? {
         let name = (path as NSString).lastPathComponent
@@ -53,19 +54,21 @@ extension FrameIndex {
                 return nil
             }
             var offset: Int64?
+            var keyframes: DemuxedKeyframes?
             var framesPastEnd = 0
             while let sample = try reader.nextVideo(), let buffer = sample.buffer {
                 if videoCaps == nil { videoCaps = sample.caps }
                 if audioCaps == nil { audioCaps = reader.availableAudio().first?.caps }
                 if offset == nil {
+                    // For the stop below only: the segment's offset as the demuxer gives it,
+                    // in every container (the index itself takes none for Matroska).
                     let segment = reader.demuxerPads.segments.video
                     offset = segment.map { Int64($0.start) - Int64($0.time) } ?? 0
                 }
                 let timing = buffer.timing
-                let lengthSize = videoCaps?.bytes("codec_data").flatMap(H264Bitstream.lengthSize) ?? 4
-                let isIDR = videoCaps?.mediaType == "video/x-h264" && timing.isKeyframe
-                    ? buffer.withBytes { H264Bitstream.isIDR($0, lengthSize: lengthSize) } ?? false
-                    : timing.isKeyframe
+                let kinds = keyframes ?? DemuxedKeyframes(caps: videoCaps)
+                keyframes = kinds
+                let isIDR = kinds.isIDR(timing) { buffer.withBytes($0) }
                 let pts = Int64(timing.pts ?? timing.dts ?? 0) - (offset ?? 0)
                 // Stop once 20 frames in a row lie past the end: no frame decoded later can be
                 // shown before it (a decoded picture buffer holds at most 16 frames).
@@ -86,18 +89,14 @@ extension FrameIndex {
             throw CamrecError.invalidInput("cannot read \(name): \(error)")
         }
         guard let videoCaps, let mediaType = videoCaps.mediaType else { return nil }
-        // Matroska has no edit lists: its buffer times are the presentation times. (After a
-        // seek matroskademux's segment time is that of the cluster, not of the seek target.)
-        if container == .matroska { segments = (nil, nil) }
-        let frames = IndexCollector.frames(timings, idr: idr)
+        let frames = frames(timings, idr: idr)
         guard !frames.isEmpty else { return nil }
         return FrameIndex(
             container: container, video: frames, videoCaps: videoCaps.description, videoMediaType: mediaType,
             codecData: videoCaps.bytes("codec_data"), audio: [], audioMediaType: audioCaps?.mediaType,
             audioCaps: audioCaps?.description,
-            audioPresentationOffset: segments.audio.map { Int64($0.start) - Int64($0.time) } ?? 0,
-            presentationOffset: segments.video.map { Int64($0.start) - Int64($0.time) } ?? 0
+            audioPresentationOffset: presentationOffset(segments.audio, container: container),
+            presentationOffset: presentationOffset(segments.video, container: container)
         )
     }
 }
-

@@ -1,117 +1,96 @@
 import GStreamer
 
-/// Runs a ``TrimPlan``: reads the input once from the first frame the plan needs, feeds
-/// the re-encoders, copies the body, and joins everything into one muxer with timestamps
-/// rewritten so that the output starts at 0. Audio is copied as one continuous run.
-struct TrimWriter {
-    var index: FrameIndex
-    var plan: TrimPlan
-    var codec: VideoCodec
-    /// The codec written: H.264 whenever something is re-encoded, else the input's.
-    var outputCodec: VideoCodec
-    var inputPath: String
-    var outputPath: String
-    var outputContainer: MediaContainer
-    /// Bounds every wait, stops on cancellation, and takes progress reports.
-    var control: TrimControl
+/// Runs a ``TrimPlan`` on a ``GStreamerInput`` through a GStreamer muxer: reads the input
+/// once from the first frame the plan needs, feeds the re-encoders, copies the body, and
+/// joins everything into one muxer (``MovieMuxer``) with timestamps rewritten so that the
+/// output starts at 0. Audio is copied as one continuous run.
+struct GStreamerTrimWriter: TrimWriter {
+    let input: GStreamerInput
+    let job: TrimJob
 
-    /// What was written.
-    struct Outcome {
-        var videoFrames: Int
-        var audioPackets: Int
-    }
+    var index: FrameIndex { input.index }
+    var plan: TrimPlan { job.plan }
+    var codec: VideoCodec { job.codec }
+    var control: TrimControl { job.control }
 
-    func run() throws -> Outcome {
+    func write() throws -> Int {
         var state = try State(writer: self)
         try state.run()
-        return Outcome(videoFrames: state.videoFrames, audioPackets: state.audioPackets)
+        guard state.videoFrames == plan.frameCount else {
+            throw CamrecError.failed("wrote \(state.videoFrames) video frames instead of \(plan.frameCount)")
+        }
+        // MP4/MOV rotation: GStreamer 1.22's muxers do not write the input's display matrix.
+        if index.container != .matroska, job.outputContainer != .matroska,
+           let matrix = TrackMatrix.videoMatrix(in: input.path), matrix != TrackMatrix.identity {
+            TrackMatrix.setVideoMatrix(matrix, in: job.outputPath)
+        }
+        return state.audioPackets
+    }
+
+    /// Indexes the output again through its demuxer.
+    func countWrittenFrames() throws -> Int {
+        try GStreamerInput.indexWholeFile(path: job.outputPath, control: control, reportingProgress: false).video.count
     }
 }
 
 private final class PartState {
     let part: TrimPart
+    /// Where the part's frames lie in the output timeline.
+    let positions: Range<Int>
     var encoder: FrameEncoder?
-    /// PTS of the frames this part outputs, in presentation order (encoders only).
-    var keptPTS: [Int64] = []
     var emitted = 0
     var fed = 0
     var fedAll = false
 
-    init(part: TrimPart) { self.part = part }
+    init(part: TrimPart, positions: Range<Int>) {
+        self.part = part
+        self.positions = positions
+    }
 }
 
-extension TrimWriter {
+extension GStreamerTrimWriter {
     fileprivate struct State {
-        let writer: TrimWriter
-        let reader: MovieReader
+        let writer: GStreamerTrimWriter
+        let samples: DemuxedSamples
         let parts: [PartState]
         let sourceSets: H264ParameterSets?
         let parameterSetID: Int
-        /// How far the copied frames' DTS run ahead of their PTS (B-frames): re-encoded frames,
-        /// which have no reordering, get their DTS this much earlier so DTS keep rising at the joins.
-        let reorderDelay: Int64
-        /// The frames the reader delivers, by PTS: where re-encoded frames find their durations.
-        let framesByPTS: FramesByPTS
+        /// Where every output frame goes (nanoseconds).
+        let timeline: OutputTimeline
+        /// The audio kept, placed as the demuxer delivers it; nil without audio.
+        var audio: AudioPlacer?
         var muxer: MovieMuxer?
         var videoCaps: Caps?
         var cursor = 0
         var videoFrames = 0
         var audioPackets = 0
-        var lastVideoDTS = Int64.min
-        var lastAudioPTS: Int64 = -1
-        var audioDone = false
+        var audioDone: Bool
 
-        init(writer: TrimWriter) throws {
+        init(writer: GStreamerTrimWriter) throws {
             self.writer = writer
             let wantsAudio = writer.index.audioCaps != nil
-            reader = try MovieReader(
-                path: writer.inputPath, container: writer.index.container, codec: writer.codec, audio: wantsAudio,
-                control: writer.control
+            samples = try writer.input.samples(
+                from: writer.plan.readFrom, codec: writer.codec, audio: wantsAudio, control: writer.control
             )
-            parts = writer.plan.parts.map { part in
-                let state = PartState(part: part)
-                state.keptPTS = part.keptPTS(of: writer.index.video)
-                return state
-            }
+            // DTS kept apart by at least a millisecond where they must be forced to rise.
+            timeline = OutputTimeline(plan: writer.plan, index: writer.index, minimumDecodeStep: 1_000_000)
+            parts = zip(writer.plan.parts, timeline.parts).map(PartState.init)
             let fromCaps = writer.index.codecData.flatMap { H264ParameterSets(avcC: $0) }
             sourceSets = writer.codec == .h264 ? fromCaps : nil
             parameterSetID = sourceSets?.freeID ?? 1
+            audio = wantsAudio ? AudioPlacer(window: timeline.audio) : nil
             audioDone = !wantsAudio
-            let copiedFirst = writer.plan.parts.compactMap { part -> Int? in
-                if case .copy(let range) = part { range.lowerBound } else { nil }
-            }.first
-            framesByPTS = FramesByPTS(writer.index.video, in: writer.plan.readFrom...writer.plan.readThrough)
-            reorderDelay = copiedFirst.map { max(0, writer.index.video[$0].pts - writer.index.video[$0].dts) } ?? 0
         }
 
-        var frames: [VideoFrame] { writer.index.video }
+        var reader: MovieReader { samples.reader }
 
         mutating func run() throws {
-            let first = writer.plan.readFrom
-            // Seek unless the first needed frame opens the movie (a window index starts anywhere).
-            let target = frames[first].pts - writer.index.presentationOffset
-            let position = target > 0 ? UInt64(target) : nil
-            try reader.start(at: position)
-            defer { reader.stop() }
-            var decodeIndex = first
-            var synced = false
-            while decodeIndex <= writer.plan.readThrough {
+            defer { samples.stop() }
+            while samples.nextIndex <= writer.plan.readThrough {
                 try writer.control.checkCancelled()
-                guard let sample = try reader.nextVideo(), let buffer = sample.buffer else {
-                    throw CamrecError.failed("the input ended before frame \(decodeIndex) of \(frames.count)")
-                }
-                let pts = buffer.pts.map(Int64.init)
-                if !synced {
-                    // The demuxer may start a little earlier than asked: skip to the planned frame.
-                    guard let pts, pts >= frames[first].pts else { continue }
-                    guard pts == frames[first].pts else {
-                        throw CamrecError.failed("the input could not be positioned on the frame at \(frames[first].pts) ns")
-                    }
-                    synced = true
-                }
+                let (decodeIndex, sample, buffer) = try samples.next()
                 if videoCaps == nil { videoCaps = sample.caps }
                 try process(buffer, at: decodeIndex)
-                decodeIndex += 1
                 try pushAvailableAudio()
             }
             try advanceOutput()
@@ -143,8 +122,7 @@ extension TrimWriter {
             }
             try advanceOutput()
             if cursor < parts.count, case .copy(let range) = parts[cursor].part, range.contains(decodeIndex) {
-                let frame = frames[decodeIndex]
-                try emitVideo(buffer, pts: frame.pts, dts: frame.dts, duration: frame.duration, encoded: false)
+                try emitVideo(buffer, at: timeline.position(ofCopied: decodeIndex, inPart: cursor))
                 if decodeIndex == range.upperBound { cursor += 1 }
             }
         }
@@ -157,16 +135,16 @@ extension TrimWriter {
                 guard case .encode = part.part, let encoder = part.encoder else { return }
                 let ready = part.fedAll ? try encoder.remaining() : try encoder.available()
                 for buffer in ready {
-                    guard part.emitted < part.keptPTS.count else {
+                    guard part.emitted < part.positions.count else {
                         throw CamrecError.failed("the re-encoder produced more frames than it was given")
                     }
-                    let pts = part.keptPTS[part.emitted]
+                    // The encoder returns its frames in presentation order, as the timeline lists them.
+                    try emitVideo(buffer, at: part.positions.lowerBound + part.emitted)
                     part.emitted += 1
-                    try emitVideo(buffer, pts: pts, dts: pts, duration: duration(ofFrameAt: pts), encoded: true)
                 }
                 guard part.fedAll else { return }
-                guard part.emitted == part.keptPTS.count else {
-                    throw CamrecError.failed("the re-encoder returned \(part.emitted) of \(part.keptPTS.count) frames")
+                guard part.emitted == part.positions.count else {
+                    throw CamrecError.failed("the re-encoder returned \(part.emitted) of \(part.positions.count) frames")
                 }
                 part.encoder = nil
                 cursor += 1
@@ -192,48 +170,34 @@ extension TrimWriter {
             return joined
         }
 
-        /// The duration of the frame shown at `pts` (0 if none is): O(1).
-        private func duration(ofFrameAt pts: Int64) -> Int64 {
-            framesByPTS.index(of: pts).map { frames[$0].duration } ?? 0
-        }
-
-        private mutating func emitVideo(
-            _ buffer: Buffer, pts: Int64, dts: Int64, duration: Int64, encoded: Bool
-        ) throws {
-            let first = writer.plan.firstPTS
+        /// Pushes the frame at `position` of the timeline to the muxer (made on the first).
+        private mutating func emitVideo(_ buffer: Buffer, at position: Int) throws {
+            let frame = timeline.frames[position]
             var output = buffer
             if muxer == nil {
                 guard let caps = videoCaps else { throw CamrecError.failed("the video has no caps") }
                 let audioCaps = try writer.index.audioCaps.map { text throws(GStreamerError) in try Caps(text) }
-                let muxerCaps = writer.outputCodec == writer.codec
+                let muxerCaps = writer.job.outputCodec == writer.codec
                     ? caps.removingFields(["codec_data"])
                     : try Caps(VideoCodec.h264.readerCaps ?? "video/x-h264")
                 muxer = try MovieMuxer(
-                    path: writer.outputPath, container: writer.outputContainer, codec: writer.outputCodec,
+                    path: writer.job.outputPath, container: writer.job.outputContainer, codec: writer.job.outputCodec,
                     videoCaps: muxerCaps, audioCaps: audioCaps, control: writer.control
                 )
-                if !encoded || writer.plan.framesCopied > 0, let joined = withParameterSets(buffer) {
+                if frame.isCopied || writer.plan.framesCopied > 0, let joined = withParameterSets(buffer) {
                     // The source's parameter sets in the first access unit (with the re-encoder's,
                     // when it comes first): the parser builds one decoder configuration for the file.
                     output = joined
                 }
             }
-            let outputPTS = pts - first
-            var outputDTS = encoded ? outputPTS - reorderDelay : dts - first
-            if outputDTS <= lastVideoDTS {
-                // Never reached for well-formed inputs; keeps DTS rising whatever happens.
-                outputDTS = min(lastVideoDTS + 1_000_000, outputPTS)
-            }
-            lastVideoDTS = outputDTS
             let base = Int64(MovieMuxer.timelineStart)
-            output.pts = UInt64(base + outputPTS)
-            output.dts = UInt64(base + outputDTS)
-            output.duration = duration > 0 ? UInt64(duration) : nil
+            output.pts = UInt64(base + frame.pts)
+            output.dts = UInt64(base + frame.dts)
+            output.duration = frame.duration > 0 ? UInt64(frame.duration) : nil
             try muxer?.pushVideo(output)
             videoFrames += 1
-            let plan = writer.plan
             writer.control.report(TrimProgress(
-                phase: .writing, done: min(outputPTS + max(0, duration), plan.endPTS - first), total: plan.endPTS - first
+                phase: .writing, done: min(frame.pts + max(0, frame.duration), timeline.end), total: timeline.end
             ))
         }
 
@@ -243,18 +207,11 @@ extension TrimWriter {
         }
 
         private mutating func pushAudio(_ sample: Sample) throws {
-            guard !audioDone, let buffer = sample.buffer, let rawPTS = buffer.pts else { return }
-            // Both tracks on the presentation timeline, relative to the first video frame.
-            let videoFirst = writer.plan.firstPTS - writer.index.presentationOffset
-            let videoEnd = writer.plan.endPTS - writer.index.presentationOffset
-            let pts = Int64(rawPTS) - writer.index.audioPresentationOffset
-            if pts >= videoEnd {
-                audioDone = true
+            guard !audioDone, let buffer = sample.buffer, let pts = buffer.pts else { return }
+            guard let outputPTS = audio?.place(Int64(pts)) else {
+                audioDone = audio?.isFinished ?? true
                 return
             }
-            guard pts >= videoFirst - 1_000_000 else { return }
-            let outputPTS = max(0, pts - videoFirst, lastAudioPTS + 1)
-            lastAudioPTS = outputPTS
             let base = Int64(MovieMuxer.timelineStart)
             buffer.pts = UInt64(base + outputPTS)
             buffer.dts = UInt64(base + outputPTS)

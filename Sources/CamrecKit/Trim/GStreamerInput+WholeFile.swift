@@ -1,8 +1,59 @@
+import Foundation
 import GStreamer
 import Synchronization
 
-/// Collects buffer timings from the demuxer's pads on streaming threads.
-final class IndexCollector: Sendable {
+extension GStreamerInput {
+    /// Indexes the whole of `path` with a demux-only pass (`filesrc ! demuxer`, a pad probe
+    /// and a fakesink per stream; nothing is decoded), reporting the `indexing` phase when
+    /// `reportingProgress` (not for a check of the output, which is no phase of its own).
+    ///
+    /// - Throws: ``CamrecError`` (invalid input) for anything that is not a movie with video;
+    ///   `stalled` when the demuxer stops producing buffers for the stall timeout,
+    ///   `interrupted` on cancellation.
+    static func indexWholeFile(
+        path: String, control: TrimControl = TrimControl(), reportingProgress: Bool = true
+    ) throws(CamrecError) -> FrameIndex {
+        let container = try MediaContainer.identify(path: path)
+        let recorder = PadRecorder()
+        let name = (path as NSString).lastPathComponent
+        do {
+            let pipeline = try Pipeline()
+            let source = try Element.make("filesrc", name: "source")
+            try source.set("location", path)
+            let demuxer = try Element.make(container.demuxer, name: "demuxer")
+            try pipeline.add(source)
+            try pipeline.add(demuxer)
+            try source.link(demuxer)
+            let token = demuxer.onPadAdded { pad in recorder.attach(pad, to: pipeline) }
+            defer {
+                token.disconnect()
+                _ = try? pipeline.setState(.null)
+            }
+            try pipeline.setStateThrowingPostedError(.playing)
+            try PipelineRunner.waitForEndOfStream(
+                pipeline, watch: control.watch("the demuxer (indexing \(name))"),
+                progress: { Int64(recorder.recordedCount) },
+                poll: {
+                    if reportingProgress, let position = pipeline.position(), let duration = pipeline.queryDuration(), duration > 0 {
+                        control.report(TrimProgress(phase: .indexing, done: Int64(position), total: Int64(duration)))
+                    }
+                }
+            )
+            recorder.finish()
+        } catch let error as CamrecError {
+            throw error
+        } catch let error as GStreamerError {
+            throw CamrecError.from(error, reading: name)
+        } catch {
+            throw CamrecError.invalidInput("cannot read \(name): \(error)")
+        }
+        return try recorder.index(container: container, name: name)
+    }
+}
+
+/// Records buffer timings from the demuxer's pads on streaming threads: the first video
+/// and the first audio stream; every other stream goes to a fakesink unrecorded.
+private final class PadRecorder: Sendable {
     struct Stream {
         var pad: Pad
         var mediaType: String
@@ -22,8 +73,8 @@ final class IndexCollector: Sendable {
 
     private let state = Mutex(State())
 
-    /// Links a new demuxer pad to a fakesink, and records the first video and first audio
-    /// stream's buffers.
+    /// Links a new demuxer pad to a fakesink, and records its buffers when it is the first
+    /// video or the first audio stream.
     func attach(_ pad: Pad, to pipeline: Pipeline) {
         guard let sink = try? Element.make("fakesink") else { return }
         try? sink.set("sync", false)
@@ -41,15 +92,11 @@ final class IndexCollector: Sendable {
             var stream = Stream(
                 pad: pad, mediaType: mediaType, caps: caps?.description ?? "", codecData: caps?.bytes("codec_data")
             )
-            let lengthSize = caps?.bytes("codec_data").flatMap(H264Bitstream.lengthSize) ?? 4
-            let isH264 = mediaType == "video/x-h264"
+            let keyframes = DemuxedKeyframes(caps: caps)
             stream.probe = pad.addProbe(.buffer) { [weak self] info in
                 guard let buffer = info.buffer else { return .pass }
                 let timing = buffer.timing
-                // H.264 keyframes: an IDR slice, or an open-GOP I-frame that is not one.
-                let idr = isVideo && isH264 && timing.isKeyframe
-                    ? buffer.withBytes { H264Bitstream.isIDR($0, lengthSize: lengthSize) } ?? false
-                    : timing.isKeyframe
+                let idr = isVideo && keyframes.isIDR(timing) { buffer.withBytes($0) }
                 self?.record(timing, isIDR: idr, video: isVideo)
                 return .pass
             }
@@ -92,50 +139,17 @@ final class IndexCollector: Sendable {
             let what = audio == nil ? "no video or audio stream" : "no video stream (audio only)"
             throw .invalidInput("cannot trim \(name): it has \(what)")
         }
-        let frames = Self.frames(video.timings, idr: video.idr)
+        let frames = GStreamerInput.frames(video.timings, idr: video.idr)
         guard !frames.isEmpty else { throw .invalidInput("cannot trim \(name): its video stream has no frames") }
         let packets = (audio?.timings ?? []).compactMap { timing -> AudioPacket? in
             guard let pts = timing.pts else { return nil }
             return AudioPacket(pts: Int64(pts), duration: Int64(timing.duration ?? 0))
         }
-        // Matroska has no edit lists: its buffer times are the presentation times.
-        let matroska = container == .matroska
-        let offset = matroska ? 0 : video.segment.map { Int64($0.start) - Int64($0.time) } ?? 0
-        let audioOffset = matroska ? 0 : audio?.segment.map { Int64($0.start) - Int64($0.time) } ?? 0
         return FrameIndex(
             container: container, video: frames, videoCaps: video.caps, videoMediaType: video.mediaType,
             codecData: video.codecData, audio: packets, audioMediaType: audio?.mediaType, audioCaps: audio?.caps,
-            audioPresentationOffset: audioOffset, presentationOffset: offset
+            audioPresentationOffset: GStreamerInput.presentationOffset(audio?.segment, container: container),
+            presentationOffset: GStreamerInput.presentationOffset(video.segment, container: container)
         )
-    }
-
-    /// Frames from buffer timings; missing durations come from the next frame in
-    /// presentation order (the last one repeats the one before).
-    static func frames(_ timings: [BufferTiming], idr: [Bool]) -> [VideoFrame] {
-        var frames: [VideoFrame] = timings.indices.compactMap { index in
-            let timing = timings[index]
-            guard let pts = timing.pts ?? timing.dts else { return nil }
-            return VideoFrame(
-                pts: Int64(pts), dts: timing.dts.map(Int64.init), duration: Int64(timing.duration ?? 0),
-                isKeyframe: timing.isKeyframe, isIDR: index < idr.count ? idr[index] : timing.isKeyframe
-            )
-        }
-        let order = frames.indices.sorted { frames[$0].pts < frames[$1].pts }
-        let decodeTimesRise = zip(frames, frames.dropFirst()).allSatisfy { $0.dts < $1.dts }
-        if !decodeTimesRise || timings.contains(where: { $0.dts == nil }) {
-            // Matroska stores no DTS: derive them from the sorted PTS, delayed just enough
-            // that no frame is decoded after it is shown.
-            let sorted = order.map { frames[$0].pts }
-            let delay = frames.indices.map { sorted[$0] - frames[$0].pts }.max() ?? 0
-            for index in frames.indices { frames[index].dts = sorted[index] - max(0, delay) }
-        }
-        for (position, index) in order.enumerated() where frames[index].duration <= 0 {
-            if position + 1 < order.count {
-                frames[index].duration = frames[order[position + 1]].pts - frames[index].pts
-            } else if position > 0 {
-                frames[index].duration = frames[index].pts - frames[order[position - 1]].pts
-            }
-        }
-        return frames
     }
 }

@@ -1,0 +1,90 @@
+/// The audio that goes with a trim's video: one run of packets, from the first that starts
+/// at the first frame (or within a millisecond before it) to the last that starts before
+/// the end of the last frame. Both tracks are placed on the input's presentation timeline
+/// first (each through its own edit list), so audio that starts later than the video stays
+/// in sync. Times in nanoseconds.
+struct AudioWindow: Sendable, Equatable {
+    /// The first output frame's presentation time: the output's 0.
+    let start: Int64
+    /// The end of the last output frame: no packet that starts here or later is kept.
+    let end: Int64
+    /// The audio track's buffer time minus its presentation time (its own edit list).
+    let audioPresentationOffset: Int64
+
+    /// How early a packet may start and still be kept: a packet at the first frame's
+    /// instant may read a little earlier once rounded in its own timescale.
+    static let lead: Int64 = 1_000_000
+
+    /// Where a packet lies.
+    enum Place: Equatable {
+        /// Before the first frame: dropped.
+        case before
+        /// Kept.
+        case inside
+        /// At or after the end of the last frame: dropped, and so is all that follows.
+        case after
+    }
+
+    /// The window of `plan`'s output, whose video buffer times are `presentationOffset`
+    /// later than its presentation times, and its audio's `audioPresentationOffset` later.
+    init(plan: TrimPlan, presentationOffset: Int64, audioPresentationOffset: Int64) {
+        start = plan.firstPTS - presentationOffset
+        end = plan.endPTS - presentationOffset
+        self.audioPresentationOffset = audioPresentationOffset
+    }
+
+    /// Where the packet with buffer time `pts` lies.
+    func place(_ pts: Int64) -> Place {
+        let shown = pts - audioPresentationOffset
+        if shown >= end { return .after }
+        return shown >= start - Self.lead ? .inside : .before
+    }
+
+    /// How long after the output's 0 the packet with buffer time `pts` is shown: negative
+    /// for a packet kept within ``lead`` before it.
+    func offset(ofPacketAt pts: Int64) -> Int64 {
+        pts - audioPresentationOffset - start
+    }
+
+    /// The run of `packets` (in the track's order) that is kept, as one piece of the track:
+    /// from the first inside the window to the last that starts before its end; nil when
+    /// none is inside.
+    func keptRun(of packets: [AudioPacket]) -> ClosedRange<Int>? {
+        guard let first = packets.firstIndex(where: { place($0.pts) != .before }), place(packets[first].pts) == .inside
+        else { return nil }
+        let last = packets[first...].lastIndex { place($0.pts) != .after } ?? first
+        return first...last
+    }
+}
+
+/// Places audio packets one by one as a demuxer delivers them: drops those before the
+/// window, ends at the first one past it, and gives the others output times (from the
+/// output's 0) that never go back and never fall below 0.
+struct AudioPlacer: Sendable {
+    /// The window packets are placed in.
+    let window: AudioWindow
+    /// Whether a packet past the window has come: nothing more is kept.
+    private(set) var isFinished = false
+    private var lastTime: Int64 = -1
+
+    /// A placer for `window`.
+    init(window: AudioWindow) {
+        self.window = window
+    }
+
+    /// The output time of the packet with buffer time `pts`; nil when it is dropped.
+    mutating func place(_ pts: Int64) -> Int64? {
+        guard !isFinished else { return nil }
+        switch window.place(pts) {
+        case .before:
+            return nil
+        case .after:
+            isFinished = true
+            return nil
+        case .inside:
+            let time = max(0, window.offset(ofPacketAt: pts), lastTime + 1)
+            lastTime = time
+            return time
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import GStreamer
+
+/// A ``GStreamerInput``'s samples, read in one pass: its video frames in decode order from
+/// a planned frame on, as whole access units, each with its decode index in the input's
+/// ``FrameIndex``; and its audio packets, through ``reader``, as they come alongside.
+final class DemuxedSamples {
+    /// The demuxing pipeline (its audio branch is read directly).
+    let reader: MovieReader
+    private let frames: [VideoFrame]
+    /// Decode index of the next frame ``next()`` returns.
+    private(set) var nextIndex: Int
+    /// Whether the reader has reached the first planned frame.
+    private var positioned = false
+
+    /// Starts reading `input` at its frame `first`: seeks there unless that frame opens the
+    /// movie (a window index starts anywhere).
+    init(input: GStreamerInput, from first: Int, codec: VideoCodec, audio: Bool, control: TrimControl) throws {
+        frames = input.index.video
+        nextIndex = first
+        reader = try MovieReader(
+            path: input.path, container: input.index.container, codec: codec, audio: audio, control: control
+        )
+        let target = frames[first].pts - input.index.presentationOffset
+        try reader.start(at: target > 0 ? UInt64(target) : nil)
+    }
+
+    /// The next video frame and its decode index. Throws when the input ends first or the
+    /// demuxer cannot be positioned on the first planned frame.
+    func next() throws -> (index: Int, sample: Sample, buffer: Buffer) {
+        while true {
+            guard let sample = try reader.nextVideo(), let buffer = sample.buffer else {
+                throw CamrecError.failed("the input ended before frame \(nextIndex) of \(frames.count)")
+            }
+            if !positioned {
+                // The demuxer may start a little earlier than asked: skip to the planned frame.
+                let first = frames[nextIndex].pts
+                guard let pts = buffer.pts.map(Int64.init), pts >= first else { continue }
+                guard pts == first else {
+                    throw CamrecError.failed("the input could not be positioned on the frame at \(first) ns")
+                }
+                positioned = true
+            }
+            nextIndex += 1
+            return (nextIndex - 1, sample, buffer)
+        }
+    }
+
+    /// Stops the pipeline.
+    func stop() { reader.stop() }
+}

@@ -1,0 +1,43 @@
+/// A movie opened for trimming, the first stage of ``Trimmer``: its frame index, which the
+/// later stages (times, plan, output timeline) work on, and access to its compressed
+/// samples, which only its writer uses.
+///
+/// Two implementations, each with the writer that fits how it reaches its samples:
+/// ``MP4Input`` reads a plain MP4/MOV's sample tables (any sample by its place in the
+/// file: ``MP4TrimWriter`` copies the body in the kernel); ``GStreamerInput`` goes through
+/// GStreamer's demuxers (one pass in decode order: ``GStreamerTrimWriter``).
+protocol TrimInput {
+    /// The input file, as the user spelled it.
+    var path: String { get }
+    /// Every video frame (decode order) and audio packet, the caps and the edit-list offsets.
+    var index: FrameIndex { get }
+    /// The writer that makes `job`'s output from this input's samples.
+    func writer(for job: TrimJob) -> any TrimWriter
+}
+
+/// What a writer is asked to make: the plan's frames, on the output timeline, in a file.
+struct TrimJob {
+    /// Which frames are copied and which re-encoded.
+    var plan: TrimPlan
+    /// The input's video codec.
+    var codec: VideoCodec
+    /// The file to write (the temporary file beside the final one).
+    var outputPath: String
+    /// The container to write.
+    var outputContainer: MediaContainer
+    /// Bounds every wait, stops on cancellation, and takes progress reports.
+    var control: TrimControl
+
+    /// The codec written: H.264 whenever something is re-encoded, else the input's.
+    var outputCodec: VideoCodec { plan.encodes ? .h264 : codec }
+}
+
+/// Writes a trim's output (the fourth stage of ``Trimmer``), from an input's samples laid
+/// out on an ``OutputTimeline``.
+protocol TrimWriter {
+    /// Writes the output file; returns how many audio packets it holds.
+    func write() throws -> Int
+    /// The written file's video frames, counted by reading it back (the check before it is
+    /// published).
+    func countWrittenFrames() throws -> Int
+}
