@@ -114,13 +114,17 @@ static void replug_locked(vcam_device *dev) {
     dev->unplugged = 0;
 }
 
-int vcam_device_where(vcam_device *dev) {
-    pthread_mutex_lock(&dev->lock);
+static int where_locked(vcam_device *dev) {
     if (dev->unplugged && dev->cfg.replug_ns >= 0 && vcam_now_ns() - dev->unplugged_at >= dev->cfg.replug_ns)
         replug_locked(dev);
-    int where = dev->unplugged || dev->cfg.open_errno == ENOENT ? -1
-                : dev->at_replug_path                            ? VCAM_REPLUG_NODE
-                                                                 : VCAM_NODE;
+    return dev->unplugged || dev->cfg.open_errno == ENOENT ? -1
+           : dev->at_replug_path                            ? VCAM_REPLUG_NODE
+                                                            : VCAM_NODE;
+}
+
+int vcam_device_where(vcam_device *dev) {
+    pthread_mutex_lock(&dev->lock);
+    int where = where_locked(dev);
     pthread_mutex_unlock(&dev->lock);
     return where;
 }
@@ -130,11 +134,9 @@ const char *vcam_node_path(const vcam_device *dev, int node) {
 }
 
 int vcam_open(vcam_device *dev, int node, int flags) {
-    unsigned gen;
-    int err = vcam_device_where(dev) != node ? ENOENT : 0;
     pthread_mutex_lock(&dev->lock);
-    if (!err) err = dev->cfg.open_errno;
-    gen = dev->plug_gen; /* an unplug from here on makes this file dead, as it should */
+    int err = where_locked(dev) != node ? ENOENT : dev->cfg.open_errno;
+    unsigned gen = dev->plug_gen; /* an unplug from here on makes this file dead, as it should */
     pthread_mutex_unlock(&dev->lock);
     if (err) {
         errno = err;
