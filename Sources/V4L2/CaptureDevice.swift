@@ -23,10 +23,16 @@ public struct CaptureDevice: Sendable, Codable, Hashable {
     public let controls: [Control]
     /// Position in the discovered list (what `--device 0` selects); 0 for a device probed alone.
     public var index: Int
+    /// The device's link in /dev/v4l/by-id, if udev made one, e.g.
+    /// "/dev/v4l/by-id/usb-046d_HD_Pro_Webcam_C920_ABCD1234-video-index0" (see `StableNames`).
+    public internal(set) var byID: String?
+    /// The device's link in /dev/v4l/by-path, if any.
+    public internal(set) var byPath: String?
 
     /// A device with the given properties.
     public init(path: String, card: String, driver: String, bus: String, capabilities: [String],
-                multiplanar: Bool = false, formats: [PixelFormat], controls: [Control], index: Int = 0) {
+                multiplanar: Bool = false, formats: [PixelFormat], controls: [Control],
+                byID: String? = nil, byPath: String? = nil, index: Int = 0) {
         self.path = path
         self.card = card
         self.driver = driver
@@ -35,11 +41,28 @@ public struct CaptureDevice: Sendable, Codable, Hashable {
         self.multiplanar = multiplanar
         self.formats = formats
         self.controls = controls
+        self.byID = byID
+        self.byPath = byPath
         self.index = index
     }
 
     /// "/dev/video0 (Integrated Camera)", for messages.
     public var label: String { card.isEmpty ? path : "\(path) (\(card))" }
+
+    /// What identifies this camera across unplugs (card, bus info, stable links), to find it
+    /// again when its node has changed (`DeviceDiscovery.locate`).
+    public var identity: DeviceIdentity { DeviceIdentity(card: card, bus: bus, byID: byID, byPath: byPath) }
+
+    /// The name that stays the same across unplugs, for listings: the by-id link, else the
+    /// by-path link; nil when udev made neither.
+    public var stableName: String? { byID ?? byPath }
+
+    /// The same device, found at `node` with the given stable links.
+    func at(node: String, byID: String?, byPath: String?) -> CaptureDevice {
+        CaptureDevice(path: node, card: card, driver: driver, bus: bus, capabilities: capabilities,
+                      multiplanar: multiplanar, formats: formats, controls: controls, byID: byID, byPath: byPath,
+                      index: index)
+    }
 
     /// The control that `reference` names (key, name or id), if any.
     public func control(named reference: String) -> Control? {

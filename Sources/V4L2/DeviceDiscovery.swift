@@ -7,8 +7,10 @@ import Musl
 /// Finds cameras by probing device paths with V4L2 ioctls.
 ///
 /// GStreamer's device monitor lists cameras through udev only, and the emulated camera used in
-/// tests cannot fake a directory listing, so this never reads /dev: it stats the fixed candidates
-/// /dev/video0 … /dev/video63, then the paths in `CAMREC_DEVICE_PATHS` (colon-separated).
+/// tests cannot fake a listing of /dev, so this never reads /dev: it stats the fixed candidates
+/// /dev/video0 … /dev/video63, then the paths in `CAMREC_DEVICE_PATHS` (colon-separated). It
+/// does read /dev/v4l/by-id and /dev/v4l/by-path (`StableNames`) to give each camera its stable
+/// names, and a link given as a path (`--device /dev/v4l/by-id/…`) is resolved to its node.
 public enum DeviceDiscovery {
     /// The environment variable with extra device paths, colon-separated.
     public static let pathsVariable = "CAMREC_DEVICE_PATHS"
@@ -39,6 +41,11 @@ public enum DeviceDiscovery {
     /// missing path someone listed in `CAMREC_DEVICE_PATHS`; other failures (permission,
     /// busy, ioctl errors) are kept in `failures` so that "no camera found" can say why.
     public static func scan(extraPaths: String? = environmentPaths()) -> DeviceScan {
+        scan(extraPaths: extraPaths, names: StableNames.system.snapshot())
+    }
+
+    /// `scan` with the stable names read beforehand.
+    static func scan(extraPaths: String?, names: StableNames.Snapshot) -> DeviceScan {
         let explicit = Set(candidatePaths(extraPaths: extraPaths).dropFirst(standardNodeCount))
         var devices: [CaptureDevice] = []
         var failures: [DeviceError] = []
@@ -47,7 +54,7 @@ public enum DeviceDiscovery {
             // A listed symlink (/dev/v4l/by-id/…) must not show the same camera twice.
             guard seen.insert(canonicalPath(path)).inserted else { continue }
             do {
-                var device = try probe(path: path)
+                var device = try probe(path: path, names: names)
                 device.index = devices.count
                 devices.append(device)
             } catch {
@@ -118,12 +125,50 @@ public enum DeviceDiscovery {
     }
 
     /// Probes one path: it must be a character device answering VIDIOC_QUERYCAP with streaming
-    /// video capture. The device is opened only for the duration of the call.
+    /// video capture. A symlink to one (such as /dev/v4l/by-id/…) gives the device at the node it
+    /// points to now, with `path` that node; errors name the path as given. The device's stable
+    /// links are filled in. The device is opened only for the duration of the call.
     public static func probe(path: String) throws(DeviceError) -> CaptureDevice {
+        try probe(path: path, names: StableNames.system.snapshot())
+    }
+
+    /// `probe` with the stable names read beforehand.
+    static func probe(path: String, names: StableNames.Snapshot) throws(DeviceError) -> CaptureDevice {
         var info = stat()
         guard stat(path, &info) == 0 else { throw DeviceError.fromOpen(path: path, errno: errno) }
         guard info.st_mode & S_IFMT == S_IFCHR else { throw .notACaptureDevice(path: path) }
-        return try VideoDevice(path: path).probe()
+        let node = nodePath(path)
+        let device = try VideoDevice(path: path).probe()
+        let links = names.names(forNode: node)
+        return device.at(node: node, byID: links.byID, byPath: links.byPath)
+    }
+
+    /// The node a symlink points to now (/dev/v4l/by-id/… → /dev/video2); any other path as it is.
+    public static func nodePath(_ path: String) -> String {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return path }
+        return StableNames.resolve(path) ?? path
+    }
+
+    /// The camera with `identity` among the devices present now, probed; nil when it is not
+    /// there (yet). Its by-id link is tried first (it names the camera in whatever port, at
+    /// whatever node), then a scan is matched by bus info and card (`DeviceIdentity.find`).
+    /// Throws when the by-id link leads to the camera but it cannot be used (busy, permission
+    /// denied): the camera is back, but another program has it or the user may not open it.
+    public static func locate(_ identity: DeviceIdentity,
+                              extraPaths: String? = environmentPaths()) throws(DeviceError) -> CaptureDevice? {
+        let names = StableNames.system.snapshot()
+        if let link = identity.byID {
+            do {
+                return try probe(path: link, names: names)
+            } catch {
+                switch error {
+                case .notFound, .notACaptureDevice: break  // not (or no longer) there: look by bus and card
+                default: throw error
+                }
+            }
+        }
+        return identity.find(in: scan(extraPaths: extraPaths, names: names).devices)
     }
 }
 

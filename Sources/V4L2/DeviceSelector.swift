@@ -1,6 +1,8 @@
 /// Which camera a person asked for: `--device /dev/video2`, `--device 1` or `--device logitech`.
 public enum DeviceSelector: Sendable, Hashable, CustomStringConvertible {
-    /// An absolute device path. It need not be in the discovered list (it is probed directly).
+    /// An absolute device path: a node such as /dev/video2, or a link to one such as udev's
+    /// /dev/v4l/by-id/… (which names the camera whatever node it has). It need not be in the
+    /// discovered list (it is probed directly).
     case path(String)
     /// A position in the discovered list, from 0.
     case index(Int)
@@ -31,13 +33,15 @@ public enum DeviceSelector: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The camera this selector picks among `devices` (as `DeviceDiscovery` returns them); a path
-    /// must be one of them here (`DeviceDiscovery.find` probes a path directly instead).
-    /// `failures` from the scan make "no camera found" specific.
+    /// must be one of them here, by its node or one of its stable links (`DeviceDiscovery.find`
+    /// probes a path directly instead). `failures` from the scan make "no camera found" specific.
     public func resolve(in devices: [CaptureDevice], failures: [DeviceError] = []) throws(SelectionError) -> CaptureDevice {
         guard !devices.isEmpty else { throw .noCameras(failures: failures) }
         switch self {
         case .path(let path):
-            if let device = devices.first(where: { $0.path == path }) { return device }
+            if let device = devices.first(where: { $0.path == path || $0.byID == path || $0.byPath == path }) {
+                return device
+            }
             throw .noMatch(selector: description, cameras: devices.map(\.label))
         case .index(let index):
             if let device = devices.first(where: { $0.index == index }) { return device }

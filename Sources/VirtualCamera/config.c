@@ -2,8 +2,8 @@
  *
  *   CAMREC_VCAM = SPEC[;SPEC...]      SPEC = PATH[,key=value...]
  *
- * Keys: card, formats, sizes, fault, slow, drop, empty, corrupt, dark
- * (docs/virtual-camera.md).
+ * Keys: card, bus, formats, sizes, fault, replug, byid, bypath, slow, drop, empty,
+ * corrupt, dark, overrun (docs/virtual-camera.md).
  * Parsing never fails hard: a bad key is reported once on stderr and ignored, so
  * a typo cannot crash the host process. */
 #define _GNU_SOURCE
@@ -130,6 +130,31 @@ static int parse_fault(vcam_config *c, const char *v) {
     return 0;
 }
 
+/* replug=never | DELAY | DELAY@PATH (DELAY as for slow=, e.g. 500, 500ms, 2s) */
+static int parse_replug(vcam_config *c, char *v) {
+    if (strcmp(v, "never") == 0) {
+        c->replug_ns = -1;
+        c->replug_path[0] = 0;
+        return 0;
+    }
+    char *at = strchr(v, '@');
+    if (at) *at++ = 0;
+    long ns;
+    if (parse_duration_ns(v, &ns)) return -1;
+    if (at && (at[0] != '/' || strlen(at) >= sizeof c->replug_path)) return -1;
+    c->replug_ns = ns;
+    /* back at its own path is a replug in place */
+    snprintf(c->replug_path, sizeof c->replug_path, "%s", at && strcmp(at, c->path) != 0 ? at : "");
+    return 0;
+}
+
+/* byid=NAME, bypath=NAME: one file name (udev's names are long, but fit) */
+static int parse_link_name(char *out, size_t cap, const char *v) {
+    if (!*v || strlen(v) >= cap || strchr(v, '/') || strcmp(v, ".") == 0 || strcmp(v, "..") == 0) return -1;
+    snprintf(out, cap, "%s", v);
+    return 0;
+}
+
 static void add_format(vcam_config *c, int f) {
     for (int i = 0; i < c->nformats; i++)
         if (c->formats[i] == f) return;
@@ -158,6 +183,15 @@ static void parse_key(vcam_config *c, char *key, char *value, int *in_formats) {
     snprintf(shown, sizeof shown, "%s=%s", key, value);
     if (strcmp(key, "card") == 0) {
         snprintf(c->card, sizeof c->card, "%s", value);
+    } else if (strcmp(key, "bus") == 0) {
+        bad = !*value || strlen(value) >= sizeof c->bus; /* bus_info is 32 bytes with its NUL */
+        if (!bad) snprintf(c->bus, sizeof c->bus, "%s", value);
+    } else if (strcmp(key, "replug") == 0) {
+        bad = parse_replug(c, value);
+    } else if (strcmp(key, "byid") == 0) {
+        bad = parse_link_name(c->byid, sizeof c->byid, value);
+    } else if (strcmp(key, "bypath") == 0) {
+        bad = parse_link_name(c->bypath, sizeof c->bypath, value);
     } else if (strcmp(key, "formats") == 0) {
         bad = parse_formats(c, value);
         *in_formats = !bad;
@@ -201,6 +235,7 @@ static void parse_key(vcam_config *c, char *key, char *value, int *in_formats) {
 static int parse_one(char *spec, vcam_config *c, int index) {
     memset(c, 0, sizeof *c);
     c->unplug_after = -1;
+    c->replug_ns = -1;
     default_modes(c);
     for (int f = 0; f < VCAM_FORMAT_COUNT; f++) c->formats[f] = f;
     c->nformats = VCAM_FORMAT_COUNT;
@@ -214,6 +249,7 @@ static int parse_one(char *spec, vcam_config *c, int index) {
     }
     snprintf(c->path, sizeof c->path, "%s", path);
     if (index > 0) snprintf(c->card, sizeof c->card, "camrec VirtualCamera %d", index + 1);
+    snprintf(c->bus, sizeof c->bus, "platform:camrec-vcam-%u", (unsigned char)index);
 
     int in_formats = 0;
     for (char *tok = strtok_r(NULL, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -228,6 +264,34 @@ static int parse_one(char *spec, vcam_config *c, int index) {
         parse_key(c, tok, eq + 1, &in_formats);
     }
     return 0;
+}
+
+/* A path or link name that two devices would share: the later device's key is ignored. */
+static void check_clashes(vcam_config *c, int n) {
+    char shown[VCAM_PATH_MAX + 16];
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < n; j++) {
+            if (c[i].replug_path[0] && (strcmp(c[i].replug_path, c[j].path) == 0 ||
+                                        (j < i && strcmp(c[i].replug_path, c[j].replug_path) == 0))) {
+                snprintf(shown, sizeof shown, "replug=...@%s", c[i].replug_path);
+                warn("path another device has", shown);
+                c[i].replug_ns = -1;
+                c[i].replug_path[0] = 0;
+            }
+        }
+        for (int j = 0; j < i; j++) {
+            if (c[i].byid[0] && strcmp(c[i].byid, c[j].byid) == 0) {
+                snprintf(shown, sizeof shown, "byid=%s", c[i].byid);
+                warn("name another device has", shown);
+                c[i].byid[0] = 0;
+            }
+            if (c[i].bypath[0] && strcmp(c[i].bypath, c[j].bypath) == 0) {
+                snprintf(shown, sizeof shown, "bypath=%s", c[i].bypath);
+                warn("name another device has", shown);
+                c[i].bypath[0] = 0;
+            }
+        }
+    }
 }
 
 int vcam_config_parse(const char *spec, vcam_config *out, int max) {
@@ -245,5 +309,6 @@ int vcam_config_parse(const char *spec, vcam_config *out, int max) {
         free(one);
     }
     free(copy);
+    check_clashes(out, n);
     return n;
 }

@@ -1,5 +1,11 @@
 /* The emulated devices: lazy set-up from CAMREC_VCAM, open/release of a device
- * file, and the parts of the buffer queue that open/close/poll need.
+ * file, the parts of the buffer queue that open/close/poll need, and replugging.
+ *
+ * A replug (replug=DELAY after fault=unplug@N) happens lazily: the first call that asks
+ * where the device is (stat, open, access, readlink, realpath, a listing) DELAY or more
+ * after the unplug brings it back, with nothing running in the background. The device
+ * then is a new instance of the same camera: power-on format and controls, an empty
+ * queue, and a new plug_gen, so that files opened before the unplug stay dead (ENODEV).
  *
  * The application's fd is an eventfd (EFD_SEMAPHORE) whose counter always equals
  * the number of finished buffers waiting for DQBUF, so the application's own
@@ -15,6 +21,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 static vcam_device devices[VCAM_MAX_DEVICES];
@@ -33,6 +40,7 @@ static void device_sync_init(vcam_device *d) {
 
 static void after_fork_child(void) {
     vcam_fd_forget_all();
+    vcam_names_after_fork();
     for (int i = 0; i < ndevices; i++) {
         vcam_device *d = &devices[i];
         device_sync_init(d);
@@ -44,6 +52,17 @@ static void after_fork_child(void) {
     }
 }
 
+/* Power-on state: the first format's first mode at its highest rate, default controls. */
+static void power_on(vcam_device *d) {
+    d->fmt = d->cfg.formats[0];
+    const vcam_mode *m = &d->cfg.modes[d->fmt][0];
+    d->width = m->width;
+    d->height = m->height;
+    d->fps = m->fps[0];
+    vcam_controls_init(&d->look);
+    d->look_gen++;
+}
+
 static void devices_init(void) {
     static vcam_config configs[VCAM_MAX_DEVICES];
     int n = vcam_config_parse(getenv("CAMREC_VCAM"), configs, VCAM_MAX_DEVICES);
@@ -52,16 +71,11 @@ static void devices_init(void) {
         d->cfg = configs[i];
         d->index = i;
         device_sync_init(d);
-        /* power-on format: the first format's first mode at its highest rate */
-        d->fmt = d->cfg.formats[0];
-        const vcam_mode *m = &d->cfg.modes[d->fmt][0];
-        d->width = m->width;
-        d->height = m->height;
-        d->fps = m->fps[0];
+        power_on(d);
         d->memfd = -1;
-        vcam_controls_init(&d->look);
     }
     ndevices = n;
+    vcam_names_init(devices, n);
     if (n > 0) pthread_atfork(NULL, NULL, after_fork_child);
 }
 
@@ -74,17 +88,55 @@ vcam_device *vcam_device_at(int index) {
     return index >= 0 && index < vcam_device_count() ? &devices[index] : NULL;
 }
 
-vcam_device *vcam_device_for_path(const char *path) {
-    if (!path || path[0] != '/') return NULL;
-    int n = vcam_device_count();
-    for (int i = 0; i < n; i++)
-        if (strcmp(devices[i].cfg.path, path) == 0) return &devices[i];
-    return NULL;
+int64_t vcam_now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
-int vcam_open(vcam_device *dev, int flags) {
+/* The camera comes back as a new instance of itself (device lock held). The producer
+ * stopped itself at the unplug (it sets unplugged and leaves its loop without letting go
+ * of the lock), so it is past touching the buffers or the lock and can be reaped here. */
+static void replug_locked(vcam_device *dev) {
+    dev->streaming = 0;
+    dev->stream_error = 0;
+    dev->stream_gen++;
+    pthread_cond_broadcast(&dev->cond);
+    /* the old owner's mappings stay valid (they hold the memfd); its fd stays dead */
+    vcam_free_buffers_locked(dev);
+    if (dev->thread_running) {
+        pthread_join(dev->thread, NULL);
+        dev->thread_running = 0;
+    }
+    power_on(dev);
+    dev->at_replug_path = dev->cfg.replug_path[0] != 0;
+    dev->plug_gen++;
+    dev->unplugged = 0;
+}
+
+static int where_locked(vcam_device *dev) {
+    if (dev->unplugged && dev->cfg.replug_ns >= 0 && vcam_now_ns() - dev->unplugged_at >= dev->cfg.replug_ns)
+        replug_locked(dev);
+    return dev->unplugged || dev->cfg.open_errno == ENOENT ? -1
+           : dev->at_replug_path                            ? VCAM_REPLUG_NODE
+                                                            : VCAM_NODE;
+}
+
+int vcam_device_where(vcam_device *dev) {
     pthread_mutex_lock(&dev->lock);
-    int err = dev->unplugged ? ENOENT : dev->cfg.open_errno;
+    int where = where_locked(dev);
+    pthread_mutex_unlock(&dev->lock);
+    return where;
+}
+
+const char *vcam_node_path(const vcam_device *dev, int node) {
+    return node == VCAM_REPLUG_NODE ? dev->cfg.replug_path : dev->cfg.path;
+}
+
+int vcam_open(vcam_device *dev, int node, int flags) {
+    pthread_mutex_lock(&dev->lock);
+    int err = where_locked(dev) != node ? ENOENT : dev->cfg.open_errno;
+    unsigned gen = dev->plug_gen; /* an unplug from here on makes this file dead, as it should */
     pthread_mutex_unlock(&dev->lock);
     if (err) {
         errno = err;
@@ -104,6 +156,8 @@ int vcam_open(vcam_device *dev, int flags) {
          * poll() or ioctl() on this fd number (a reused one) can reach the file */
         f->dev = dev;
         f->efd = own;
+        f->plug_gen = gen;
+        f->node = node;
     }
     if (own < 0 || vcam_fd_add(efd, f) != 0) {
         int saved = f ? (own < 0 ? errno : EMFILE) : ENOMEM;
@@ -177,21 +231,13 @@ void vcam_file_release(vcam_file *f) {
 }
 
 /* Like vb2: POLLERR when the queue is not streaming on this file, is in error or the
- * device is gone. */
+ * device is gone (for this file: also after a replug). */
 int vcam_poll_error(vcam_file *f) {
     vcam_device *dev = f->dev;
     pthread_mutex_lock(&dev->lock);
     int err = 0;
-    if (dev->unplugged) err = POLLERR | POLLHUP;
+    if (vcam_file_gone_locked(f)) err = POLLERR | POLLHUP;
     else if (dev->owner != f || !dev->streaming || dev->stream_error) err = POLLERR;
     pthread_mutex_unlock(&dev->lock);
     return err;
-}
-
-/* For stat()/access(): a missing device (fault=enoent) or one that was unplugged. */
-int vcam_device_missing(vcam_device *dev) {
-    pthread_mutex_lock(&dev->lock);
-    int gone = dev->unplugged || dev->cfg.open_errno == ENOENT;
-    pthread_mutex_unlock(&dev->lock);
-    return gone;
 }

@@ -1,9 +1,11 @@
 /* The libc functions the library interposes (LD_PRELOAD).
  *
  * Each wrapper decides in a few instructions whether the call concerns an
- * emulated device (a configured path, or an fd in fdtable.c) and otherwise calls
- * the next definition (libc) found with dlsym(RTLD_NEXT), untouched: a process
- * that never opens a configured path behaves exactly as without the library.
+ * emulated device (a configured path, one of its /dev/v4l links or their
+ * directories (names.c), an fd in fdtable.c, or a directory stream of ours) and
+ * otherwise calls the next definition (libc) found with dlsym(RTLD_NEXT),
+ * untouched: a process that never opens a configured path behaves exactly as
+ * without the library.
  *
  * Not interposed on purpose: munmap (buffers are real memfd mappings, so libc's
  * munmap is already right), read/write (the fd is a real eventfd). */
@@ -11,8 +13,10 @@
 #define _GNU_SOURCE
 #include "vcam.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -42,6 +46,9 @@ int __fxstatat64(int ver, int dirfd, const char *path, struct stat64 *st, int fl
 int __poll_chk(struct pollfd *fds, nfds_t n, int timeout, size_t fdslen);
 int __ppoll_chk(struct pollfd *fds, nfds_t n, const struct timespec *t, const sigset_t *ss, size_t fdslen);
 void __chk_fail(void) __attribute__((noreturn));
+ssize_t __readlink_chk(const char *path, char *buf, size_t len, size_t buflen);
+ssize_t __readlinkat_chk(int dirfd, const char *path, char *buf, size_t len, size_t buflen);
+char *__realpath_chk(const char *path, char *resolved, size_t resolvedlen);
 
 /* Looks the next definition up once; racing threads store the same pointer. */
 static void *next_fn(const char *name, void *_Atomic *slot) {
@@ -72,14 +79,39 @@ int vcam_real_poll(struct pollfd *fds, unsigned long n, int timeout) { CALL_REAL
 void *vcam_real_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off) {
     CALL_REAL(mmap, MAP_FAILED, addr, len, prot, flags, fd, off);
 }
+int vcam_real_lstat(const char *path, struct stat *st) { CALL_REAL(lstat, -1, path, st); }
+void *vcam_real_opendir(const char *path) { CALL_REAL(opendir, NULL, path); }
+struct dirent64 *vcam_real_readdir64(void *dir) { CALL_REAL(readdir64, NULL, dir); }
+void vcam_real_rewinddir(void *dir) {
+    __typeof__(&rewinddir) fn = REAL(rewinddir);
+    if (fn) fn(dir);
+}
+int vcam_real_closedir(void *dir) { CALL_REAL(closedir, -1, dir); }
+int vcam_real_dirfd(void *dir) { CALL_REAL(dirfd, -1, dir); }
 
 /* ---- open ---- */
 
 static int needs_mode(int flags) { return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE; }
 
+#define NOT_OURS (-2)
+
+/* open() of a configured path or a link to one; NOT_OURS for anything else. */
+static int open_name(const char *path, int flags) {
+    vcam_name n;
+    if (!vcam_name_lookup(path, &n, 0) || n.kind == VCAM_DIR) return NOT_OURS; /* no fd for a directory */
+    int node = -1;
+    switch (vcam_name_state(&n, &node)) {
+    case VCAM_IS_LINK:
+        if (flags & O_NOFOLLOW) return errno = ELOOP, -1;
+        /* fall through */
+    case VCAM_IS_DEVICE: return vcam_open(n.dev, node, flags);
+    default: return errno = ENOENT, -1;
+    }
+}
+
 #define OPEN_BODY(realname, ...)                                                                       \
-    vcam_device *dev = vcam_device_for_path(path);                                                     \
-    if (dev) return vcam_open(dev, flags);                                                             \
+    int rc_ = open_name(path, flags);                                                                  \
+    if (rc_ != NOT_OURS) return rc_;                                                                   \
     CALL_REAL(realname, -1, __VA_ARGS__)
 
 #define MODE_ARG                                                                                       \
@@ -255,30 +287,50 @@ void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off64_t off) {
 
 /* ---- stat family and access: a character device, major 81 like real V4L2 nodes ---- */
 
-static void fill_stat(const vcam_device *dev, struct stat *st) {
+static void fill_common(struct stat *st, ino_t ino, mode_t mode) {
     memset(st, 0, sizeof *st);
     st->st_dev = makedev(0, 5);
-    st->st_ino = 100000 + (ino_t)dev->index;
-    st->st_mode = S_IFCHR | 0660;
+    st->st_ino = ino;
+    st->st_mode = mode;
     st->st_nlink = 1;
-    st->st_gid = 44; /* Debian's "video" group */
-    st->st_rdev = makedev(81, (unsigned)dev->index);
     st->st_blksize = 4096;
     clock_gettime(CLOCK_REALTIME, &st->st_mtim);
     st->st_atim = st->st_ctim = st->st_mtim;
 }
 
-/* 1: ours, filled or failed (*rc and errno set); 0: not ours. */
-static int stat_path(const char *path, struct stat *st, int *rc) {
-    vcam_device *dev = vcam_device_for_path(path);
-    if (!dev) return 0;
-    if (vcam_device_missing(dev)) {
-        errno = ENOENT;
-        *rc = -1;
-        return 1;
-    }
-    fill_stat(dev, st);
+/* A node after replug=DELAY@PATH is another node: another minor number and inode. */
+static void fill_stat(const vcam_device *dev, int node, struct stat *st) {
+    unsigned minor = (unsigned)dev->index + (node == VCAM_REPLUG_NODE ? VCAM_MAX_DEVICES : 0);
+    fill_common(st, 100000 + (ino_t)minor, S_IFCHR | 0660);
+    st->st_gid = 44; /* Debian's "video" group */
+    st->st_rdev = makedev(81, minor);
+}
+
+static void fill_link_stat(const vcam_name *n, int node, struct stat *st) {
+    char text[VCAM_PATH_MAX + 8];
+    vcam_link_text(n->dev, node, text, sizeof text);
+    fill_common(st, 200000 + (ino_t)(2 * n->dev->index + (n->kind == VCAM_BYPATH)), S_IFLNK | 0777);
+    st->st_size = (off_t)strlen(text);
+}
+
+/* 1: ours, filled or failed (*rc and errno set); 0: not ours. `follow`: stat, not lstat. */
+static int stat_path(const char *path, struct stat *st, int *rc, int follow) {
+    vcam_name n;
+    if (!vcam_name_lookup(path, &n, 0)) return 0;
+    int node = -1;
     *rc = 0;
+    switch (vcam_name_state(&n, &node)) {
+    case VCAM_ABSENT: errno = ENOENT, *rc = -1; break;
+    case VCAM_IS_DEVICE: fill_stat(n.dev, node, st); break;
+    case VCAM_IS_LINK:
+        if (follow) fill_stat(n.dev, node, st);
+        else fill_link_stat(&n, node, st);
+        break;
+    case VCAM_IS_DIR:
+        fill_common(st, 300000 + (ino_t)n.dir, S_IFDIR | 0755);
+        st->st_nlink = 2;
+        break;
+    }
     return 1;
 }
 
@@ -286,7 +338,7 @@ static int stat_path(const char *path, struct stat *st, int *rc) {
 static int stat_fd(int fd, struct stat *st, int *rc) {
     vcam_file *f = vcam_fd_get(fd);
     if (!f) return 0;
-    fill_stat(f->dev, st);
+    fill_stat(f->dev, f->node, st);
     vcam_file_put(f);
     *rc = 0;
     return 1;
@@ -297,22 +349,22 @@ _Static_assert(sizeof(struct stat) == sizeof(struct stat64), "LP64 stat layout")
 
 int stat(const char *path, struct stat *st) {
     int rc;
-    if (stat_path(path, st, &rc)) return rc;
+    if (stat_path(path, st, &rc, 1)) return rc;
     CALL_REAL(stat, -1, path, st);
 }
 int stat64(const char *path, struct stat64 *st) {
     int rc;
-    if (stat_path(path, (struct stat *)st, &rc)) return rc;
+    if (stat_path(path, (struct stat *)st, &rc, 1)) return rc;
     CALL_REAL(stat64, -1, path, st);
 }
 int lstat(const char *path, struct stat *st) {
     int rc;
-    if (stat_path(path, st, &rc)) return rc;
+    if (stat_path(path, st, &rc, 0)) return rc;
     CALL_REAL(lstat, -1, path, st);
 }
 int lstat64(const char *path, struct stat64 *st) {
     int rc;
-    if (stat_path(path, (struct stat *)st, &rc)) return rc;
+    if (stat_path(path, (struct stat *)st, &rc, 0)) return rc;
     CALL_REAL(lstat64, -1, path, st);
 }
 int fstat(int fd, struct stat *st) {
@@ -328,7 +380,7 @@ int fstat64(int fd, struct stat64 *st) {
 
 static int statat(int dirfd, const char *path, struct stat *st, int flags, int *rc) {
     if (path && path[0] == 0 && (flags & AT_EMPTY_PATH)) return stat_fd(dirfd, st, rc);
-    return stat_path(path, st, rc);
+    return stat_path(path, st, rc, !(flags & AT_SYMLINK_NOFOLLOW));
 }
 int fstatat(int dirfd, const char *path, struct stat *st, int flags) {
     int rc;
@@ -344,22 +396,22 @@ int fstatat64(int dirfd, const char *path, struct stat64 *st, int flags) {
 /* Pre-2.33 binaries call these instead of stat() & co. */
 int __xstat(int ver, const char *path, struct stat *st) {
     int rc;
-    if (stat_path(path, st, &rc)) return rc;
+    if (stat_path(path, st, &rc, 1)) return rc;
     CALL_REAL(__xstat, -1, ver, path, st);
 }
 int __xstat64(int ver, const char *path, struct stat64 *st) {
     int rc;
-    if (stat_path(path, (struct stat *)st, &rc)) return rc;
+    if (stat_path(path, (struct stat *)st, &rc, 1)) return rc;
     CALL_REAL(__xstat64, -1, ver, path, st);
 }
 int __lxstat(int ver, const char *path, struct stat *st) {
     int rc;
-    if (stat_path(path, st, &rc)) return rc;
+    if (stat_path(path, st, &rc, 0)) return rc;
     CALL_REAL(__lxstat, -1, ver, path, st);
 }
 int __lxstat64(int ver, const char *path, struct stat64 *st) {
     int rc;
-    if (stat_path(path, (struct stat *)st, &rc)) return rc;
+    if (stat_path(path, (struct stat *)st, &rc, 0)) return rc;
     CALL_REAL(__lxstat64, -1, ver, path, st);
 }
 int __fxstat(int ver, int fd, struct stat *st) {
@@ -391,9 +443,10 @@ int statx(int dirfd, const char *path, int flags, unsigned int mask, struct stat
         memset(sx, 0, sizeof *sx);
         sx->stx_mask = STATX_BASIC_STATS;
         sx->stx_mode = (uint16_t)st.st_mode;
-        sx->stx_nlink = 1;
         sx->stx_gid = st.st_gid;
         sx->stx_ino = st.st_ino;
+        sx->stx_size = (uint64_t)st.st_size;
+        sx->stx_nlink = (uint32_t)st.st_nlink;
         sx->stx_blksize = 4096;
         sx->stx_rdev_major = major(st.st_rdev);
         sx->stx_rdev_minor = minor(st.st_rdev);
@@ -407,11 +460,14 @@ int statx(int dirfd, const char *path, int flags, unsigned int mask, struct stat
 }
 
 static int access_path(const char *path, int mode, int *rc) {
-    vcam_device *dev = vcam_device_for_path(path);
-    if (!dev) return 0;
+    vcam_name n;
+    if (!vcam_name_lookup(path, &n, 0)) return 0;
+    int node = -1;
+    vcam_name_type type = vcam_name_state(&n, &node);
     *rc = 0;
-    if (vcam_device_missing(dev)) errno = ENOENT, *rc = -1;
-    else if (dev->cfg.open_errno == EACCES && (mode & (R_OK | W_OK))) errno = EACCES, *rc = -1;
+    if (type == VCAM_ABSENT) errno = ENOENT, *rc = -1;
+    else if (type != VCAM_IS_DIR && n.dev->cfg.open_errno == EACCES && (mode & (R_OK | W_OK)))
+        errno = EACCES, *rc = -1;
     return 1;
 }
 int access(const char *path, int mode) {
@@ -433,6 +489,136 @@ int eaccess(const char *path, int mode) {
     int rc;
     if (access_path(path, mode, &rc)) return rc;
     CALL_REAL(eaccess, -1, path, mode);
+}
+
+/* ---- readlink and realpath: /dev/v4l links point to the node the device has now ---- */
+
+/* 1: ours (*rc and errno set); 0: not ours. */
+static int readlink_path(const char *path, char *buf, size_t size, ssize_t *rc) {
+    vcam_name n;
+    if (!vcam_name_lookup(path, &n, 0)) return 0;
+    int node = -1;
+    vcam_name_type type = vcam_name_state(&n, &node);
+    *rc = -1;
+    if (type == VCAM_ABSENT) errno = ENOENT;
+    else if (type != VCAM_IS_LINK || size == 0) errno = EINVAL;
+    else {
+        char text[VCAM_PATH_MAX + 8];
+        vcam_link_text(n.dev, node, text, sizeof text);
+        size_t len = strlen(text);
+        if (len > size) len = size; /* cut, without a NUL, as readlink(2) does */
+        memcpy(buf, text, len);
+        *rc = (ssize_t)len;
+    }
+    return 1;
+}
+
+ssize_t readlink(const char *path, char *buf, size_t size) {
+    ssize_t rc;
+    if (readlink_path(path, buf, size, &rc)) return rc;
+    CALL_REAL(readlink, -1, path, buf, size);
+}
+
+ssize_t readlinkat(int dirfd, const char *path, char *buf, size_t size) {
+    ssize_t rc;
+    if (readlink_path(path, buf, size, &rc)) return rc; /* absolute paths only: dirfd plays no part */
+    CALL_REAL(readlinkat, -1, dirfd, path, buf, size);
+}
+
+ssize_t __readlink_chk(const char *path, char *buf, size_t len, size_t buflen) {
+    if (len > buflen) __chk_fail();
+    return readlink(path, buf, len);
+}
+
+ssize_t __readlinkat_chk(int dirfd, const char *path, char *buf, size_t len, size_t buflen) {
+    if (len > buflen) __chk_fail();
+    return readlinkat(dirfd, path, buf, len);
+}
+
+/* glibc's realpath() reads links with internal calls that no interposition sees, and would
+ * fail on a node that exists only here: so it is answered for our paths. 1: ours. */
+static int realpath_path(const char *path, char *resolved, char **out) {
+    vcam_name n;
+    if (!vcam_name_lookup(path, &n, 0)) return 0;
+    int node = -1;
+    const char *answer = NULL;
+    switch (vcam_name_state(&n, &node)) {
+    case VCAM_IS_DEVICE:
+    case VCAM_IS_LINK: answer = vcam_node_path(n.dev, node); break;
+    case VCAM_IS_DIR: answer = vcam_dir_path(n.dir); break;
+    default: break;
+    }
+    *out = NULL;
+    if (!answer) errno = ENOENT;
+    else if (resolved) *out = strcpy(resolved, answer); /* VCAM_PATH_MAX < PATH_MAX */
+    else if (!(*out = strdup(answer))) errno = ENOMEM;
+    return 1;
+}
+
+_Static_assert(VCAM_PATH_MAX <= PATH_MAX, "a configured path fits realpath's buffer");
+
+char *realpath(const char *path, char *resolved) {
+    char *out;
+    if (realpath_path(path, resolved, &out)) return out;
+    CALL_REAL(realpath, NULL, path, resolved);
+}
+
+char *canonicalize_file_name(const char *path) { return realpath(path, NULL); }
+
+char *__realpath_chk(const char *path, char *resolved, size_t resolvedlen) {
+    if (resolved && resolvedlen < PATH_MAX) __chk_fail();
+    return realpath(path, resolved);
+}
+
+/* ---- directory streams: /dev/v4l/by-id and /dev/v4l/by-path list our links ---- */
+
+DIR *opendir(const char *path) {
+    vcam_name n;
+    if (vcam_name_lookup(path, &n, 1) && n.kind == VCAM_DIR) return vcam_dir_open(&n);
+    CALL_REAL(opendir, NULL, path);
+}
+
+struct dirent *readdir(DIR *dir) {
+    if (vcam_dir_is_ours(dir)) return (struct dirent *)vcam_dir_read(dir);
+    CALL_REAL(readdir, NULL, dir);
+}
+
+struct dirent64 *readdir64(DIR *dir) {
+    if (vcam_dir_is_ours(dir)) return vcam_dir_read(dir);
+    CALL_REAL(readdir64, NULL, dir);
+}
+
+void rewinddir(DIR *dir) {
+    if (vcam_dir_is_ours(dir)) {
+        vcam_dir_rewind(dir);
+        return;
+    }
+    __typeof__(&rewinddir) fn = REAL(rewinddir);
+    if (fn) fn(dir);
+}
+
+long telldir(DIR *dir) {
+    if (vcam_dir_is_ours(dir)) return vcam_dir_tell(dir);
+    CALL_REAL(telldir, -1, dir);
+}
+
+void seekdir(DIR *dir, long pos) {
+    if (vcam_dir_is_ours(dir)) {
+        vcam_dir_seek(dir, pos);
+        return;
+    }
+    __typeof__(&seekdir) fn = REAL(seekdir);
+    if (fn) fn(dir, pos);
+}
+
+int dirfd(DIR *dir) {
+    if (vcam_dir_is_ours(dir)) return vcam_dir_fd(dir);
+    CALL_REAL(dirfd, -1, dir);
+}
+
+int closedir(DIR *dir) {
+    if (vcam_dir_is_ours(dir)) return vcam_dir_close(dir);
+    CALL_REAL(closedir, -1, dir);
 }
 
 /* ---- poll: an eventfd cannot report POLLERR, so errors are added here ---- */

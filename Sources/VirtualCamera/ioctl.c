@@ -140,7 +140,7 @@ static int do_dqbuf(vcam_device *dev, vcam_file *f, int fd, struct v4l2_buffer *
     if (dev->owner != f) return dev->owner ? -EBUSY : -EINVAL;
     int nonblock = (fcntl(fd, F_GETFL) & O_NONBLOCK) != 0;
     for (;;) {
-        if (dev->unplugged) return -ENODEV;
+        if (vcam_file_gone_locked(f)) return -ENODEV;
         if (!dev->streaming) return -EINVAL;
         if (dev->stream_error) return -dev->stream_error; /* as vb2: before any done buffer */
         if (dev->done.count > 0) break;
@@ -245,7 +245,8 @@ static int do_querycap(vcam_device *dev, struct v4l2_capability *cap) {
     memset(cap, 0, sizeof *cap);
     snprintf((char *)cap->driver, sizeof cap->driver, "camrec-vcam");
     snprintf((char *)cap->card, sizeof cap->card, "%s", dev->cfg.card);
-    snprintf((char *)cap->bus_info, sizeof cap->bus_info, "platform:camrec-vcam-%d", dev->index);
+    /* card and bus_info identify the camera: the same after a replug, wherever its node is */
+    snprintf((char *)cap->bus_info, sizeof cap->bus_info, "%s", dev->cfg.bus);
     cap->version = KERNEL_VERSION(6, 1, 0);
     cap->device_caps = V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_STREAMING;
     cap->capabilities = cap->device_caps | V4L2_CAP_DEVICE_CAPS;
@@ -305,7 +306,7 @@ int vcam_ioctl(vcam_file *f, int fd, unsigned long req, void *arg) {
     }
     int rc;
     pthread_mutex_lock(&dev->lock);
-    if (dev->unplugged) {
+    if (vcam_file_gone_locked(f)) {
         rc = -ENODEV;
     } else if (req == VIDIOC_STREAMOFF) {
         rc = *(int *)arg != CAPTURE ? -EINVAL : (dev->owner && dev->owner != f) ? -EBUSY : 0;
@@ -333,7 +334,7 @@ void *vcam_mmap(vcam_file *f, void *addr, size_t len, int prot, int flags, off_t
     void *p = MAP_FAILED;
     int err = EINVAL;
     pthread_mutex_lock(&dev->lock);
-    if (dev->unplugged) {
+    if (vcam_file_gone_locked(f)) {
         err = ENODEV;
     } else if (dev->owner == f && dev->buflen && (flags & MAP_SHARED) && off >= 0 &&
                (size_t)off % dev->buflen == 0 && (size_t)off / dev->buflen < (size_t)dev->nbufs &&

@@ -1,7 +1,8 @@
 /* The streaming thread of a device: paces frames on CLOCK_MONOTONIC at the
  * negotiated rate, fills the oldest queued buffer, marks it done and adds 1 to
  * the owner's eventfd. Faults and quirks (drop, empty, corrupt, slow, dark,
- * unplug) are applied here.
+ * unplug) are applied here. At an unplug the producer leaves its loop at once, without
+ * letting go of the lock, so whoever sees `unplugged` also sees it gone (replug relies on it).
  *
  * Rendering happens outside the device lock so QBUF/DQBUF on other threads are
  * never held up by an encoder. */
@@ -22,12 +23,6 @@ typedef struct {
     vcam_jpeg *jpeg;
     vcam_h264 *h264;
 } renderer;
-
-static int64_t now_ns(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-}
 
 static struct timespec to_timespec(int64_t ns) {
     struct timespec t = {.tv_sec = ns / 1000000000, .tv_nsec = ns % 1000000000};
@@ -120,7 +115,7 @@ static void *producer_main(void *arg) {
         notify(dev);
     }
     const int64_t period = 1000000000LL / fps;
-    int64_t start = now_ns(), stall = 0;
+    int64_t start = vcam_now_ns(), stall = 0;
     uint64_t slot = 0;
     uint32_t slowed_seq = UINT32_MAX;
     while (ok && dev->stream_gen == gen && dev->streaming && !dev->unplugged) {
@@ -184,8 +179,10 @@ static void *producer_main(void *arg) {
         dev->sequence++;
         dev->delivered++;
         notify(dev);
-        if (cfg.unplug_after >= 0 && dev->delivered >= cfg.unplug_after) {
-            dev->unplugged = 1;
+        if (cfg.unplug_after >= 0 && !dev->unplug_done && dev->delivered >= cfg.unplug_after) {
+            /* once per process: a camera that replug= brings back stays */
+            dev->unplugged = dev->unplug_done = 1;
+            dev->unplugged_at = vcam_now_ns();
             notify(dev); /* wakes poll(): the poll wrapper then reports POLLERR|POLLHUP */
         }
     }

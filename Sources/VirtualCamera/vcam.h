@@ -14,12 +14,15 @@
 #include <sys/types.h>
 
 struct pollfd;
+struct stat;
+struct dirent64;
 
 #define VCAM_MAX_DEVICES 8
 #define VCAM_MAX_MODES 8
 #define VCAM_MAX_RATES 4
 #define VCAM_MAX_BUFFERS 32
 #define VCAM_PATH_MAX 256
+#define VCAM_NAME_MAX 128 /* a by-id or by-path link name */
 
 enum vcam_format { VCAM_YUYV = 0, VCAM_MJPEG = 1, VCAM_H264 = 2, VCAM_FORMAT_COUNT = 3 };
 
@@ -33,12 +36,17 @@ typedef struct {
 typedef struct {
     char path[VCAM_PATH_MAX];
     char card[32];
+    char bus[32];         /* bus=: VIDIOC_QUERYCAP bus_info */
     int formats[VCAM_FORMAT_COUNT]; /* enum vcam_format, in ENUM_FMT order */
     int nformats;
     vcam_mode modes[VCAM_FORMAT_COUNT][VCAM_MAX_MODES];
     int nmodes[VCAM_FORMAT_COUNT];
     int open_errno;       /* fault=ebusy|eacces|enoent: open fails with this */
     long unplug_after;    /* fault=unplug@N, or -1 */
+    long replug_ns;       /* replug=DELAY: back DELAY after the unplug, or -1 (never) */
+    char replug_path[VCAM_PATH_MAX]; /* replug=DELAY@PATH: back at PATH, or "" (its own path) */
+    char byid[VCAM_NAME_MAX];        /* byid=NAME: /dev/v4l/by-id/NAME, or "" */
+    char bypath[VCAM_NAME_MAX];      /* bypath=NAME: /dev/v4l/by-path/NAME, or "" */
     long slow_every;      /* slow=every:K:Dms */
     long slow_ns;
     long drop_every;      /* drop=every:N */
@@ -99,7 +107,11 @@ typedef struct vcam_device {
     uint32_t sequence;         /* next sequence number */
     int stream_error;          /* errno that ends this stream (its producer could not start), or 0 */
     int corrupt_noted;         /* said once that corrupt= does not apply to this format */
-    int unplugged;
+    int unplugged;             /* gone since unplugged_at; replug= may bring it back */
+    int unplug_done;           /* fault=unplug@N has fired: it fires once per process */
+    int64_t unplugged_at;      /* CLOCK_MONOTONIC ns of the unplug */
+    int at_replug_path;        /* the node is cfg.replug_path (after a replug=DELAY@PATH) */
+    unsigned plug_gen;         /* bumped by every replug: files of an older one stay dead */
     long delivered;            /* frames delivered since the process started */
 } vcam_device;
 
@@ -108,23 +120,70 @@ struct vcam_file {
     atomic_int refs;
     vcam_device *dev;
     int efd; /* the eventfd the application holds; frames ready = its counter */
+    unsigned plug_gen; /* the device's plug_gen when opened: older means unplugged since */
+    int node;          /* VCAM_NODE or VCAM_REPLUG_NODE: which path was opened (for fstat) */
 };
+
+/* What a configured path names (names.c). */
+typedef enum {
+    VCAM_NODE,        /* the device path, present until unplugged or moved by a replug */
+    VCAM_REPLUG_NODE, /* the path of replug=DELAY@PATH, present once replugged there */
+    VCAM_BYID,        /* /dev/v4l/by-id/NAME: a link to the present node */
+    VCAM_BYPATH,      /* /dev/v4l/by-path/NAME: the same */
+    VCAM_DIR,         /* /dev/v4l, /dev/v4l/by-id or /dev/v4l/by-path (dev is NULL) */
+} vcam_name_kind;
+
+typedef struct {
+    vcam_name_kind kind;
+    vcam_device *dev; /* NULL for VCAM_DIR */
+    int dir;          /* VCAM_DIR: index into the emulated directories */
+} vcam_name;
+
+/* What a name is right now, for stat/readlink/realpath/open. */
+typedef enum { VCAM_ABSENT, VCAM_IS_DEVICE, VCAM_IS_LINK, VCAM_IS_DIR } vcam_name_type;
 
 /* config.c */
 int vcam_config_parse(const char *spec, vcam_config *out, int max);
 uint32_t vcam_format_fourcc(int fmt);
 
 /* device.c */
-vcam_device *vcam_device_for_path(const char *path);
 vcam_device *vcam_device_at(int index);
 int vcam_device_count(void);
-int vcam_open(vcam_device *dev, int flags);         /* returns fd or -1/errno */
+int64_t vcam_now_ns(void);                          /* CLOCK_MONOTONIC */
+/* Applies a replug that is due; returns the node the device is at now (VCAM_NODE or
+ * VCAM_REPLUG_NODE), or -1 when it has none (unplugged, fault=enoent). */
+int vcam_device_where(vcam_device *dev);
+const char *vcam_node_path(const vcam_device *dev, int node); /* the path of that node */
+int vcam_open(vcam_device *dev, int node, int flags); /* returns fd or -1/errno */
 void vcam_file_release(vcam_file *f);               /* last fd closed */
 int vcam_poll_error(vcam_file *f);                  /* revents to force, or 0 */
-int vcam_device_missing(vcam_device *dev);
+/* The device is gone for this file: unplugged, or replugged since the file was opened. */
+static inline int vcam_file_gone_locked(const vcam_file *f) {
+    return f->dev->unplugged || f->plug_gen != f->dev->plug_gen;
+}
 void vcam_stop_streaming_locked(vcam_device *dev, pthread_t *join, int *must_join);
 void vcam_free_buffers_locked(vcam_device *dev);
 void vcam_drain_eventfd(int efd);
+
+/* names.c: the configured paths, /dev/v4l links and their directories */
+/* 1: ours, 0: not. A real /dev/v4l directory is libc's, except when `listing`. */
+int vcam_name_lookup(const char *path, vcam_name *out, int listing);
+/* What the name is now. VCAM_IS_LINK: *node is the node it points to; VCAM_IS_DEVICE: the
+ * node it is. */
+vcam_name_type vcam_name_state(const vcam_name *n, int *node);
+/* The text of the link (VCAM_IS_LINK): "../../video0" for a node in /dev, else the node's path. */
+void vcam_link_text(const vcam_device *dev, int node, char *out, size_t cap);
+const char *vcam_dir_path(int dir);
+void vcam_names_init(const vcam_device *devices, int n); /* from the devices' set-up, once */
+void vcam_names_after_fork(void);
+int vcam_dir_is_ours(const void *dir);                     /* lock-free 0 when none is open */
+void *vcam_dir_open(const vcam_name *n);                   /* an emulated DIR, or NULL/errno */
+struct dirent64 *vcam_dir_read(void *dir);
+void vcam_dir_rewind(void *dir);
+long vcam_dir_tell(void *dir);
+void vcam_dir_seek(void *dir, long pos);
+int vcam_dir_fd(void *dir);
+int vcam_dir_close(void *dir);
 
 /* fdtable.c */
 #define VCAM_FD_BUCKETS 4096 /* a power of two */
@@ -155,6 +214,12 @@ const vcam_mode *vcam_find_mode(const vcam_config *c, int fmt, uint32_t w, uint3
 
 /* intercept.c: the next definitions in the lookup order (libc) */
 int vcam_real_close(int fd);
+int vcam_real_lstat(const char *path, struct stat *st);
+void *vcam_real_opendir(const char *path);
+struct dirent64 *vcam_real_readdir64(void *dir);
+void vcam_real_rewinddir(void *dir);
+int vcam_real_closedir(void *dir);
+int vcam_real_dirfd(void *dir);
 int vcam_real_poll(struct pollfd *fds, unsigned long n, int timeout);
 void *vcam_real_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
 
