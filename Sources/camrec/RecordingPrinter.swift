@@ -35,7 +35,7 @@ struct RecordingPrinter: Sendable {
             console.say("camrec: deleted \(file.path) (\(humanBytes(file.bytes)), --\(file.rule.rawValue))")
         case .cameraLost(let message):
             console.emit(WarningLine(message: message), type: "camera-lost")
-            console.say("camrec: camera lost (\(message)): waiting for it to come back")
+            console.say("camrec: \(message): waiting for the camera to come back")
         case .cameraBack(let device, let gap):
             console.emit(CameraBackLine(device: device, gap: gap), type: "camera-back")
             console.say(String(format: "camrec: camera back at %@ after %.1f s: recording goes on", device, gap))
@@ -44,7 +44,15 @@ struct RecordingPrinter: Sendable {
 
     func show(_ result: RecordingResult) {
         console.emit(result, type: "result")
-        for file in result.files where file.kind == "movie" {
+        let segments = result.files.filter { $0.kind == "movie" && $0.index != nil }
+        if !segments.isEmpty {
+            // Each was reported as it was saved; sum them up.
+            let frames = segments.compactMap(\.frames).reduce(0, +)
+            let seconds = segments.compactMap(\.duration).reduce(0, +)
+            console.say("camrec: " + counted(segments.count, "movie") + " kept (" + counted(frames, "frame") + ", "
+                + String(format: "%.2f s, ", seconds) + humanBytes(segments.map(\.bytes).reduce(0, +)) + ")")
+        }
+        for file in result.files where file.kind == "movie" && file.index == nil {
             let frames = file.frames.map { counted($0, "frame") + ", " } ?? ""
             let duration = file.duration.map { String(format: "%.2f s, ", $0) } ?? ""
             console.say("camrec: saved \(file.path) (\(frames)\(duration)\(humanBytes(file.bytes)))")

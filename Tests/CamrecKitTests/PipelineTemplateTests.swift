@@ -35,7 +35,7 @@ import Testing
         #expect(line.contains("video/x-raw,width=640,height=480,framerate=30/1"))
         #expect(line.contains("key-int-max=30"))
         #expect(line.contains("videoconvert ! video/x-raw,format=I420 ! x264enc"), "raw frames keep their colorimetry")
-        #expect(line.contains("mp4mux fragment-duration=1000 fragment-mode=first-moov-then-finalise name=mux ! filesink name=sink"))
+        #expect(line.contains("mp4mux fragment-duration=500 fragment-mode=first-moov-then-finalise name=mux ! filesink name=sink"))
         #expect(line.contains(" location=\"/tmp/a b\\\"c.mp4\" "))
     }
 

@@ -37,6 +37,28 @@ public enum DeviceListing {
         public let formats: [Format]
         /// Controls.
         public let controls: [ControlEntry]
+        /// The name that stays when the camera is plugged in again (its `/dev/v4l/by-id`
+        /// link, else its `/dev/v4l/by-path` link); null when udev made none. `--device`
+        /// takes it.
+        public let stableName: String?
+
+        enum CodingKeys: String, CodingKey {
+            case index, path, card, driver, bus, capabilities, formats, controls, stableName
+        }
+
+        /// Encodes every key, `stable_name` as null when there is none.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(index, forKey: .index)
+            try container.encode(path, forKey: .path)
+            try container.encode(card, forKey: .card)
+            try container.encode(driver, forKey: .driver)
+            try container.encode(bus, forKey: .bus)
+            try container.encode(capabilities, forKey: .capabilities)
+            try container.encode(formats, forKey: .formats)
+            try container.encode(controls, forKey: .controls)
+            try container.encode(stableName, forKey: .stableName)
+        }
     }
 
     /// One pixel format.
@@ -154,7 +176,8 @@ public enum DeviceListing {
                              min: control.minimum, max: control.maximum, step: control.step,
                              default: control.defaultValue, value: control.value, flags: control.flags.names,
                              menu: control.menu.map { MenuEntry(index: $0.index, name: $0.name) })
-            })
+            },
+            stableName: device.stableName)
     }
 
     // MARK: Human text
@@ -169,6 +192,7 @@ public enum DeviceListing {
             if !lines.isEmpty { lines.append("") }
             lines.append("\(device.index): \(device.path)  \(device.card)")
             lines.append("   driver \(device.driver), bus \(device.bus)\(device.multiplanar ? ", multi-planar" : "")")
+            if let stable = device.stableName { lines.append("   stable name \(stable)") }
             if device.formats.isEmpty { lines.append("   no formats reported") }
             for format in device.formats {
                 var notes: [String] = []

@@ -145,6 +145,11 @@ final class OutputPlan: Sendable {
         }
     }
 
+    /// The temporary files of the movies being written.
+    var openPartialPaths: [String] {
+        state.withLock { state in state.movies.filter { !$0.committed }.map(\.file.partialPath) }
+    }
+
     /// Indexes (0-based, in the run) of the movies not committed yet, oldest first.
     var openMovies: [Int] {
         state.withLock { state in state.movies.indices.filter { !state.movies[$0].committed } }

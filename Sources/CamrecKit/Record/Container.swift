@@ -11,7 +11,7 @@ public enum Container: String, Sendable, CaseIterable, Codable {
     /// The muxer with its properties, in pipeline syntax.
     ///
     /// MP4 and MOV are written as "hybrid" fragmented files: a moov up front and a
-    /// fragment every second, so a killed recording loses at most about a second; a clean
+    /// fragment every half second, so a killed recording loses at most about half a second (a power cut also loses what was not flushed yet: see `DurabilityFlusher`); a clean
     /// EOS rewrites them into an ordinary MP4. Matroska is readable when cut off as it is;
     /// `offset-to-zero` makes its first frame start at 0, as MP4's does (not at the
     /// pipeline's latency, a few tens of milliseconds).
@@ -31,21 +31,20 @@ public enum Container: String, Sendable, CaseIterable, Codable {
     /// The muxer's properties, as `name=value` (for splitmuxsink's `muxer-properties` too).
     public var muxerProperties: [String] {
         switch self {
-        case .mp4, .mov: ["fragment-duration=1000", "fragment-mode=first-moov-then-finalise"]
+        case .mp4, .mov: ["fragment-duration=500", "fragment-mode=first-moov-then-finalise"]
         case .mkv: ["offset-to-zero=true"]
         }
     }
 
     /// The muxing sink of a segmented recording, in pipeline syntax: splitmuxsink with this
     /// muxer. splitmuxsink holds back one GOP (it must see the next keyframe to know where
-    /// a file may end), so its fragments are half as long, to keep what a crash or a power
-    /// cut loses near that of one movie. Its `muxer-properties` structure cannot name enum
+    /// a file may end), so a crash loses up to a keyframe interval more than with one
+    /// movie. Its `muxer-properties` structure cannot name enum
     /// values (`fragment-mode`), so they are given as numbers there: 1 is
     /// first-moov-then-finalise.
     public var splitMuxer: String {
         let properties = muxerProperties.map {
             $0.replacingOccurrences(of: "=first-moov-then-finalise", with: "=1")
-                .replacingOccurrences(of: "fragment-duration=1000", with: "fragment-duration=500")
         }
         return "splitmuxsink async-finalize=true muxer-factory=\(muxerFactory) "
             + "muxer-properties=\"properties,\(properties.joined(separator: ","))\""

@@ -1,20 +1,23 @@
 import Foundation
 import GStreamer
 import Synchronization
+import V4L2
 
 /// Runs one recording: builds the pipeline, gates it at the maximum duration, reads the
-/// bus on the calling thread, stops cleanly on request and finalises the file.
+/// bus on the calling thread, stops cleanly on request and finalises the file. With
+/// `--reconnect`, a lost camera ends the pipeline's movie; the recorder waits for the same
+/// camera and goes on with a new pipeline, in the next movie of the same run.
 ///
 /// `run` blocks; call `requestStop` from any thread (signal watcher, control socket).
 public final class Recorder: Sendable {
     /// The configuration it records with.
     public let config: RecordConfig
-    private let pipelineBuilder: RecordPipeline
+    private let template: PipelineTemplate
     private let control = RecordingControl()
 
     public init(config: RecordConfig, template: PipelineTemplate = .record) {
         self.config = config
-        pipelineBuilder = RecordPipeline(config: config, template: template)
+        self.template = template
     }
 
     /// Asks the recording to stop: the first request finalises the file (EOS), a second
@@ -46,13 +49,123 @@ public final class Recorder: Sendable {
     /// Records until the limit, a stop request, or a failure; returns every file made.
     public func run(events: @escaping @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
         let plan = try OutputPlan(config: config)
-        let session: RecordingSession
-        do {
-            session = try RecordingSession(config: config, pipeline: pipelineBuilder, control: control, plan: plan)
-        } catch {
-            plan.discardOpen()
-            throw error
+        // The camera's identity, read before the first pipeline opens it: what finds it
+        // again after an unplug, at whatever /dev/videoN it comes back.
+        var identity: DeviceIdentity?
+        if config.reconnect != nil, case .camera(let path, _) = config.source {
+            identity = try? DeviceIdentity.read(path: path)
         }
-        return try session.run(events: events)
+        var sessionConfig = config
+        var run = RunTotals()
+        while true {
+            let session: RecordingSession
+            do {
+                session = try RecordingSession(config: sessionConfig, pipeline: RecordPipeline(config: sessionConfig, template: template),
+                                               control: control, plan: plan)
+            } catch {
+                plan.discardOpen()
+                if run.sessions > 0 { return run.result(ending: .error, message: error.message) }
+                throw error
+            }
+            let result: RecordingResult
+            do {
+                result = try session.run(announce: run.sessions == 0, events: events)
+            } catch {
+                if run.sessions > 0 { return run.result(ending: .error, message: error.message) }
+                throw error
+            }
+            run.add(result)
+            guard result.reason == .cameraLost, let reconnect = config.reconnect, let identity,
+                  control.pendingStop.count == 0 else {
+                return run.result(ending: result.reason, message: result.message)
+            }
+            let lostAt = ContinuousClock.now
+            events(.cameraLost(result.message ?? "camera lost"))
+            switch waitForCamera(identity, timeout: reconnect.timeout, status: run) {
+            case .stopped(let reason):
+                return run.result(ending: reason, message: "stopped while waiting for the camera to come back")
+            case .timedOut:
+                let limit = reconnect.timeout.map { " within \($0.description)" } ?? ""
+                return run.result(ending: .cameraLost, message: "the camera did not come back\(limit): \(identity)")
+            case .back(let device):
+                guard let next = nextConfig(after: run, device: device) else {
+                    return run.result(ending: .maxDuration, message: nil)
+                }
+                sessionConfig = next
+                do {
+                    try plan.reserveNext()
+                } catch {
+                    return run.result(ending: .error, message: error.message)
+                }
+                events(.cameraBack(device: device.path, gap: (ContinuousClock.now - lostAt) / .seconds(1)))
+            }
+        }
+    }
+
+    /// How the wait for a lost camera ended.
+    private enum Wait {
+        case back(CaptureDevice)
+        case timedOut
+        case stopped(StopReason)
+    }
+
+    /// Polls for the camera with `identity` (five times a second: a USB camera takes a
+    /// second or more to come back) until it is there, `timeout` passes, or a stop is asked for.
+    private func waitForCamera(_ identity: DeviceIdentity, timeout: TimeSpec?, status run: RunTotals) -> Wait {
+        let deadline = timeout.map { ContinuousClock.now + .nanoseconds($0.nanoseconds) }
+        let (frames, seconds, dropped) = (run.frames, run.seconds, run.dropped)
+        control.attachWaiting {
+            RecorderStatus(state: "reconnecting", path: identity.stableName ?? identity.card, elapsed: seconds,
+                           frames: frames, stills: 0, droppedFrames: dropped, maxDuration: self.config.maxDuration?.seconds)
+        }
+        defer { control.detach() }
+        while true {
+            if let reason = control.pendingStop.reason, control.pendingStop.count > 0 { return .stopped(reason) }
+            // A camera that is back but busy or refused is not usable yet: keep waiting.
+            if let device = try? DeviceDiscovery.locate(identity) { return .back(device) }
+            if let deadline, ContinuousClock.now >= deadline { return .timedOut }
+            control.waitForStop(upTo: .milliseconds(200))
+        }
+    }
+
+    /// The configuration for the pipeline after a reconnect: the camera at its new node,
+    /// in the format chosen as before, and what is left of `--max-duration` (the gap does
+    /// not count: the limit is on video). Nil when nothing is left.
+    private func nextConfig(after run: RunTotals, device: CaptureDevice) -> RecordConfig? {
+        var next = config
+        if let limit = config.maxDuration {
+            let limitFrames = MaxDuration.frames(in: limit, at: config.rate)
+            let left = limitFrames - run.frames
+            guard left > 0 else { return nil }
+            next.maxDuration = TimeSpec(nanoseconds: Int64((Double(left) / max(config.rate.framesPerSecond, 1) * 1e9).rounded()))
+        }
+        if case .camera(_, let format) = config.source {
+            next.source = .camera(path: device.path, format: format)
+        }
+        return next
+    }
+}
+
+/// What the pipelines of one run made, added up.
+private struct RunTotals: Sendable {
+    var sessions = 0
+    var files: [ResultFile] = []
+    var dropped: UInt64 = 0
+    var corrupt: UInt64 = 0
+
+    mutating func add(_ result: RecordingResult) {
+        sessions += 1
+        files += result.files
+        dropped += result.droppedFrames
+        corrupt += result.corruptFrames
+    }
+
+    var frames: Int { files.filter { $0.kind == "movie" }.compactMap(\.frames).reduce(0, +) }
+    var seconds: Double { files.filter { $0.kind == "movie" }.compactMap(\.duration).reduce(0, +) }
+
+    func result(ending reason: StopReason, message: String?) -> RecordingResult {
+        // Movies first (in the order they were made), then stills.
+        let ordered = files.filter { $0.kind == "movie" } + files.filter { $0.kind != "movie" }
+        return RecordingResult(reason: reason, files: ordered, droppedFrames: dropped, corruptFrames: corrupt, message: message)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import GStreamer
 import Synchronization
 
@@ -78,6 +79,21 @@ final class RecordingControl: Sendable {
         }
         // A stop that came before the pipeline existed must still wake the loop.
         if pendingRequests > 0 { bus.postApplicationMessage(Wake.stop) }
+    }
+
+    /// Called by the recorder while it waits for a lost camera: status answers with
+    /// `status`, stills and splits are refused.
+    func attachWaiting(status: @escaping @Sendable () -> RecorderStatus) {
+        shared.withLock { $0.status = status }
+    }
+
+    /// Sleeps until a stop is requested or `duration` passes.
+    func waitForStop(upTo duration: Duration) {
+        let deadline = ContinuousClock.now + duration
+        while ContinuousClock.now < deadline {
+            if pendingStop.count > 0 { return }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
     }
 
     /// Called by the session when it ends.

@@ -122,7 +122,9 @@ final class RecordingSession {
         }
     }
 
-    func run(events: @escaping @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
+    /// Runs the pipeline until it ends; `announce` reports `started` (the first pipeline
+    /// of a run; after a reconnect, `camera-back` says it goes on).
+    func run(announce: Bool = true, events: @escaping @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
         defer {
             control.detach()
             locationToken?.disconnect()
@@ -139,6 +141,8 @@ final class RecordingSession {
             throw FailureMapping.camrecError(for: error, camera: camera)
         }
         self.stills = stills
+        let flusher = DurabilityFlusher { [plan] in plan.openPartialPaths }
+        defer { flusher.stop() }
         let (gate, config, control, plan) = (gate, config, control, plan)
         let frameDuration = frameDuration
         control.attach(bus: bus, stills: stills, split: { [gate] in gate.requestSplit() }) {
@@ -149,7 +153,7 @@ final class RecordingSession {
                 maxDuration: config.maxDuration?.seconds,
                 segment: config.segments == nil ? nil : plan.movieCount)
         }
-        events(.started(startInfo()))
+        if announce { events(.started(startInfo())) }
         return try loop(events: events)
     }
 

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+/// A power cut, simulated: camrec runs with an `LD_PRELOAD` shim (Tests/Shims/synclog.c)
+/// that logs each file's size whenever its data is flushed to disk. camrec is killed at
+/// random moments; a copy of its file cut to the last flushed size is what a power cut
+/// would have left, and it must play with at most 2 s lost.
+@Suite(.serialized) struct PowerCutTests {
+    /// The shim, compiled once per test process.
+    static let shim: Result<String, ChildProcess.LaunchFailure> = {
+        let source = VirtualCameraEnvironment.packageRoot.appendingPathComponent("Tests/Shims/synclog.c").path
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("camrec-synclog-\(getpid()).so").path
+        do {
+            let result = try ChildProcess.run("/usr/bin/env", ["cc", "-std=gnu11", "-O2", "-fPIC", "-shared", source, "-o", output, "-ldl"],
+                                              timeout: 120)
+            guard result.status == 0 else { return .failure(.init(description: "cannot compile \(source): \(result.stderr)")) }
+            return .success(output)
+        } catch {
+            return .failure(.init(description: "cannot run cc: \(error)"))
+        }
+    }()
+
+    /// The last size of `path` that the log says was flushed to disk (0 if none).
+    func durableSize(of path: String, log: String) -> Int {
+        let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        var size = 0
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ", maxSplits: 1)
+            if parts.count == 2, String(parts[1]) == path, let bytes = Int(parts[0]) { size = max(size, bytes) }
+        }
+        return size
+    }
+
+    @Test(arguments: [("mp4", false), ("mkv", false), ("mp4", true)])
+    func whatAPowerCutLeavesPlaysWithAtMostTwoSecondsLost(_ ext: String, _ segmented: Bool) throws {
+        let shim = try Self.shim.get()
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<2 {
+            let folder = try TemporaryFolder()
+            defer { folder.remove() }
+            let socket = folder.path("control")
+            let log = folder.path("sync.log")
+            var environment = ProcessInfo.processInfo.environment
+            environment["LD_PRELOAD"] = shim
+            environment["CAMREC_SYNC_LOG"] = log
+            let output = folder.path("movie.\(ext)")
+            let run = try CamrecBinary.start(["--device", "test", "--size", "320x240", "--fps", "30", "--max-duration", "none",
+                                              "--control", socket, "--json"] + (segmented ? ["--segment", "1h"] : []) + [output],
+                                             environment: environment)
+            defer { if run.process.isRunning { run.signal(SIGKILL) } }
+            // A random moment between 2 and 6 s of video.
+            let target = Int.random(in: 60...180, using: &generator)
+            try #require(RecordingWait.frames(target, socket: socket), "round \(round): \(run.stderrText)")
+            let reported = try #require(RecordingWait.currentFrames(socket: socket))
+            run.signal(SIGKILL)
+            #expect(run.wait() == -SIGKILL)
+            let partial = try #require(run.jsonLines.first?["partial_path"] as? String)
+            let durable = durableSize(of: partial, log: log)
+            #expect(durable > 0, "nothing of \(partial) was ever flushed to disk")
+            // What a power cut leaves: the file as far as it was flushed.
+            let copy = folder.path("cut.\(ext)")
+            let data = try Data(contentsOf: URL(fileURLWithPath: partial))
+            try #require(data.count >= durable)
+            try data.prefix(durable).write(to: URL(fileURLWithPath: copy))
+            let probe = try MediaProbe.probe(copy)
+            #expect(probe.frames >= reported - 60,
+                    "round \(round) (\(ext)\(segmented ? ", segments" : "")): \(probe.frames) frames survive of \(reported); \(durable) of \(data.count) bytes flushed")
+            #expect(try MediaProbe.decodeErrors(copy).isEmpty)
+        }
+    }
+}
