@@ -43,7 +43,8 @@ public enum DeviceListing {
         public let stableName: String?
 
         enum CodingKeys: String, CodingKey {
-            case index, path, card, driver, bus, capabilities, formats, controls, stableName
+            case index, path, card, driver, bus, capabilities, formats, controls
+            case stableName = "stable_name"
         }
 
         /// Encodes every key, `stable_name` as null when there is none.

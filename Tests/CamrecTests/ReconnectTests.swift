@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+/// `--reconnect` end to end against the emulated camera, which is unplugged after N frames
+/// and comes back (`replug=`) at the same or another node, as the same camera.
+@Suite(.serialized) struct ReconnectTests {
+    func environment(_ spec: String) throws -> [String: String] {
+        var environment = try VirtualCameraEnvironment.shared().environment(spec: spec)
+        environment["CAMREC_DEVICE_PATHS"] = nil
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        return environment
+    }
+
+    static let camera = "/dev/video0,formats=yuyv,sizes=320x240@30,fault=unplug@45,byid=usb-Acme_Cam_0042-video-index0"
+
+    @Test(arguments: ["replug=300", "replug=300@/dev/video4"])
+    func aLostCameraThatComesBackGoesOnInTheNextMovie(_ replug: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let result = try CamrecBinary.run(["--device", "/dev/v4l/by-id/usb-Acme_Cam_0042-video-index0", "--size", "320x240",
+                                           "--fps", "30", "-t", "3", "--reconnect", "--json", folder.path("r.mp4")],
+                                          environment: environment(Self.camera + "," + replug))
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = JSONLines.parse(result)
+        let types = lines.compactMap { $0["type"] as? String }.filter { $0 != "warning" }
+        #expect(types == ["started", "segment", "camera-lost", "camera-back", "segment", "result"], "\(types)")
+        let back = try #require(lines.first { $0["type"] as? String == "camera-back" })
+        #expect((back["gap"] as? Double ?? -1) > 0)
+        let expectedNode = replug.contains("@") ? "/dev/video4" : "/dev/video0"
+        #expect(back["device"] as? String == expectedNode)
+        #expect(folder.contents == ["r-0001.mp4", "r-0002.mp4"])
+        // The limit is on video: the two movies hold 3 s between them (the gap is not counted).
+        let frames = try folder.contents.map { try MediaProbe.probe(folder.path($0)).frames }
+        #expect(frames[0] >= 40 && frames[0] <= 45, "\(frames)")
+        #expect(frames.reduce(0, +) == 90, "\(frames)")
+        for name in folder.contents { #expect(try MediaProbe.decodeErrors(folder.path(name)).isEmpty) }
+        let summary = try #require(lines.last)
+        #expect(summary["reason"] as? String == "max-duration")
+        #expect((summary["files"] as? [[String: Any]])?.count == 2)
+    }
+
+    @Test func aCameraThatNeverComesBackEndsTheRunAfterTheTimeout() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let result = try CamrecBinary.run(["--device", "/dev/video0", "--size", "320x240", "-t", "none", "--reconnect",
+                                           "--reconnect-timeout", "1", "--json", folder.path("n.mkv")],
+                                          environment: environment(Self.camera))
+        #expect(result.status == 79, "\(result.stderr)")
+        let lines = JSONLines.parse(result)
+        #expect(lines.contains { $0["type"] as? String == "camera-lost" })
+        #expect(!lines.contains { $0["type"] as? String == "camera-back" })
+        #expect(lines.last?["reason"] as? String == "camera-lost")
+        #expect((lines.last?["message"] as? String)?.contains("did not come back") == true)
+        #expect(folder.contents == ["n-0001.mkv"])
+        #expect(try MediaProbe.probe(folder.path("n-0001.mkv")).frames >= 40)
+    }
+
+    @Test func aStopWhileWaitingEndsTheRunNormally() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let socket = folder.path("ctl")
+        let run = try CamrecBinary.start(["--device", "/dev/video0", "--size", "320x240", "-t", "none", "--reconnect",
+                                          "--control", socket, "--json", folder.path("w.mp4")],
+                                         environment: environment(Self.camera))
+        defer { if run.process.isRunning { run.signal(SIGKILL) } }
+        #expect(run.waitForLine(type: "camera-lost"))
+        #expect(Wait.until(timeout: 30) { RecordingWait.status(socket: socket)?["state"] as? String == "reconnecting" })
+        run.signal(SIGTERM)
+        #expect(run.wait() == 0, "\(run.stderrText)")
+        #expect(run.jsonLines.last?["reason"] as? String == "signal")
+        #expect(folder.contents.filter { $0.hasSuffix(".mp4") } == ["w-0001.mp4"])
+    }
+
+    @Test func withoutReconnectALostCameraEndsTheRunAsBefore() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let result = try CamrecBinary.run(["--device", "/dev/video0", "--size", "320x240", "-t", "none", "--json",
+                                           folder.path("o.mp4")], environment: environment(Self.camera + ",replug=100"))
+        #expect(result.status == 79, "\(result.stderr)")
+        #expect(folder.contents == ["o.mp4"])
+    }
+
+    @Test func devicesShowsTheStableName() throws {
+        let result = try CamrecBinary.run(["devices", "--json"], environment: environment(Self.camera))
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any]
+        let device = try #require((object?["devices"] as? [[String: Any]])?.first)
+        #expect(device["stable_name"] as? String == "/dev/v4l/by-id/usb-Acme_Cam_0042-video-index0")
+        let human = try CamrecBinary.run(["devices"], environment: environment(Self.camera))
+        #expect(String(decoding: human.stdout, as: UTF8.self).contains("stable name /dev/v4l/by-id/usb-Acme_Cam_0042-video-index0"))
+    }
+}
