@@ -99,6 +99,11 @@ import Testing
         let year = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: Date()).year ?? 0
         #expect(movies.allSatisfy { $0.hasPrefix("cam-\(year)") })
         #expect(folder.contents.contains("cam-still-0001.jpg"), "\(folder.contents)")
+        // The still at 1.5 s is frame 15 of the second movie, and says so.
+        let still = try #require(JSONLines.parse(result).first { $0["type"] as? String == "still" })
+        let movie = try #require(still["movie"] as? String)
+        #expect((movie as NSString).lastPathComponent == movies.sorted()[1], "\(still)")
+        #expect(still["frame"] as? Int == 15, "\(still)")
     }
 
     @Test func aSecondRunContinuesTheCounterAndNeverReplacesAMovie() throws {

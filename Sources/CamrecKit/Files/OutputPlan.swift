@@ -28,12 +28,13 @@ final class OutputPlan: Sendable {
         var movies: [Movie] = []
         /// The counter the next segment's name gets.
         var nextCounter: Int
-        /// The first movie's file, claimed before the pipeline runs.
-        var reserved: OutputFile?
+        /// Files claimed for movies the pipeline has not opened yet, oldest first: the
+        /// first movie's (claimed before the pipeline runs), then one per cut.
+        var reserved: [OutputFile] = []
+        /// Why the last claim failed.
+        var claimFailure: String?
         /// Bytes of the committed movies.
         var committedBytes: Int64 = 0
-        /// When the frames that start the next movies passed the gate, oldest first.
-        var pendingStarts: [Date] = []
     }
 
     private let state: Mutex<State>
@@ -61,7 +62,7 @@ final class OutputPlan: Sendable {
         }
         state = Mutex(State(nextCounter: first))
         let reserved = try claim(at: now)
-        state.withLock { $0.reserved = reserved.file; $0.movies.append(reserved) }
+        state.withLock { $0.reserved = [reserved.file]; $0.movies.append(reserved) }
     }
 
     /// A `.partial` name as the final name it stands for (for finding the highest counter).
@@ -92,33 +93,37 @@ final class OutputPlan: Sendable {
         throw CamrecError(.cannotCreateOutput, "cannot find a free name for segment \(counter) beside \(outputPath)")
     }
 
-    /// Notes the wall-clock time a frame that starts a new movie passed the gate: the
-    /// movie is named after it (splitmuxsink asks for the name a GOP later).
-    func noteMovieStart(at date: Date = Date()) {
-        state.withLock { $0.pendingStarts.append(date) }
-    }
-
-    /// The temporary file for the pipeline's movie file number `fragment` (0 for the
-    /// first, which was claimed up front). Called by splitmuxsink's `format-location-full`
-    /// on the streaming thread. When no file can be claimed (the folder became unwritable),
-    /// returns the path it tried: the sink then fails to open it and the run stops with
-    /// that error.
-    func location(forFragment fragment: UInt64, at now: Date = Date()) -> String {
-        let date = state.withLock { $0.pendingStarts.isEmpty ? now : $0.pendingStarts.removeFirst() }
-        if let reserved = state.withLock({ state -> OutputFile? in
-            defer { state.reserved = nil }
-            return state.reserved
-        }) {
-            return reserved.partialPath
-        }
+    /// A frame that starts a new movie passed the gate: claims that movie's file now, named
+    /// after this moment (splitmuxsink asks for the name a GOP later, and a still of the
+    /// frame names its movie before that). Runs on the recording branch's streaming
+    /// thread, behind a queue of two seconds: a slow `open` costs no frame.
+    func movieStarts(at date: Date = Date()) {
         do {
             let movie = try claim(at: date)
-            state.withLock { $0.movies.append(movie) }
-            return movie.file.partialPath
+            state.withLock { state in
+                state.movies.append(movie)
+                state.reserved.append(movie.file)
+            }
         } catch {
-            let fallback = segments?.naming.path(counter: 0, date: date) ?? outputPath
-            return OutputFile.split(fallback).0 + ".partial" + OutputFile.split(fallback).1
+            // The folder became unusable: splitmuxsink gets a name it cannot open (below),
+            // and the run stops with that error.
+            state.withLock { $0.claimFailure = error.message }
         }
+    }
+
+    /// The temporary file for the pipeline's next movie file (splitmuxsink's
+    /// `format-location-full`, on the streaming thread): the oldest claimed and not yet
+    /// opened. When none could be claimed, a path in a folder that does not exist, so
+    /// that the sink fails to open it and the run stops with an error.
+    func nextLocation() -> String {
+        state.withLock { state in
+            state.reserved.isEmpty ? "/nonexistent/camrec: " + (state.claimFailure ?? "no file was claimed") : state.reserved.removeFirst().partialPath
+        }
+    }
+
+    /// The final path of movie `index` (0-based, in the run), nil when there is none.
+    func finalPath(ofMovie index: Int) -> String? {
+        state.withLock { $0.movies.indices.contains(index) ? $0.movies[index].file.finalPath : nil }
     }
 
     /// How many movies this run has opened so far.
@@ -228,7 +233,7 @@ final class OutputPlan: Sendable {
     /// folder that became unusable fails here rather than in the streaming thread.
     func reserveNext(at date: Date = Date()) throws(CamrecError) {
         let movie = try claim(at: date)
-        state.withLock { $0.reserved = movie.file; $0.movies.append(movie) }
+        state.withLock { $0.reserved = [movie.file]; $0.movies.append(movie) }
     }
 
     /// Deletes what retention says must go (after a movie is committed, and now and then

@@ -46,8 +46,8 @@ final class RecordingSession {
         if config.segments != nil {
             do {
                 let muxer = try pipeline.element(named: "mux")
-                locationToken = try muxer.onFormatLocationFull { [plan] fragment, _ in
-                    plan.location(forFragment: fragment)
+                locationToken = try muxer.onFormatLocationFull { [plan] _, _ in
+                    plan.nextLocation()
                 }
                 self.muxer = muxer
             } catch {
@@ -73,7 +73,7 @@ final class RecordingSession {
         self.gate = gate
         let muxer = muxer
         let startSegment: @Sendable (UInt64) -> Void = { [plan] runningTime in
-            plan.noteMovieStart()
+            plan.movieStarts()
             if let event = Event.forceKeyUnit(atRunningTime: runningTime) { encoderPad?.send(event) }
             do {
                 try muxer?.emitAction("split-at-running-time", runningTime)
@@ -132,7 +132,12 @@ final class RecordingSession {
             frameGuardToken?.remove()
             _ = try? pipeline.setState(.null)
         }
-        let stills = StillTaker(sink: stillSink, settings: config.stills, gate: gate, events: events)
+        var moviePath: (@Sendable (Int) -> String?)?
+        if config.segments != nil {
+            let (plan, firstMovie) = (plan, firstMovie)
+            moviePath = { @Sendable file in plan.finalPath(ofMovie: firstMovie + file) }
+        }
+        let stills = StillTaker(sink: stillSink, settings: config.stills, gate: gate, moviePath: moviePath, events: events)
         do {
             try pipeline.setStateThrowingPostedError(.playing)
         } catch {

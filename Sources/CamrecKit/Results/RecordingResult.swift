@@ -38,6 +38,9 @@ public struct ResultFile: Sendable, Codable, Equatable {
     public var latencyMs: Double?
     /// Stills: what asked for it.
     public var trigger: StillTrigger?
+    /// Stills in a run of several movies (`--segment`): the movie whose frame it is
+    /// (`frame` and `pts` count in that movie).
+    public var movie: String?
     /// Segments: the movie's number in the run (1 for the first).
     public var index: Int?
     /// Segments: the wall-clock time the movie started, ISO 8601 with the zone.

@@ -18,12 +18,17 @@ final class StillTaker: @unchecked Sendable {
     private var closed = false
     private var taken: [ResultFile] = []
     private var nextNumber = 1
+    private let moviePath: (@Sendable (Int) -> String?)?
 
+    /// `moviePath` names the movie file a still's frame is in (by the gate's file number),
+    /// for a run of several movies; nil when there is one.
     init(sink: AppSink, settings: StillSettings, gate: FrameGate,
+         moviePath: (@Sendable (Int) -> String?)? = nil,
          events: @escaping @Sendable (RecordingEvent) -> Void) {
         self.sink = sink
         self.settings = settings
         self.gate = gate
+        self.moviePath = moviePath
         self.events = events
         let thread = Thread { [self] in work() }
         thread.name = "camrec-stills"
@@ -110,11 +115,12 @@ final class StillTaker: @unchecked Sendable {
             let written = try AtomicFile.writeNew(bytes, naming: settings.naming, from: number)
             condition.withLock { nextNumber = written.number + 1 }
             let latency = (ContinuousClock.now - requestedAt) / .milliseconds(1)
-            let place = sample.timing?.pts.map(movieFrame) ?? .absent
+            let place = sample.timing?.pts.map(movieFrame) ?? (.absent, 0)
             var file = ResultFile(path: written.path, kind: "still", duration: nil, frames: nil, bytes: Int64(bytes.count))
-            if case .found(let index, let seconds) = place {
+            if case .found(let index, let seconds) = place.frame {
                 file.frame = index
                 file.pts = (seconds * 1_000_000).rounded() / 1_000_000
+                file.movie = moviePath?(place.file)
             }
             file.latencyMs = (latency * 10).rounded() / 10
             file.trigger = trigger
@@ -125,11 +131,11 @@ final class StillTaker: @unchecked Sendable {
     }
 
     /// Waits (briefly) for the recording branch to reach the frame, to say where it is.
-    private func movieFrame(_ pts: UInt64) -> MovieFrameLookup {
+    private func movieFrame(_ pts: UInt64) -> (frame: MovieFrameLookup, file: Int) {
         let deadline = ContinuousClock.now + .seconds(2)
         while true {
-            let lookup = gate.movieFrame(pts: pts)
-            if lookup != .pending || ContinuousClock.now > deadline { return lookup }
+            let lookup = gate.place(pts: pts)
+            if lookup.frame != .pending || ContinuousClock.now > deadline { return lookup }
             Thread.sleep(forTimeInterval: 0.005)
         }
     }

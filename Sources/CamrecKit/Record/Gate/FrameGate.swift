@@ -103,12 +103,18 @@ final class FrameGate: Sendable {
 
     /// Where the camera frame with timestamp `pts` is in its movie file.
     func movieFrame(pts: UInt64) -> MovieFrameLookup {
+        place(pts: pts).frame
+    }
+
+    /// Where the camera frame with timestamp `pts` is: its movie file (0 for this
+    /// pipeline's first) and its place in it.
+    func place(pts: UInt64) -> (frame: MovieFrameLookup, file: Int) {
         jobs.withLock { jobs in
             let lookup = jobs.timeline.lookup(pts: pts, closed: jobs.limit.isReached)
             if lookup == .absent, let previous = jobs.previous, case .found = previous.lookup(pts: pts, closed: true) {
-                return previous.lookup(pts: pts, closed: true)
+                return (previous.lookup(pts: pts, closed: true), jobs.finished.count - 1)
             }
-            return lookup
+            return (lookup, jobs.finished.count)
         }
     }
 
