@@ -131,6 +131,12 @@ enum RecordCommand: Subcommand {
     /// Options that are valid but will not do what was asked of them with this camera.
     private static func startWarnings(_ options: RecordOptions, source: VideoSource) -> [String] {
         var warnings: [String] = []
+        if options.unattended.segments != nil && options.force {
+            warnings.append("--force does nothing with --segment: movies of a segmented run never replace a file (a taken name gets -2)")
+        }
+        if options.unattended.segments == nil, (options.output as NSString).lastPathComponent.contains("%") {
+            warnings.append("\((options.output as NSString).lastPathComponent) is used as written: time fields and counters are filled in only with --segment")
+        }
         if options.stillQualityGiven, case .camera(_, let format) = source, format.fourcc == "MJPG",
            options.stills.format != .png {
             warnings.append("--still-quality is not used: stills from an MJPEG camera are its own JPEG frames, byte for byte")
