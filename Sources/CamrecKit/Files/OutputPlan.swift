@@ -238,8 +238,8 @@ final class OutputPlan: Sendable {
 
     /// Deletes what retention says must go (after a movie is committed, and now and then
     /// for `--min-free`); `stillShort` when free space stays below `--min-free`.
-    func applyRetention() -> (deleted: [DeletedFile], stillShort: Bool) {
+    func applyRetention(freeSpaceOnly: Bool = false) -> (deleted: [DeletedFile], stillShort: Bool) {
         guard let segments, segments.retention.isActive else { return ([], false) }
-        return RetentionKeeper(policy: segments.retention, naming: segments.naming).apply()
+        return RetentionKeeper(policy: segments.retention, naming: segments.naming).apply(freeSpaceOnly: freeSpaceOnly)
     }
 }

@@ -108,10 +108,13 @@ struct RetentionKeeper {
     }
 
     /// Deletes what the policy says must go; returns what was deleted and whether the
-    /// free-space rule is still unmet.
-    func apply() -> (deleted: [DeletedFile], stillShort: Bool) {
+    /// free-space rule is still unmet. `freeSpaceOnly` (the frequent check while a movie
+    /// is written) looks at the folder only when free space is short: a statvfs, not a
+    /// listing of a folder that may hold thousands of movies.
+    func apply(freeSpaceOnly: Bool = false) -> (deleted: [DeletedFile], stillShort: Bool) {
         guard policy.isActive else { return ([], false) }
         let free = RetentionPolicy.freeBytes(in: naming.folder) ?? Int64.max
+        if freeSpaceOnly, free >= policy.minFree ?? 0 { return ([], false) }
         let (victims, stillShort) = policy.victims(candidates(), freeBytes: free)
         var deleted: [DeletedFile] = []
         for (file, rule) in victims where unlink(file.path) == 0 {

@@ -228,7 +228,7 @@ final class RecordingSession {
                         bytes: plan.bytesWritten, limit: config.maxDuration?.seconds,
                         fps: Double(frames - lastFrames) / max(interval / .seconds(1), 0.001))))
                     lastFrames = frames
-                    if config.segments?.retention.minFree != nil, applyRetention(events: events) {
+                    if config.segments?.retention.minFree != nil, applyRetention(freeSpaceOnly: true, events: events) {
                         actions += machine.handle(.diskLow(now))
                     }
                 case .finish(let requested, let message):
@@ -301,8 +301,8 @@ final class RecordingSession {
 
     /// Applies retention, reporting each deletion (a deleted movie leaves the result);
     /// true when free space stays below `--min-free` with nothing left to delete.
-    private func applyRetention(events: @Sendable (RecordingEvent) -> Void) -> Bool {
-        let (deleted, stillShort) = plan.applyRetention()
+    private func applyRetention(freeSpaceOnly: Bool = false, events: @Sendable (RecordingEvent) -> Void) -> Bool {
+        let (deleted, stillShort) = plan.applyRetention(freeSpaceOnly: freeSpaceOnly)
         for file in deleted {
             events(.deleted(file))
             committed.removeAll { $0.path == file.path }
