@@ -57,48 +57,67 @@ public final class Recorder: Sendable {
         }
         var sessionConfig = config
         var run = RunTotals()
+        // Pipelines after a reconnect that failed before their first frame, in a row: a
+        // camera that comes back flaky is waited for again, a few times.
+        var failedRestarts = 0
         while true {
-            let session: RecordingSession
+            let lost: String
             do {
-                session = try RecordingSession(config: sessionConfig, pipeline: RecordPipeline(config: sessionConfig, template: template),
-                                               control: control, plan: plan)
+                let session = try RecordingSession(config: sessionConfig, pipeline: RecordPipeline(config: sessionConfig, template: template),
+                                                   control: control, plan: plan)
+                let result = try session.run(announce: run.sessions == 0, events: events)
+                run.add(result)
+                failedRestarts = 0
+                guard result.reason == .cameraLost, config.reconnect != nil, identity != nil,
+                      control.pendingStop.count == 0 else {
+                    return run.result(ending: result.reason, message: result.message)
+                }
+                lost = result.message ?? "camera lost"
             } catch {
                 plan.discardOpen()
-                if run.sessions > 0 { return run.result(ending: .error, message: error.message) }
-                throw error
-            }
-            let result: RecordingResult
-            do {
-                result = try session.run(announce: run.sessions == 0, events: events)
-            } catch {
-                if run.sessions > 0 { return run.result(ending: .error, message: error.message) }
-                throw error
-            }
-            run.add(result)
-            guard result.reason == .cameraLost, let reconnect = config.reconnect, let identity,
-                  control.pendingStop.count == 0 else {
-                return run.result(ending: result.reason, message: result.message)
-            }
-            let lostAt = ContinuousClock.now
-            events(.cameraLost(result.message ?? "camera lost"))
-            switch waitForCamera(identity, timeout: reconnect.timeout, status: run) {
-            case .stopped(let reason):
-                return run.result(ending: reason, message: "stopped while waiting for the camera to come back")
-            case .timedOut:
-                let limit = reconnect.timeout.map { " within \($0.description)" } ?? ""
-                return run.result(ending: .cameraLost, message: "the camera did not come back\(limit): \(identity)")
-            case .back(let device):
-                guard let next = nextConfig(after: run, device: device) else {
-                    return run.result(ending: .maxDuration, message: nil)
-                }
-                sessionConfig = next
-                do {
-                    try plan.reserveNext()
-                } catch {
+                guard run.sessions > 0 else { throw error }
+                failedRestarts += 1
+                guard identity != nil, failedRestarts < 5, control.pendingStop.count == 0 else {
                     return run.result(ending: .error, message: error.message)
                 }
-                events(.cameraBack(device: device.path, gap: (ContinuousClock.now - lostAt) / .seconds(1)))
+                lost = "the camera failed as it came back: \(error.message)"
             }
+            guard let identity else { return run.result(ending: .cameraLost, message: lost) }
+            switch resume(identity, after: run, lost: lost, plan: plan, events: events) {
+            case .success(let next): sessionConfig = next
+            case .failure(let end): return run.result(ending: end.reason, message: end.message)
+            }
+        }
+    }
+
+    /// How a run ends instead of going on after a lost camera.
+    private struct RunEnd: Error {
+        var reason: StopReason
+        var message: String?
+    }
+
+    /// Reports the loss, waits for the camera with `identity`, and returns the
+    /// configuration of the next pipeline, or how the run ends.
+    private func resume(_ identity: DeviceIdentity, after run: RunTotals, lost: String, plan: OutputPlan,
+                        events: @Sendable (RecordingEvent) -> Void) -> Result<RecordConfig, RunEnd> {
+        let lostAt = ContinuousClock.now
+        events(.cameraLost(lost))
+        let timeout = config.reconnect?.timeout
+        switch waitForCamera(identity, timeout: timeout, status: run) {
+        case .stopped(let reason):
+            return .failure(RunEnd(reason: reason, message: "stopped while waiting for the camera to come back"))
+        case .timedOut:
+            let limit = timeout.map { " within \($0.description)" } ?? ""
+            return .failure(RunEnd(reason: .cameraLost, message: "the camera did not come back\(limit): \(identity)"))
+        case .back(let device):
+            guard let next = nextConfig(after: run, device: device) else { return .failure(RunEnd(reason: .maxDuration)) }
+            do {
+                try plan.reserveNext()
+            } catch {
+                return .failure(RunEnd(reason: .error, message: error.message))
+            }
+            events(.cameraBack(device: device.path, gap: (ContinuousClock.now - lostAt) / .seconds(1)))
+            return .success(next)
         }
     }
 
