@@ -47,8 +47,11 @@ struct MovieBox {
 
     /// The track's length on the movie timeline: its edits, else its media.
     private func movieDuration(_ track: OutputTrack) -> UInt64 {
-        if !track.edits.isEmpty { return track.edits.reduce(0) { $0 + $1.segmentDuration } }
-        return track.mediaDuration * UInt64(movieTimescale) / UInt64(track.template.timescale)
+        if !track.edits.isEmpty { return track.edits.reduce(0) { TimeScale.add($0, $1.segmentDuration) } }
+        let duration = track.mediaDuration.multipliedFullWidth(by: UInt64(movieTimescale))
+        let timescale = UInt64(max(track.template.timescale, 1))
+        guard duration.high < timescale else { return .max }
+        return timescale.dividingFullWidth(duration).quotient
     }
 
     private func track(_ moov: inout ByteWriter, index: Int, duration: UInt64) {
@@ -86,7 +89,9 @@ struct MovieBox {
     }
 
     private func editList(_ trak: inout ByteWriter, _ edits: [Edit]) {
-        let wide = edits.contains { $0.segmentDuration > UInt64(UInt32.max) || $0.mediaTime > Int64(Int32.max) }
+        let wide = edits.contains {
+            $0.segmentDuration > UInt64(UInt32.max) || $0.mediaTime > Int64(Int32.max) || $0.mediaTime < Int64(Int32.min)
+        }
         trak.box("edts") { edts in
             edts.fullBox("elst", version: wide ? 1 : 0) { box in
                 box.uint32(UInt32(edits.count))
