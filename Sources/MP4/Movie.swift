@@ -52,7 +52,7 @@ public struct Movie: Sendable {
     /// Parses a whole `moov` box of a file of `fileSize` bytes (a bound on what its tables
     /// may describe). A movie box with movie extends (`mvex`: its samples continue in
     /// fragments) is refused unless `fragmented`, when its own tables are read as they are.
-    static func parse(moov: [UInt8], fileType: [UInt8]?, fileSize: UInt64, fragmented: Bool = false) throws(MP4Error) -> Movie {
+    static func parse(moov: [UInt8], fileType: [UInt8]?, fileSize: UInt64 = .max, fragmented: Bool = false) throws(MP4Error) -> Movie {
         guard let top = Box.children(of: moov, in: 0..<moov.count), let box = top.first("moov"),
               let children = Box.children(of: moov, in: box.payload)
         else { throw MP4Error("the movie box is corrupt") }
