@@ -45,11 +45,11 @@ enum RecoverCommand: Subcommand {
             and reported (lost_tail_bytes).
 
             Where the movie goes:
-              default          NAME.EXT beside FILE for NAME.partial.EXT (or NAME.partial-N.EXT),
-                               NAME-recovered.EXT for any other name
-              -o OUT           that file (one FILE; same container: .mp4/.mov or .mkv)
-              -o FOLDER        FOLDER/NAME.EXT for each FILE (several FILEs need a folder)
-              --in-place       FILE itself, replaced by one rename once the movie is whole
+              default      beside FILE: NAME.EXT for NAME.partial.EXT (or .partial-N.EXT),
+                           NAME-recovered.EXT for any other name
+              -o OUT       that file (one FILE; same container: .mp4/.mov or .mkv)
+              -o FOLDER    FOLDER/NAME.EXT for each FILE (several FILEs need a folder)
+              --in-place   FILE itself, replaced by one rename once the movie is whole
             An existing output is never replaced without --force. FILE is only ever read
             (except with --in-place), and a FILE that is already a finished movie is
             reported as complete and left alone. A FILE that another process has open (a
