@@ -15,11 +15,6 @@ import Glibc
 struct MatroskaFinisher {
     let layout: MatroskaLayout
 
-    /// Seconds from the segment's start to the end of the last whole block.
-    var seconds: Double {
-        max(layout.endTime, 0) * Double(layout.timestampScale) / 1e9
-    }
-
     /// Writes the finished movie from `sourcePath` to the file open as `output` (empty).
     func write(from sourcePath: String, to output: Int32, outputPath: String) throws(CamrecError) {
         let keptEnd = layout.keptEnd

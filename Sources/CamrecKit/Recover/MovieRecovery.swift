@@ -174,7 +174,7 @@ public enum MovieRecovery {
     }
 
     private static func describe(_ layout: MatroskaLayout) -> [RecoveredTrack] {
-        let seconds = (max(layout.endTime, 0) * Double(layout.timestampScale) / 1e9 * 1000).rounded() / 1000
+        let seconds = (layout.seconds * 1000).rounded() / 1000
         return layout.tracks.map { track in
             RecoveredTrack(kind: track.type == 1 ? "video" : track.type == 2 ? "audio" : "other", codec: track.codec,
                            samples: layout.blocks[track.number] ?? 0, duration: track.number == layout.mainTrack?.number ? seconds : nil)

@@ -14,6 +14,7 @@ public struct RecoverResult: Sendable, Encodable, Equatable {
     public var input: String
     /// The finished movie (recovered only), as typed or derived from the input's spelling.
     public var output: String?
+    /// What became of it.
     public var status: Status
     /// The input's container, as read from its bytes.
     public var container: RecoverContainer?
