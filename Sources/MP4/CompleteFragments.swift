@@ -26,6 +26,8 @@ public struct CompleteFragments: Sendable {
     public var completeEnd: UInt64
     /// The file's size in bytes.
     public var fileSize: UInt64
+    /// The movie box's dates and tags.
+    public var metadata: MovieMetadata
 
     /// Reads the movie at `path`.
     ///
@@ -84,7 +86,8 @@ public struct CompleteFragments: Sendable {
         let whole = !reader.stopped && layout.tornBox == nil
         return CompleteFragments(
             fileType: fileType, movieTimescale: movie.timescale, tracks: tracks, fragments: fragments,
-            isFragmented: isFragmented, isWhole: whole, completeEnd: reader.completeEnd, fileSize: file.size
+            isFragmented: isFragmented, isWhole: whole, completeEnd: reader.completeEnd, fileSize: file.size,
+            metadata: movie.metadata
         )
     }
 

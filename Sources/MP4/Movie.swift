@@ -11,6 +11,8 @@ public struct Movie: Sendable {
     public var timescale: UInt32
     /// The tracks, in file order.
     public var tracks: [Track]
+    /// Its dates and tags.
+    public var metadata = MovieMetadata()
 
     /// Reads the movie box of `path` and expands every track's sample table.
     ///
@@ -66,7 +68,8 @@ public struct Movie: Sendable {
         for trak in children where trak.type == "trak" {
             tracks.append(try TrackParser(bytes: moov, trak: trak, fileSize: fileSize).parse())
         }
-        return Movie(fileType: fileType, timescale: timescale, tracks: tracks)
+        return Movie(fileType: fileType, timescale: timescale, tracks: tracks,
+                     metadata: MovieMetadata.read(moov, mvhd: mvhd, children: children))
     }
 }
 

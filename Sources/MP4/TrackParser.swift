@@ -30,7 +30,8 @@ struct TrackParser {
             id: id, handler: handler, timescale: timescale, language: language, header: header,
             handlerBox: Array(bytes[hdlr.start..<hdlr.end]),
             mediaHeaderBox: mediaHeaderBox.map { Array(bytes[$0.start..<$0.end]) } ?? [],
-            sampleEntry: entry, edits: edits, samples: samples
+            sampleEntry: entry, edits: edits, samples: samples,
+            userData: children.first("udta").flatMap { $0.end - $0.start < 1 << 20 ? Array(bytes[$0.start..<$0.end]) : nil }
         )
     }
 

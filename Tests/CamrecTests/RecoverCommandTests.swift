@@ -83,6 +83,9 @@ import Testing
         #expect(try MediaProbe.decodeErrors(output).isEmpty)
         // Exact times, bit for bit: the same packets as ffmpeg reads from the partial file.
         #expect(try packetTimes(output) == packetTimes(partial))
+        // The recording's date and tags stay.
+        let tags = ["-v", "error", "-show_entries", "format_tags=creation_time,encoder", "-of", "csv=p=0"]
+        #expect(try ChildProcess.run("ffprobe", tags + [output]).stdoutText == ChildProcess.run("ffprobe", tags + [partial]).stdoutText)
         if container != "mkv" {
             #expect(!(try MediaProbe.topLevelBoxes(output)).contains("moof"), "a plain movie, not fragmented")
         }

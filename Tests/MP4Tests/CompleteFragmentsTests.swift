@@ -143,14 +143,19 @@ struct CompleteFragmentsTests {
             "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=30:duration=3",
             "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=3",
             "-c:v", "libx264", "-preset", "veryfast", "-bf", "2", "-g", "15", "-pix_fmt", "yuv420p", "-c:a", "aac",
+            "-metadata", "creation_time=2024-01-02T03:04:05Z", "-metadata", "title=recovered",
             "-movflags", "frag_keyframe+empty_moov+default_base_moof", input,
         ])
         let movie = try CompleteFragments.read(path: input)
         #expect(movie.isFragmented && movie.isWhole && movie.fragments >= 6)
         let output = path("plain.mp4")
         try MovieWriter.write(path: output, sourcePath: input, fileType: movie.fileType, movieTimescale: movie.movieTimescale,
-                              tracks: movie.tracks)
+                              tracks: movie.tracks, metadata: movie.metadata)
         #expect(try Tool.run("ffmpeg", ["-v", "error", "-i", output, "-f", "null", "-"]).isEmpty)
+        // The date and the tags are kept.
+        let tags = ["-v", "error", "-show_entries", "format_tags=creation_time,title", "-of", "csv=p=0"]
+        #expect(try Tool.run("ffprobe", tags + [output]) == Tool.run("ffprobe", tags + [input]))
+        #expect(try Tool.run("ffprobe", tags + [output]).contains("2024-01-02T03:04:05"))
         for stream in ["v:0", "a:0"] {
             let arguments = ["-v", "error", "-select_streams", stream, "-show_entries", "packet=pts,dts,flags,size", "-of", "csv=p=0"]
             #expect(try Tool.run("ffprobe", arguments + [output]) == Tool.run("ffprobe", arguments + [input]))

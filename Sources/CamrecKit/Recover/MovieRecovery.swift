@@ -64,7 +64,7 @@ public enum MovieRecovery {
         do throws(CamrecError) {
             do {
                 try MovieWriter.write(path: output.temporary, sourcePath: input, fileType: movie.fileType,
-                                      movieTimescale: movie.movieTimescale, tracks: movie.tracks)
+                                      movieTimescale: movie.movieTimescale, tracks: movie.tracks, metadata: movie.metadata)
             } catch let error as MP4Error {
                 throw error.isNoSpace
                     ? CamrecError(.diskFull, "\(error.message); nothing was written")
