@@ -57,7 +57,8 @@ extension Box {
             } else if size32 == 0 {
                 size = file.size - offset
             }
-            guard size >= headerSize, offset + size <= file.size else { break }
+            // Compared without adding: a garbage 64-bit size must not overflow.
+            guard size >= headerSize, size <= file.size - offset else { break }
             boxes.append(Box(type: type, start: Int(offset), payloadStart: Int(offset + headerSize), end: Int(offset + size)))
             offset += size
         }

@@ -11,6 +11,8 @@ public struct Movie: Sendable {
     public var timescale: UInt32
     /// The tracks, in file order.
     public var tracks: [Track]
+    /// Its dates and tags.
+    public var metadata = MovieMetadata()
 
     /// Reads the movie box of `path` and expands every track's sample table.
     ///
@@ -40,21 +42,23 @@ public struct Movie: Sendable {
             }
         }
         guard let moov else { throw MP4Error("the file has no movie box (moov)") }
-        let movie = try parse(moov: moov, fileType: fileType)
+        let movie = try parse(moov: moov, fileType: fileType, fileSize: file.size)
         for track in movie.tracks {
-            for sample in track.samples where sample.offset + UInt64(sample.size) > file.size {
+            for sample in track.samples where sample.offset > file.size || UInt64(sample.size) > file.size - sample.offset {
                 throw MP4Error("track \(track.id) has samples past the end of the file (truncated?)")
             }
         }
         return movie
     }
 
-    /// Parses a whole `moov` box.
-    static func parse(moov: [UInt8], fileType: [UInt8]?) throws(MP4Error) -> Movie {
+    /// Parses a whole `moov` box of a file of `fileSize` bytes (a bound on what its tables
+    /// may describe). A movie box with movie extends (`mvex`: its samples continue in
+    /// fragments) is refused unless `fragmented`, when its own tables are read as they are.
+    static func parse(moov: [UInt8], fileType: [UInt8]?, fileSize: UInt64 = .max, fragmented: Bool = false) throws(MP4Error) -> Movie {
         guard let top = Box.children(of: moov, in: 0..<moov.count), let box = top.first("moov"),
               let children = Box.children(of: moov, in: box.payload)
         else { throw MP4Error("the movie box is corrupt") }
-        guard children.first("mvex") == nil else { throw MP4Error("the movie is fragmented") }
+        guard fragmented || children.first("mvex") == nil else { throw MP4Error("the movie is fragmented") }
         guard let mvhd = children.first("mvhd") else { throw MP4Error("the movie box has no header") }
         var reader = ByteReader(moov, range: mvhd.payload)
         guard let version = reader.uint8(), reader.skip(3), reader.skip(version == 1 ? 16 : 8),
@@ -62,9 +66,10 @@ public struct Movie: Sendable {
         else { throw MP4Error("the movie header is corrupt") }
         var tracks: [Track] = []
         for trak in children where trak.type == "trak" {
-            tracks.append(try TrackParser(bytes: moov, trak: trak).parse())
+            tracks.append(try TrackParser(bytes: moov, trak: trak, fileSize: fileSize).parse())
         }
-        return Movie(fileType: fileType, timescale: timescale, tracks: tracks)
+        return Movie(fileType: fileType, timescale: timescale, tracks: tracks,
+                     metadata: MovieMetadata.read(moov, mvhd: mvhd, children: children))
     }
 }
 

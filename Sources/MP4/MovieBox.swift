@@ -4,13 +4,15 @@ struct MovieBox {
     let tracks: [OutputTrack]
     let chunkOffsets: [[UInt64]]
     let samplesPerChunk: [[Int]]
+    /// Dates (written to every header) and user data.
+    var metadata = MovieMetadata()
 
     func bytes() -> [UInt8] {
         let durations = tracks.map(movieDuration)
         var writer = ByteWriter()
         writer.box("moov") { moov in
             let duration = durations.max() ?? 0
-            moov.fullBox("mvhd", version: duration > UInt64(UInt32.max) ? 1 : 0) { box in
+            moov.fullBox("mvhd", version: isWide(duration) ? 1 : 0) { box in
                 times(&box, duration: duration, timescale: movieTimescale)
                 box.uint32(0x0001_0000)  // rate 1.0
                 box.uint16(0x0100)  // volume 1.0
@@ -20,6 +22,7 @@ struct MovieBox {
                 box.uint32(UInt32(tracks.count + 1))
             }
             for index in tracks.indices { track(&moov, index: index, duration: durations[index]) }
+            if let userData = metadata.userData { moov.append(userData) }
         }
         return writer.bytes
     }
@@ -30,16 +33,21 @@ struct MovieBox {
         0, 0, 0, 0, 0, 0, 0, 0, 0x40, 0, 0, 0,
     ]
 
-    /// Creation and modification time (0: unknown), timescale and duration, 32 or 64 bits.
+    /// Whether a header with `duration` needs its 64-bit form (version 1).
+    private func isWide(_ duration: UInt64) -> Bool {
+        duration > UInt64(UInt32.max) || max(metadata.creationTime, metadata.modificationTime) > UInt64(UInt32.max)
+    }
+
+    /// Creation and modification time, timescale and duration, 32 or 64 bits as `isWide` says.
     private func times(_ box: inout ByteWriter, duration: UInt64, timescale: UInt32) {
-        if duration > UInt64(UInt32.max) {
-            box.uint64(0)
-            box.uint64(0)
+        if isWide(duration) {
+            box.uint64(metadata.creationTime)
+            box.uint64(metadata.modificationTime)
             box.uint32(timescale)
             box.uint64(duration)
         } else {
-            box.uint32(0)
-            box.uint32(0)
+            box.uint32(UInt32(metadata.creationTime))
+            box.uint32(UInt32(metadata.modificationTime))
             box.uint32(timescale)
             box.uint32(UInt32(duration))
         }
@@ -47,16 +55,25 @@ struct MovieBox {
 
     /// The track's length on the movie timeline: its edits, else its media.
     private func movieDuration(_ track: OutputTrack) -> UInt64 {
-        if !track.edits.isEmpty { return track.edits.reduce(0) { $0 + $1.segmentDuration } }
-        return track.mediaDuration * UInt64(movieTimescale) / UInt64(track.template.timescale)
+        if !track.edits.isEmpty { return track.edits.reduce(0) { TimeScale.add($0, $1.segmentDuration) } }
+        let duration = track.mediaDuration.multipliedFullWidth(by: UInt64(movieTimescale))
+        let timescale = UInt64(max(track.template.timescale, 1))
+        guard duration.high < timescale else { return .max }
+        return timescale.dividingFullWidth(duration).quotient
     }
 
     private func track(_ moov: inout ByteWriter, index: Int, duration: UInt64) {
         let track = tracks[index]
         moov.box("trak") { trak in
-            let wide = duration > UInt64(UInt32.max)
+            let wide = isWide(duration)
             trak.fullBox("tkhd", version: wide ? 1 : 0, flags: track.template.header.flags) { box in
-                if wide { box.uint64(0); box.uint64(0) } else { box.uint32(0); box.uint32(0) }
+                if wide {
+                    box.uint64(metadata.creationTime)
+                    box.uint64(metadata.modificationTime)
+                } else {
+                    box.uint32(UInt32(metadata.creationTime))
+                    box.uint32(UInt32(metadata.modificationTime))
+                }
                 box.uint32(UInt32(index + 1))
                 box.uint32(0)
                 if wide { box.uint64(duration) } else { box.uint32(UInt32(duration)) }
@@ -65,7 +82,7 @@ struct MovieBox {
             if !track.edits.isEmpty { editList(&trak, track.edits) }
             trak.box("mdia") { mdia in
                 let mediaDuration = track.mediaDuration
-                mdia.fullBox("mdhd", version: mediaDuration > UInt64(UInt32.max) ? 1 : 0) { box in
+                mdia.fullBox("mdhd", version: isWide(mediaDuration) ? 1 : 0) { box in
                     times(&box, duration: mediaDuration, timescale: track.template.timescale)
                     box.uint16(track.template.language)
                     box.uint16(0)
@@ -82,11 +99,14 @@ struct MovieBox {
                     sampleTable(&minf, index: index)
                 }
             }
+            if let userData = track.template.userData { trak.append(userData) }
         }
     }
 
     private func editList(_ trak: inout ByteWriter, _ edits: [Edit]) {
-        let wide = edits.contains { $0.segmentDuration > UInt64(UInt32.max) || $0.mediaTime > Int64(Int32.max) }
+        let wide = edits.contains {
+            $0.segmentDuration > UInt64(UInt32.max) || $0.mediaTime > Int64(Int32.max) || $0.mediaTime < Int64(Int32.min)
+        }
         trak.box("edts") { edts in
             edts.fullBox("elst", version: wide ? 1 : 0) { box in
                 box.uint32(UInt32(edits.count))

@@ -6,7 +6,8 @@ import Glibc
 /// source file keep its order and interleaving and are copied in the kernel (`sendfile`)
 /// in long runs (see ``SampleLayout``); samples in memory follow them.
 public enum MovieWriter {
-    /// Writes `tracks` to `path` (created or truncated), reading file samples from `sourcePath`.
+    /// Writes `tracks` to `path` (created or truncated), reading file samples from `sourcePath`,
+    /// with `metadata`'s dates and user data (none by default).
     ///
     /// Samples whose source is ``SampleSource/pending`` are filled in by `complete` once the
     /// file samples are copied (so a caller can copy the bulk of a movie while it still
@@ -14,7 +15,7 @@ public enum MovieWriter {
     /// pending source and may change a track's sample entry, sync flags and nothing else.
     public static func write(
         path: String, sourcePath: String, fileType: [UInt8]?, movieTimescale: UInt32, tracks: [OutputTrack],
-        completing complete: (inout [OutputTrack]) throws -> Void = { _ in }
+        metadata: MovieMetadata = MovieMetadata(), completing complete: (inout [OutputTrack]) throws -> Void = { _ in }
     ) throws {
         let source = try SampleFile(path: sourcePath)
         let output = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
@@ -64,7 +65,7 @@ public enum MovieWriter {
         try sink.write(size.bytes, at: mdatStart + 8)
         let moov = MovieBox(
             movieTimescale: movieTimescale, tracks: completed, chunkOffsets: chunkOffsets,
-            samplesPerChunk: samplesPerChunk
+            samplesPerChunk: samplesPerChunk, metadata: metadata
         )
         try sink.write(moov.bytes())
     }

@@ -4,6 +4,9 @@ struct SampleTable {
     let bytes: [UInt8]
     let boxes: [Box]
     let track: UInt32
+    /// The size of the file: a table of more sample bytes than that is corrupt (and would
+    /// otherwise make a garbage count allocate gigabytes).
+    let fileSize: UInt64
 
     func samples() throws(MP4Error) -> [Sample] {
         let sizes = try sampleSizes()
@@ -22,7 +25,7 @@ struct SampleTable {
                 offset: positions[index], size: sizes[index], decodeTime: time, duration: durations[index],
                 compositionOffset: offsets[index], isSync: sync.map { $0[index] } ?? true
             ))
-            time += Int64(durations[index])
+            time &+= Int64(durations[index])
         }
         return samples
     }
@@ -42,7 +45,10 @@ struct SampleTable {
         }
         var reader = try table("stsz")
         guard let constant = reader.uint32(), let count = reader.uint32() else { throw corrupt("stsz") }
-        if constant != 0 { return [UInt32](repeating: constant, count: Int(count)) }
+        if constant != 0 {
+            guard UInt64(count) * UInt64(constant) <= fileSize else { throw corrupt("stsz") }
+            return [UInt32](repeating: constant, count: Int(count))
+        }
         guard reader.remaining >= Int(count) * 4 else { throw corrupt("stsz") }
         var sizes: [UInt32] = []
         sizes.reserveCapacity(Int(count))
@@ -122,7 +128,9 @@ struct SampleTable {
                 var position = chunks[chunk]
                 for _ in 0..<rule.perChunk where positions.count < sizes.count {
                     positions.append(position)
-                    position += UInt64(sizes[positions.count - 1])
+                    // Wrapping: a garbage chunk offset gives a position past the file, which
+                    // callers reject, instead of a trap.
+                    position &+= UInt64(sizes[positions.count - 1])
                 }
             }
         }

@@ -72,6 +72,8 @@ public struct Track: Sendable {
     public var edits: [Edit]?
     /// The samples, in decoding order.
     public var samples: [Sample]
+    /// The track's `udta` box, whole (tags such as the encoder), kept by a copy.
+    public var userData: [UInt8]? = nil
 
     /// The sample entry's type, e.g. "avc1", "mp4a".
     public var format: String {

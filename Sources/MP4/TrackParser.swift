@@ -2,6 +2,8 @@
 struct TrackParser {
     let bytes: [UInt8]
     let trak: Box
+    /// The size of the file the track is in: its samples cannot take more.
+    let fileSize: UInt64
 
     func parse() throws(MP4Error) -> Track {
         let children = try boxes(in: trak)
@@ -23,12 +25,13 @@ struct TrackParser {
         let mediaHeaderBox = information.first { ["vmhd", "smhd", "gmhd", "nmhd", "sthd", "hmhd"].contains($0.type) }
         let table = try boxes(in: stbl)
         let entry = try sampleEntry(table, track: id)
-        let samples = try SampleTable(bytes: bytes, boxes: table, track: id).samples()
+        let samples = try SampleTable(bytes: bytes, boxes: table, track: id, fileSize: fileSize).samples()
         return Track(
             id: id, handler: handler, timescale: timescale, language: language, header: header,
             handlerBox: Array(bytes[hdlr.start..<hdlr.end]),
             mediaHeaderBox: mediaHeaderBox.map { Array(bytes[$0.start..<$0.end]) } ?? [],
-            sampleEntry: entry, edits: edits, samples: samples
+            sampleEntry: entry, edits: edits, samples: samples,
+            userData: children.first("udta").flatMap { $0.end - $0.start < 1 << 20 ? Array(bytes[$0.start..<$0.end]) : nil }
         )
     }
 

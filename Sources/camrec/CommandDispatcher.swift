@@ -7,7 +7,7 @@ enum CommandDispatcher {
     static let version = "0.1.0"
 
     /// The subcommands; `help [SUBCOMMAND]` prints a subcommand's `--help`.
-    static let subcommands = Subcommands(["record", "devices", "still", "ctl", "trim", "help"], default: "record")
+    static let subcommands = Subcommands(["record", "devices", "still", "ctl", "trim", "recover", "help"], default: "record")
 
     static func run(_ arguments: [String]) -> ExitStatus {
         if arguments == ["--version"] || arguments == ["-V"] {
@@ -29,6 +29,7 @@ enum CommandDispatcher {
         case "ctl": CtlCommand.main(arguments)
         case "still": StillCommand.main(arguments)
         case "trim": TrimCommand.main(arguments)
+        case "recover": RecoverCommand.main(arguments)
         case "help": help(arguments)
         default: RecordCommand.main(arguments)
         }

@@ -1,0 +1,52 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Which processes hold a file open, read from `/proc/PID/fd` (the processes of other
+/// users are hidden unless camrec runs as root): a recording still being written is
+/// neither stale nor to be recovered.
+enum OpenFiles {
+    /// The ids of processes other than this one that have `path` open.
+    static func holders(of path: String) -> [Int32] {
+        holders(of: [path])[path] ?? []
+    }
+
+    /// For each of `paths` that some other process has open, the ids of those processes.
+    static func holders(of paths: [String]) -> [String: [Int32]] {
+        var wanted: [FileID: String] = [:]
+        for path in paths {
+            if let id = FileID(path: path) { wanted[id] = path }
+        }
+        guard !wanted.isEmpty, let proc = opendir("/proc") else { return [:] }
+        defer { closedir(proc) }
+        var found: [String: [Int32]] = [:]
+        let me = getpid()
+        while let entry = readdir(proc) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let pid = Int32(name), pid != me else { continue }
+            let folder = "/proc/\(name)/fd"
+            guard let descriptors = opendir(folder) else { continue }
+            while let fd = readdir(descriptors) {
+                let fdName = withUnsafeBytes(of: fd.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                guard fdName.first?.isNumber == true, let id = FileID(path: folder + "/" + fdName),
+                      let path = wanted[id] else { continue }
+                if found[path]?.contains(pid) != true { found[path, default: []].append(pid) }
+            }
+            closedir(descriptors)
+        }
+        return found
+    }
+
+    /// A file's device and inode.
+    struct FileID: Hashable {
+        var device: UInt64
+        var inode: UInt64
+
+        init?(path: String) {
+            var info = stat()
+            guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+        }
+    }
+}

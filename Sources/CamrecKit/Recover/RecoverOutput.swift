@@ -1,0 +1,90 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The output of one recovery: its final path, checked before anything is written, and
+/// the hidden temporary file beside it that becomes it once whole.
+struct RecoverOutput {
+    /// Where the finished movie ends up.
+    let final: String
+    /// The file written first (`.NAME.recover-PID.part` in the same folder).
+    let temporary: String
+    private let source: RecoverSource
+    private let replace: Bool
+    private let inPlace: Bool
+    private let control: RecoverControl
+
+    /// Resolves the final path for `source`, checks it, and claims the temporary file.
+    ///
+    /// - Throws: usage (64) for a `-o` file of another container or naming the input;
+    ///   cannot create output (73) for an existing output without `force`, a folder, or a
+    ///   folder that cannot be written.
+    static func prepare(for source: RecoverSource, container: RecoverContainer, destination: RecoverDestination,
+                        force: Bool, control: RecoverControl) throws(CamrecError) -> RecoverOutput {
+        let final = RecoverNaming.output(for: source.path, destination: destination, container: container)
+        let inPlace = destination == .inPlace
+        if case .file(let path) = destination, !container.accepts(extension: OutputFile.split(path).1) {
+            let names = container.isISO ? ".mp4 or .mov" : ".mkv"
+            throw CamrecError(.usage, "-o \(path): \(source.path) is \(container.isISO ? "an MP4/MOV" : "a Matroska") "
+                              + "movie and recovery copies it as it is: end OUT with \(names)")
+        }
+        try Destination.checkFolder(of: final)
+        if !inPlace {
+            if OpenFiles.FileID(path: final).map({ $0 == OpenFiles.FileID(path: source.path) }) ?? false {
+                throw CamrecError(.usage, "the output \(final) is the input; use --in-place to replace it")
+            }
+            var info = stat()
+            if lstat(final, &info) == 0 {
+                if RecoverNaming.isFolder(final) {
+                    throw CamrecError(.cannotCreateOutput, "\(final) is a folder: give a file name, or the folder as -o")
+                }
+                if !force {
+                    throw CamrecError(.cannotCreateOutput, "\(final) already exists: choose another name with -o, "
+                                      + "or pass --force to replace it")
+                }
+            }
+        }
+        let folder = OutputFile.folderOf(final)
+        let name = final.lastIndex(of: "/").map { String(final[final.index(after: $0)...]) } ?? final
+        let stem = (final.contains("/") ? (folder == "/" ? "/" : folder + "/") : "") + "." + name
+        let temporary = OutputFile.fitting(stem: stem, suffix: ".recover-\(getpid()).part",
+                                           limit: OutputFile.nameLimit(in: folder))
+        try control.track(temporary)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            let code = errno
+            try? control.track(nil)
+            throw CamrecError(code == ENOSPC ? .diskFull : .cannotCreateOutput,
+                              "cannot create \(temporary): \(systemMessage(code))")
+        }
+        close(descriptor)
+        return RecoverOutput(final: final, temporary: temporary, source: source, replace: inPlace || force,
+                             inPlace: inPlace, control: control)
+    }
+
+    /// Makes the temporary file the output: flushed, renamed (over the input with
+    /// `--in-place`, which must not have changed meanwhile), folder flushed. On failure the
+    /// temporary file is removed and nothing else changes.
+    func publish() throws(CamrecError) {
+        if inPlace {
+            guard source.isUnchanged else {
+                discard()
+                throw CamrecError(.failure, "\(source.path) changed while it was being recovered (is something still "
+                                  + "writing it?): it was not replaced")
+            }
+            chmod(temporary, source.mode)
+        }
+        do {
+            try control.publish(temporary, as: final, replace: replace)
+        } catch {
+            discard()
+            throw error
+        }
+    }
+
+    /// Removes the temporary file (after a failure).
+    func discard() {
+        unlink(temporary)
+        try? control.track(nil)
+    }
+}

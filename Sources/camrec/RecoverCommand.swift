@@ -1,0 +1,165 @@
+import ArgumentParsing
+import CamrecKit
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `camrec recover [-o OUT | --in-place] [--force] [--json] FILE…`: turns the `.partial`
+/// files a killed, powered-off or disk-full recording left into finished movies.
+enum RecoverCommand: Subcommand {
+    /// The signals that stop a recovery (the file being written is removed; exit status 130).
+    static let stopSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+    /// The exit codes recover can return, with what each means for a recovery.
+    static let exitCodes: [(status: ExitStatus, meaning: String)] = [
+        (.success, "every FILE was recovered or already complete"),
+        (.failure, "another error (the message says what), e.g. FILE is open in a running process, or changed meanwhile"),
+        (.usage, "usage error: no FILE, -o with --in-place, -o not a folder with several FILEs, OUT of another container"),
+        (.invalidInput, "FILE is not a movie, is empty, cut short at its start, or holds no whole frame"),
+        (.cannotCreateOutput, "OUT exists (use --force, or -o another name), or its folder is missing or not writable"),
+        (.diskFull, "disk full while writing (nothing is left behind)"),
+        (.aborted, "interrupted by SIGINT, SIGTERM or SIGHUP (the file being written is removed)"),
+    ]
+
+    static let spec = CommandSpec(
+        name: "camrec recover",
+        abstract: "Turn unfinished recordings (.partial files) into finished movies, by a stream copy.",
+        usage: "camrec recover [-o OUT | --in-place] [--force] [--json] FILE...",
+        options: [
+            OptionSpec(["--output", "-o"], value: "OUT", help: "the file to write (one FILE), or an existing folder to write into (any number of FILEs)"),
+            OptionSpec(["--in-place"], help: "replace each FILE by its finished movie, atomically (same name)"),
+            OptionSpec(["--force", "-f"], help: "replace an existing OUT"),
+            OptionSpec(["--json"], help: "print one JSON result line per FILE on stdout"),
+            OptionSpec(["--quiet", "-q"], help: "print nothing on stderr but errors"),
+        ],
+        positionals: [PositionalSpec("FILE", help: "a movie camrec could not finalise: NAME.partial.mp4, .mov or .mkv (any MP4, MOV or MKV will do)")],
+        discussion: """
+            A recording that is killed (kill -9), loses power or fills the disk leaves
+            NAME.partial.EXT beside the OUTPUT it was meant for. It plays, mostly, but it is
+            not a finished movie: MP4/MOV are fragmented (a torn last fragment, the index of
+            the rest scattered in fragments), Matroska has no index and no duration.
+            camrec recover copies everything that is whole on disk into a finished movie:
+            every frame of every complete fragment (MP4, MOV) or every whole block (MKV), at
+            its exact time, with its audio, without re-encoding. The torn tail is left out
+            and reported (lost_tail_bytes).
+
+            Where the movie goes:
+              default      beside FILE: NAME.EXT for NAME.partial.EXT (or .partial-N.EXT),
+                           NAME-recovered.EXT for any other name
+              -o OUT       that file (one FILE; same container: .mp4/.mov or .mkv)
+              -o FOLDER    FOLDER/NAME.EXT for each FILE (several FILEs need a folder)
+              --in-place   FILE itself, replaced by one rename once the movie is whole
+            An existing output is never replaced without --force. FILE is only ever read
+            (except with --in-place), and a FILE that is already a finished movie is
+            reported as complete and left alone. A FILE that another process has open (a
+            recording still running) is refused. Each movie is written to a hidden
+            .NAME.recover-PID.part file beside it, read back, flushed to disk and renamed;
+            on any failure or stop signal that file is removed.
+
+            Every FILE gets a line: on stderr for people, or with --json one JSON object
+            on stdout:
+              {"type":"result","input":"a.partial.mp4","output":"a.mp4","status":"recovered",
+               "container":"mp4","frames":205,"duration":6.834,"bytes":180342,
+               "lost_tail_bytes":25738,"tracks":[{"kind":"video","codec":"avc1",...}]}
+            status is recovered, complete (no output) or refused (message, exit_code).
+            FILEs after a refused one are still recovered; the exit status is that of the
+            first refused FILE.
+
+            Examples:
+              camrec recover movie.partial.mp4
+              camrec recover --json -o recovered/ cam/*.partial.*
+              camrec recover --in-place movie.partial.mkv
+
+            \(CommandDispatcher.exitCodeTable(exitCodes))
+            """
+    )
+
+    /// The arguments parsed with any number of FILEs (the spec shows one, for help).
+    private static let parsingSpec = CommandSpec(
+        name: spec.name, abstract: spec.abstract, usage: spec.usage, options: spec.options,
+        positionals: spec.positionals + Array(repeating: PositionalSpec("FILE", help: "", optional: true), count: 4095)
+    )
+
+    /// As every subcommand's `main`, but with any number of FILEs.
+    static func main(_ arguments: [String]) -> ExitStatus {
+        let parsed: ParsedArguments
+        let request: RecoverRequest
+        do {
+            parsed = try parsingSpec.parse(arguments)
+            if parsed.helpRequested {
+                print(spec.helpText)
+                return .success
+            }
+            request = try validate(parsed)
+        } catch {
+            Console(json: arguments.contains("--json"), quiet: false).fail(CamrecError(.usage, error.message))
+            return .usage
+        }
+        let console = console(for: parsed)
+        do {
+            return try run(request, console: console)
+        } catch {
+            console.fail(error)
+            return error.status
+        }
+    }
+
+    /// Turns the command line into a typed request.
+    static func validate(_ parsed: ParsedArguments) throws(UsageError) -> RecoverRequest {
+        do {
+            return try RecoverRequest(inputs: parsed.positionals, output: parsed.value("--output"),
+                                      inPlace: parsed.flag("--in-place"), force: parsed.flag("--force"))
+        } catch {
+            throw UsageError(error.message)
+        }
+    }
+
+    static func run(_ request: RecoverRequest, console: Console) throws(CamrecError) -> ExitStatus {
+        let control = RecoverControl()
+        SignalWatcher.block(stopSignals)
+        SignalWatcher.start(stopSignals) { signal in
+            control.abandon()
+            console.fail(CamrecError(.interrupted, "recovery stopped by SIG\(SignalWatcher.name(signal)): the file "
+                                     + "being written was removed; inputs are untouched"))
+            _exit(ExitStatus.aborted.rawValue)
+        }
+        var status = ExitStatus.success
+        for input in request.inputs {
+            let result: RecoverResult
+            do {
+                result = try MovieRecovery.recover(input, to: request.destination, force: request.force, control: control)
+            } catch {
+                result = .refused(input, error)
+                if status == .success { status = error.status }
+            }
+            show(result, console: console)
+        }
+        return status
+    }
+
+    private static func show(_ result: RecoverResult, console: Console) {
+        console.emit(result, type: "result")
+        switch result.status {
+        case .recovered:
+            var line = "recovered \(result.input) → \(result.output ?? "?"): \(summary(result))"
+            if let lost = result.lostTailBytes, lost > 0 { line += "; \(lost) bytes of torn tail left out" }
+            console.say(line)
+        case .complete:
+            console.say("\(result.input) is already a finished movie (\(summary(result))): left as it is")
+        case .refused:
+            // An error line that is always shown, without Console.fail's JSON error line:
+            // with --json the file's result line above says it.
+            StandardStream.error.write("camrec: \(result.message ?? "cannot recover \(result.input)")\n")
+        }
+    }
+
+    /// "205 frames, 6.834 s, audio mp4a, 180 KB"
+    private static func summary(_ result: RecoverResult) -> String {
+        var parts = [counted(result.frames ?? 0, "frame"), String(format: "%.3f s", result.duration ?? 0)]
+        let audio = (result.tracks ?? []).filter { $0.kind == "audio" }
+        if !audio.isEmpty { parts.append("audio " + audio.map(\.codec).joined(separator: ", ")) }
+        parts.append(humanBytes(result.bytes ?? 0))
+        return parts.joined(separator: ", ")
+    }
+}
