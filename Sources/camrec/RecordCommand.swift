@@ -36,6 +36,7 @@ enum RecordCommand: Subcommand {
               camrec ctl SOCKET still|stop|status|split  control a recording started with --control
               camrec help [SUBCOMMAND]         show camrec's or a subcommand's help
               camrec trim [options] INPUT      cut the start or end of a movie
+              camrec recover [options] FILE…   finish movies a crash, power cut or full disk left as .partial
 
             SIGINT, SIGTERM or SIGHUP stop the recording and finalise the file; a second
             signal aborts at once (the file still plays). SIGUSR1 takes a still: the newest
@@ -43,7 +44,7 @@ enum RecordCommand: Subcommand {
             without touching the recording. On an interactive terminal, the key s takes a
             still and q stops. The movie is written to
             NAME.partial.EXT and renamed to OUTPUT once finalised; after a crash that file
-            holds all but about the last second.
+            holds all but about the last second (camrec recover finishes it).
 
             Examples:
               camrec --max-duration 600 out.mp4

@@ -49,6 +49,11 @@ public final class Recorder: Sendable {
     /// Records until the limit, a stop request, or a failure; returns every file made.
     public func run(events: @escaping @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
         let plan = try OutputPlan(config: config)
+        // Unfinished movies an earlier camrec left here are mentioned once, never touched.
+        if let warning = StalePartials.warning(for: StalePartials.find(besideOutput: config.outputPath,
+                                                                     excluding: plan.openPartialPaths)) {
+            events(.warning(warning))
+        }
         // The camera's identity, read before the first pipeline opens it: what finds it
         // again after an unplug, at whatever /dev/videoN it comes back.
         var identity: DeviceIdentity?

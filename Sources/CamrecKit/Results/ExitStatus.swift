@@ -7,7 +7,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case failure = 1
     /// Malformed command line: unknown option, bad duration, missing argument.
     case usage = 64
-    /// The input media is not something camrec can read (trim).
+    /// The input media is not something camrec can read (trim, recover).
     case invalidInput = 65
     /// No such camera, or no camera at all.
     case noCamera = 66
@@ -33,7 +33,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .success: "success (also after a stop at --max-duration or on a signal)"
         case .failure: "another error (the message says what)"
         case .usage: "usage error: unknown option, malformed value, missing argument"
-        case .invalidInput: "invalid input media (trim)"
+        case .invalidInput: "invalid input media (trim, recover)"
         case .noCamera: "no such camera, or no camera at all"
         case .unavailable: "a GStreamer plugin camrec needs is missing, or no recorder listens on the ctl socket"
         case .cannotCreateOutput: "output exists (use --force), or its folder is missing or not writable"
