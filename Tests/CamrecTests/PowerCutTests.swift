@@ -54,7 +54,7 @@ import Testing
             let reported = try #require(RecordingWait.currentFrames(socket: socket))
             run.signal(SIGKILL)
             #expect(run.wait() == -SIGKILL)
-            let partial = try #require(run.jsonLines.first?["partial_path"] as? String)
+            let partial = try #require(run.lines(type: "started").first?["partial_path"] as? String)
             let durable = durableSize(of: partial, log: log)
             #expect(durable > 0, "nothing of \(partial) was ever flushed to disk")
             // What a power cut leaves: the file as far as it was flushed.

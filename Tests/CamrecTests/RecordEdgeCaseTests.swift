@@ -71,7 +71,7 @@ import Testing
         let output = folder.path(name)
         let run = try CamrecBinary.start(["--device", "test", "--size", "320x240", "-t", "1", "--json", output])
         try #require(run.waitForLine(type: "started"), "\(run.stderrText)")
-        let partial = try #require(run.jsonLines.first?["partial_path"] as? String)
+        let partial = try #require(run.lines(type: "started").first?["partial_path"] as? String)
         #expect(URL(fileURLWithPath: partial).lastPathComponent.utf8.count <= 255)
         #expect(partial.contains(".partial"))
         #expect(run.wait() == 0, "\(run.stderrText)")

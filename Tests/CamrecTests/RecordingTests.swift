@@ -121,7 +121,7 @@ import Testing
         let reported = try #require(RecordingWait.currentFrames(socket: socket), "no status: \(run.stderrText)")
         run.signal(SIGKILL)
         #expect(run.wait(timeout: 60) == -SIGKILL)
-        let partial = try #require(run.jsonLines.first?["partial_path"] as? String)
+        let partial = try #require(run.lines(type: "started").first?["partial_path"] as? String)
         #expect(!FileManager.default.fileExists(atPath: output), "nothing under the final name after a crash")
         let probe = try MediaProbe.probe(partial)
         #expect(probe.codec == "h264")

@@ -23,7 +23,7 @@ import Testing
         let reported = RecordingWait.currentFrames(socket: socket) ?? frames
         run.signal(SIGKILL)
         #expect(run.wait(timeout: 60) == -SIGKILL)
-        let partial = try #require(run.jsonLines.first?["partial_path"] as? String)
+        let partial = try #require(run.lines(type: "started").first?["partial_path"] as? String)
         return (partial, output, reported)
     }
 

@@ -278,10 +278,29 @@ final class RecordingSession {
         case diskLow
     }
 
-    /// splitmuxsink finalised the movie file at `location` (a segment ended, or the run):
-    /// commits it, reports it, and applies retention.
+    /// splitmuxsink finalised the movie file at `location` (a segment ended, or the run).
+    /// Files are finalised on threads of their own and may finish out of order (a short
+    /// last movie before a long one): each is committed, reported and retention applied
+    /// in the order the movies were made.
     private func movieClosed(at location: String, events: @Sendable (RecordingEvent) -> Void) -> Closed {
         guard let index = plan.openMovie(at: location) else { return .done }
+        closedAhead.insert(index)
+        var outcome = Closed.done
+        while let next = plan.openMovies.first, closedAhead.contains(next) {
+            closedAhead.remove(next)
+            switch commitClosed(next, events: events) {
+            case .done: break
+            case let other: outcome = other
+            }
+        }
+        return outcome
+    }
+
+    /// Movies splitmuxsink has finalised while an earlier one is still being finalised.
+    private var closedAhead: Set<Int> = []
+
+    /// Commits movie `index`, which splitmuxsink has finalised.
+    private func commitClosed(_ index: Int, events: @Sendable (RecordingEvent) -> Void) -> Closed {
         guard let summary = gate.segment(index - firstMovie), summary.frames > 0 else {
             plan.discard(index)
             return .done
@@ -294,6 +313,22 @@ final class RecordingSession {
             return .problem(error.message)
         }
         return applyRetention(events: events) ? .diskLow : .done
+    }
+
+    /// After EOS with segments: the movies still being finalised on their own threads
+    /// report on the bus; waits for them (within the finalise deadline) so that none is
+    /// renamed before it is whole. Returns the ones that never finished.
+    private func awaitFinalisedMovies(events: @Sendable (RecordingEvent) -> Void) -> [Int] {
+        guard config.segments != nil, let muxer else { return [] }
+        let deadline = ContinuousClock.now + RecordingMachine.finaliseTimeout
+        while !plan.openMovies.isEmpty, ContinuousClock.now < deadline {
+            guard let message = bus.pop(timeoutNanoseconds: 100_000_000) else { continue }
+            if case .element(let source, "splitmuxsink-fragment-closed", let fields) = message, source.is(muxer),
+               let location = fields.string("location") {
+                if case .problem(let text) = movieClosed(at: location, events: events) { events(.warning(text)) }
+            }
+        }
+        return plan.openMovies
     }
 
     /// Movies this session committed, in order.
@@ -314,6 +349,9 @@ final class RecordingSession {
     /// is the stop that was asked for, nil when the source ended by itself.
     private func finish(requested: StopReason?, message: String?, events: @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
         let reason = requested ?? .signal
+        // With segments, the last movies may still be finalising on their own threads:
+        // wait for them before the pipeline stops (stopping it would cut them short).
+        let unfinished = gate.frames > 0 ? awaitFinalisedMovies(events: events) : []
         let stillFiles = stopPipeline()
         guard gate.frames > 0 else {
             plan.discardOpen()
@@ -324,14 +362,19 @@ final class RecordingSession {
             }
             throw CamrecError(.failure, "no frames were recorded: the source delivered nothing")
         }
-        for index in plan.openMovies {
-            guard let summary = gate.segment(index - firstMovie), summary.frames > 0 else {
-                plan.discard(index)
-                continue
+        if config.segments != nil {
+            // Movies whose finalising never ended are kept as written (they play).
+            for index in unfinished {
+                if let kept = plan.keepUnfinalised(index) { committed.append(kept.file) }
             }
-            let file = try plan.commitFinalised(index, frames: summary.frames, seconds: summary.seconds)
-            committed.append(file)
-            if config.segments != nil { events(.segment(file)) }
+        } else {
+            for index in plan.openMovies {
+                guard let summary = gate.segment(index - firstMovie), summary.frames > 0 else {
+                    plan.discard(index)
+                    continue
+                }
+                committed.append(try plan.commitFinalised(index, frames: summary.frames, seconds: summary.seconds))
+            }
         }
         _ = applyRetention(events: events)
         return RecordingResult(reason: reason, files: committed + stillFiles,
