@@ -127,14 +127,18 @@ import Testing
         #expect(run.wait() == 0)
         let still = try #require(stills(in: run.jsonLines).first?["path"] as? String)
         let stamp = try #require(try FrameStampReader.sequence(inImage: URL(fileURLWithPath: still)))
-        // Capture the same camera's first frames with gst-launch and take the one with that stamp.
+        // Capture the same camera's first frames with gst-launch and take the one with that
+        // stamp: found by its stamp, not its place, since a loaded machine may make the
+        // capture miss frames (the files are numbered by arrival, the stamps by the camera).
         let frames = folder.path("frame-%05d.jpg")
         let capture = try ChildProcess.run("gst-launch-1.0", [
             "-q", "v4l2src", "device=/dev/video0", "num-buffers=\(stamp + 1)", "!",
             "image/jpeg,width=640,height=480,framerate=30/1", "!", "multifilesink", "location=\(frames)",
         ], environment: camera(spec), timeout: 60)
         #expect(capture.status == 0, "\(capture.stderr)")
-        let cameraFrame = try Data(contentsOf: URL(fileURLWithPath: String(format: folder.path("frame-%05d.jpg"), Int(stamp))))
+        let captured = folder.contents.filter { $0.hasPrefix("frame-") }.map { URL(fileURLWithPath: folder.path($0)) }
+        let match = captured.first { (try? FrameStampReader.sequence(inImage: $0)) == stamp }
+        let cameraFrame = try Data(contentsOf: try #require(match, "no captured frame has stamp \(stamp)"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: still)) == cameraFrame)
     }
 
