@@ -389,8 +389,12 @@ def long_summary(tool: str, data: dict, segment: int) -> dict:
     if samples:
         rss = [kb for _, kb, _ in samples]
         fds = [n for _, _, n in samples]
+        # The base: the first sample after the first cut (2 movies in). Finalising the first movie and
+        # opening the second allocates once (about 5 MB in camrec), a warm-up like section 5's start-up.
+        base = next((kb for t, kb, _ in samples if t >= 2 * segment), rss[0])
         info.update(rss_first=rss[0], rss_last=rss[-1], rss_max=rss[-1] if len(rss) == 1 else max(rss),
-                    rss_min=min(rss), growth=(rss[-1] - rss[0]) / 1024, fd_first=fds[0], fd_last=fds[-1],
+                    rss_base=base, growth=(rss[-1] - base) / 1024, growth_first=(rss[-1] - rss[0]) / 1024,
+                    rss_min=min(rss), fd_first=fds[0], fd_last=fds[-1],
                     fd_min=min(fds), fd_max=max(fds), first_t=samples[0][0], last_t=samples[-1][0])
     want = segment * 30
     if tool == "camrec":
@@ -415,7 +419,7 @@ def long_summary(tool: str, data: dict, segment: int) -> dict:
 def short(ctx: Context, line: str) -> str:
     """A command line as written to its .cmd file, for the report: `camrec` for the binary's path,
     movie names without their folders."""
-    line = line.replace(str(ctx.toolbox.camrec), "camrec")
+    line = line.replace(str(ctx.toolbox.camrec), "camrec").replace(" '!' ", " ! ")
     return re.sub(r"/\S*/(?=[^/\s]+\.mp4)", "", line)
 
 
@@ -469,7 +473,7 @@ def section(ctx: Context) -> SectionResult:
     result.method = [
         f"Boundaries under load: each tool records {load_seconds} s of {mode.name} from the emulated camera (as in "
         f"section 1) cut into {SEGMENT}-s movies, one tool at a time ({runs} rounds, order rotated), while a busy "
-        f"loop (`{' '.join(HOG)}`) runs on each of the {os.cpu_count()} cores at nice 0 (the tools at nice {ctx.nice}, "
+        f"loop (`{shlex.join(HOG)}`) runs on each of the {os.cpu_count()} cores at nice 0 (the tools at nice {ctx.nice}, "
         "as in every section). Frames per movie: ffprobe's packet count of each file (camrec's JSON `segment` lines "
         "are compared with it). Lost frames: the camera stamps every frame with its number from 0 at STREAMON; "
         "decoded back from every movie, a jump between the last stamp of one movie and the first of the next is a "
@@ -490,7 +494,10 @@ def section(ctx: Context) -> SectionResult:
         f"{LONG_SEGMENT[quick]}-s movies, the newest {KEEP} kept (camrec `--keep {KEEP}`, splitmuxsink "
         f"`max-files={KEEP}`, ffmpeg `-segment_wrap {KEEP}`), started first and running in the background of the "
         f"two parts above. VmRSS (/proc/PID/status) and open descriptors (/proc/PID/fd) every "
-        f"{LONG_SAMPLE[quick]} s; first = the first sample ({LONG_SAMPLE[quick]} s in), growth = last − first. "
+        f"{LONG_SAMPLE[quick]} s; first = the first sample ({LONG_SAMPLE[quick]} s in); growth = last − the first sample "
+        f"after the first cut ({2 * LONG_SEGMENT[quick]} s in: finalising the first movie and opening the second "
+        "allocates once, a warm-up like section 5's start-up); the growth from the first sample is shown beside it; every sample is in "
+        "`bench/out/run-*/segments/long/TOOL/TOOL.samples.tsv`. "
         "Commands:",
         "\n".join(f"- {tool}: `{short(ctx, long_shown[tool])}`" for tool in TOOLS),
     ]
@@ -619,8 +626,8 @@ def section(ctx: Context) -> SectionResult:
         mb = lambda kb: f"{kb / 1024:.1f}"
         per = info["per_file"]
         rows.append([
-            tool, f"{mb(info['rss_first'])} / {mb(info['rss_last'])} / {mb(info['rss_max'])} MB",
-            f"{info['growth']:+.2f} MB", f"{info['fd_first']} / {info['fd_last']} / {info['fd_min']}–{info['fd_max']}",
+            tool, f"{mb(info['rss_first'])} / {mb(info['rss_base'])} / {mb(info['rss_last'])} / {mb(info['rss_max'])} MB",
+            f"{info['growth']:+.2f} MB (from the first sample {info['growth_first']:+.2f} MB)", f"{info['fd_first']} / {info['fd_last']} / {info['fd_min']}–{info['fd_max']}",
             f"{info['peak'] / 1024:.1f} MB",
             (f"{info['movies']} written, {info['deleted']} deleted, {info['kept']} on disk" if tool == "camrec"
              else f"{info['kept']} on disk"),
@@ -631,7 +638,7 @@ def section(ctx: Context) -> SectionResult:
     result.body.append(
         f"#### Long run: {d / 60:g} minutes of 640x480@30 test pattern in {long_run.segment}-s movies, newest "
         f"{KEEP} kept (load average {long_run.load_before} at the start, {load_average()} at the end)\n\n" + table(
-            ["tool", "RSS first / last / max", "RSS growth", "fds first / last / range", "peak RSS (wait4)",
+            ["tool", "RSS first / after the first cut / last / max", "RSS growth after the first cut", "fds first / last / range", "peak RSS (wait4)",
              "movies", f"movies of exactly {long_run.segment * 30} frames", "CPU s per s", "notes"], rows))
     c = longs.get("camrec") or {}
     growth = c.get("growth")
@@ -639,7 +646,7 @@ def section(ctx: Context) -> SectionResult:
     mem_ok = growth is not None and abs(growth) < 5
     peer = lambda tool, f: f(longs[tool]) if tool in longs and "rss_first" in longs[tool] else "—"
     result.summary.append(SummaryRow(
-        f"RSS growth over {d / 60:g} min in {long_run.segment}-s movies (--keep {KEEP})",
+        f"RSS growth over {d / 60:g} min in {long_run.segment}-s movies (--keep {KEEP}), after the first cut",
         f"{growth:+.2f} MB" if growth is not None else "—",
         peer("gst-launch", lambda i: f"{i['growth']:+.2f} MB"), peer("ffmpeg", lambda i: f"{i['growth']:+.2f} MB"),
         "", "", "< 5 MB", mem_ok if growth is not None else None))
@@ -648,7 +655,7 @@ def section(ctx: Context) -> SectionResult:
         f"open descriptors over {d / 60:g} min, first → last (range)", peer("camrec", fd_text),
         peer("gst-launch", fd_text), peer("ffmpeg", fd_text), "", "", "constant", fds_ok if "fd_first" in c else None))
     if growth is not None and not mem_ok:
-        result.gaps.append(f"**Long segmented run**: camrec's RSS grows {growth:+.2f} MB over {d / 60:g} minutes "
+        result.gaps.append(f"**Long segmented run**: camrec's RSS grows {growth:+.2f} MB after the first cut over {d / 60:g} minutes "
                            f"in {long_run.segment}-s movies (goal < 5 MB).")
     if "fd_first" in c and not fds_ok:
         result.gaps.append(f"**Descriptors in a long segmented run**: camrec's open descriptors go {fd_text(c)} over "
