@@ -103,10 +103,12 @@ extension GStreamerTrimWriter {
             for part in parts {
                 guard case .encode(let feed, let keep) = part.part, feed.contains(decodeIndex) else { continue }
                 if part.encoder == nil {
-                    guard let caps = videoCaps else { throw CamrecError.failed("the video has no caps") }
+                    guard let caps = videoCaps, let encoding = writer.job.encoding else {
+                        throw CamrecError.failed("the video has no caps or no encoding")
+                    }
                     part.encoder = try FrameEncoder(
-                        codec: writer.codec, inputCaps: caps, keep: keep, parameterSetID: parameterSetID,
-                        effort: writer.plan.mode == .reencode ? .whole : .edges, control: writer.control
+                        codec: writer.codec, inputCaps: caps, keep: keep, encoding: encoding,
+                        parameterSetID: parameterSetID, effort: writer.job.effort, control: writer.control
                     )
                 }
                 if part.fed == 0, let first = withParameterSets(buffer) {
@@ -122,7 +124,9 @@ extension GStreamerTrimWriter {
             }
             try advanceOutput()
             if cursor < parts.count, case .copy(let range) = parts[cursor].part, range.contains(decodeIndex) {
-                try emitVideo(buffer, at: timeline.position(ofCopied: decodeIndex, inPart: cursor))
+                // A copy that follows a re-encoded part starts with the source's configuration.
+                let frame = decodeIndex == range.lowerBound && cursor > 0 ? carryingSourceConfiguration(buffer) : buffer
+                try emitVideo(frame, at: timeline.position(ofCopied: decodeIndex, inPart: cursor))
                 if decodeIndex == range.upperBound { cursor += 1 }
             }
         }
@@ -139,7 +143,8 @@ extension GStreamerTrimWriter {
                         throw CamrecError.failed("the re-encoder produced more frames than it was given")
                     }
                     // The encoder returns its frames in presentation order, as the timeline lists them.
-                    try emitVideo(buffer, at: part.positions.lowerBound + part.emitted)
+                    let frame = edgeFrame(buffer, first: part.emitted == 0, configuration: encoder.outputConfiguration)
+                    try emitVideo(frame, at: part.positions.lowerBound + part.emitted)
                     part.emitted += 1
                 }
                 guard part.fedAll else { return }
@@ -151,6 +156,25 @@ extension GStreamerTrimWriter {
             }
         }
 
+        /// A re-encoded frame as the output stream takes it: AV1 without temporal delimiters
+        /// (as demuxers give the source's); the first of a part with the encoder's own
+        /// configuration in front when it carries none (the output's sample description
+        /// holds the source's).
+        private func edgeFrame(_ buffer: Buffer, first: Bool, configuration: [UInt8]?) -> Buffer {
+            let codec = writer.job.outputCodec
+            var bytes = buffer.bytes
+            if codec.configuration == .av1SequenceHeader { bytes = AV1OBUs.withoutTemporalDelimiters(bytes) }
+            if first { bytes = codec.configuration.carrying(configuration, in: bytes) }
+            return bytes.count == buffer.size ? buffer : buffer.replacingBytes(bytes) ?? buffer
+        }
+
+        /// A copied frame with the source's configuration in front, when it carries none.
+        private func carryingSourceConfiguration(_ buffer: Buffer) -> Buffer {
+            let bytes = buffer.bytes
+            let joined = writer.codec.configuration.carrying(writer.index.codecData, in: bytes)
+            return joined.count == bytes.count ? buffer : buffer.replacingBytes(joined) ?? buffer
+        }
+
         /// `buffer` with the source's SPS and PPS inserted before its first slice, unless it
         /// already carries an SPS; nil when there is nothing to add. A copy or a decode that
         /// starts on an open-GOP I-frame (not an IDR) gets no parameter sets from the parser.
@@ -160,14 +184,7 @@ extension GStreamerTrimWriter {
             let present = Set(H264ParameterSets(annexB: bytes).sequenceSets.compactMap(H264ParameterSets.sequenceSetID))
             let needed = Set(sets.sequenceSets.compactMap(H264ParameterSets.sequenceSetID))
             guard !needed.isSubset(of: present) else { return nil }
-            guard let joined = Buffer(bytes: H264ParameterSets.inserting(sets.annexB, beforeFirstSliceOf: bytes)) else {
-                return nil
-            }
-            joined.pts = buffer.pts
-            joined.dts = buffer.dts
-            joined.duration = buffer.duration
-            joined.isKeyframe = buffer.isKeyframe
-            return joined
+            return buffer.replacingBytes(H264ParameterSets.inserting(sets.annexB, beforeFirstSliceOf: bytes))
         }
 
         /// Pushes the frame at `position` of the timeline to the muxer (made on the first).
@@ -177,9 +194,13 @@ extension GStreamerTrimWriter {
             if muxer == nil {
                 guard let caps = videoCaps else { throw CamrecError.failed("the video has no caps") }
                 let audioCaps = try writer.index.audioCaps.map { text throws(GStreamerError) in try Caps(text) }
-                let muxerCaps = writer.job.outputCodec == writer.codec
-                    ? caps.removingFields(["codec_data"])
-                    : try Caps(VideoCodec.h264.readerCaps ?? "video/x-h264")
+                let codec = writer.job.outputCodec
+                // H.264 and HEVC: the muxer's parser builds the decoder configuration from the
+                // stream; other codecs keep the source's (`codec_data`) as their description.
+                let parserBuildsConfiguration = codec.muxerParser == "h264parse" || codec.muxerParser == "h265parse"
+                let muxerCaps = codec != writer.codec
+                    ? try Caps(codec.readerCaps ?? codec.mediaType)
+                    : parserBuildsConfiguration ? caps.removingFields(["codec_data"]) : caps
                 muxer = try MovieMuxer(
                     path: writer.job.outputPath, container: writer.job.outputContainer, codec: writer.job.outputCodec,
                     videoCaps: muxerCaps, audioCaps: audioCaps, control: writer.control
@@ -242,5 +263,17 @@ extension GStreamerTrimWriter {
                 if discarded == 0 { try reader.waitForActivity(since: mark, watch: watch) }
             }
         }
+    }
+}
+
+extension Buffer {
+    /// A new buffer holding `bytes`, with this one's times and keyframe flag; nil when out of memory.
+    func replacingBytes(_ bytes: [UInt8]) -> Buffer? {
+        guard let buffer = Buffer(bytes: bytes) else { return nil }
+        buffer.pts = pts
+        buffer.dts = dts
+        buffer.duration = duration
+        buffer.isKeyframe = isKeyframe
+        return buffer
     }
 }

@@ -72,7 +72,8 @@ struct MP4TrimWriter: TrimWriter {
     /// Starts an encoder for every encode part and feeds it all its frames; they then encode
     /// at the same time (on their own threads) while the caller goes on.
     private func startEncoders(work: Work) throws -> [Int: RunningPart] {
-        guard let lengthSize = input.lengthSize, plan.encodes else { return [:] }
+        guard plan.encodes, let encoding = job.encoding else { return [:] }
+        let lengthSize = input.lengthSize
         let caps = try Caps(input.index.videoCaps)
         var used = H264ParameterSets(avcC: input.avcC ?? []).map(\.usedIDs) ?? []
         var running: [Int: RunningPart] = [:]
@@ -82,7 +83,8 @@ struct MP4TrimWriter: TrimWriter {
             let id = H264ParameterSets.freeID(avoiding: used)
             used.insert(id)
             let encoder = try FrameEncoder(
-                codec: .h264, inputCaps: caps, keep: keep, parameterSetID: id, effort: .edges, control: control
+                codec: job.codec, inputCaps: caps, keep: keep, encoding: encoding, parameterSetID: id, effort: .edges,
+                control: control
             )
             for index in feed {
                 try control.checkCancelled()
@@ -91,7 +93,9 @@ struct MP4TrimWriter: TrimWriter {
                 let frame = frames[index]
                 let bytes = try input.videoSample(at: index)
                 // Frames shown before the cut that no other frame refers to need no decoding.
-                if frame.pts < keep.lowerBound, AVCSamples.isDisposable(bytes, lengthSize: lengthSize) { continue }
+                if frame.pts < keep.lowerBound, let lengthSize, AVCSamples.isDisposable(bytes, lengthSize: lengthSize) {
+                    continue
+                }
                 guard let buffer = Buffer(bytes: bytes) else { throw CamrecError.failed("out of memory") }
                 buffer.pts = UInt64(max(0, frame.pts))
                 buffer.dts = UInt64(max(0, frame.dts))
@@ -105,10 +109,16 @@ struct MP4TrimWriter: TrimWriter {
         return running
     }
 
-    /// Waits for the encoders and fills in their frames (length-prefixed, sync when IDR),
-    /// and the sample entry's `avcC` with their parameter sets added.
+    /// Waits for the encoders and fills in their frames: H.264 length-prefixed (sync when
+    /// IDR), with their parameter sets added to the sample entry's `avcC`; other codecs as
+    /// the encoder made them (AV1 without temporal delimiters), the first frame of each
+    /// part carrying its configuration.
     private func complete(_ track: inout OutputTrack, running: [Int: RunningPart], work: Work) throws {
-        guard !running.isEmpty, let lengthSize = input.lengthSize else { return }
+        guard !running.isEmpty else { return }
+        guard let lengthSize = input.lengthSize else {
+            try completeOtherCodec(&track, running: running, work: work)
+            return
+        }
         var extra = H264ParameterSets()
         for partIndex in plan.parts.indices {
             guard case .encode = plan.parts[partIndex] else { continue }
@@ -138,6 +148,27 @@ struct MP4TrimWriter: TrimWriter {
         track.sampleEntry = entry
     }
 
+    private func completeOtherCodec(_ track: inout OutputTrack, running: [Int: RunningPart], work: Work) throws {
+        let configuration = job.codec.configuration
+        for partIndex in plan.parts.indices {
+            guard case .encode = plan.parts[partIndex] else { continue }
+            guard let running = running[partIndex] else { throw CamrecError.failed("a re-encoded part is missing") }
+            let buffers = try running.encoder.remaining()
+            work.done += buffers.count
+            report(work)
+            guard buffers.count == running.positions.count else {
+                throw CamrecError.failed("the re-encoder returned \(buffers.count) of \(running.positions.count) frames")
+            }
+            for (offset, (position, buffer)) in zip(running.positions, buffers).enumerated() {
+                var bytes = buffer.bytes
+                if configuration == .av1SequenceHeader { bytes = AV1OBUs.withoutTemporalDelimiters(bytes) }
+                if offset == 0 { bytes = configuration.carrying(running.encoder.outputConfiguration, in: bytes) }
+                track.samples[position].source = .bytes(bytes)
+                track.samples[position].isSync = buffer.isKeyframe
+            }
+        }
+    }
+
     private func report(_ work: Work) {
         let total = plan.endPTS - plan.firstPTS
         control.report(TrimProgress(
@@ -156,7 +187,7 @@ struct MP4TrimWriter: TrimWriter {
         guard !missing else { throw CamrecError.failed("a re-encoded part is missing") }
         let samples = input.video.samples
         let frames = timeline.frames
-        let output = frames.indices.map { position in
+        var output = frames.indices.map { position in
             let frame = frames[position]
             let sample = samples[frame.source]
             return OutputSample(
@@ -164,6 +195,17 @@ struct MP4TrimWriter: TrimWriter {
                 duration: UInt32(clamping: timeline.decodeDuration(at: position)),
                 compositionOffset: Int32(clamping: frame.pts - frame.dts), isSync: frame.isCopied && sample.isSync
             )
+        }
+        // A copy that follows a re-encoded part starts with the source's configuration
+        // (MPEG-4 Part 2 VOL, MPEG-1/2 sequence header, AV1 sequence header) if it has none.
+        let configuration = job.codec.configuration
+        if configuration != .none, configuration != .h264ParameterSets {
+            for (partIndex, part) in plan.parts.enumerated() where partIndex > 0 {
+                guard case .copy = part, let position = timeline.parts[partIndex].first else { continue }
+                let bytes = try input.videoSample(at: frames[position].source)
+                let joined = configuration.carrying(input.index.codecData, in: bytes)
+                if joined.count != bytes.count { output[position].source = .bytes(joined) }
+            }
         }
         let length = UInt64(max(0, timeline.end)) * UInt64(input.movie.timescale) / UInt64(input.video.timescale)
         return OutputTrack(

@@ -33,7 +33,7 @@ final class MovieMuxer {
         let sink = try Element.make("filesink", name: "sink")
         try sink.set("location", path)
         var videoChain = [videoSource]
-        if let parser = codec.parser { videoChain.append(try Element.make(parser, name: "video-parser")) }
+        if let parser = codec.muxerParser { videoChain.append(try Element.make(parser, name: "video-parser")) }
         for element in videoChain + [muxer, sink] { try pipeline.add(element) }
         video = try AppSrc(videoSource)
         video.setCaps(videoCaps)
@@ -41,7 +41,7 @@ final class MovieMuxer {
         // Request the muxer's pads by template: automatic linking may pick a video pad for audio.
         let videoPad = try videoChain[videoChain.count - 1].staticPad("src")
         try videoPad.link(muxer.requestPad("video_%u"))
-        if codec.parser != nil {
+        if codec.muxerParser != nil {
             // The parser re-derives profile and level from whichever parameter set it saw last
             // (the source's or the re-encoder's); the decoder configuration in the first caps
             // already holds both sets, so later caps carry nothing new. Matroska refuses caps changes.

@@ -34,7 +34,7 @@ final class MovieReader {
         let videoChain: [Element]
         if let parser = codec?.parser, let caps = codec?.readerCaps {
             let parse = try Element.make(parser, name: "video-parser")
-            try parse.set("config-interval", -1)
+            if codec?.repeatsConfiguration == true { try parse.set("config-interval", -1) }
             let filter = try Element.make("capsfilter", name: "video-format")
             try filter.set("caps", Caps(caps))
             videoChain = [videoQueue, parse, filter]

@@ -21,6 +21,8 @@ struct TrimJob {
     var plan: TrimPlan
     /// The input's video codec.
     var codec: VideoCodec
+    /// How re-encoded frames are made (nil when the plan copies everything).
+    var encoding: VideoEncoding?
     /// The file to write (the temporary file beside the final one).
     var outputPath: String
     /// The container to write.
@@ -28,8 +30,12 @@ struct TrimJob {
     /// Bounds every wait, stops on cancellation, and takes progress reports.
     var control: TrimControl
 
-    /// The codec written: H.264 whenever something is re-encoded, else the input's.
-    var outputCodec: VideoCodec { plan.encodes ? .h264 : codec }
+    /// The codec written: the encoding's (H.264 for a whole re-encode; the input's own for
+    /// re-encoded edges), else the input's.
+    var outputCodec: VideoCodec { encoding?.codec ?? codec }
+
+    /// The effort of the re-encoders: the edges of a cut, or a whole movie.
+    var effort: VideoEncoding.Effort { plan.mode == .reencode ? .whole : .edges }
 }
 
 /// Writes a trim's output (the fourth stage of ``Trimmer``), from an input's samples laid

@@ -97,3 +97,82 @@ extension FFprobe {
         return value == "inf" ? .infinity : Double(value)
     }
 }
+
+extension FFprobe {
+    /// What ffprobe says of a stream (`v:0`, `a:1`, …): codec name, profile, level, pixel format.
+    struct StreamFormat: Equatable, CustomStringConvertible {
+        var codec: String
+        var profile: String
+        var level: String
+        var pixelFormat: String
+
+        var description: String { "\(codec) \(profile) level \(level) \(pixelFormat)" }
+    }
+
+    static func streamFormat(_ path: String, stream: String = "v:0") throws -> StreamFormat {
+        let output = try ProcessRunner.check("ffprobe", [
+            "-v", "error", "-select_streams", stream, "-show_entries", "stream=codec_name,profile,level,pix_fmt",
+            "-of", "default=nw=1", path,
+        ])
+        var fields: [String: String] = [:]
+        for line in output.stdout.split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+            if parts.count == 2 { fields[parts[0]] = parts[1] }
+        }
+        return StreamFormat(
+            codec: fields["codec_name"] ?? "", profile: fields["profile"] ?? "", level: fields["level"] ?? "",
+            pixelFormat: fields["pix_fmt"] ?? ""
+        )
+    }
+
+    /// The pixel format of every decoded video frame, in order.
+    static func framePixelFormats(_ path: String) throws -> [String] {
+        let output = try ProcessRunner.check("ffprobe", [
+            "-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pix_fmt", "-of", "csv=p=0", path,
+        ])
+        return output.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ", ")) }
+            .filter { !$0.isEmpty }
+    }
+
+    /// The values of H.264 SPS fields in every SPS of the video stream (its sample
+    /// description and in-band), as ffmpeg's `trace_headers` bitstream filter reads them:
+    /// e.g. "profile_idc" → [100, 100, 100].
+    static func h264SequenceFields(_ path: String) throws -> [String: [Int]] {
+        let output = try ProcessRunner.run("ffmpeg", [
+            "-nostdin", "-v", "info", "-i", path, "-map", "0:v:0", "-c", "copy", "-bsf:v", "trace_headers", "-f", "null", "-",
+        ])
+        var fields: [String: [Int]] = [:]
+        let wanted: Set<String> = [
+            "profile_idc", "level_idc", "chroma_format_idc", "bit_depth_luma_minus8", "bit_depth_chroma_minus8",
+            "constraint_set3_flag",
+        ]
+        var inSequenceSet = false
+        for line in output.stderr.split(separator: "\n") {
+            if line.contains("Sequence Parameter Set") { inSequenceSet = true; continue }
+            if line.contains("Parameter Set") || line.contains("Slice Header") || line.contains("Supplemental") {
+                inSequenceSet = false
+            }
+            guard inSequenceSet else { continue }
+            let words = line.split(separator: " ")
+            guard let equals = words.lastIndex(of: "="), equals >= 2, let value = Int(words[words.index(after: equals)])
+            else { continue }
+            let name = String(words[equals - 2])
+            if wanted.contains(name) { fields[name, default: []].append(value) }
+        }
+        return fields
+    }
+
+    /// Average luma PSNR of `output`'s frames `from`..<`from + count` (in presentation
+    /// order) against the input's frames shown at the same times.
+    static func psnr(output: String, input: String, outputFrom first: Int, count: Int, inputStart: Double) throws -> Double? {
+        let result = try ProcessRunner.run("ffmpeg", [
+            "-nostdin", "-v", "info", "-i", output, "-ss", String(format: "%.6f", inputStart), "-i", input,
+            "-lavfi", "[0:v]trim=start_frame=\(first):end_frame=\(first + count),setpts=PTS-STARTPTS[a];"
+                + "[1:v]trim=start_frame=\(first):end_frame=\(first + count),setpts=PTS-STARTPTS[b];[a][b]psnr",
+            "-f", "null", "-",
+        ])
+        guard let range = result.stderr.range(of: "PSNR y:") else { return nil }
+        let value = result.stderr[range.upperBound...].prefix { $0 != " " }
+        return value == "inf" ? .infinity : Double(value)
+    }
+}
