@@ -13,7 +13,7 @@ struct GStreamerTrimWriter: TrimWriter {
     var codec: VideoCodec { job.codec }
     var control: TrimControl { job.control }
 
-    func write() throws -> Int {
+    func write() throws -> WrittenMovie {
         var state = try State(writer: self)
         try state.run()
         guard state.videoFrames == plan.frameCount else {
@@ -24,7 +24,10 @@ struct GStreamerTrimWriter: TrimWriter {
            let matrix = TrackMatrix.videoMatrix(in: input.path), matrix != TrackMatrix.identity {
             TrackMatrix.setVideoMatrix(matrix, in: job.outputPath)
         }
-        return state.audioPackets
+        var written = state.streams.notKept
+        written.tracks = [TrimTrack(kind: .video, codec: job.outputCodec.mediaType, samples: state.videoFrames)]
+            + state.streams.written
+        return written
     }
 
     /// Indexes the output again through its demuxer.
@@ -57,29 +60,28 @@ extension GStreamerTrimWriter {
         let parameterSetID: Int
         /// Where every output frame goes (nanoseconds).
         let timeline: OutputTimeline
-        /// The audio kept, placed as the demuxer delivers it; nil without audio.
-        var audio: AudioPlacer?
+        /// The sound and subtitle streams kept, placed as the demuxer delivers them.
+        var streams: StreamCopier
         var muxer: MovieMuxer?
         var videoCaps: Caps?
         var cursor = 0
         var videoFrames = 0
-        var audioPackets = 0
-        var audioDone: Bool
 
         init(writer: GStreamerTrimWriter) throws {
             self.writer = writer
-            let wantsAudio = writer.index.audioCaps != nil
-            samples = try writer.input.samples(
-                from: writer.plan.readFrom, codec: writer.codec, audio: wantsAudio, control: writer.control
-            )
             // DTS kept apart by at least a millisecond where they must be forced to rise.
             timeline = OutputTimeline(plan: writer.plan, index: writer.index, minimumDecodeStep: 1_000_000)
+            streams = StreamCopier(
+                index: writer.index, inputPath: writer.input.path, timeline: timeline,
+                outputContainer: writer.job.outputContainer
+            )
+            samples = try writer.input.samples(
+                from: writer.plan.readFrom, codec: writer.codec, streams: streams.padNames, control: writer.control
+            )
             parts = zip(writer.plan.parts, timeline.parts).map(PartState.init)
             let fromCaps = writer.index.codecData.flatMap { H264ParameterSets(avcC: $0) }
             sourceSets = writer.codec == .h264 ? fromCaps : nil
             parameterSetID = sourceSets?.freeID ?? 1
-            audio = wantsAudio ? AudioPlacer(window: timeline.audio) : nil
-            audioDone = !wantsAudio
         }
 
         var reader: MovieReader { samples.reader }
@@ -91,10 +93,10 @@ extension GStreamerTrimWriter {
                 let (decodeIndex, sample, buffer) = try samples.next()
                 if videoCaps == nil { videoCaps = sample.caps }
                 try process(buffer, at: decodeIndex)
-                try pushAvailableAudio()
+                try pushAvailableStreams()
             }
             try advanceOutput()
-            try finishAudio()
+            try finishStreams()
             guard let muxer else { throw CamrecError.failed("nothing was written") }
             try muxer.finish()
         }
@@ -193,7 +195,6 @@ extension GStreamerTrimWriter {
             var output = buffer
             if muxer == nil {
                 guard let caps = videoCaps else { throw CamrecError.failed("the video has no caps") }
-                let audioCaps = try writer.index.audioCaps.map { text throws(GStreamerError) in try Caps(text) }
                 let codec = writer.job.outputCodec
                 // H.264 and HEVC: the muxer's parser builds the decoder configuration from the
                 // stream; other codecs keep the source's (`codec_data`) as their description.
@@ -203,7 +204,7 @@ extension GStreamerTrimWriter {
                     : parserBuildsConfiguration ? caps.removingFields(["codec_data"]) : caps
                 muxer = try MovieMuxer(
                     path: writer.job.outputPath, container: writer.job.outputContainer, codec: writer.job.outputCodec,
-                    videoCaps: muxerCaps, audioCaps: audioCaps, control: writer.control
+                    videoCaps: muxerCaps, streams: streams.muxerStreams, control: writer.control
                 )
                 if frame.isCopied || writer.plan.framesCopied > 0, let joined = withParameterSets(buffer) {
                     // The source's parameter sets in the first access unit (with the re-encoder's,
@@ -222,45 +223,52 @@ extension GStreamerTrimWriter {
             ))
         }
 
-        private mutating func pushAvailableAudio() throws {
-            guard !audioDone, muxer != nil else { return }
-            for sample in reader.availableAudio() { try pushAudio(sample) }
-        }
-
-        private mutating func pushAudio(_ sample: Sample) throws {
-            guard !audioDone, let buffer = sample.buffer, let pts = buffer.pts else { return }
-            guard let outputPTS = audio?.place(Int64(pts)) else {
-                audioDone = audio?.isFinished ?? true
-                return
+        private mutating func pushAvailableStreams() throws {
+            guard let muxer else { return }
+            for position in 0..<reader.streamCount {
+                for sample in reader.available(position) { try streams.push(sample, of: position, to: muxer) }
             }
-            let base = Int64(MovieMuxer.timelineStart)
-            buffer.pts = UInt64(base + outputPTS)
-            buffer.dts = UInt64(base + outputPTS)
-            try muxer?.pushAudio(buffer)
-            audioPackets += 1
         }
 
-        /// Reads audio on to the end of the video, discarding the video the demuxer still sends.
-        /// Throws `stalled` when neither comes for the stall timeout.
-        private mutating func finishAudio() throws {
-            var watch = writer.control.watch("the demuxer (reading audio)")
-            while !audioDone {
+        /// Reads the other streams on to the end of the video, discarding the video the
+        /// demuxer still sends: each sound stream up to a packet past the window (or its
+        /// end); then subtitles, which are sparse, as far as the demuxer has delivered them
+        /// (it delivers in time order, so every cue before the window's end has come once
+        /// the sound has passed it). Throws `stalled` when nothing comes for the stall timeout.
+        private mutating func finishStreams() throws {
+            guard let muxer else { return }
+            var watch = writer.control.watch("the demuxer (reading sound and subtitles)")
+            while !streams.soundDone {
                 let mark = reader.activityMark
-                if let sample = reader.nextAudio(timeoutNanoseconds: 0) {
-                    try pushAudio(sample)
-                    watch.progressed()
-                    continue
+                var progressed = false
+                for position in 0..<reader.streamCount where !streams.streams[position].done {
+                    let ready = reader.available(position)
+                    for sample in ready { try streams.push(sample, of: position, to: muxer) }
+                    if !ready.isEmpty { progressed = true }
+                    if reader.hasEnded(position) {
+                        for sample in reader.available(position) { try streams.push(sample, of: position, to: muxer) }
+                        streams.end(position)
+                    }
                 }
-                if reader.audioEnded {
-                    for sample in reader.availableAudio() { try pushAudio(sample) }
-                    audioDone = true
-                    break
-                }
+                if progressed { watch.progressed() }
+                if streams.soundDone { break }
                 let discarded = reader.discardVideo()
                 if discarded > 0 { watch.progressed() }
                 try reader.check()
-                // Nothing to do until audio (or video to discard) comes: block until it does.
-                if discarded == 0 { try reader.waitForActivity(since: mark, watch: watch) }
+                // Nothing to do until a packet (or video to discard) comes: block until it does.
+                if !progressed, discarded == 0 { try reader.waitForActivity(since: mark, watch: watch) }
+            }
+            // Subtitle cues still in their queues reach their sinks; then take them all.
+            var drain = writer.control.watch("the demuxer (reading subtitles)")
+            for position in 0..<reader.streamCount where !streams.streams[position].done {
+                while reader.queued(position) > 0, !reader.hasEnded(position) {
+                    let mark = reader.activityMark
+                    try reader.check()
+                    try reader.waitForActivity(since: mark, watch: drain)
+                    drain.progressed()
+                }
+                for sample in reader.available(position) { try streams.push(sample, of: position, to: muxer) }
+                streams.end(position)
             }
         }
     }

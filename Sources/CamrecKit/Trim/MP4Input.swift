@@ -25,6 +25,9 @@ struct MP4Input: TrimInput {
     let lengthSize: Int?
     /// The `avcC` record of an H.264 track.
     let avcC: [UInt8]?
+    /// Each track's media time minus presentation time in nanoseconds (its edit list), in
+    /// the movie's order; nil for an edit list that does more than shift the track.
+    let trackOffsets: [Int64?]
 
     /// Reads `path`; nil when it is not a movie this reader handles (the caller demuxes it
     /// instead). The caps of a video codec other than H.264 come from the demuxer (it reads
@@ -34,12 +37,11 @@ struct MP4Input: TrimInput {
               let video = movie.tracks.first(where: \.isVideo), !video.samples.isEmpty
         else { return nil }
         let audio = movie.tracks.first(where: \.isAudio).flatMap { $0.samples.isEmpty ? nil : $0 }
+        let trackOffsets = movie.tracks.map { presentationOffset($0, movieTimescale: movie.timescale) }
         guard let videoOffset = presentationOffset(video, movieTimescale: movie.timescale) else { return nil }
-        var audioOffset: Int64 = 0
-        if let audio {
-            guard let offset = presentationOffset(audio, movieTimescale: movie.timescale) else { return nil }
-            audioOffset = offset
-        }
+        // Sound whose edit list does more than shift it is left to the demuxer.
+        guard !zip(movie.tracks, trackOffsets).contains(where: { $0.isAudio && $1 == nil }) else { return nil }
+        let audioOffset = audio.flatMap { presentationOffset($0, movieTimescale: movie.timescale) } ?? 0
         var mediaType: String
         var avcC: [UInt8]?
         var probedCaps: Caps?
@@ -77,7 +79,7 @@ struct MP4Input: TrimInput {
         )
         return MP4Input(
             path: path, movie: movie, video: video, audio: audio, index: index, file: file, lengthSize: lengthSize,
-            avcC: avcC
+            avcC: avcC, trackOffsets: trackOffsets
         )
     }
 

@@ -39,15 +39,13 @@ struct MP4TrimWriter: TrimWriter {
         init(total: Int) { self.total = total }
     }
 
-    func write() throws -> Int {
+    func write() throws -> WrittenMovie {
         let fed = plan.parts.reduce(0) { count, part in
             if case .encode(let feed, _) = part { count + feed.count } else { count }
         }
         let work = Work(total: fed + plan.framesCopied + plan.framesReencoded)
         let running = try startEncoders(work: work)
-        let video = try videoTrack(running: running)
-        var tracks = [video]
-        if let audio = audioTrack() { tracks.append(audio) }
+        var (tracks, written, videoPosition) = try outputTracks(video: videoTrack(running: running))
         // The body is copied while the encoders work; their frames go in last.
         try MovieWriter.write(
             path: job.outputPath, sourcePath: input.path,
@@ -57,9 +55,11 @@ struct MP4TrimWriter: TrimWriter {
             try control.checkCancelled()
             work.done += plan.framesCopied
             report(work)
-            try complete(&tracks[0], running: running, work: work)
+            try complete(&tracks[videoPosition], running: running, work: work)
         }
-        return tracks.count > 1 ? tracks[1].samples.count : 0
+        tracks.removeAll()
+        try addTrackReferences(keeping: written.keptInputIDs)
+        return written.movie
     }
 
     /// Reads the written movie box back (the frames were counted in, not demuxed).
@@ -214,10 +214,16 @@ struct MP4TrimWriter: TrimWriter {
         )
     }
 
-    /// The audio packets of the timeline's audio window, as one run, delayed by an empty edit
-    /// when it starts after the video.
-    private func audioTrack() -> OutputTrack? {
-        guard let audio = input.audio, let run = timeline.audio.keptRun(of: input.index.audio) else { return nil }
+    /// The packets of a sound track in the timeline's window (placed through the track's
+    /// own edit list, `offset`), as one run, delayed by an empty edit when it starts after
+    /// the video; nil when none lies in the window.
+    func audioTrack(_ audio: Track, offset: Int64) -> OutputTrack? {
+        let packets = audio.samples.map { sample in
+            let pts = MP4Input.nanoseconds(sample.presentationTime, audio.timescale)
+            return AudioPacket(pts: pts, duration: MP4Input.nanoseconds(sample.presentationTime + Int64(sample.duration), audio.timescale) - pts)
+        }
+        let window = AudioWindow(plan: plan, presentationOffset: input.index.presentationOffset, audioPresentationOffset: offset)
+        guard let run = window.keptRun(of: packets) else { return nil }
         let samples = audio.samples[run].map { sample in
             OutputSample(
                 source: .file(offset: sample.offset, size: sample.size), duration: sample.duration,
@@ -227,7 +233,7 @@ struct MP4TrimWriter: TrimWriter {
         let movieScale = Int64(input.movie.timescale)
         let mediaLength = samples.reduce(Int64(0)) { $0 + Int64($1.duration) }
         var edits: [Edit] = []
-        let delay = timeline.audio.offset(ofPacketAt: input.index.audio[run.lowerBound].pts) * movieScale / 1_000_000_000
+        let delay = window.offset(ofPacketAt: packets[run.lowerBound].pts) * movieScale / 1_000_000_000
         if delay > 0 { edits.append(Edit(segmentDuration: UInt64(delay), mediaTime: -1)) }
         edits.append(Edit(
             segmentDuration: UInt64(mediaLength * movieScale / Int64(audio.timescale)),

@@ -41,9 +41,25 @@ struct TrimJob {
 /// Writes a trim's output (the fourth stage of ``Trimmer``), from an input's samples laid
 /// out on an ``OutputTimeline``.
 protocol TrimWriter {
-    /// Writes the output file; returns how many audio packets it holds.
-    func write() throws -> Int
+    /// Writes the output file; returns its tracks and what of the input it could not keep.
+    func write() throws -> WrittenMovie
     /// The written file's video frames, counted by reading it back (the check before it is
     /// published).
     func countWrittenFrames() throws -> Int
+}
+
+/// What a writer wrote: the output's tracks, in order, and the input's tracks it could not
+/// keep, each with the reason.
+struct WrittenMovie: Sendable, Equatable {
+    var tracks: [TrimTrack] = []
+    var warnings: [String] = []
+
+    /// Audio packets over all sound tracks.
+    var audioPackets: Int { tracks.filter { $0.kind == .audio }.reduce(0) { $0 + $1.samples } }
+
+    /// Notes that the input's track or stream `label` ("track 4", "stream audio_1"), a
+    /// `kind` track of `codec`, is not in the output, because `reason`.
+    mutating func drop(_ label: String, kind: TrimTrack.Kind, codec: String, because reason: String) {
+        warnings.append("\(label) of the input (\(kind.rawValue), \(codec)) is not in the output: \(reason)")
+    }
 }

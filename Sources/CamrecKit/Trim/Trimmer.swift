@@ -36,19 +36,19 @@ public enum Trimmer {
         try output.checkWritable()
         do {
             var writer = input.writer(for: job(cut, output: output, control: control))
-            var audioPackets: Int
+            var written: WrittenMovie
             do {
-                audioPackets = try writer.write()
+                written = try writer.write()
             } catch let refusal as VideoEncoding.Unavailable where cut.plan.mode == .accurate {
                 // The encoder refused the decoded format (never converted to another bit
                 // depth or chroma): cut at keyframes instead, and say why.
                 cut = try cut.fallingBackToKeyframes(index: input.index, times: times, because: refusal.reason)
                 writer = input.writer(for: job(cut, output: output, control: control))
-                audioPackets = try writer.write()
+                written = try writer.write()
             }
             try check(writer, wrote: cut.plan)
             try publish(output, of: request, control: control)
-            return result(of: cut, from: input, to: output, request: request, audioPackets: audioPackets)
+            return result(of: cut, from: input, to: output, request: request, written: written)
         } catch {
             output.discard()
             throw failure(error, trimming: name, to: output, control: control)
@@ -123,7 +123,7 @@ public enum Trimmer {
 
     /// What was made, with times on the input's presentation timeline.
     private static func result(
-        of cut: PlannedCut, from input: any TrimInput, to output: TrimOutput, request: TrimRequest, audioPackets: Int
+        of cut: PlannedCut, from input: any TrimInput, to output: TrimOutput, request: TrimRequest, written: WrittenMovie
     ) -> TrimResult {
         let plan = cut.plan
         let bytes = (try? FileManager.default.attributesOfItem(atPath: output.finalPath)[.size] as? NSNumber)?
@@ -133,7 +133,8 @@ public enum Trimmer {
             mode: plan.mode, requestedMode: request.mode, fallbackReason: cut.fallbackReason, output: output.finalPath,
             bytes: bytes, firstFrameTime: seconds(plan.firstPTS - offset), lastFrameTime: seconds(plan.lastPTS - offset),
             duration: seconds(plan.endPTS - plan.firstPTS), frames: plan.frameCount, framesCopied: plan.framesCopied,
-            framesReencoded: plan.framesReencoded, audioPackets: audioPackets
+            framesReencoded: plan.framesReencoded, audioPackets: written.audioPackets, tracks: written.tracks,
+            warnings: written.warnings
         )
     }
 

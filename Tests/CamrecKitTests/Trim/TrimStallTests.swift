@@ -127,7 +127,7 @@ struct TrimStallTests {
         var writerOpen = true
         defer { if writerOpen { close(writer) } }
         let control = TrimControl(stallTimeout: Self.quick)
-        let reader = try MovieReader(path: fifo, container: .matroska, codec: .h264, audio: false, control: control)
+        let reader = try MovieReader(path: fifo, container: .matroska, codec: .h264, control: control)
         try reader.start(at: nil)
         expectStall(mentioning: "demuxer") { _ = try reader.nextVideo() }
         // End the pipe so that the reader's thread, blocked in read(), can stop.

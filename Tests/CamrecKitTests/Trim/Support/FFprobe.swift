@@ -43,9 +43,9 @@ enum FFprobe {
     }
 
     /// The first audio packet's time and the audio duration (from packets), nil without audio.
-    static func audioSpan(_ path: String) throws -> (start: Double, end: Double)? {
+    static func audioSpan(_ path: String, stream: String = "a:0") throws -> (start: Double, end: Double)? {
         let output = try ProcessRunner.check("ffprobe", [
-            "-v", "error", "-select_streams", "a:0", "-show_entries", "packet=pts_time,duration_time", "-of", "csv=p=0", path,
+            "-v", "error", "-select_streams", stream, "-show_entries", "packet=pts_time,duration_time", "-of", "csv=p=0", path,
         ])
         var start = Double.infinity
         var end = -Double.infinity
@@ -174,5 +174,64 @@ extension FFprobe {
         guard let range = result.stderr.range(of: "PSNR y:") else { return nil }
         let value = result.stderr[range.upperBound...].prefix { $0 != " " }
         return value == "inf" ? .infinity : Double(value)
+    }
+}
+
+extension FFprobe {
+    /// One stream as ffprobe lists it: its type, codec, tag and timecode tag.
+    struct StreamEntry: Equatable, CustomStringConvertible {
+        var type: String
+        var codec: String
+        var tag: String
+        var timecode: String?
+
+        var description: String { "\(type):\(codec)(\(tag))" + (timecode.map { " tc \($0)" } ?? "") }
+    }
+
+    /// Every stream of a movie, in order.
+    static func streams(_ path: String) throws -> [StreamEntry] {
+        let output = try ProcessRunner.check("ffprobe", [
+            "-v", "error", "-show_entries", "stream=codec_type,codec_name,codec_tag_string:stream_tags=timecode",
+            "-of", "json", path,
+        ])
+        let object = try JSONSerialization.jsonObject(with: output.stdoutData) as? [String: Any]
+        let streams = object?["streams"] as? [[String: Any]] ?? []
+        return streams.map { stream in
+            StreamEntry(
+                type: stream["codec_type"] as? String ?? "", codec: stream["codec_name"] as? String ?? "",
+                tag: stream["codec_tag_string"] as? String ?? "",
+                timecode: (stream["tags"] as? [String: Any])?["timecode"] as? String
+            )
+        }
+    }
+
+    /// The subtitle cues of a movie's first subtitle stream (converted to SubRip by ffmpeg):
+    /// text, start and end in seconds.
+    static func cues(_ path: String) throws -> [(text: String, start: Double, end: Double)] {
+        let output = try ProcessRunner.check("ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-map", "0:s:0", "-f", "srt", "-"])
+        func seconds(_ text: Substring) -> Double? {
+            let parts = text.trimmingCharacters(in: .whitespaces).split(whereSeparator: { $0 == ":" || $0 == "," })
+            guard parts.count == 4, let h = Double(parts[0]), let m = Double(parts[1]), let s = Double(parts[2]),
+                  let ms = Double(parts[3]) else { return nil }
+            return h * 3600 + m * 60 + s + ms / 1000
+        }
+        var cues: [(text: String, start: Double, end: Double)] = []
+        for block in output.stdout.components(separatedBy: "\n\n") {
+            let lines = block.split(separator: "\n")
+            guard lines.count >= 3, let arrow = lines[1].range(of: "-->"),
+                  let start = seconds(lines[1][..<arrow.lowerBound]), let end = seconds(lines[1][arrow.upperBound...])
+            else { continue }
+            // Strip the style tags some muxers' text formats come back with.
+            let text = lines[2...].joined(separator: "\n").replacingOccurrences(of: "<[^>]+>", with: "", options: .regularExpression)
+            cues.append((text, start, end))
+        }
+        return cues
+    }
+
+    /// What `ffmpeg -v error -i PATH -map 0:v -map 0:a -f null -` prints: a clean decode of
+    /// the video and every sound track.
+    static func decodeErrorsOfAllStreams(_ path: String) throws -> String {
+        let output = try ProcessRunner.run("ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-map", "0:v", "-map", "0:a?", "-f", "null", "-"])
+        return (output.stderr + (output.status == 0 ? "" : "exit \(output.status)")).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
