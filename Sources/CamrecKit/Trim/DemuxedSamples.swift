@@ -4,7 +4,7 @@ import GStreamer
 /// a planned frame on, as whole access units, each with its decode index in the input's
 /// ``FrameIndex``; and the packets of its other streams, through ``reader``, as they come alongside.
 final class DemuxedSamples {
-    /// The demuxing pipeline (its audio branch is read directly).
+    /// The demuxing pipeline (its sound and subtitle branches are read directly).
     let reader: MovieReader
     private let frames: [VideoFrame]
     /// Decode index of the next frame ``next()`` returns.

@@ -46,10 +46,11 @@ public struct FrameIndex: Sendable {
     public var videoMediaType: String
     /// The decoder configuration record (`codec_data`), when the container has one.
     public var codecData: [UInt8]?
-    /// Audio packets in order (empty when there is no audio, and in a window index: its
-    /// writer reads the audio as it goes).
+    /// The first sound track's packets in order (empty when there is no audio, and in a
+    /// window index: its writer reads the audio as it goes). The `audio…` fields describe
+    /// that track; ``streams`` lists every one.
     public var audio: [AudioPacket]
-    /// The audio media type, e.g. "audio/mpeg"; nil without audio.
+    /// The first sound track's media type, e.g. "audio/mpeg"; nil without audio.
     public var audioMediaType: String?
     /// The audio caps as the demuxer gave them; nil without audio.
     public var audioCaps: String?

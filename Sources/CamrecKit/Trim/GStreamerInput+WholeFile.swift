@@ -52,7 +52,8 @@ extension GStreamerInput {
 }
 
 /// Records buffer timings from the demuxer's pads on streaming threads: the first video
-/// and the first audio stream; every other stream goes to a fakesink unrecorded.
+/// and the first audio stream (whose packets the index lists); every pad goes to a fakesink,
+/// and every one but the video's is noted with its caps and segment (``FrameIndex/streams``).
 private final class PadRecorder: Sendable {
     struct Stream {
         var pad: Pad

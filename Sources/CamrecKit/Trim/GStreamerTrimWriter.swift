@@ -3,7 +3,8 @@ import GStreamer
 /// Runs a ``TrimPlan`` on a ``GStreamerInput`` through a GStreamer muxer: reads the input
 /// once from the first frame the plan needs, feeds the re-encoders, copies the body, and
 /// joins everything into one muxer (``MovieMuxer``) with timestamps rewritten so that the
-/// output starts at 0. Audio is copied as one continuous run.
+/// output starts at 0. Every sound and subtitle stream the muxer takes is copied alongside
+/// (``StreamCopier``: sound as one continuous run per track).
 struct GStreamerTrimWriter: TrimWriter {
     let input: GStreamerInput
     let job: TrimJob

@@ -6,17 +6,18 @@ import MP4
 /// be copied byte for byte without passing each frame through GStreamer.
 ///
 /// Only plain movies qualify: not fragmented, one sample description per track, and edit
-/// lists that just shift the timeline (gaps, then one segment at normal rate). Anything
-/// else goes through the demuxer (``GStreamerInput``).
+/// lists of the video and sound tracks that just shift the timeline (gaps, then one segment
+/// at normal rate). Anything else goes through the demuxer (``GStreamerInput``). Any video
+/// codec qualifies (its sample description is copied); every track of the movie is there
+/// for the writer to keep (``movie``, ``trackOffsets``).
 ///
-/// Its sample access is random: every sample's place in the file (``video``, ``audio``),
-/// which ``MP4TrimWriter`` copies in the kernel, and the bytes of any video frame
+/// Its sample access is random: every sample's place in the file (``video``, the movie's
+/// tracks), which ``MP4TrimWriter`` copies in the kernel, and the bytes of any video frame
 /// (``videoSample(at:)``), which it feeds to the re-encoders.
 struct MP4Input: TrimInput {
     let path: String
     let movie: Movie
     let video: Track
-    let audio: Track?
     /// The index the planner works on (nanoseconds, as the demuxer would give them).
     let index: FrameIndex
     /// The file the samples are read from.
@@ -78,7 +79,7 @@ struct MP4Input: TrimInput {
             audioPresentationOffset: audioOffset, presentationOffset: videoOffset
         )
         return MP4Input(
-            path: path, movie: movie, video: video, audio: audio, index: index, file: file, lengthSize: lengthSize,
+            path: path, movie: movie, video: video, index: index, file: file, lengthSize: lengthSize,
             avcC: avcC, trackOffsets: trackOffsets
         )
     }

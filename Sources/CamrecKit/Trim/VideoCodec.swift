@@ -122,7 +122,10 @@ struct VideoCodec: Sendable, Equatable {
             case 2: return .mpegVideo(version: 2)
             default: return copyOnly(mediaType, name: "MPEG video")
             }
-        case "video/x-xvid", "video/x-divx" where (caps?.int("divxversion") ?? 5) >= 4:
+        case "video/x-xvid", "video/x-divx":
+            guard mediaType == "video/x-xvid" || (caps?.int("divxversion") ?? 5) >= 4 else {
+                return copyOnly(mediaType, name: "DivX \(caps?.int("divxversion") ?? 3)")
+            }
             var codec = VideoCodec.mpeg4Part2
             codec.mediaType = mediaType
             codec.parser = nil
