@@ -141,9 +141,47 @@ struct TrimCommandTests {
         #expect(result.stderr.contains("\(path)") && result.stderr.contains("not a movie file"), "\(result.stderr)")
     }
 
+    // MARK: Tracks
+
+    @Test("the JSON result lists the output's tracks and names a track that could not be kept")
+    func tracksAndWarnings() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = folder.path("cam.mov")
+        // Two sound tracks and a QuickTime timecode; Matroska has no timecode track.
+        let made = try ChildProcess.run("ffmpeg", [
+            "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30:duration=2",
+            "-f", "lavfi", "-i", "sine=duration=2", "-f", "lavfi", "-i", "sine=frequency=660:duration=2",
+            "-map", "0:v", "-map", "1:a", "-map", "2:a", "-c:v", "libx264", "-preset", "ultrafast", "-g", "30",
+            "-c:a", "aac", "-timecode", "10:00:00:00", input,
+        ])
+        try #require(made.status == 0, "\(made.stderr)")
+        let output = folder.path("cut.mkv")
+        let result = try CamrecBinary.run(["trim", "--start", "0.5", "--json", "-o", output, input])
+        #expect(result.status == 0, "\(result.stderr)")
+        let line = try #require(JSONLines.parse(result).last)
+        let tracks = try #require(line["tracks"] as? [[String: Any]], "\(line)")
+        #expect(tracks.map { $0["kind"] as? String } == ["video", "audio", "audio"], "\(tracks)")
+        let warnings = try #require(line["warnings"] as? [String], "\(line)")
+        #expect(warnings.count == 1 && warnings.first?.contains("timecode") == true, "\(warnings)")
+        #expect(try MediaProbe.probe(output).codec == "h264")
+
+        // Kept as MOV, the timecode follows the new start: 10:00:00:00 + 15 frames.
+        let same = folder.path("cut.mov")
+        let kept = try CamrecBinary.run(["trim", "--start", "0.5", "--json", "-o", same, input])
+        #expect(kept.status == 0, "\(kept.stderr)")
+        let keptLine = try #require(JSONLines.parse(kept).last)
+        #expect((keptLine["warnings"] as? [String])?.isEmpty == true, "\(keptLine)")
+        let timecode = try ChildProcess.run("ffprobe", [
+            "-v", "error", "-select_streams", "v:0", "-show_entries", "stream_tags=timecode", "-of", "csv=p=0", same,
+        ])
+        let text = timecode.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(text == "10:00:00:15", "\(text)")
+    }
+
     // MARK: MPEG-4 Part 2
 
-    @Test("MPEG-4 Part 2 in MP4 is cut at keyframes, or re-encoded to H.264")
+    @Test("MPEG-4 Part 2 in MP4 is cut frame-accurately in MPEG-4 Part 2, or re-encoded to H.264")
     func mpeg4Part2() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -154,14 +192,15 @@ struct TrimCommandTests {
         let result = try CamrecBinary.run(["trim", "--start", "1", "--json", "-o", output, input])
         #expect(result.status == 0, "\(result.stderr)")
         let line = try #require(JSONLines.parse(result).last)
-        #expect(line["mode"] as? String == "keyframe")
-        #expect(line["requested_mode"] as? String == "accurate")
-        #expect((line["fallback_reason"] as? String)?.contains("MPEG-4 Part 2") == true, "\(line)")
+        #expect(line["mode"] as? String == "accurate")
+        #expect(line["fallback_reason"] == nil, "\(line)")
+        // testsrc is 25 fps and ffmpeg's mpeg4 puts a keyframe every 12 frames: the frames
+        // from 1.00 s to the keyframe at 1.44 s are re-encoded with avenc_mpeg4.
+        #expect(line["first_frame_time"] as? Double == 1.0, "\(line)")
+        #expect(line["frames_reencoded"] as? Int == 11, "\(line)")
         let probe = try MediaProbe.probe(output)
         #expect(probe.codec == "mpeg4")
-        #expect(probe.frames == line["frames"] as? Int)
-        // testsrc is 25 fps and ffmpeg's mpeg4 puts a keyframe every 12 frames: 0.96 s.
-        #expect(line["first_frame_time"] as? Double == 0.96, "\(line)")
+        #expect(probe.frames == 25)
         #expect(try MediaProbe.decodeErrors(output).isEmpty)
 
         let reencoded = folder.path("reencoded.mkv")

@@ -25,6 +25,14 @@ struct AudioWindow: Sendable, Equatable {
         case after
     }
 
+    /// A window from `start` to `end` (presentation times) for a track whose buffer times
+    /// are `audioPresentationOffset` later than its presentation times.
+    init(start: Int64, end: Int64, audioPresentationOffset: Int64) {
+        self.start = start
+        self.end = end
+        self.audioPresentationOffset = audioPresentationOffset
+    }
+
     /// The window of `plan`'s output, whose video buffer times are `presentationOffset`
     /// later than its presentation times, and its audio's `audioPresentationOffset` later.
     init(plan: TrimPlan, presentationOffset: Int64, audioPresentationOffset: Int64) {
@@ -86,5 +94,36 @@ struct AudioPlacer: Sendable {
             lastTime = time
             return time
         }
+    }
+}
+
+/// Places the cues of a subtitle stream (timed text, subpictures) as a demuxer delivers
+/// them: drops those that end before the window, ends at the first one that starts at or
+/// after its end, and shortens the others to the window, so that a cue shown across the
+/// cut is shown from the output's 0 on. Times in nanoseconds.
+struct CuePlacer: Sendable {
+    /// The window cues are placed in (its offset: the subtitle stream's own).
+    let window: AudioWindow
+    /// Whether a cue past the window has come: nothing more is kept.
+    private(set) var isFinished = false
+
+    init(window: AudioWindow) {
+        self.window = window
+    }
+
+    /// The output time and duration of the cue with buffer time `pts` shown for `duration`
+    /// (0: unknown); nil when it is dropped.
+    mutating func place(_ pts: Int64, duration: Int64) -> (pts: Int64, duration: Int64)? {
+        guard !isFinished else { return nil }
+        let shown = pts - window.audioPresentationOffset
+        guard shown < window.end else {
+            isFinished = true
+            return nil
+        }
+        let over = duration > 0 ? shown + duration : shown
+        guard over > window.start || (duration <= 0 && shown >= window.start) else { return nil }
+        let from = max(shown, window.start)
+        let until = min(max(over, from), window.end)
+        return (from - window.start, until - from)
     }
 }

@@ -2,9 +2,9 @@ import GStreamer
 
 /// A ``GStreamerInput``'s samples, read in one pass: its video frames in decode order from
 /// a planned frame on, as whole access units, each with its decode index in the input's
-/// ``FrameIndex``; and its audio packets, through ``reader``, as they come alongside.
+/// ``FrameIndex``; and the packets of its other streams, through ``reader``, as they come alongside.
 final class DemuxedSamples {
-    /// The demuxing pipeline (its audio branch is read directly).
+    /// The demuxing pipeline (its sound and subtitle branches are read directly).
     let reader: MovieReader
     private let frames: [VideoFrame]
     /// Decode index of the next frame ``next()`` returns.
@@ -14,11 +14,11 @@ final class DemuxedSamples {
 
     /// Starts reading `input` at its frame `first`: seeks there unless that frame opens the
     /// movie (a window index starts anywhere).
-    init(input: GStreamerInput, from first: Int, codec: VideoCodec, audio: Bool, control: TrimControl) throws {
+    init(input: GStreamerInput, from first: Int, codec: VideoCodec, streams: [String], control: TrimControl) throws {
         frames = input.index.video
         nextIndex = first
         reader = try MovieReader(
-            path: input.path, container: input.index.container, codec: codec, audio: audio, control: control
+            path: input.path, container: input.index.container, codec: codec, streams: streams, control: control
         )
         let target = frames[first].pts - input.index.presentationOffset
         try reader.start(at: target > 0 ? UInt64(target) : nil)

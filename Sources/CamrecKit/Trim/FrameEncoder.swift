@@ -1,73 +1,49 @@
 import GStreamer
 
-/// Decodes compressed frames and re-encodes those in a time window to H.264 with x264
-/// (no B-frames, one IDR at the start), for the head and tail of a smart cut or a full
-/// re-encode. Runs its own pipeline: `appsrc ! parser ! decoder ! videoconvert ! queue !
-/// x264enc ! appsink` (the queue lets decoding and encoding use both cores).
+/// Decodes compressed frames and re-encodes those in a time window (no B-frames, a
+/// keyframe at the start), for the head and tail of a smart cut or a full re-encode, as a
+/// ``VideoEncoding`` says. Runs its own pipeline: `appsrc ! parser ! decoder ! [videoconvert
+/// ! raw format] ! queue ! encoder ! appsink` (the queue lets decoding and encoding use both cores).
 final class FrameEncoder {
-    /// How x264 trades speed for size. Quality is constant (CRF) and not capped by a bitrate:
-    /// x264enc's default `bitrate` (2048 kbit/s) would otherwise cap it as a VBV maximum.
-    enum Effort {
-        /// The few seconds at the edges of a smart cut, where time matters more than bytes:
-        /// `ultrafast` at CRF 25 (about 50 dB luma PSNR against the source, at up to twice
-        /// the source's bitrate for those seconds).
-        case edges
-        /// A whole movie: `veryfast` at CRF 18.
-        case whole
-
-        var x264Settings: String {
-            switch self {
-            case .edges: "speed-preset=ultrafast pass=qual quantizer=25 threads=1"
-            case .whole: "speed-preset=veryfast pass=qual quantizer=18"
-            }
-        }
-
-        /// Decoder threads: one for the edges (head and tail encode at once, each decoding
-        /// and encoding on its own thread: more threads only cost context switches on two
-        /// cores, measured 0.72 s against 0.9 s for a 720p cut); libav's default otherwise.
-        var decoderThreads: String {
-            self == .edges ? " max-threads=1" : ""
-        }
-    }
-
     /// The stage named in a stall message.
-    static let stage = "the re-encoder (decoder and x264)"
+    static let stage = "the re-encoder (decoder and encoder)"
 
     private let pipeline: Pipeline
     private let source: AppSrc
     private let sink: AppSink
     private let probe: ProbeToken
     private let control: TrimControl
+    /// The encoder's name and the format it was given, for a refusal.
+    private let encoderName: String
     /// Wakes the reading thread when the sink has a frame or ended, or an error is posted.
     private let activity: SinkActivity
     private let activityWatch: ActivityWatch
     private var finished = false
+    /// The decoder configuration the encoder declares in its output caps (`codec_data`), if any.
+    private(set) var outputConfiguration: [UInt8]?
+    private var sawCaps = false
 
     /// - Parameters:
     ///   - inputCaps: the caps of the frames pushed (as the reader delivers them).
     ///   - keep: buffer PTS window whose decoded frames are encoded; others are dropped.
-    ///   - parameterSetID: SPS/PPS id for the encoded stream, unused by the source.
-    ///   - effort: the speed/size trade-off.
+    ///   - encoding: the encoder and the raw format it is fed.
+    ///   - parameterSetID: SPS/PPS id for an H.264 stream, unused by the source.
+    ///   - effort: the decoder's threads.
     ///   - control: bounds every wait (a stalled decoder or encoder) and stops on cancellation.
     init(
-        codec: VideoCodec, inputCaps: Caps, keep: Range<Int64>, parameterSetID: Int, effort: Effort,
-        control: TrimControl
+        codec: VideoCodec, inputCaps: Caps, keep: Range<Int64>, encoding: VideoEncoding, parameterSetID: Int,
+        effort: VideoEncoding.Effort, control: TrimControl
     ) throws(GStreamerError) {
         self.control = control
-        let rawFormat: String
-        switch inputCaps.string("chroma-format") {
-        case "4:2:2": rawFormat = "Y42B"
-        case "4:4:4": rawFormat = "Y444"
-        default: rawFormat = "I420"
-        }
+        encoderName = String(encoding.encoder.prefix { $0 != " " })
         let parser = codec.parser.map { "\($0) ! " } ?? ""
         let decoder = codec.decoder.map { $0.hasPrefix("avdec_") ? $0 + effort.decoderThreads : $0 } ?? "decodebin"
+        let convert = encoding.rawCaps.map { "videoconvert ! \($0) ! " } ?? ""
         let description = """
             appsrc name=source format=time block=true max-bytes=8000000 ! \(parser)\(decoder) name=decoder ! \
-            videoconvert ! video/x-raw,format=\(rawFormat) ! queue max-size-buffers=16 max-size-bytes=0 max-size-time=0 ! \
-            x264enc bframes=0 key-int-max=100000 trellis=false bitrate=2048000 \(effort.x264Settings) \
-            option-string="sps-id=\(parameterSetID)" ! \
-            video/x-h264,stream-format=byte-stream,alignment=au ! appsink name=sink sync=false enable-last-sample=false
+            \(convert)queue max-size-buffers=16 max-size-bytes=0 max-size-time=0 ! \
+            \(encoding.launchText(parameterSetID: parameterSetID)) ! \
+            appsink name=sink sync=false enable-last-sample=false
             """
         pipeline = try Pipeline.parse(description)
         source = try AppSrc(pipeline.element(named: "source"))
@@ -91,11 +67,12 @@ final class FrameEncoder {
         let outcome = Result { () throws(CamrecError) in try source.push(buffer, stage: Self.stage, control: control) }
         if case .failure(let error) = outcome, error.kind == .stalled {
             // A decoder that failed stops taking frames too: its error says more.
-            try PipelineRunner.checkForError(pipeline)
+            try check()
         }
         let result = try outcome.get()
         guard result == .ok else {
-            try PipelineRunner.checkForError(pipeline)
+            try check()
+            if result == .notNegotiated { throw refusal() }
             throw GStreamerError.flow(result, context: "the re-encoder refused a frame")
         }
     }
@@ -111,8 +88,11 @@ final class FrameEncoder {
     func available() throws -> [Buffer] {
         try control.checkCancelled()
         var buffers: [Buffer] = []
-        while let sample = sink.pullSample(timeoutNanoseconds: 0), let buffer = sample.buffer { buffers.append(buffer) }
-        try PipelineRunner.checkForError(pipeline)
+        while let sample = sink.pullSample(timeoutNanoseconds: 0), let buffer = sample.buffer {
+            note(sample)
+            buffers.append(buffer)
+        }
+        try check()
         return buffers
     }
 
@@ -124,16 +104,43 @@ final class FrameEncoder {
         while true {
             let seen = activity.current
             if let sample = sink.pullSample(timeoutNanoseconds: 0) {
+                note(sample)
                 if let buffer = sample.buffer { buffers.append(buffer) }
                 watch.progressed()
                 continue
             }
             if sink.isEndOfStream { break }
-            try PipelineRunner.checkForError(pipeline)
+            try check()
             try watch.wait(for: activity, since: seen)
         }
-        try PipelineRunner.checkForError(pipeline)
+        try check()
         return buffers
+    }
+
+    private func note(_ sample: Sample) {
+        guard !sawCaps else { return }
+        sawCaps = true
+        outputConfiguration = sample.caps?.bytes("codec_data")
+    }
+
+    /// Throws the pipeline's first error; a failed negotiation (the encoder cannot take the
+    /// decoded format: it is never converted to another bit depth or chroma) as
+    /// ``VideoEncoding/Unavailable``, so that the trim can cut at keyframes instead.
+    private func check() throws {
+        do {
+            try PipelineRunner.checkForError(pipeline)
+        } catch {
+            if case .element(let failure) = error, failure.debug.contains("not-negotiated") { throw refusal() }
+            throw error
+        }
+    }
+
+    private func refusal() -> VideoEncoding.Unavailable {
+        let format = (try? pipeline.element(named: "decoder").staticPad("src").currentCaps?.string("format")) ?? nil
+        return VideoEncoding.Unavailable(
+            reason: "\(encoderName) here cannot encode " + (format.map { "\($0) frames" } ?? "the decoded frames")
+                + " (the source's bit depth and chroma)"
+        )
     }
 
     deinit {

@@ -46,10 +46,11 @@ public struct FrameIndex: Sendable {
     public var videoMediaType: String
     /// The decoder configuration record (`codec_data`), when the container has one.
     public var codecData: [UInt8]?
-    /// Audio packets in order (empty when there is no audio, and in a window index: its
-    /// writer reads the audio as it goes).
+    /// The first sound track's packets in order (empty when there is no audio, and in a
+    /// window index: its writer reads the audio as it goes). The `audio…` fields describe
+    /// that track; ``streams`` lists every one.
     public var audio: [AudioPacket]
-    /// The audio media type, e.g. "audio/mpeg"; nil without audio.
+    /// The first sound track's media type, e.g. "audio/mpeg"; nil without audio.
     public var audioMediaType: String?
     /// The audio caps as the demuxer gave them; nil without audio.
     public var audioCaps: String?
@@ -58,9 +59,38 @@ public struct FrameIndex: Sendable {
     /// Buffer time minus presentation time (the demuxer's segment start minus its stream
     /// time): how an input's edit list shifts its timeline.
     public var presentationOffset: Int64
+    /// Every stream the demuxer gave besides the video that is cut (all sound tracks, the
+    /// first included; subtitles; others), in the order of its pads. Empty for an index
+    /// read from sample tables (``MP4Input`` keeps the tracks themselves).
+    public var streams: [DemuxedStream] = []
 
     /// The end of the last video frame on the presentation timeline.
     public var videoEnd: Int64 {
         (video.map { $0.pts + $0.duration }.max() ?? 0) - presentationOffset
+    }
+}
+
+/// A stream of a demuxed input other than the video trim cuts.
+public struct DemuxedStream: Sendable, Equatable {
+    /// The demuxer's pad name ("audio_1", "subtitle_0"): the same in every pass over a file.
+    public var padName: String
+    /// What it holds.
+    public var kind: TrimTrack.Kind
+    /// Its caps as the demuxer gave them.
+    public var caps: String
+    /// Its media type.
+    public var mediaType: String
+    /// Buffer time minus presentation time (its own edit list).
+    public var presentationOffset: Int64
+
+    /// The kind of stream a media type is.
+    static func kind(of mediaType: String) -> TrimTrack.Kind {
+        if mediaType.hasPrefix("audio/") { return .audio }
+        if mediaType.hasPrefix("video/") || mediaType.hasPrefix("image/") { return .video }
+        if mediaType.hasPrefix("text/") || mediaType.hasPrefix("subpicture/") || mediaType.hasPrefix("subtitle/")
+            || ["application/x-ass", "application/x-ssa", "application/x-usf", "application/x-subtitle-vtt"].contains(mediaType) {
+            return .subtitle
+        }
+        return .data
     }
 }

@@ -52,7 +52,8 @@ extension GStreamerInput {
 }
 
 /// Records buffer timings from the demuxer's pads on streaming threads: the first video
-/// and the first audio stream; every other stream goes to a fakesink unrecorded.
+/// and the first audio stream (whose packets the index lists); every pad goes to a fakesink,
+/// and every one but the video's is noted with its caps and segment (``FrameIndex/streams``).
 private final class PadRecorder: Sendable {
     struct Stream {
         var pad: Pad
@@ -68,6 +69,9 @@ private final class PadRecorder: Sendable {
     struct State {
         var video: Stream?
         var audio: Stream?
+        /// Every pad but the video's, in the order they came: name, caps, pad.
+        var others: [(pad: Pad, caps: String, mediaType: String)] = []
+        var otherSegments: [SegmentTimes?] = []
         var sinks: [Element] = []
     }
 
@@ -87,6 +91,9 @@ private final class PadRecorder: Sendable {
         let isAudio = mediaType.hasPrefix("audio/")
         state.withLock { state in
             state.sinks.append(sink)
+            if !(isVideo && state.video == nil) {
+                state.others.append((pad, caps?.description ?? "", mediaType))
+            }
             let wanted = (isVideo && state.video == nil) || (isAudio && state.audio == nil)
             guard wanted else { return }
             var stream = Stream(
@@ -128,13 +135,14 @@ private final class PadRecorder: Sendable {
             let audioSegment = state.audio?.pad.segmentTimes
             state.video?.segment = videoSegment
             state.audio?.segment = audioSegment
+            state.otherSegments = state.others.map(\.pad.segmentTimes)
             state.video?.probe?.remove()
             state.audio?.probe?.remove()
         }
     }
 
     func index(container: MediaContainer, name: String) throws(CamrecError) -> FrameIndex {
-        let (video, audio) = state.withLock { ($0.video, $0.audio) }
+        let (video, audio, others, otherSegments) = state.withLock { ($0.video, $0.audio, $0.others, $0.otherSegments) }
         guard let video else {
             let what = audio == nil ? "no video or audio stream" : "no video stream (audio only)"
             throw .invalidInput("cannot trim \(name): it has \(what)")
@@ -149,7 +157,16 @@ private final class PadRecorder: Sendable {
             container: container, video: frames, videoCaps: video.caps, videoMediaType: video.mediaType,
             codecData: video.codecData, audio: packets, audioMediaType: audio?.mediaType, audioCaps: audio?.caps,
             audioPresentationOffset: GStreamerInput.presentationOffset(audio?.segment, container: container),
-            presentationOffset: GStreamerInput.presentationOffset(video.segment, container: container)
+            presentationOffset: GStreamerInput.presentationOffset(video.segment, container: container),
+            streams: others.enumerated().map { position, other in
+                DemuxedStream(
+                    padName: other.pad.name, kind: DemuxedStream.kind(of: other.mediaType), caps: other.caps,
+                    mediaType: other.mediaType,
+                    presentationOffset: GStreamerInput.presentationOffset(
+                        position < otherSegments.count ? otherSegments[position] : nil, container: container
+                    )
+                )
+            }
         )
     }
 }

@@ -41,10 +41,10 @@ extension GStreamerInput {
         var timings: [BufferTiming] = []
         var idr: [Bool] = []
         var videoCaps: Caps?
-        var audioCaps: Caps?
-        var segments: (video: SegmentTimes?, audio: SegmentTimes?) = (nil, nil)
+        var videoSegment: SegmentTimes?
+        var streams: [DemuxedStream] = []
         do {
-            let reader = try MovieReader(path: path, container: container, codec: nil, audio: true, control: control)
+            let reader = try MovieReader(path: path, container: container, codec: nil, control: control)
             defer { reader.stop() }
             do {
                 try reader.start(at: position > 0 ? UInt64(position) : nil, flags: [.flush, .keyUnit, .snapBefore])
@@ -58,11 +58,10 @@ extension GStreamerInput {
             var framesPastEnd = 0
             while let sample = try reader.nextVideo(), let buffer = sample.buffer {
                 if videoCaps == nil { videoCaps = sample.caps }
-                if audioCaps == nil { audioCaps = reader.availableAudio().first?.caps }
                 if offset == nil {
                     // For the stop below only: the segment's offset as the demuxer gives it,
                     // in every container (the index itself takes none for Matroska).
-                    let segment = reader.demuxerPads.segments.video
+                    let segment = reader.demuxerPads.videoSegment
                     offset = segment.map { Int64($0.start) - Int64($0.time) } ?? 0
                 }
                 let timing = buffer.timing
@@ -77,10 +76,8 @@ extension GStreamerInput {
                 timings.append(timing)
                 idr.append(isIDR)
             }
-            if audioCaps == nil, reader.demuxerPads.hasAudio {
-                audioCaps = reader.nextAudio(timeoutNanoseconds: 1_000_000_000)?.caps
-            }
-            segments = reader.demuxerPads.segments
+            videoSegment = reader.demuxerPads.videoSegment
+            streams = reader.demuxerPads.streams(container: container)
         } catch let error as CamrecError {
             throw error
         } catch let error as GStreamerError {
@@ -91,12 +88,12 @@ extension GStreamerInput {
         guard let videoCaps, let mediaType = videoCaps.mediaType else { return nil }
         let frames = frames(timings, idr: idr)
         guard !frames.isEmpty else { return nil }
+        let audio = streams.first { $0.kind == .audio }
         return FrameIndex(
             container: container, video: frames, videoCaps: videoCaps.description, videoMediaType: mediaType,
-            codecData: videoCaps.bytes("codec_data"), audio: [], audioMediaType: audioCaps?.mediaType,
-            audioCaps: audioCaps?.description,
-            audioPresentationOffset: presentationOffset(segments.audio, container: container),
-            presentationOffset: presentationOffset(segments.video, container: container)
+            codecData: videoCaps.bytes("codec_data"), audio: [], audioMediaType: audio?.mediaType,
+            audioCaps: audio?.caps, audioPresentationOffset: audio?.presentationOffset ?? 0,
+            presentationOffset: presentationOffset(videoSegment, container: container), streams: streams
         )
     }
 }

@@ -36,10 +36,19 @@ struct GStreamerInput: TrimInput {
         GStreamerTrimWriter(input: self, job: job)
     }
 
+    /// The caps of the first video stream of `path` as its demuxer gives them (it reads the
+    /// headers and the first frame; nothing is decoded).
+    static func probeVideoCaps(path: String, container: MediaContainer, control: TrimControl) throws -> Caps? {
+        let reader = try MovieReader(path: path, container: container, codec: nil, control: control)
+        defer { reader.stop() }
+        try reader.start(at: nil)
+        return try reader.nextVideo()?.caps
+    }
+
     /// The sample access: the video frames from decode index `first` on (whole access
-    /// units, through `codec`'s parser) and, when `audio` is set, the audio packets.
-    func samples(from first: Int, codec: VideoCodec, audio: Bool, control: TrimControl) throws -> DemuxedSamples {
-        try DemuxedSamples(input: self, from: first, codec: codec, audio: audio, control: control)
+    /// units, through `codec`'s parser) and the packets of `streams` (demuxer pad names).
+    func samples(from first: Int, codec: VideoCodec, streams: [String], control: TrimControl) throws -> DemuxedSamples {
+        try DemuxedSamples(input: self, from: first, codec: codec, streams: streams, control: control)
     }
 }
 

@@ -3,7 +3,8 @@ import GStreamer
 /// Runs a ``TrimPlan`` on a ``GStreamerInput`` through a GStreamer muxer: reads the input
 /// once from the first frame the plan needs, feeds the re-encoders, copies the body, and
 /// joins everything into one muxer (``MovieMuxer``) with timestamps rewritten so that the
-/// output starts at 0. Audio is copied as one continuous run.
+/// output starts at 0. Every sound and subtitle stream the muxer takes is copied alongside
+/// (``StreamCopier``: sound as one continuous run per track).
 struct GStreamerTrimWriter: TrimWriter {
     let input: GStreamerInput
     let job: TrimJob
@@ -13,7 +14,7 @@ struct GStreamerTrimWriter: TrimWriter {
     var codec: VideoCodec { job.codec }
     var control: TrimControl { job.control }
 
-    func write() throws -> Int {
+    func write() throws -> WrittenMovie {
         var state = try State(writer: self)
         try state.run()
         guard state.videoFrames == plan.frameCount else {
@@ -24,7 +25,10 @@ struct GStreamerTrimWriter: TrimWriter {
            let matrix = TrackMatrix.videoMatrix(in: input.path), matrix != TrackMatrix.identity {
             TrackMatrix.setVideoMatrix(matrix, in: job.outputPath)
         }
-        return state.audioPackets
+        var written = state.streams.notKept
+        written.tracks = [TrimTrack(kind: .video, codec: job.outputCodec.mediaType, samples: state.videoFrames)]
+            + state.streams.written
+        return written
     }
 
     /// Indexes the output again through its demuxer.
@@ -57,29 +61,28 @@ extension GStreamerTrimWriter {
         let parameterSetID: Int
         /// Where every output frame goes (nanoseconds).
         let timeline: OutputTimeline
-        /// The audio kept, placed as the demuxer delivers it; nil without audio.
-        var audio: AudioPlacer?
+        /// The sound and subtitle streams kept, placed as the demuxer delivers them.
+        var streams: StreamCopier
         var muxer: MovieMuxer?
         var videoCaps: Caps?
         var cursor = 0
         var videoFrames = 0
-        var audioPackets = 0
-        var audioDone: Bool
 
         init(writer: GStreamerTrimWriter) throws {
             self.writer = writer
-            let wantsAudio = writer.index.audioCaps != nil
-            samples = try writer.input.samples(
-                from: writer.plan.readFrom, codec: writer.codec, audio: wantsAudio, control: writer.control
-            )
             // DTS kept apart by at least a millisecond where they must be forced to rise.
             timeline = OutputTimeline(plan: writer.plan, index: writer.index, minimumDecodeStep: 1_000_000)
+            streams = StreamCopier(
+                index: writer.index, inputPath: writer.input.path, timeline: timeline,
+                outputContainer: writer.job.outputContainer
+            )
+            samples = try writer.input.samples(
+                from: writer.plan.readFrom, codec: writer.codec, streams: streams.padNames, control: writer.control
+            )
             parts = zip(writer.plan.parts, timeline.parts).map(PartState.init)
             let fromCaps = writer.index.codecData.flatMap { H264ParameterSets(avcC: $0) }
             sourceSets = writer.codec == .h264 ? fromCaps : nil
             parameterSetID = sourceSets?.freeID ?? 1
-            audio = wantsAudio ? AudioPlacer(window: timeline.audio) : nil
-            audioDone = !wantsAudio
         }
 
         var reader: MovieReader { samples.reader }
@@ -91,10 +94,10 @@ extension GStreamerTrimWriter {
                 let (decodeIndex, sample, buffer) = try samples.next()
                 if videoCaps == nil { videoCaps = sample.caps }
                 try process(buffer, at: decodeIndex)
-                try pushAvailableAudio()
+                try pushAvailableStreams()
             }
             try advanceOutput()
-            try finishAudio()
+            try finishStreams()
             guard let muxer else { throw CamrecError.failed("nothing was written") }
             try muxer.finish()
         }
@@ -103,10 +106,12 @@ extension GStreamerTrimWriter {
             for part in parts {
                 guard case .encode(let feed, let keep) = part.part, feed.contains(decodeIndex) else { continue }
                 if part.encoder == nil {
-                    guard let caps = videoCaps else { throw CamrecError.failed("the video has no caps") }
+                    guard let caps = videoCaps, let encoding = writer.job.encoding else {
+                        throw CamrecError.failed("the video has no caps or no encoding")
+                    }
                     part.encoder = try FrameEncoder(
-                        codec: writer.codec, inputCaps: caps, keep: keep, parameterSetID: parameterSetID,
-                        effort: writer.plan.mode == .reencode ? .whole : .edges, control: writer.control
+                        codec: writer.codec, inputCaps: caps, keep: keep, encoding: encoding,
+                        parameterSetID: parameterSetID, effort: writer.job.effort, control: writer.control
                     )
                 }
                 if part.fed == 0, let first = withParameterSets(buffer) {
@@ -122,7 +127,9 @@ extension GStreamerTrimWriter {
             }
             try advanceOutput()
             if cursor < parts.count, case .copy(let range) = parts[cursor].part, range.contains(decodeIndex) {
-                try emitVideo(buffer, at: timeline.position(ofCopied: decodeIndex, inPart: cursor))
+                // A copy that follows a re-encoded part starts with the source's configuration.
+                let frame = decodeIndex == range.lowerBound && cursor > 0 ? carryingSourceConfiguration(buffer) : buffer
+                try emitVideo(frame, at: timeline.position(ofCopied: decodeIndex, inPart: cursor))
                 if decodeIndex == range.upperBound { cursor += 1 }
             }
         }
@@ -139,7 +146,8 @@ extension GStreamerTrimWriter {
                         throw CamrecError.failed("the re-encoder produced more frames than it was given")
                     }
                     // The encoder returns its frames in presentation order, as the timeline lists them.
-                    try emitVideo(buffer, at: part.positions.lowerBound + part.emitted)
+                    let frame = edgeFrame(buffer, first: part.emitted == 0, configuration: encoder.outputConfiguration)
+                    try emitVideo(frame, at: part.positions.lowerBound + part.emitted)
                     part.emitted += 1
                 }
                 guard part.fedAll else { return }
@@ -151,6 +159,25 @@ extension GStreamerTrimWriter {
             }
         }
 
+        /// A re-encoded frame as the output stream takes it: AV1 without temporal delimiters
+        /// (as demuxers give the source's); the first of a part with the encoder's own
+        /// configuration in front when it carries none (the output's sample description
+        /// holds the source's).
+        private func edgeFrame(_ buffer: Buffer, first: Bool, configuration: [UInt8]?) -> Buffer {
+            let codec = writer.job.outputCodec
+            var bytes = buffer.bytes
+            if codec.configuration == .av1SequenceHeader { bytes = AV1OBUs.withoutTemporalDelimiters(bytes) }
+            if first { bytes = codec.configuration.carrying(configuration, in: bytes) }
+            return bytes.count == buffer.size ? buffer : buffer.replacingBytes(bytes) ?? buffer
+        }
+
+        /// A copied frame with the source's configuration in front, when it carries none.
+        private func carryingSourceConfiguration(_ buffer: Buffer) -> Buffer {
+            let bytes = buffer.bytes
+            let joined = writer.codec.configuration.carrying(writer.index.codecData, in: bytes)
+            return joined.count == bytes.count ? buffer : buffer.replacingBytes(joined) ?? buffer
+        }
+
         /// `buffer` with the source's SPS and PPS inserted before its first slice, unless it
         /// already carries an SPS; nil when there is nothing to add. A copy or a decode that
         /// starts on an open-GOP I-frame (not an IDR) gets no parameter sets from the parser.
@@ -160,14 +187,7 @@ extension GStreamerTrimWriter {
             let present = Set(H264ParameterSets(annexB: bytes).sequenceSets.compactMap(H264ParameterSets.sequenceSetID))
             let needed = Set(sets.sequenceSets.compactMap(H264ParameterSets.sequenceSetID))
             guard !needed.isSubset(of: present) else { return nil }
-            guard let joined = Buffer(bytes: H264ParameterSets.inserting(sets.annexB, beforeFirstSliceOf: bytes)) else {
-                return nil
-            }
-            joined.pts = buffer.pts
-            joined.dts = buffer.dts
-            joined.duration = buffer.duration
-            joined.isKeyframe = buffer.isKeyframe
-            return joined
+            return buffer.replacingBytes(H264ParameterSets.inserting(sets.annexB, beforeFirstSliceOf: bytes))
         }
 
         /// Pushes the frame at `position` of the timeline to the muxer (made on the first).
@@ -176,13 +196,16 @@ extension GStreamerTrimWriter {
             var output = buffer
             if muxer == nil {
                 guard let caps = videoCaps else { throw CamrecError.failed("the video has no caps") }
-                let audioCaps = try writer.index.audioCaps.map { text throws(GStreamerError) in try Caps(text) }
-                let muxerCaps = writer.job.outputCodec == writer.codec
-                    ? caps.removingFields(["codec_data"])
-                    : try Caps(VideoCodec.h264.readerCaps ?? "video/x-h264")
+                let codec = writer.job.outputCodec
+                // H.264 and HEVC: the muxer's parser builds the decoder configuration from the
+                // stream; other codecs keep the source's (`codec_data`) as their description.
+                let parserBuildsConfiguration = codec.muxerParser == "h264parse" || codec.muxerParser == "h265parse"
+                let muxerCaps = codec != writer.codec
+                    ? try Caps(codec.readerCaps ?? codec.mediaType)
+                    : parserBuildsConfiguration ? caps.removingFields(["codec_data"]) : caps
                 muxer = try MovieMuxer(
                     path: writer.job.outputPath, container: writer.job.outputContainer, codec: writer.job.outputCodec,
-                    videoCaps: muxerCaps, audioCaps: audioCaps, control: writer.control
+                    videoCaps: muxerCaps, streams: streams.muxerStreams, control: writer.control
                 )
                 if frame.isCopied || writer.plan.framesCopied > 0, let joined = withParameterSets(buffer) {
                     // The source's parameter sets in the first access unit (with the re-encoder's,
@@ -201,46 +224,65 @@ extension GStreamerTrimWriter {
             ))
         }
 
-        private mutating func pushAvailableAudio() throws {
-            guard !audioDone, muxer != nil else { return }
-            for sample in reader.availableAudio() { try pushAudio(sample) }
-        }
-
-        private mutating func pushAudio(_ sample: Sample) throws {
-            guard !audioDone, let buffer = sample.buffer, let pts = buffer.pts else { return }
-            guard let outputPTS = audio?.place(Int64(pts)) else {
-                audioDone = audio?.isFinished ?? true
-                return
+        private mutating func pushAvailableStreams() throws {
+            guard let muxer else { return }
+            for position in 0..<reader.streamCount {
+                for sample in reader.available(position) { try streams.push(sample, of: position, to: muxer) }
             }
-            let base = Int64(MovieMuxer.timelineStart)
-            buffer.pts = UInt64(base + outputPTS)
-            buffer.dts = UInt64(base + outputPTS)
-            try muxer?.pushAudio(buffer)
-            audioPackets += 1
         }
 
-        /// Reads audio on to the end of the video, discarding the video the demuxer still sends.
-        /// Throws `stalled` when neither comes for the stall timeout.
-        private mutating func finishAudio() throws {
-            var watch = writer.control.watch("the demuxer (reading audio)")
-            while !audioDone {
+        /// Reads the other streams on to the end of the video, discarding the video the
+        /// demuxer still sends: each sound stream up to a packet past the window (or its
+        /// end); then subtitles, which are sparse, as far as the demuxer has delivered them
+        /// (it delivers in time order, so every cue before the window's end has come once
+        /// the sound has passed it). Throws `stalled` when nothing comes for the stall timeout.
+        private mutating func finishStreams() throws {
+            guard let muxer else { return }
+            var watch = writer.control.watch("the demuxer (reading sound and subtitles)")
+            while !streams.soundDone {
                 let mark = reader.activityMark
-                if let sample = reader.nextAudio(timeoutNanoseconds: 0) {
-                    try pushAudio(sample)
-                    watch.progressed()
-                    continue
+                var progressed = false
+                for position in 0..<reader.streamCount where !streams.streams[position].done {
+                    let ready = reader.available(position)
+                    for sample in ready { try streams.push(sample, of: position, to: muxer) }
+                    if !ready.isEmpty { progressed = true }
+                    if reader.hasEnded(position) {
+                        for sample in reader.available(position) { try streams.push(sample, of: position, to: muxer) }
+                        streams.end(position)
+                    }
                 }
-                if reader.audioEnded {
-                    for sample in reader.availableAudio() { try pushAudio(sample) }
-                    audioDone = true
-                    break
-                }
+                if progressed { watch.progressed() }
+                if streams.soundDone { break }
                 let discarded = reader.discardVideo()
                 if discarded > 0 { watch.progressed() }
                 try reader.check()
-                // Nothing to do until audio (or video to discard) comes: block until it does.
-                if discarded == 0 { try reader.waitForActivity(since: mark, watch: watch) }
+                // Nothing to do until a packet (or video to discard) comes: block until it does.
+                if !progressed, discarded == 0 { try reader.waitForActivity(since: mark, watch: watch) }
+            }
+            // Subtitle cues still in their queues reach their sinks; then take them all.
+            var drain = writer.control.watch("the demuxer (reading subtitles)")
+            for position in 0..<reader.streamCount where !streams.streams[position].done {
+                while reader.queued(position) > 0, !reader.hasEnded(position) {
+                    let mark = reader.activityMark
+                    try reader.check()
+                    try reader.waitForActivity(since: mark, watch: drain)
+                    drain.progressed()
+                }
+                for sample in reader.available(position) { try streams.push(sample, of: position, to: muxer) }
+                streams.end(position)
             }
         }
+    }
+}
+
+extension Buffer {
+    /// A new buffer holding `bytes`, with this one's times and keyframe flag; nil when out of memory.
+    func replacingBytes(_ bytes: [UInt8]) -> Buffer? {
+        guard let buffer = Buffer(bytes: bytes) else { return nil }
+        buffer.pts = pts
+        buffer.dts = dts
+        buffer.duration = duration
+        buffer.isKeyframe = isKeyframe
+        return buffer
     }
 }

@@ -1,3 +1,4 @@
+import GStreamer
 import MP4
 
 /// An MP4/MOV input read from its sample tables instead of demuxed: the frame index costs
@@ -5,17 +6,18 @@ import MP4
 /// be copied byte for byte without passing each frame through GStreamer.
 ///
 /// Only plain movies qualify: not fragmented, one sample description per track, and edit
-/// lists that just shift the timeline (gaps, then one segment at normal rate). Anything
-/// else goes through the demuxer (``GStreamerInput``).
+/// lists of the video and sound tracks that just shift the timeline (gaps, then one segment
+/// at normal rate). Anything else goes through the demuxer (``GStreamerInput``). Any video
+/// codec qualifies (its sample description is copied); every track of the movie is there
+/// for the writer to keep (``movie``, ``trackOffsets``).
 ///
-/// Its sample access is random: every sample's place in the file (``video``, ``audio``),
-/// which ``MP4TrimWriter`` copies in the kernel, and the bytes of any video frame
+/// Its sample access is random: every sample's place in the file (``video``, the movie's
+/// tracks), which ``MP4TrimWriter`` copies in the kernel, and the bytes of any video frame
 /// (``videoSample(at:)``), which it feeds to the re-encoders.
 struct MP4Input: TrimInput {
     let path: String
     let movie: Movie
     let video: Track
-    let audio: Track?
     /// The index the planner works on (nanoseconds, as the demuxer would give them).
     let index: FrameIndex
     /// The file the samples are read from.
@@ -24,29 +26,36 @@ struct MP4Input: TrimInput {
     let lengthSize: Int?
     /// The `avcC` record of an H.264 track.
     let avcC: [UInt8]?
+    /// Each track's media time minus presentation time in nanoseconds (its edit list), in
+    /// the movie's order; nil for an edit list that does more than shift the track.
+    let trackOffsets: [Int64?]
 
-    /// Reads `path`; nil when it is not a movie this reader handles (the caller demuxes it instead).
-    static func open(path: String, container: MediaContainer) -> MP4Input? {
+    /// Reads `path`; nil when it is not a movie this reader handles (the caller demuxes it
+    /// instead). The caps of a video codec other than H.264 come from the demuxer (it reads
+    /// the headers and the first frame), as a re-encoder's decoder needs them.
+    static func open(path: String, container: MediaContainer, control: TrimControl = TrimControl()) -> MP4Input? {
         guard container != .matroska, let movie = try? Movie.read(path: path),
               let video = movie.tracks.first(where: \.isVideo), !video.samples.isEmpty
         else { return nil }
         let audio = movie.tracks.first(where: \.isAudio).flatMap { $0.samples.isEmpty ? nil : $0 }
+        let trackOffsets = movie.tracks.map { presentationOffset($0, movieTimescale: movie.timescale) }
         guard let videoOffset = presentationOffset(video, movieTimescale: movie.timescale) else { return nil }
-        var audioOffset: Int64 = 0
-        if let audio {
-            guard let offset = presentationOffset(audio, movieTimescale: movie.timescale) else { return nil }
-            audioOffset = offset
-        }
-        let mediaType: String
+        // Sound whose edit list does more than shift it is left to the demuxer.
+        guard !zip(movie.tracks, trackOffsets).contains(where: { $0.isAudio && $1 == nil }) else { return nil }
+        let audioOffset = audio.flatMap { presentationOffset($0, movieTimescale: movie.timescale) } ?? 0
+        var mediaType: String
         var avcC: [UInt8]?
-        switch video.format {
-        case "avc1":
+        var probedCaps: Caps?
+        if video.format == "avc1" {
             mediaType = "video/x-h264"
             avcC = SampleEntry.child("avcC", of: video.sampleEntry)
             guard avcC.flatMap(H264ParameterSets.init(avcC:)).map({ !$0.sequenceSets.isEmpty }) == true else { return nil }
-        case "hvc1", "hev1": mediaType = "video/x-h265"
-        case "jpeg", "mjpa", "mjpb", "AVDJ": mediaType = "image/jpeg"
-        default: return nil
+        } else {
+            guard let caps = try? GStreamerInput.probeVideoCaps(path: path, container: container, control: control),
+                  let type = caps.mediaType
+            else { return nil }
+            mediaType = type
+            probedCaps = caps
         }
         let lengthSize = avcC.flatMap(H264Bitstream.lengthSize)
         guard let file = try? SampleFile(path: path),
@@ -57,20 +66,21 @@ struct MP4Input: TrimInput {
             let pts = nanoseconds(sample.presentationTime, scale)
             return AudioPacket(pts: pts, duration: nanoseconds(sample.presentationTime + Int64(sample.duration), scale) - pts)
         }
-        var caps = "\(mediaType)"
+        var caps = probedCaps?.description ?? "\(mediaType)"
         if let avcC {
             let chroma = H264ParameterSets(avcC: avcC)?.sequenceSets.first.map(AVCSamples.chromaFormat) ?? "4:2:0"
             let hex = avcC.map { String($0, radix: 16).leftPadded(to: 2) }.joined()
             caps += ", stream-format=(string)avc, alignment=(string)au, codec_data=(buffer)\(hex), chroma-format=(string)\(chroma)"
         }
         let index = FrameIndex(
-            container: container, video: frames, videoCaps: caps, videoMediaType: mediaType, codecData: avcC,
+            container: container, video: frames, videoCaps: caps, videoMediaType: mediaType,
+            codecData: avcC ?? probedCaps?.bytes("codec_data"),
             audio: packets, audioMediaType: audio.map { "audio/\($0.format)" }, audioCaps: nil,
             audioPresentationOffset: audioOffset, presentationOffset: videoOffset
         )
         return MP4Input(
-            path: path, movie: movie, video: video, audio: audio, index: index, file: file, lengthSize: lengthSize,
-            avcC: avcC
+            path: path, movie: movie, video: video, index: index, file: file, lengthSize: lengthSize,
+            avcC: avcC, trackOffsets: trackOffsets
         )
     }
 
@@ -136,7 +146,7 @@ struct MP4Input: TrimInput {
 extension MP4Input {
     /// Whether a sync sample's first slice is an IDR slice, reading only the NAL unit
     /// headers up to it (a few small reads instead of the whole frame).
-    static func firstSliceIsIDR(_ sample: Sample, in file: SampleFile, lengthSize: Int) throws -> Bool {
+    static func firstSliceIsIDR(_ sample: MP4.Sample, in file: SampleFile, lengthSize: Int) throws -> Bool {
         try H264Bitstream.isIDR(size: Int(sample.size), lengthSize: lengthSize) { offset, count in
             offset + count <= Int(sample.size) ? try file.read(offset: sample.offset + UInt64(offset), count: count) : nil
         }

@@ -39,15 +39,13 @@ struct MP4TrimWriter: TrimWriter {
         init(total: Int) { self.total = total }
     }
 
-    func write() throws -> Int {
+    func write() throws -> WrittenMovie {
         let fed = plan.parts.reduce(0) { count, part in
             if case .encode(let feed, _) = part { count + feed.count } else { count }
         }
         let work = Work(total: fed + plan.framesCopied + plan.framesReencoded)
         let running = try startEncoders(work: work)
-        let video = try videoTrack(running: running)
-        var tracks = [video]
-        if let audio = audioTrack() { tracks.append(audio) }
+        var (tracks, written, videoPosition) = try outputTracks(video: videoTrack(running: running))
         // The body is copied while the encoders work; their frames go in last.
         try MovieWriter.write(
             path: job.outputPath, sourcePath: input.path,
@@ -57,9 +55,11 @@ struct MP4TrimWriter: TrimWriter {
             try control.checkCancelled()
             work.done += plan.framesCopied
             report(work)
-            try complete(&tracks[0], running: running, work: work)
+            try complete(&tracks[videoPosition], running: running, work: work)
         }
-        return tracks.count > 1 ? tracks[1].samples.count : 0
+        tracks.removeAll()
+        try addTrackReferences(keeping: written.keptInputIDs)
+        return written.movie
     }
 
     /// Reads the written movie box back (the frames were counted in, not demuxed).
@@ -72,7 +72,8 @@ struct MP4TrimWriter: TrimWriter {
     /// Starts an encoder for every encode part and feeds it all its frames; they then encode
     /// at the same time (on their own threads) while the caller goes on.
     private func startEncoders(work: Work) throws -> [Int: RunningPart] {
-        guard let lengthSize = input.lengthSize, plan.encodes else { return [:] }
+        guard plan.encodes, let encoding = job.encoding else { return [:] }
+        let lengthSize = input.lengthSize
         let caps = try Caps(input.index.videoCaps)
         var used = H264ParameterSets(avcC: input.avcC ?? []).map(\.usedIDs) ?? []
         var running: [Int: RunningPart] = [:]
@@ -82,7 +83,8 @@ struct MP4TrimWriter: TrimWriter {
             let id = H264ParameterSets.freeID(avoiding: used)
             used.insert(id)
             let encoder = try FrameEncoder(
-                codec: .h264, inputCaps: caps, keep: keep, parameterSetID: id, effort: .edges, control: control
+                codec: job.codec, inputCaps: caps, keep: keep, encoding: encoding, parameterSetID: id, effort: .edges,
+                control: control
             )
             for index in feed {
                 try control.checkCancelled()
@@ -91,7 +93,9 @@ struct MP4TrimWriter: TrimWriter {
                 let frame = frames[index]
                 let bytes = try input.videoSample(at: index)
                 // Frames shown before the cut that no other frame refers to need no decoding.
-                if frame.pts < keep.lowerBound, AVCSamples.isDisposable(bytes, lengthSize: lengthSize) { continue }
+                if frame.pts < keep.lowerBound, let lengthSize, AVCSamples.isDisposable(bytes, lengthSize: lengthSize) {
+                    continue
+                }
                 guard let buffer = Buffer(bytes: bytes) else { throw CamrecError.failed("out of memory") }
                 buffer.pts = UInt64(max(0, frame.pts))
                 buffer.dts = UInt64(max(0, frame.dts))
@@ -105,10 +109,16 @@ struct MP4TrimWriter: TrimWriter {
         return running
     }
 
-    /// Waits for the encoders and fills in their frames (length-prefixed, sync when IDR),
-    /// and the sample entry's `avcC` with their parameter sets added.
+    /// Waits for the encoders and fills in their frames: H.264 length-prefixed (sync when
+    /// IDR), with their parameter sets added to the sample entry's `avcC`; other codecs as
+    /// the encoder made them (AV1 without temporal delimiters), the first frame of each
+    /// part carrying its configuration.
     private func complete(_ track: inout OutputTrack, running: [Int: RunningPart], work: Work) throws {
-        guard !running.isEmpty, let lengthSize = input.lengthSize else { return }
+        guard !running.isEmpty else { return }
+        guard let lengthSize = input.lengthSize else {
+            try completeOtherCodec(&track, running: running, work: work)
+            return
+        }
         var extra = H264ParameterSets()
         for partIndex in plan.parts.indices {
             guard case .encode = plan.parts[partIndex] else { continue }
@@ -138,6 +148,27 @@ struct MP4TrimWriter: TrimWriter {
         track.sampleEntry = entry
     }
 
+    private func completeOtherCodec(_ track: inout OutputTrack, running: [Int: RunningPart], work: Work) throws {
+        let configuration = job.codec.configuration
+        for partIndex in plan.parts.indices {
+            guard case .encode = plan.parts[partIndex] else { continue }
+            guard let running = running[partIndex] else { throw CamrecError.failed("a re-encoded part is missing") }
+            let buffers = try running.encoder.remaining()
+            work.done += buffers.count
+            report(work)
+            guard buffers.count == running.positions.count else {
+                throw CamrecError.failed("the re-encoder returned \(buffers.count) of \(running.positions.count) frames")
+            }
+            for (offset, (position, buffer)) in zip(running.positions, buffers).enumerated() {
+                var bytes = buffer.bytes
+                if configuration == .av1SequenceHeader { bytes = AV1OBUs.withoutTemporalDelimiters(bytes) }
+                if offset == 0 { bytes = configuration.carrying(running.encoder.outputConfiguration, in: bytes) }
+                track.samples[position].source = .bytes(bytes)
+                track.samples[position].isSync = buffer.isKeyframe
+            }
+        }
+    }
+
     private func report(_ work: Work) {
         let total = plan.endPTS - plan.firstPTS
         control.report(TrimProgress(
@@ -156,7 +187,7 @@ struct MP4TrimWriter: TrimWriter {
         guard !missing else { throw CamrecError.failed("a re-encoded part is missing") }
         let samples = input.video.samples
         let frames = timeline.frames
-        let output = frames.indices.map { position in
+        var output = frames.indices.map { position in
             let frame = frames[position]
             let sample = samples[frame.source]
             return OutputSample(
@@ -165,6 +196,17 @@ struct MP4TrimWriter: TrimWriter {
                 compositionOffset: Int32(clamping: frame.pts - frame.dts), isSync: frame.isCopied && sample.isSync
             )
         }
+        // A copy that follows a re-encoded part starts with the source's configuration
+        // (MPEG-4 Part 2 VOL, MPEG-1/2 sequence header, AV1 sequence header) if it has none.
+        let configuration = job.codec.configuration
+        if configuration != .none, configuration != .h264ParameterSets {
+            for (partIndex, part) in plan.parts.enumerated() where partIndex > 0 {
+                guard case .copy = part, let position = timeline.parts[partIndex].first else { continue }
+                let bytes = try input.videoSample(at: frames[position].source)
+                let joined = configuration.carrying(input.index.codecData, in: bytes)
+                if joined.count != bytes.count { output[position].source = .bytes(joined) }
+            }
+        }
         let length = UInt64(max(0, timeline.end)) * UInt64(input.movie.timescale) / UInt64(input.video.timescale)
         return OutputTrack(
             template: input.video, edits: [Edit(segmentDuration: length, mediaTime: -(frames.first?.dts ?? 0))],
@@ -172,10 +214,16 @@ struct MP4TrimWriter: TrimWriter {
         )
     }
 
-    /// The audio packets of the timeline's audio window, as one run, delayed by an empty edit
-    /// when it starts after the video.
-    private func audioTrack() -> OutputTrack? {
-        guard let audio = input.audio, let run = timeline.audio.keptRun(of: input.index.audio) else { return nil }
+    /// The packets of a sound track in the timeline's window (placed through the track's
+    /// own edit list, `offset`), as one run, delayed by an empty edit when it starts after
+    /// the video; nil when none lies in the window.
+    func audioTrack(_ audio: Track, offset: Int64) -> OutputTrack? {
+        let packets = audio.samples.map { sample in
+            let pts = MP4Input.nanoseconds(sample.presentationTime, audio.timescale)
+            return AudioPacket(pts: pts, duration: MP4Input.nanoseconds(sample.presentationTime + Int64(sample.duration), audio.timescale) - pts)
+        }
+        let window = AudioWindow(plan: plan, presentationOffset: input.index.presentationOffset, audioPresentationOffset: offset)
+        guard let run = window.keptRun(of: packets) else { return nil }
         let samples = audio.samples[run].map { sample in
             OutputSample(
                 source: .file(offset: sample.offset, size: sample.size), duration: sample.duration,
@@ -185,7 +233,7 @@ struct MP4TrimWriter: TrimWriter {
         let movieScale = Int64(input.movie.timescale)
         let mediaLength = samples.reduce(Int64(0)) { $0 + Int64($1.duration) }
         var edits: [Edit] = []
-        let delay = timeline.audio.offset(ofPacketAt: input.index.audio[run.lowerBound].pts) * movieScale / 1_000_000_000
+        let delay = window.offset(ofPacketAt: packets[run.lowerBound].pts) * movieScale / 1_000_000_000
         if delay > 0 { edits.append(Edit(segmentDuration: UInt64(delay), mediaTime: -1)) }
         edits.append(Edit(
             segmentDuration: UInt64(mediaLength * movieScale / Int64(audio.timescale)),

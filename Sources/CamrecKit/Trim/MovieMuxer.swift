@@ -1,9 +1,9 @@
 import Foundation
 import GStreamer
 
-/// Writes the trimmed movie: `appsrc ! parser ! muxer ! filesink` for video and, when
-/// there is audio, a second appsrc into the same muxer. Buffers arrive with their final
-/// timestamps (the output timeline starts at 0).
+/// Writes the trimmed movie: `appsrc ! parser ! muxer ! filesink` for video and an appsrc
+/// into the same muxer for each other stream (sound, subtitles), in the order given.
+/// Buffers arrive with their final timestamps (the output timeline starts at 0).
 final class MovieMuxer {
     /// Where the output timeline starts in buffer times: decoding times of a stream with
     /// B-frames begin before their first presentation time, and buffer times cannot be negative.
@@ -11,17 +11,18 @@ final class MovieMuxer {
 
     private let pipeline: Pipeline
     private let video: AppSrc
-    private let audio: AppSrc?
+    private let streams: [AppSrc]
     private var videoStarted = false
     private var capsFilter: ProbeToken?
-    private var audioStarted = false
+    private var started: [Bool]
     private let path: String
     private let control: TrimControl
 
+    /// `streams`: the other streams, each with the muxer pad kind it goes to and its caps.
     /// `control` bounds the wait for the muxer to finish and stops on cancellation.
     init(
-        path: String, container: MediaContainer, codec: VideoCodec, videoCaps: Caps, audioCaps: Caps?,
-        control: TrimControl
+        path: String, container: MediaContainer, codec: VideoCodec, videoCaps: Caps,
+        streams: [(kind: MuxerSupport.PadKind, caps: Caps)], control: TrimControl
     ) throws(GStreamerError) {
         self.path = path
         self.control = control
@@ -33,7 +34,7 @@ final class MovieMuxer {
         let sink = try Element.make("filesink", name: "sink")
         try sink.set("location", path)
         var videoChain = [videoSource]
-        if let parser = codec.parser { videoChain.append(try Element.make(parser, name: "video-parser")) }
+        if let parser = codec.muxerParser { videoChain.append(try Element.make(parser, name: "video-parser")) }
         for element in videoChain + [muxer, sink] { try pipeline.add(element) }
         video = try AppSrc(videoSource)
         video.setCaps(videoCaps)
@@ -41,30 +42,28 @@ final class MovieMuxer {
         // Request the muxer's pads by template: automatic linking may pick a video pad for audio.
         let videoPad = try videoChain[videoChain.count - 1].staticPad("src")
         try videoPad.link(muxer.requestPad("video_%u"))
-        if codec.parser != nil {
+        if codec.muxerParser != nil {
             // The parser re-derives profile and level from whichever parameter set it saw last
             // (the source's or the re-encoder's); the decoder configuration in the first caps
             // already holds both sets, so later caps carry nothing new. Matroska refuses caps changes.
             capsFilter = videoPad.keepFirstCaps()
         }
         try muxer.link(sink)
-        if let audioCaps {
-            let audioSource = try Element.make("appsrc", name: "audio-source")
-            try audioSource.set("format", nick: "time")
-            try audioSource.set("handle-segment-change", true)
-            try pipeline.add(audioSource)
-            let source = try AppSrc(audioSource)
-            source.setCaps(audioCaps)
-            try audioSource.staticPad("src").link(muxer.requestPad("audio_%u"))
-            audio = source
-        } else {
-            audio = nil
+        var sources: [AppSrc] = []
+        for (position, stream) in streams.enumerated() {
+            let element = try Element.make("appsrc", name: "stream-source-\(position)")
+            try element.set("format", nick: "time")
+            try element.set("handle-segment-change", true)
+            try pipeline.add(element)
+            let source = try AppSrc(element)
+            source.setCaps(stream.caps)
+            try element.staticPad("src").link(muxer.requestPad(stream.kind.template))
+            sources.append(source)
         }
+        self.streams = sources
+        started = Array(repeating: false, count: sources.count)
         try pipeline.setStateThrowingPostedError(.playing)
     }
-
-    /// Whether the movie has an audio track.
-    var hasAudio: Bool { audio != nil }
 
     /// Pushes a video frame whose times are relative to ``timelineStart``.
     func pushVideo(_ buffer: Buffer) throws(GStreamerError) {
@@ -76,14 +75,15 @@ final class MovieMuxer {
         }
     }
 
-    /// Pushes an audio packet whose times are relative to ``timelineStart``.
-    func pushAudio(_ buffer: Buffer) throws(GStreamerError) {
-        guard let audio else { return }
-        let result = audioStarted ? audio.push(buffer) : audio.push(buffer, segmentStart: Self.timelineStart)
-        audioStarted = true
+    /// Pushes a packet of stream `stream` (its position in `streams`) whose times are
+    /// relative to ``timelineStart``.
+    func push(_ buffer: Buffer, stream: Int) throws(GStreamerError) {
+        let source = streams[stream]
+        let result = started[stream] ? source.push(buffer) : source.push(buffer, segmentStart: Self.timelineStart)
+        started[stream] = true
         guard result == .ok else {
             try PipelineRunner.checkForError(pipeline)
-            throw .flow(result, context: "the muxer refused an audio packet")
+            throw .flow(result, context: "the muxer refused a packet of stream \(stream + 1)")
         }
     }
 
@@ -91,7 +91,7 @@ final class MovieMuxer {
     /// when the file stops growing for the stall timeout before that.
     func finish() throws {
         video.endOfStream()
-        audio?.endOfStream()
+        for source in streams { source.endOfStream() }
         try PipelineRunner.waitForEndOfStream(pipeline, watch: control.watch("the muxer (\(pipeline.name))")) { [path] in
             var info = stat()
             return stat(path, &info) == 0 ? Int64(info.st_size) : -1

@@ -2,25 +2,36 @@ import GStreamer
 import Synchronization
 
 /// Reads a movie's compressed video frames (in decode order, as whole access units) and
-/// audio packets through two appsinks, from a position onwards. Nothing is decoded.
+/// the packets of other streams (sound, subtitles: by the demuxer's pad name) through
+/// appsinks, from a position onwards. Nothing is decoded.
 final class MovieReader {
     let pipeline: Pipeline
     private let videoSink: AppSink
-    private let audioSink: AppSink?
+    /// The other streams read, in the order asked for.
+    private let branches: [Branch]
     private var token: SignalToken?
     private var segmentOpener: ProbeToken?
     private let control: TrimControl
     /// Wakes the reading thread when a sink has a sample or ended, or an error is posted.
     private let activity = SinkActivity()
     private var activityWatch: ActivityWatch?
-    /// The demuxer pads linked to the video and audio branches (for their segments).
+    /// The demuxer's pads: the one linked to the video branch, and all of them.
     let demuxerPads = DemuxerPads()
 
-    /// Builds `filesrc ! demuxer`, a video branch (queue, parser, appsink) and, when
-    /// `audio` is set, an audio branch (queue, appsink); demuxer pads are linked as they come.
-    /// `control` bounds every wait (a demuxer that stalls) and stops on cancellation.
+    /// A stream other than the video: its pad's name, queue and appsink.
+    private struct Branch {
+        var padName: String
+        var queue: Element
+        var sink: AppSink
+        var pad: Pad
+    }
+
+    /// Builds `filesrc ! demuxer`, a video branch (queue, parser, appsink) and a branch
+    /// (queue, appsink) for each demuxer pad named in `streams`; demuxer pads are linked as
+    /// they come (the first video pad to the video branch). `control` bounds every wait (a
+    /// demuxer that stalls) and stops on cancellation.
     init(
-        path: String, container: MediaContainer, codec: VideoCodec?, audio: Bool, control: TrimControl
+        path: String, container: MediaContainer, codec: VideoCodec?, streams: [String] = [], control: TrimControl
     ) throws(GStreamerError) {
         self.control = control
         pipeline = try Pipeline(name: "trim-reader")
@@ -34,7 +45,7 @@ final class MovieReader {
         let videoChain: [Element]
         if let parser = codec?.parser, let caps = codec?.readerCaps {
             let parse = try Element.make(parser, name: "video-parser")
-            try parse.set("config-interval", -1)
+            if codec?.repeatsConfiguration == true { try parse.set("config-interval", -1) }
             let filter = try Element.make("capsfilter", name: "video-format")
             try filter.set("caps", Caps(caps))
             videoChain = [videoQueue, parse, filter]
@@ -52,46 +63,36 @@ final class MovieReader {
         // The sink must not drop frames before the segment start: they are decoding references.
         segmentOpener = try video.staticPad("sink").openSegmentStarts()
         let videoPad = try videoQueue.staticPad("sink")
-        var audioPad: Pad?
-        if audio {
-            let audioQueue = try Element.make("queue", name: "audio-queue")
-            for property in ["max-size-buffers", "max-size-bytes", "max-size-time"] { try audioQueue.set(property, 0) }
-            let sink = try Element.make("appsink", name: "audio-sink")
+        var branches: [Branch] = []
+        for (position, name) in streams.enumerated() {
+            let queue = try Element.make("queue", name: "stream-queue-\(position)")
+            for property in ["max-size-buffers", "max-size-bytes", "max-size-time"] { try queue.set(property, 0) }
+            let sink = try Element.make("appsink", name: "stream-sink-\(position)")
             try sink.set("sync", false)
             try sink.set("async", false)
             try sink.set("enable-last-sample", false)
-            try pipeline.add(audioQueue)
+            try pipeline.add(queue)
             try pipeline.add(sink)
-            try audioQueue.link(sink)
-            audioSink = try AppSink(sink)
-            audioPad = try audioQueue.staticPad("sink")
-        } else {
-            audioSink = nil
+            try queue.link(sink)
+            branches.append(Branch(padName: name, queue: queue, sink: try AppSink(sink), pad: try queue.staticPad("sink")))
         }
-        let linked = Mutex((video: false, audio: false))
-        token = demuxer.onPadAdded { [audioPad, demuxerPads] pad in
-            let mediaType = pad.capsNowOrQueried?.mediaType ?? ""
+        self.branches = branches
+        let linked = Mutex(false)
+        let targets = Dictionary(branches.map { ($0.padName, $0.pad) }, uniquingKeysWith: { first, _ in first })
+        token = demuxer.onPadAdded { [demuxerPads] pad in
+            let caps = pad.capsNowOrQueried
+            let mediaType = caps?.mediaType ?? ""
             let isVideo = mediaType.hasPrefix("video/") || mediaType == "image/jpeg"
-            let isAudio = mediaType.hasPrefix("audio/")
-            let target: Pad? = linked.withLock { state in
-                if isVideo, !state.video {
-                    state.video = true
-                    return videoPad
-                }
-                if isAudio, !state.audio, let audioPad {
-                    state.audio = true
-                    return audioPad
-                }
-                return nil
+            let isFirstVideo = isVideo && linked.withLock { done in
+                defer { done = true }
+                return !done
             }
-            if let target {
-                demuxerPads.pads.withLock { pads in
-                    if target === videoPad { pads.video = pad } else { pads.audio = pad }
-                }
-                try? pad.link(target)
+            demuxerPads.pads.withLock { pads in
+                if isFirstVideo { pads.video = pad } else { pads.others.append((pad, caps?.description ?? "", mediaType)) }
             }
+            if let target = isFirstVideo ? videoPad : targets[pad.name] { try? pad.link(target) }
         }
-        activityWatch = activity.watch([videoSink] + (audioSink.map { [$0] } ?? []), errorsOf: pipeline)
+        activityWatch = activity.watch([videoSink] + branches.map(\.sink), errorsOf: pipeline)
     }
 
     /// Prerolls, seeks so that video starts at the keyframe at or before `position`
@@ -147,30 +148,37 @@ final class MovieReader {
         try watch.wait(for: activity, since: mark)
     }
 
-    /// The audio packets that have arrived, without waiting.
-    func availableAudio() -> [Sample] {
-        guard let audioSink else { return [] }
+    /// The packets of stream `stream` (its position in `streams`) that have arrived, without waiting.
+    func available(_ stream: Int) -> [Sample] {
         var samples: [Sample] = []
-        while let sample = audioSink.pullSample(timeoutNanoseconds: 0) { samples.append(sample) }
+        while let sample = branches[stream].sink.pullSample(timeoutNanoseconds: 0) { samples.append(sample) }
         return samples
     }
 
-    /// The next audio packet, waiting a little; nil at the end or on time-out.
-    func nextAudio(timeoutNanoseconds: UInt64) -> Sample? {
-        audioSink?.pullSample(timeoutNanoseconds: timeoutNanoseconds)
+    /// The next packet of stream `stream`, waiting a little; nil at the end or on time-out.
+    func next(_ stream: Int, timeoutNanoseconds: UInt64) -> Sample? {
+        branches[stream].sink.pullSample(timeoutNanoseconds: timeoutNanoseconds)
     }
 
-    /// Drops the video frames waiting in the sink, so the demuxer can go on with audio;
-    /// returns how many.
+    /// Whether stream `stream` has ended.
+    func hasEnded(_ stream: Int) -> Bool { branches[stream].sink.isEndOfStream }
+
+    /// How many packets of stream `stream` wait in its queue on their way to its sink.
+    func queued(_ stream: Int) -> Int {
+        Int((try? branches[stream].queue.property("current-level-buffers")) ?? "") ?? 0
+    }
+
+    /// How many other streams are read.
+    var streamCount: Int { branches.count }
+
+    /// Drops the video frames waiting in the sink, so the demuxer can go on with other
+    /// streams; returns how many.
     @discardableResult
     func discardVideo() -> Int {
         var count = 0
         while videoSink.pullSample(timeoutNanoseconds: 0) != nil { count += 1 }
         return count
     }
-
-    /// Whether the audio branch has ended (or there is none).
-    var audioEnded: Bool { audioSink?.isEndOfStream ?? true }
 
     /// Whether the video branch has ended.
     var videoEnded: Bool { videoSink.isEndOfStream }
@@ -193,14 +201,26 @@ final class MovieReader {
     deinit { stop() }
 }
 
-/// The demuxer pads a reader linked, set on a streaming thread.
+/// The demuxer pads a reader saw, set on a streaming thread: the video pad it linked, and
+/// every other one with its caps.
 final class DemuxerPads: Sendable {
-    let pads = Mutex<(video: Pad?, audio: Pad?)>((nil, nil))
+    let pads = Mutex<(video: Pad?, others: [(pad: Pad, caps: String, mediaType: String)])>((nil, []))
 
-    /// The segment each pad last carried.
-    var segments: (video: SegmentTimes?, audio: SegmentTimes?) {
-        pads.withLock { ($0.video?.segmentTimes, $0.audio?.segmentTimes) }
+    /// The segment the video pad last carried.
+    var videoSegment: SegmentTimes? {
+        pads.withLock { $0.video?.segmentTimes }
     }
 
-    var hasAudio: Bool { pads.withLock { $0.audio != nil } }
+    /// The other pads as streams, with the segment each last carried.
+    func streams(container: MediaContainer) -> [DemuxedStream] {
+        pads.withLock { pads in
+            pads.others.map { other in
+                DemuxedStream(
+                    padName: other.pad.name, kind: DemuxedStream.kind(of: other.mediaType), caps: other.caps,
+                    mediaType: other.mediaType,
+                    presentationOffset: GStreamerInput.presentationOffset(other.pad.segmentTimes, container: container)
+                )
+            }
+        }
+    }
 }

@@ -1,7 +1,10 @@
-/// What a trim will do, the third stage of ``Trimmer``: the plan over the input's frames
-/// and the codec it copies or re-encodes. A codec that cannot be re-encoded frame-accurately
-/// here (HEVC, MPEG-4 Part 2) falls back from `accurate` to a keyframe cut, and says why;
-/// all-intra video (MJPEG) is cut accurately by copying alone.
+import GStreamer
+
+/// What a trim will do, the third stage of ``Trimmer``: the plan over the input's frames,
+/// the codec it copies or re-encodes, and how re-encoded frames are made. A codec whose
+/// edges cannot be re-encoded in the source's own format here (no encoder for it, or not in
+/// its bit depth or chroma) falls back from `accurate` to a keyframe cut, and says why;
+/// all-intra video (MJPEG, ProRes …) is cut accurately by copying alone.
 struct PlannedCut: Sendable {
     /// The input's video codec.
     let codec: VideoCodec
@@ -9,23 +12,52 @@ struct PlannedCut: Sendable {
     let plan: TrimPlan
     /// Why the mode used differs from the one asked for, if it does.
     let fallbackReason: String?
+    /// How the re-encoded frames are made; nil when nothing is re-encoded.
+    let encoding: VideoEncoding?
 
     /// Plans the cut `times` of the input indexed by `index` (named `name` in messages).
     ///
-    /// - Throws: invalid input for a video codec trim does not handle, or a cut with no frame
-    ///   (or, in keyframe mode, no keyframe) in it.
+    /// - Throws: invalid input for a cut with no frame (or, in keyframe mode, no keyframe) in it.
     static func make(index: FrameIndex, times: CutTimes, mode: TrimMode, name: String) throws(CamrecError) -> PlannedCut {
-        let codec = try VideoCodec.forIndex(index, name: name)
+        let codec = VideoCodec.forIndex(index)
         let (start, end) = times.bufferTimes(presentationOffset: index.presentationOffset)
         let planner = SmartCutPlanner(frames: index.video)
         let plan = try planner.plan(start: start, end: end, mode: mode)
-        guard !codec.smartCut, plan.mode == .accurate, plan.encodes else {
-            return PlannedCut(codec: codec, plan: plan, fallbackReason: nil)
+        guard plan.encodes else { return PlannedCut(codec: codec, plan: plan, fallbackReason: nil, encoding: nil) }
+        let caps = try? Caps(index.videoCaps)
+        if plan.mode == .reencode {
+            let encoding = VideoEncoding.whole(from: codec, caps: caps, codecData: index.codecData)
+            return PlannedCut(codec: codec, plan: plan, fallbackReason: nil, encoding: encoding)
         }
-        return PlannedCut(
+        do {
+            let encoding = try VideoEncoding.edges(of: codec, caps: caps, codecData: index.codecData)
+            return PlannedCut(codec: codec, plan: plan, fallbackReason: nil, encoding: encoding)
+        } catch {
+            return try keyframeFallback(
+                codec: codec, planner: planner, start: start, end: end, because: error.reason
+            )
+        }
+    }
+
+    /// The cut at keyframes instead of an accurate one, because the edges cannot be
+    /// re-encoded in the source's format: `reason` says why.
+    static func keyframeFallback(
+        codec: VideoCodec, planner: SmartCutPlanner, start: Int64, end: Int64, because reason: String
+    ) throws(CamrecError) -> PlannedCut {
+        PlannedCut(
             codec: codec, plan: try planner.plan(start: start, end: end, mode: .keyframe),
-            fallbackReason: "\(codec.displayName) cannot be re-encoded frame-accurately here: cut at keyframes"
-                + " (use --mode reencode to re-encode to H.264)"
+            fallbackReason: "\(codec.displayName) cannot be re-encoded frame-accurately here (\(reason)): cut at"
+                + " keyframes (use --mode reencode to re-encode to H.264)",
+            encoding: nil
+        )
+    }
+
+    /// This cut made at keyframes instead, after its edges turned out not to be encodable
+    /// (the encoder refused the decoded format).
+    func fallingBackToKeyframes(index: FrameIndex, times: CutTimes, because reason: String) throws(CamrecError) -> PlannedCut {
+        let (start, end) = times.bufferTimes(presentationOffset: index.presentationOffset)
+        return try Self.keyframeFallback(
+            codec: codec, planner: SmartCutPlanner(frames: index.video), start: start, end: end, because: reason
         )
     }
 }

@@ -30,18 +30,25 @@ public enum Trimmer {
         try control.checkCancelled()
         let input = try openInput(request, container: inputContainer, outputContainer: output.container, control: control)
         let times = try CutTimes.resolve(request, length: input.index.videoEnd, name: name)
-        let cut = try PlannedCut.make(index: input.index, times: times, mode: request.mode, name: name)
+        var cut = try PlannedCut.make(index: input.index, times: times, mode: request.mode, name: name)
+        try checkWritable(cut, by: input, to: output, name: name)
         try control.checkCancelled()
         try output.checkWritable()
         do {
-            let writer = input.writer(for: TrimJob(
-                plan: cut.plan, codec: cut.codec, outputPath: output.temporaryPath, outputContainer: output.container,
-                control: control
-            ))
-            let audioPackets = try writer.write()
+            var writer = input.writer(for: job(cut, output: output, control: control))
+            var written: WrittenMovie
+            do {
+                written = try writer.write()
+            } catch let refusal as VideoEncoding.Unavailable where cut.plan.mode == .accurate {
+                // The encoder refused the decoded format (never converted to another bit
+                // depth or chroma): cut at keyframes instead, and say why.
+                cut = try cut.fallingBackToKeyframes(index: input.index, times: times, because: refusal.reason)
+                writer = input.writer(for: job(cut, output: output, control: control))
+                written = try writer.write()
+            }
             try check(writer, wrote: cut.plan)
             try publish(output, of: request, control: control)
-            return result(of: cut, from: input, to: output, request: request, audioPackets: audioPackets)
+            return result(of: cut, from: input, to: output, request: request, written: written)
         } catch {
             output.discard()
             throw failure(error, trimming: name, to: output, control: control)
@@ -49,6 +56,33 @@ public enum Trimmer {
     }
 
     // MARK: The stages
+
+    /// The writer's job for `cut`.
+    private static func job(_ cut: PlannedCut, output: TrimOutput, control: TrimControl) -> TrimJob {
+        TrimJob(
+            plan: cut.plan, codec: cut.codec, encoding: cut.encoding, outputPath: output.temporaryPath,
+            outputContainer: output.container, control: control
+        )
+    }
+
+    /// Refuses a cut whose video GStreamer's muxer cannot write to the output's container
+    /// (camrec's own MP4 writer copies any sample description).
+    private static func checkWritable(
+        _ cut: PlannedCut, by input: any TrimInput, to output: TrimOutput, name: String
+    ) throws(CamrecError) {
+        guard input is GStreamerInput else { return }
+        let codec = cut.encoding?.codec ?? cut.codec
+        let caps = codec == cut.codec ? try? Caps(input.index.videoCaps) : try? Caps(codec.readerCaps ?? codec.mediaType)
+        let accepted = caps.map { MuxerSupport.accepts(output.container, .video, caps: $0) }
+            ?? MuxerSupport.accepts(output.container, .video, mediaType: codec.mediaType)
+        guard !accepted else { return }
+        let other = output.container == .matroska ? "" : " write .mkv (Matroska takes the most codecs), or"
+        throw .invalidInput(
+            "cannot trim \(name) to .\(output.container.fileExtension): \(output.container.muxer) cannot write its"
+                + " video codec (\(codec.displayName), \(input.index.videoMediaType));\(other) use --mode reencode"
+                + " for H.264"
+        )
+    }
 
     /// Opens the input the cheapest way the trim allows. A plain MP4 (or MOV) written as the
     /// same container: its sample tables, and camrec's own writer. Everything else
@@ -59,7 +93,7 @@ public enum Trimmer {
         _ request: TrimRequest, container: MediaContainer, outputContainer: MediaContainer, control: TrimControl
     ) throws(CamrecError) -> any TrimInput {
         if request.mode != .reencode, outputContainer == container,
-           let mp4 = MP4Input.open(path: request.input, container: container) {
+           let mp4 = MP4Input.open(path: request.input, container: container, control: control) {
             return mp4
         }
         var window: (start: Int64, end: Int64)?
@@ -89,7 +123,7 @@ public enum Trimmer {
 
     /// What was made, with times on the input's presentation timeline.
     private static func result(
-        of cut: PlannedCut, from input: any TrimInput, to output: TrimOutput, request: TrimRequest, audioPackets: Int
+        of cut: PlannedCut, from input: any TrimInput, to output: TrimOutput, request: TrimRequest, written: WrittenMovie
     ) -> TrimResult {
         let plan = cut.plan
         let bytes = (try? FileManager.default.attributesOfItem(atPath: output.finalPath)[.size] as? NSNumber)?
@@ -99,7 +133,8 @@ public enum Trimmer {
             mode: plan.mode, requestedMode: request.mode, fallbackReason: cut.fallbackReason, output: output.finalPath,
             bytes: bytes, firstFrameTime: seconds(plan.firstPTS - offset), lastFrameTime: seconds(plan.lastPTS - offset),
             duration: seconds(plan.endPTS - plan.firstPTS), frames: plan.frameCount, framesCopied: plan.framesCopied,
-            framesReencoded: plan.framesReencoded, audioPackets: audioPackets
+            framesReencoded: plan.framesReencoded, audioPackets: written.audioPackets, tracks: written.tracks,
+            warnings: written.warnings
         )
     }
 

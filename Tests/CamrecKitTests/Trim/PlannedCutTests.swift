@@ -37,6 +37,7 @@ struct PlannedCutTests {
         #expect(cut.plan.mode == .keyframe && !cut.plan.encodes)
         #expect(cut.plan.firstPTS == 0)
         #expect(cut.fallbackReason?.contains("HEVC cannot be re-encoded frame-accurately") == true)
+        #expect(cut.encoding == nil)
     }
 
     @Test func allIntraMJPEGIsAccurateByCopyingAlone() throws {
@@ -49,15 +50,46 @@ struct PlannedCutTests {
         #expect(cut.fallbackReason == nil)
     }
 
-    @Test func anUnhandledCodecIsNamed() {
-        #expect {
-            try PlannedCut.make(
-                index: Self.index(caps: "video/mpeg, mpegversion=(int)2", mediaType: "video/mpeg", gop: 15),
-                times: Self.times, mode: .accurate, name: "in.mkv"
+    @Test("the edges of VP9, AV1, MPEG-1/2 and MPEG-4 Part 2 are re-encoded in their own codec")
+    func otherCodecsAreCutAccurately() throws {
+        let cases: [(caps: String, mediaType: String, encoder: String)] = [
+            ("video/x-vp9", "video/x-vp9", "vp9enc"),
+            ("video/x-vp8", "video/x-vp8", "vp8enc"),
+            ("video/x-av1", "video/x-av1", "av1enc"),
+            ("video/mpeg, mpegversion=(int)2", "video/mpeg", "mpeg2enc format=3"),
+            ("video/mpeg, mpegversion=(int)1", "video/mpeg", "mpeg2enc format=0"),
+            ("video/mpeg, mpegversion=(int)4", "video/mpeg", "avenc_mpeg4"),
+        ]
+        for item in cases {
+            let cut = try PlannedCut.make(
+                index: Self.index(caps: item.caps, mediaType: item.mediaType, gop: 30), times: Self.times,
+                mode: .accurate, name: "in.mkv"
             )
-        } throws: { error in
-            guard let error = error as? CamrecError else { return false }
-            return error.kind == .invalidInput && error.message.contains("video/mpeg version 2")
+            #expect(cut.plan.mode == .accurate && cut.plan.encodes, "\(item.caps)")
+            #expect(cut.encoding?.encoder.hasPrefix(item.encoder) == true, "\(item.caps)")
+            #expect(cut.encoding?.codec == cut.codec, "edges in the source's codec")
         }
+    }
+
+    @Test("10-bit AV1 falls back to keyframes: av1enc encodes 8-bit only")
+    func tenBitAV1FallsBack() throws {
+        // av1C: marker/version, seq_profile 0 level 8, high_bitdepth set.
+        let caps = "video/x-av1, codec_data=(buffer)81084c00"
+        let cut = try PlannedCut.make(
+            index: Self.index(caps: caps, mediaType: "video/x-av1", gop: 30), times: Self.times, mode: .accurate,
+            name: "in.mp4"
+        )
+        #expect(cut.plan.mode == .keyframe)
+        #expect(cut.fallbackReason?.contains("8-bit AV1 only") == true)
+    }
+
+    @Test("an unknown codec is copied at keyframes, not refused")
+    func anUnknownCodecIsCopied() throws {
+        let cut = try PlannedCut.make(
+            index: Self.index(caps: "video/x-theora", mediaType: "video/x-theora", gop: 20), times: Self.times,
+            mode: .accurate, name: "in.mkv"
+        )
+        #expect(cut.plan.mode == .keyframe && !cut.plan.encodes)
+        #expect(cut.fallbackReason?.contains("no encoder") == true)
     }
 }

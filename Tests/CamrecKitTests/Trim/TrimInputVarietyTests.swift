@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 /// End to end: inputs beyond camrec's own recordings (edit lists, open GOPs, variable
-/// frame rate, 4:2:2, Opus, late audio, HEVC and MJPEG).
+/// frame rate, 4:2:2, Opus, late audio, HEVC and MJPEG; other codecs and formats are in
+/// TrimOtherToolsTests).
 @Suite("Trim other inputs", .serialized)
 struct TrimInputVarietyTests {
     @Test("an input that already carries an edit list (cut mid-GOP by ffmpeg -ss -c copy)")
@@ -144,36 +145,22 @@ struct TrimInputVarietyTests {
         #expect(codec.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "h264")
     }
 
-    @Test("MPEG-4 Part 2: accurate falls back to keyframe mode and says so", arguments: ["mp4", "mkv"])
-    func mpeg4Part2(container: String) throws {
+    @Test("a video codec a muxer cannot write is named with the muxer, and the way out")
+    func unwritableCodec() throws {
         let media = try MediaFactory()
-        // ffmpeg's mpeg4 encoder: a keyframe every 30 frames here, so not all intra.
-        let input = try media.ffmpeg("in.\(container)", seconds: 3, videoOptions: ["-c:v", "mpeg4", "-g", "30", "-q:v", "5"])
-        let output = media.path("out.\(container)")
-        let result = try Trimmer.run(TrimRequest(
-            input: input, start: .init(nanoseconds: 1_500_000_000), end: .init(nanoseconds: 2_500_000_000), destination: .path(output)
-        ))
-        #expect(result.mode == .keyframe)
-        #expect(result.requestedMode == .accurate)
-        #expect(result.fallbackReason?.contains("MPEG-4 Part 2") == true)
-        #expect(abs(result.firstFrameTime - 1.0) < 0.002)
-        try TrimExpectations(input: input, output: output, start: 1.0, end: 2.5).checkAccurate(result)
-        let codec = try ProcessRunner.check("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=codec_name", "-of", "csv=p=0", output])
-        #expect(codec.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "mpeg4")
-    }
-
-    @Test("a video codec trim does not handle is named, and the container is not blamed")
-    func unsupportedCodec() throws {
-        let media = try MediaFactory()
+        // GStreamer's mp4mux takes no MPEG-2 video (camrec's own MP4 writer copies it MP4 to MP4).
         let input = try media.ffmpeg("in.mkv", seconds: 1, videoOptions: ["-c:v", "mpeg2video"])
         do {
-            _ = try Trimmer.run(TrimRequest(input: input, start: .init(nanoseconds: 500_000_000)))
+            _ = try Trimmer.run(TrimRequest(
+                input: input, start: .init(nanoseconds: 500_000_000), destination: .path(media.path("out.mp4"))
+            ))
             Issue.record("expected a failure")
         } catch {
             #expect(error.status == .invalidInput)
-            #expect(error.message.contains("video/mpeg version 2") && error.message.contains("container itself is fine"),
-                    "\(error.message)")
+            #expect(error.message.contains("mp4mux cannot write its video codec (MPEG-2 video"), "\(error.message)")
+            #expect(error.message.contains("write .mkv"), "\(error.message)")
         }
+        #expect(!FileManager.default.fileExists(atPath: media.path("out.mp4")))
     }
 
     @Test("MJPEG (all intra): accurate by copying alone", arguments: ["mkv", "mov"])

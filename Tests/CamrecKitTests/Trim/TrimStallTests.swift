@@ -38,8 +38,8 @@ struct TrimStallTests {
     func encoderThatNeverDrains() throws {
         let control = TrimControl(stallTimeout: Self.quick)
         let encoder = try FrameEncoder(
-            codec: .h264, inputCaps: Self.h264Caps(), keep: 0..<Int64.max, parameterSetID: 1, effort: .edges,
-            control: control
+            codec: .h264, inputCaps: Self.h264Caps(), keep: 0..<Int64.max,
+            encoding: VideoEncoding.h264Edges(matching: nil), parameterSetID: 1, effort: .edges, control: control
         )
         // Never fed and never finished: the appsink never gets a frame or the end of stream.
         expectStall(mentioning: "re-encoder") { _ = try encoder.remaining() }
@@ -127,7 +127,7 @@ struct TrimStallTests {
         var writerOpen = true
         defer { if writerOpen { close(writer) } }
         let control = TrimControl(stallTimeout: Self.quick)
-        let reader = try MovieReader(path: fifo, container: .matroska, codec: .h264, audio: false, control: control)
+        let reader = try MovieReader(path: fifo, container: .matroska, codec: .h264, control: control)
         try reader.start(at: nil)
         expectStall(mentioning: "demuxer") { _ = try reader.nextVideo() }
         // End the pipe so that the reader's thread, blocked in read(), can stop.

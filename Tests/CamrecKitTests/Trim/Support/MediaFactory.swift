@@ -57,6 +57,47 @@ final class MediaFactory {
         return output
     }
 
+    /// Two subtitle cues as SubRip: "first" from 0.5 s to 1.5 s, "second" from 1.8 s to 2.6 s.
+    static let cues: [(text: String, start: Double, end: Double)] = [("first", 0.5, 1.5), ("second", 1.8, 2.6)]
+
+    /// A movie with every kind of track a camera or an editor writes: H.264 video (30 fps,
+    /// B-frames, 1 s GOP), two AAC tracks (48 kHz and 44.1 kHz, as two microphones), the
+    /// two ``cues`` as subtitles (`mov_text` in MP4/MOV, SubRip in MKV) and, in MP4/MOV, a
+    /// QuickTime timecode track starting at `timecode`. `secondAudio` gives the second sound
+    /// track's codec options (e.g. PCM).
+    func manyTracks(
+        _ name: String, seconds: Int = 3, timecode: String = "01:00:00:00", rate: String = "30",
+        secondAudio: [String] = ["-c:a:1", "aac"]
+    ) throws -> String {
+        let output = path(name)
+        let subtitles = path("cues.srt")
+        let srt = Self.cues.enumerated().map { index, cue in
+            "\(index + 1)\n\(Self.srtTime(cue.start)) --> \(Self.srtTime(cue.end))\n\(cue.text)\n"
+        }.joined(separator: "\n")
+        try Data(srt.utf8).write(to: URL(fileURLWithPath: subtitles))
+        let isMatroska = name.hasSuffix(".mkv")
+        var arguments = [
+            "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=\(rate):duration=\(seconds)",
+            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=\(seconds)",
+            "-f", "lavfi", "-i", "sine=frequency=660:sample_rate=44100:duration=\(seconds)",
+            "-i", subtitles, "-map", "0:v", "-map", "1:a", "-map", "2:a", "-map", "3:s",
+            "-c:v", "libx264", "-preset", "veryfast", "-g", "30", "-sc_threshold", "0", "-pix_fmt", "yuv420p",
+            "-c:a:0", "aac",
+        ] + secondAudio + ["-c:s", isMatroska ? "srt" : "mov_text"]
+        if !isMatroska { arguments += ["-timecode", timecode] }
+        arguments.append(output)
+        try ProcessRunner.check("ffmpeg", arguments)
+        return output
+    }
+
+    static func srtTime(_ seconds: Double) -> String {
+        let milliseconds = Int((seconds * 1000).rounded())
+        return String(
+            format: "%02d:%02d:%02d,%03d", milliseconds / 3_600_000, milliseconds / 60_000 % 60, milliseconds / 1000 % 60,
+            milliseconds % 1000
+        )
+    }
+
     /// A file with the given bytes.
     func file(_ name: String, bytes: [UInt8]) throws -> String {
         let output = path(name)
