@@ -42,9 +42,11 @@ enum TrimCommand: Subcommand {
         discussion: """
             Times are on the input's presentation timeline; the output starts at 0. In
             accurate mode its first frame is the first with a time >= --start and its last
-            the last with a time < --end. HEVC and MPEG-4 Part 2 videos are cut at
-            keyframes instead (the result says so; --mode reencode gives H.264), MJPEG is
-            all keyframes and cut exactly.
+            the last with a time < --end. Only the edges are re-encoded, in the source's
+            own codec and format (bit depth, chroma, profile, level); HEVC and 10-bit AV1
+            are cut at keyframes instead (the result says so; --mode reencode gives
+            H.264), MJPEG is all keyframes and cut exactly. Every track the output can
+            hold is kept; a track left out is named in a warning.
 
             The output is written to a hidden .OUT.trim-PID.part file beside OUT and
             renamed into place once complete and checked. On any failure, and on SIGINT,
@@ -138,6 +140,10 @@ enum TrimCommand: Subcommand {
 
     private static func show(_ result: TrimResult, console: Console) {
         if let reason = result.fallbackReason { console.say("camrec: note: \(reason)") }
+        for warning in result.warnings {
+            console.emit(WarningLine(message: warning), type: "warning")
+            console.say("camrec: warning: \(warning)")
+        }
         let times = "\(seconds(result.firstFrameTime)) to \(seconds(result.lastFrameTime))"
         console.say(
             "trimmed (\(result.mode.rawValue)): \(result.output), frames \(times) of the input"

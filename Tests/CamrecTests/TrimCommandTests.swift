@@ -164,6 +164,10 @@ struct TrimCommandTests {
         #expect(tracks.map { $0["kind"] as? String } == ["video", "audio", "audio"], "\(tracks)")
         let warnings = try #require(line["warnings"] as? [String], "\(line)")
         #expect(warnings.count == 1 && warnings.first?.contains("timecode") == true, "\(warnings)")
+        // The same warning as a JSON warning line and on stderr for people.
+        let warningLines = JSONLines.parse(result).filter { $0["type"] as? String == "warning" }
+        #expect(warningLines.compactMap { $0["message"] as? String } == warnings)
+        #expect(result.stderr.contains("camrec: warning: ") && result.stderr.contains("timecode"), "\(result.stderr)")
         #expect(try MediaProbe.probe(output).codec == "h264")
 
         // Kept as MOV, the timecode follows the new start: 10:00:00:00 + 15 frames.
