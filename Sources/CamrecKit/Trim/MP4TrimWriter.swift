@@ -122,13 +122,7 @@ struct MP4TrimWriter: TrimWriter {
         var extra = H264ParameterSets()
         for partIndex in plan.parts.indices {
             guard case .encode = plan.parts[partIndex] else { continue }
-            guard let running = running[partIndex] else { throw CamrecError.failed("a re-encoded part is missing") }
-            let buffers = try running.encoder.remaining()
-            work.done += buffers.count
-            report(work)
-            guard buffers.count == running.positions.count else {
-                throw CamrecError.failed("the re-encoder returned \(buffers.count) of \(running.positions.count) frames")
-            }
+            let (running, buffers) = try finishedPart(partIndex, running: running, work: work)
             // The encoder returns its frames in presentation order, as the timeline lists them.
             for (position, buffer) in zip(running.positions, buffers) {
                 guard let converted = AVCSamples.sample(fromAnnexB: buffer.bytes, lengthSize: lengthSize) else {
@@ -148,17 +142,24 @@ struct MP4TrimWriter: TrimWriter {
         track.sampleEntry = entry
     }
 
+    /// The re-encoded part `partIndex`'s remaining frames, all of them (else an error),
+    /// counted as done.
+    private func finishedPart(_ partIndex: Int, running: [Int: RunningPart], work: Work) throws -> (RunningPart, [Buffer]) {
+        guard let part = running[partIndex] else { throw CamrecError.failed("a re-encoded part is missing") }
+        let buffers = try part.encoder.remaining()
+        work.done += buffers.count
+        report(work)
+        guard buffers.count == part.positions.count else {
+            throw CamrecError.failed("the re-encoder returned \(buffers.count) of \(part.positions.count) frames")
+        }
+        return (part, buffers)
+    }
+
     private func completeOtherCodec(_ track: inout OutputTrack, running: [Int: RunningPart], work: Work) throws {
         let configuration = job.codec.configuration
         for partIndex in plan.parts.indices {
             guard case .encode = plan.parts[partIndex] else { continue }
-            guard let running = running[partIndex] else { throw CamrecError.failed("a re-encoded part is missing") }
-            let buffers = try running.encoder.remaining()
-            work.done += buffers.count
-            report(work)
-            guard buffers.count == running.positions.count else {
-                throw CamrecError.failed("the re-encoder returned \(buffers.count) of \(running.positions.count) frames")
-            }
+            let (running, buffers) = try finishedPart(partIndex, running: running, work: work)
             for (offset, (position, buffer)) in zip(running.positions, buffers).enumerated() {
                 var bytes = buffer.bytes
                 if configuration == .av1SequenceHeader { bytes = AV1OBUs.withoutTemporalDelimiters(bytes) }
