@@ -9,9 +9,15 @@ enum CommandDispatcher {
     /// The subcommands; `help [SUBCOMMAND]` prints a subcommand's `--help`.
     static let subcommands = Subcommands(["record", "devices", "still", "ctl", "trim", "recover", "help"], default: "record")
 
+    /// `camrec --version`: camrec's version and the source revision it was built from, then
+    /// the GStreamer it runs with.
+    static var versionText: String {
+        "camrec \(version) (revision \(sourceRevision))\nGStreamer \(GStreamerVersion.running)"
+    }
+
     static func run(_ arguments: [String]) -> ExitStatus {
         if arguments == ["--version"] || arguments == ["-V"] {
-            print("camrec \(version)")
+            print(versionText)
             return .success
         }
         // Recording needs an OUTPUT with an extension, so a bare word near a subcommand's
@@ -20,6 +26,12 @@ enum CommandDispatcher {
             return unknownSubcommand(arguments[0], meant: meant)
         }
         let (name, rest) = subcommands.select(arguments)
+        // `camrec --version` among recording options is still the version, in full.
+        if name == "record", rest.prefix(while: { $0 != "--" }).contains("--version"),
+           !rest.contains("--help"), !rest.contains("-h") {
+            print(versionText)
+            return .success
+        }
         return run(name, rest)
     }
 
