@@ -53,6 +53,7 @@ enum CommandDispatcher {
         guard let topic = arguments.first, arguments != ["--help"], arguments != ["-h"] else {
             return RecordCommand.main(["--help"])
         }
+        if let generated = Generated(arguments) { return generated.print() }
         guard arguments.count == 1 else {
             return usageError("camrec help takes one subcommand at most, e.g. camrec help trim")
         }
