@@ -18,6 +18,7 @@ enum CommandCatalog {
         case "still": StillCommand.spec
         case "ctl": CtlCommand.spec
         case "trim": TrimCommand.spec
+        case "recover": RecoverCommand.spec
         case "doctor": DoctorCommand.spec
         default: nil
         }

@@ -140,7 +140,8 @@ import Testing
         let message = partial["message"] as? String ?? ""
         #expect(message.contains("2 unfinished recordings"), "\(message)")
         #expect(message.contains("old.partial.mp4") && message.contains("older.partial-2.mkv") && !message.contains("live"))
-        #expect((partial["fix"] as? String ?? "").contains("old.mp4"))
+        #expect(partial["fix"] as? String == "camrec recover \(folder.url.path)/old.partial.mp4 \(folder.url.path)/older.partial-2.mkv",
+                "\(partial)")
         #expect((summary["warnings"] as? Int ?? 0) >= 1)
     }
 
@@ -228,14 +229,4 @@ import Testing
         #expect(!report.summary.ok && report.summary.exitCode == 75)
     }
 
-    @Test func partialNamesAreCamrecsOwn() {
-        #expect(StalePartialScan.isPartialName("movie.partial.mp4"))
-        #expect(StalePartialScan.isPartialName("cam-0001.partial-3.MKV"))
-        #expect(!StalePartialScan.isPartialName("movie.mp4"))
-        #expect(!StalePartialScan.isPartialName("movie.partial.txt"))
-        #expect(!StalePartialScan.isPartialName(".partial.mp4"))
-        #expect(!StalePartialScan.isPartialName("movie.partial-x.mp4"))
-        #expect(StalePartialScan.finishedName("cam/a b.partial.mov") == "cam/a b.mov")
-        #expect(StalePartialScan.shellQuoted("cam/a b's.mp4") == "'cam/a b'\\''s.mp4'")
-    }
 }

@@ -39,7 +39,7 @@ enum OutputChecks {
         place.path = folder
         if let error = folderError(folder) {
             place = .problem(.output, "folder", error, fix: error.message.contains("does not exist")
-                ? "mkdir -p \(StalePartialScan.shellQuoted(folder))" : "choose a folder you can write, or fix its permissions")
+                ? "mkdir -p \(StalePartials.shellQuoted(folder))" : "choose a folder you can write, or fix its permissions")
             place.path = folder
             return [place]
         }
