@@ -35,7 +35,9 @@ let package = Package(
         ),
         // A small command-line parser of our own (no swift-argument-parser here).
         .target(name: "ArgumentParsing"),
-        .executableTarget(name: "camrec", dependencies: ["CamrecKit", "ArgumentParsing"]),
+        // RevisionStamp compiles in the git revision camrec is built from (`camrec --version`).
+        .executableTarget(name: "camrec", dependencies: ["CamrecKit", "ArgumentParsing"], plugins: ["RevisionStamp"]),
+        .plugin(name: "RevisionStamp", capability: .buildTool()),
         .target(
             name: "VirtualCamera",
             linkerSettings: [
@@ -54,3 +56,18 @@ let package = Package(
         .testTarget(name: "CamrecTests", dependencies: ["CamrecKit"]),
     ]
 )
+
+// The release build links the Swift runtime and Foundation statically, as
+// `swift build --static-swift-stdlib` does, so that `swift build -c release` (scripts/setup,
+// scripts/package, bench/run) makes a camrec that runs where no Swift toolchain is installed:
+// `ldd` lists only system libraries (GStreamer, GLib, libc, libstdc++). Every Swift module is
+// compiled against the static runtime's modules (their link entries name the static
+// libraries), and the executable is linked with them. The debug build, which the tests use,
+// is unchanged.
+let staticRelease = BuildSettingCondition.when(configuration: .release)
+for target in package.targets where target.type == .regular || target.type == .executable {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-static-stdlib"], staticRelease)]
+    if target.type == .executable {
+        target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(["-static-stdlib"], staticRelease)]
+    }
+}

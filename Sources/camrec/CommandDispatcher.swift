@@ -7,11 +7,17 @@ enum CommandDispatcher {
     static let version = "0.1.0"
 
     /// The subcommands; `help [SUBCOMMAND]` prints a subcommand's `--help`.
-    static let subcommands = Subcommands(["record", "devices", "still", "ctl", "trim", "recover", "help"], default: "record")
+    static let subcommands = Subcommands(["record", "devices", "still", "ctl", "trim", "recover", "doctor", "help"], default: "record")
+
+    /// `camrec --version`: camrec's version and the source revision it was built from, then
+    /// the GStreamer it runs with.
+    static var versionText: String {
+        "camrec \(version) (revision \(sourceRevision))\nGStreamer \(GStreamerVersion.running)"
+    }
 
     static func run(_ arguments: [String]) -> ExitStatus {
         if arguments == ["--version"] || arguments == ["-V"] {
-            print("camrec \(version)")
+            print(versionText)
             return .success
         }
         // Recording needs an OUTPUT with an extension, so a bare word near a subcommand's
@@ -20,6 +26,12 @@ enum CommandDispatcher {
             return unknownSubcommand(arguments[0], meant: meant)
         }
         let (name, rest) = subcommands.select(arguments)
+        // `camrec --version` among recording options is still the version, in full.
+        if name == "record", rest.prefix(while: { $0 != "--" }).contains("--version"),
+           !rest.contains("--help"), !rest.contains("-h") {
+            print(versionText)
+            return .success
+        }
         return run(name, rest)
     }
 
@@ -30,6 +42,7 @@ enum CommandDispatcher {
         case "still": StillCommand.main(arguments)
         case "trim": TrimCommand.main(arguments)
         case "recover": RecoverCommand.main(arguments)
+        case "doctor": DoctorCommand.main(arguments)
         case "help": help(arguments)
         default: RecordCommand.main(arguments)
         }
@@ -40,6 +53,7 @@ enum CommandDispatcher {
         guard let topic = arguments.first, arguments != ["--help"], arguments != ["-h"] else {
             return RecordCommand.main(["--help"])
         }
+        if let generated = Generated(arguments) { return generated.print() }
         guard arguments.count == 1 else {
             return usageError("camrec help takes one subcommand at most, e.g. camrec help trim")
         }

@@ -13,7 +13,9 @@ enum CamrecBinary {
 
     /// Runs camrec to completion.
     static func run(_ arguments: [String], environment: [String: String]? = nil, timeout: TimeInterval = 60) throws -> ChildProcessResult {
-        try ChildProcess.run(url.path, arguments, environment: environment, timeout: timeout)
+        let result = try ChildProcess.run(url.path, arguments, environment: environment, timeout: timeout)
+        JSONLog.record(arguments: arguments, stdout: result.stdout)
+        return result
     }
 
     /// Starts camrec in the background, for tests that signal or kill it.
@@ -29,8 +31,12 @@ final class RunningCamrec: @unchecked Sendable {
     let stdoutURL: URL
     let stderrURL: URL
     private let done = DispatchSemaphore(value: 0)
+    private let arguments: [String]
+    private let logged = NSLock()
+    private var isLogged = false
 
     init(arguments: [String], environment: [String: String]?) throws {
+        self.arguments = arguments
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("camrec-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         stdoutURL = scratch.appendingPathComponent("stdout")
@@ -86,12 +92,50 @@ final class RunningCamrec: @unchecked Sendable {
 
     /// Waits for exit; returns the exit status, or nil after `timeout` (the process is then killed).
     func wait(timeout: TimeInterval = 60) -> Int32? {
+        defer { logOnce() }
         if done.wait(timeout: .now() + timeout) == .timedOut {
             kill(pid, SIGKILL)
             done.wait()
             return nil
         }
         return process.terminationReason == .exit ? process.terminationStatus : -process.terminationStatus
+    }
+
+    deinit {
+        if !process.isRunning { logOnce() }
+    }
+
+    /// Hands what camrec printed to the JSON log, once, after it exited.
+    private func logOnce() {
+        let first = logged.withLock {
+            defer { isLogged = true }
+            return !isLogged
+        }
+        if first { JSONLog.record(arguments: arguments, stdout: (try? Data(contentsOf: stdoutURL)) ?? Data()) }
+    }
+}
+
+/// Every camrec run's arguments and stdout, one file per run in the folder named by
+/// `CAMREC_TEST_JSON_LOG` (scripts/test sets it): after the suite, scripts/check-json-lines
+/// validates every JSON line the end-to-end tests made camrec print against
+/// docs/events.schema.json. Nothing is written when the variable is not set.
+enum JSONLog {
+    static let folder: String? = ProcessInfo.processInfo.environment["CAMREC_TEST_JSON_LOG"].flatMap { $0.isEmpty ? nil : $0 }
+
+    /// Adds one run to the log (when there is one).
+    static func record(arguments: [String], stdout: Data) {
+        guard let folder else { return }
+        write(arguments: arguments, stdout: stdout, to: URL(fileURLWithPath: folder))
+    }
+
+    /// Writes one run's record into `folder`: the JSON array of its arguments on the first
+    /// line, then its stdout as printed.
+    static func write(arguments: [String], stdout: Data, to folder: URL) {
+        var record = (try? JSONSerialization.data(withJSONObject: arguments)) ?? Data("[]".utf8)
+        record.append(UInt8(ascii: "\n"))
+        record.append(stdout)
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try? record.write(to: folder.appendingPathComponent("\(UUID().uuidString).run"))
     }
 }
 

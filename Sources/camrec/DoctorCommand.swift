@@ -1,0 +1,93 @@
+import ArgumentParsing
+import CamrecKit
+
+/// `camrec doctor [options] [OUTPUT]`: checks what a recording needs and says how to fix
+/// each problem in one line.
+enum DoctorCommand: Subcommand {
+    /// The exit codes doctor can return, with what each means for it.
+    static let exitCodes: [(status: ExitStatus, meaning: String)] = [
+        (.success, "a recording has everything it needs (there may be warnings)"),
+        (.usage, "usage error"),
+        (.noCamera, "no camera (or not the one --device names)"),
+        (.unavailable, "GStreamer or a plugin camrec needs is missing (the fix names the Debian package)"),
+        (.cannotCreateOutput, "the output folder is missing or not writable"),
+        (.cameraBusy, "the camera is busy: another program is using it"),
+        (.permissionDenied, "this user may not open the camera (the video group)"),
+    ]
+
+    static let spec = CommandSpec(
+        name: "camrec doctor",
+        abstract: "Check what a recording needs (GStreamer plugins, cameras, sound, encoders, the output folder) and say how to fix each problem.",
+        usage: "camrec doctor [options] [OUTPUT]",
+        options: CameraOptions.specs + [
+            OptionSpec(["--segment"], value: "T", help: "the segment length you will record with (10m, 1h), for the FAT file-size check"),
+            OptionSpec(["--json"], help: "print JSON lines on stdout: one check per line, then a result"),
+        ],
+        positionals: [PositionalSpec("OUTPUT", help: "where recordings will go: a folder or a movie path (default: the current folder)", optional: true)],
+        discussion: """
+            Checks, in this order: GStreamer and the plugins camrec needs (by Debian
+            package), the cameras and whether this user may open them (the one a recording
+            takes with --device, --size and --fps), sound sources (a PulseAudio or PipeWire
+            server that answers, ALSA capture devices), hardware H.264 encoders (v4l2h264enc,
+            vah264enc, vaapih264enc, nvh264enc), the output folder (writable, free space in
+            hours of video, file system: FAT cannot hold a file over 4 GB) and unfinished
+            recordings (NAME.partial.EXT) left in it. Each line is ok, info, warning or
+            PROBLEM, with a fix for warnings and problems. Doctor changes nothing.
+
+            The exit status is that of the first problem.
+
+            \(CommandDispatcher.exitCodeTable(exitCodes))
+            """
+    )
+
+    static func validate(_ parsed: ParsedArguments) throws(UsageError) -> DoctorRequest {
+        let camera = try CameraChoice(parsed)
+        let segment = try parsed.value("--segment") { (text: String) throws(ValueError) -> TimeSpec in
+            let length = try TimeSpec.parse(text)
+            guard length.nanoseconds > 0 else { throw ValueError("a segment must be longer than 0, e.g. 10m") }
+            return length
+        }
+        return DoctorRequest(device: camera.device, size: camera.size, rate: camera.rate, segment: segment,
+                             output: parsed.positional("OUTPUT") ?? ".")
+    }
+
+    static func console(for parsed: ParsedArguments) -> Console {
+        Console(json: parsed.flag("--json"), quiet: false)
+    }
+
+    static func run(_ request: DoctorRequest, console: Console) throws(CamrecError) -> ExitStatus {
+        let report = Doctor.examine(request)
+        if console.json {
+            for check in report.checks { console.emit(check, type: "check") }
+            console.emit(report.summary, type: "result")
+        } else {
+            print(humanText(report), terminator: "")
+        }
+        return report.exitStatus
+    }
+
+    /// The report for people: one line per check, its fix indented under it, then a summary.
+    static func humanText(_ report: DoctorReport) -> String {
+        var lines: [String] = []
+        for check in report.checks {
+            let label = check.status == .problem ? "PROBLEM" : check.status.rawValue
+            let subject = check.area == .output && check.name == "folder" ? "output folder" : check.name
+            lines.append(label.padding(8) + subject + ": " + check.message)
+            if let fix = check.fix, check.status >= .warning { lines.append(String(repeating: " ", count: 8) + "fix: " + fix) }
+        }
+        let counts = counted(report.problems, "problem") + ", " + counted(report.warnings, "warning")
+        if report.problems == 0 {
+            lines.append("\(counts): camrec has what a recording needs")
+        } else {
+            lines.append("\(counts): fix the problems above (exit status \(report.exitStatus.rawValue))")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension String {
+    /// The string followed by spaces up to `width` characters (at least one space).
+    fileprivate func padding(_ width: Int) -> String {
+        self + String(repeating: " ", count: Swift.max(1, width - count))
+    }
+}

@@ -1,0 +1,47 @@
+import CamrecKit
+
+/// What `scripts/package` asks camrec to write from its own help texts:
+/// `camrec help --man` (camrec(1) in roff) and `camrec help --completion bash|zsh`.
+enum Generated {
+    case manPage
+    case completion(Completions.Shell)
+    /// A request that cannot be met (unknown shell), with its message.
+    case invalid(String)
+
+    init?(_ arguments: [String]) {
+        switch arguments.first {
+        case "--man" where arguments.count == 1:
+            self = .manPage
+        case "--completion":
+            guard arguments.count == 2, let shell = Completions.Shell(rawValue: arguments[1]) else {
+                self = .invalid("camrec help --completion takes bash or zsh")
+                return
+            }
+            self = .completion(shell)
+        default:
+            return nil
+        }
+    }
+
+    /// Prints it (0), or says why it cannot (64, or 1 when a subcommand has no spec).
+    func print() -> ExitStatus {
+        let undocumented = CommandCatalog.undocumented
+        guard undocumented.isEmpty else {
+            Console(json: false, quiet: false).fail(CamrecError(.failure,
+                "no help spec for subcommand \(undocumented.joined(separator: ", ")): add it to CommandCatalog.spec(for:)"))
+            return .failure
+        }
+        switch self {
+        case .manPage:
+            Swift.print(ManPage.text(version: CommandDispatcher.version), terminator: "")
+        case .completion(.bash):
+            Swift.print(Completions.bash(), terminator: "")
+        case .completion(.zsh):
+            Swift.print(Completions.zsh(), terminator: "")
+        case .invalid(let message):
+            Console(json: false, quiet: false).fail(CamrecError(.usage, message))
+            return .usage
+        }
+        return .success
+    }
+}

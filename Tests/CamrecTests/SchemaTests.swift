@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+
+/// docs/events.schema.json against what camrec prints. This suite runs one command for
+/// every kind of line the schema describes (each `type`, each result shape, each ctl reply,
+/// the devices document) and has scripts/check-json-lines (python3-jsonschema) validate
+/// them all with every object closed, requiring every kind to appear: the schema can
+/// neither miss a field camrec prints nor describe a line camrec never prints. scripts/test
+/// then validates every line all the other end-to-end tests printed (CAMREC_TEST_JSON_LOG),
+/// after the suite, so that no order between tests matters.
+@Suite struct SchemaTests {
+    static let root = VirtualCameraEnvironment.packageRoot
+    static let checker = root.appendingPathComponent("scripts/check-json-lines").path
+
+
+    /// Why the schema cannot be checked here, nil when it can.
+    static let unusable: String? = {
+        guard let result = try? ChildProcess.run("/usr/bin/python3", ["-c", "import jsonschema"]), result.status == 0 else {
+            return "python3-jsonschema is not installed (scripts/deps installs it)"
+        }
+        return nil
+    }()
+
+    /// Runs camrec like CamrecBinary.run, and records the run in `log`.
+    func run(_ arguments: [String], log: URL, environment: [String: String]? = nil, timeout: TimeInterval = 60) throws -> ChildProcessResult {
+        let result = try CamrecBinary.run(arguments, environment: environment, timeout: timeout)
+        JSONLog.write(arguments: arguments, stdout: result.stdout, to: log)
+        return result
+    }
+
+    func checkLog(_ log: URL, extra: [String] = []) throws -> ChildProcessResult {
+        try ChildProcess.run(Self.checker, extra + [log.path], timeout: 120)
+    }
+
+    @Test(.enabled(if: unusable == nil, "\(unusable ?? "")"))
+    func everyKindOfLineCamrecPrintsMatchesTheSchema() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let log = folder.url.appendingPathComponent("log")
+        let camera = try VirtualCameraEnvironment.shared().environment(spec: "/dev/video0,card=Schema Cam,formats=mjpeg,sizes=640x480@30")
+
+        // started, still (periodic), warning (--still-quality with an MJPEG camera), result.
+        var result = try run(["--device", "/dev/video0", "--max-duration", "1", "--still-every", "0.5", "--still-quality", "80",
+                              "--json", folder.path("movie.mp4")], log: log, environment: camera)
+        #expect(result.status == 0, "\(result.stderr)")
+        // segment and deleted.
+        result = try run(["--device", "test", "--size", "320x240", "--max-duration", "1.5", "--segment", "0.5", "--keep", "1",
+                          "--json", folder.path("seg.mp4")], log: log)
+        #expect(result.status == 0, "\(result.stderr)")
+        // A photo: still (command) and result (completed).
+        result = try run(["still", "--device", "test", "--size", "320x240", "--settle", "0", "--json", folder.path("photo.jpg")], log: log)
+        #expect(result.status == 0, "\(result.stderr)")
+        // error.
+        result = try run(["--json", folder.path("missing/movie.mp4")], log: log)
+        #expect(result.status == 73)
+        // progress and trim's result: a re-encode long enough to report progress.
+        let input = try TrimMedia.h264(folder.path("in.mp4"), seconds: 12, size: "1280x720")
+        result = try run(["trim", "--start", "1", "--mode", "reencode", "--json", "-o", folder.path("cut.mp4"), input],
+                         log: log, timeout: 300)
+        #expect(result.status == 0, "\(result.stderr)")
+        // camera-lost and camera-back: the camera is unplugged after 20 frames and comes back.
+        var lost = try VirtualCameraEnvironment.shared().environment(
+            spec: "/dev/video0,formats=yuyv,sizes=320x240@30,fault=unplug@20,replug=300,byid=usb-Schema_Cam-video-index0")
+        lost["CAMREC_DEVICE_PATHS"] = nil
+        result = try run(["--device", "/dev/v4l/by-id/usb-Schema_Cam-video-index0", "--size", "320x240", "-t", "1.5",
+                          "--reconnect", "--json", folder.path("lost.mp4")], log: log, environment: lost)
+        #expect(result.status == 0, "\(result.stderr)")
+        // recover's results: a killed recording's partial file (recovered), a finished movie
+        // (complete), and a file that is not a movie (refused).
+        let killed = try CamrecBinary.start(["--device", "test", "--size", "320x240", "-t", "none", "--json", folder.path("killed.mp4")])
+        #expect(killed.waitUntil { _ in ((try? FileManager.default.attributesOfItem(atPath: folder.path("killed.partial.mp4")))?[.size] as? Int ?? 0) > 30_000 })
+        killed.signal(SIGKILL)
+        _ = killed.wait()
+        try Data("not a movie".utf8).write(to: folder.url.appendingPathComponent("junk.mp4"))
+        result = try run(["recover", "--json", "-o", folder.path("recovered.mp4"), folder.path("killed.partial.mp4")], log: log)
+        #expect(result.status == 0, "\(result.stderr)")
+        result = try run(["recover", "--json", folder.path("movie.mp4"), folder.path("junk.mp4")], log: log)
+        #expect(result.status == 65, "\(result.stderr)")
+        // check and doctor's result; the devices document.
+        result = try run(["doctor", "--json", folder.url.path], log: log, environment: camera)
+        #expect(result.status == 0, "\(result.stdoutText)")
+        result = try run(["devices", "--json"], log: log, environment: camera)
+        #expect(result.status == 0, "\(result.stderr)")
+        // ctl replies: status, still, refused, done.
+        let socket = folder.path("ctl.sock")
+        let recording = try CamrecBinary.start(["--device", "test", "--size", "320x240", "--max-duration", "none",
+                                                "--control", socket, "--json", folder.path("ctl.mp4")])
+        #expect(recording.waitForLine(type: "started"))
+        for command in ["status", "still", "nonsense", "stop"] {
+            result = try run(["ctl", socket, command], log: log)
+            #expect(result.status == (command == "nonsense" ? 1 : 0), "\(command): \(result.stdoutText) \(result.stderr)")
+        }
+        #expect(recording.wait() == 0)
+
+        let check = try checkLog(log, extra: ["--require-all"])
+        #expect(check.status == 0, "\(check.stderr)\n\(check.stdoutText)")
+    }
+
+    @Test(.enabled(if: unusable == nil, "\(unusable ?? "")"))
+    func aRenamedMissingOrUndescribedFieldFails() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let log = folder.url.appendingPathComponent("log")
+        let good = #"{"type":"warning","message":"m"}"#
+        let cases = [
+            (#"{"type":"warning","text":"m"}"#, "'message' is a required property"),
+            (#"{"type":"warning","message":"m","extra":1}"#, "'extra' was unexpected"),
+            (#"{"type":"segment","bytes":"12","kind":"movie","path":"a.mp4"}"#, "is not of type 'integer'"),
+            (#"{"type":"news","message":"m"}"#, "is not one of"),
+            (#"{"type":"result","reason":"max-duration","files":[{"path":"a.mp4","kind":"movie","bytes":1,"size":2}],"dropped_frames":0,"corrupt_frames":0}"#, "'size' was unexpected"),
+        ]
+        JSONLog.write(arguments: ["--json", "ok.mp4"], stdout: Data((good + "\n").utf8), to: log)
+        let fine = try checkLog(log)
+        #expect(fine.status == 0, "\(fine.stderr)")
+        for (line, message) in cases {
+            let single = folder.url.appendingPathComponent("log-\(UUID().uuidString)")
+            JSONLog.write(arguments: ["--json", "x.mp4"], stdout: Data((line + "\n").utf8), to: single)
+            let bad = try checkLog(single)
+            #expect(bad.status == 1, "\(line) passed: \(bad.stdoutText)")
+            #expect(bad.stderr.contains(message), "\(line): \(bad.stderr)")
+        }
+        // A line cut short by a kill (no newline) is left out; text on stdout of a --json run is not.
+        let cut = folder.url.appendingPathComponent("log-cut")
+        JSONLog.write(arguments: ["--json", "x.mp4"], stdout: Data((good + "\n{\"type\":\"sti").utf8), to: cut)
+        #expect(try checkLog(cut).status == 0)
+        let text = folder.url.appendingPathComponent("log-text")
+        JSONLog.write(arguments: ["--json", "x.mp4"], stdout: Data("recording…\n".utf8), to: text)
+        #expect(try checkLog(text).stderr.contains("not JSON"))
+    }
+
+    @Test(.enabled(if: unusable == nil, "\(unusable ?? "")"))
+    func theSchemaIsValidDraft2020_12() throws {
+        let script = """
+            import json, sys, jsonschema
+            schema = json.load(open(sys.argv[1]))
+            jsonschema.Draft202012Validator.check_schema(schema)
+            names = schema["$defs"]["event"]["properties"]["type"]["enum"]
+            branches = [entry["if"]["properties"]["type"]["const"] for entry in schema["$defs"]["event"]["allOf"]]
+            assert sorted(names) == sorted(branches), (names, branches)
+            for name in names:
+                assert name == "result" or name in schema["$defs"], name
+            """
+        let result = try ChildProcess.run("/usr/bin/python3", ["-c", script, Self.root.appendingPathComponent("docs/events.schema.json").path])
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+}
