@@ -37,6 +37,7 @@ enum RecordCommand: Subcommand {
               camrec help [SUBCOMMAND]         show camrec's or a subcommand's help
               camrec trim [options] INPUT      cut the start or end of a movie
               camrec recover [options] FILE…   finish movies a crash, power cut or full disk left as .partial
+              camrec doctor [options] [OUTPUT] check what a recording needs and say how to fix it
 
             SIGINT, SIGTERM or SIGHUP stop the recording and finalise the file; a second
             signal aborts at once (the file still plays). SIGUSR1 takes a still: the newest
