@@ -13,7 +13,7 @@ enum RecordCommand: Subcommand {
         usage: "camrec [record] [options] OUTPUT",
         options: CameraOptions.specs + UnattendedOptions.specs + [
             OptionSpec(["--max-duration", "-t"], value: "T", help: "stop by itself after T: 600, 90s, 10m, 1h2m3s, 00:10:00; 0 or none for no limit (default: 10m)"),
-            OptionSpec(["--keyframe-interval", "-g"], value: "T", help: "time between keyframes (default: 1s); a crash loses at most about this much of an MP4/MOV"),
+            OptionSpec(["--keyframe-interval", "-g"], value: "T", help: "time between keyframes (default: 1s, 0.5s with --segment); a crash loses at most about this much of an MP4/MOV"),
             OptionSpec(["--force", "-f"], help: "replace OUTPUT if it exists"),
             OptionSpec(["--stills"], value: "PATTERN", help: "where stills go: a pattern with one counter (shots/img-%04d.jpg; its extension, .jpg, .jpeg or .png, picks the format) or a folder (default: beside OUTPUT, NAME-still-0001.jpg); checked at start like OUTPUT; existing files are never replaced"),
             OptionSpec(["--still-format"], value: "FMT", help: "jpeg (default) or png; a --stills pattern's extension decides (a different --still-format is an error)"),
@@ -94,7 +94,8 @@ enum RecordCommand: Subcommand {
         var config = RecordConfig(
             source: resolution.source, size: resolution.size, rate: resolution.rate,
             maxDuration: options.maxDuration, outputPath: options.output, container: options.container,
-            overwrite: options.force, encoder: EncoderSettings(keyframeInterval: options.keyframeInterval.seconds),
+            overwrite: options.force, encoder: EncoderSettings(keyframeInterval: options.keyframeInterval?.seconds
+                ?? EncoderSettings.defaultKeyframeInterval(segmented: options.unattended.segments != nil)),
             stills: options.stills)
         config.segments = options.unattended.segments
         config.reconnect = options.unattended.reconnect
@@ -162,7 +163,8 @@ struct RecordOptions {
     var stills: StillSettings
     var unattended: UnattendedChoice
     var controlPath: String?
-    var keyframeInterval: TimeSpec
+    /// `--keyframe-interval`; nil: the default, which depends on `--segment`.
+    var keyframeInterval: TimeSpec?
     /// Whether `--still-quality` was given (it does nothing for an MJPEG camera's stills).
     var stillQualityGiven: Bool
 
@@ -205,7 +207,7 @@ struct RecordOptions {
                 throw ValueError("invalid keyframe interval '\(text)': use a time above 0 and at most 10s, e.g. 1s or 0.5")
             }
             return interval
-        } ?? .seconds(1)
+        }
     }
 
     /// A segmented run's movie name without its fields (`cam-%Y%m%d.mp4` → `cam.mp4`), for

@@ -50,6 +50,15 @@ import Testing
         #expect(result.status == (output.hasSuffix(".mp4") ? 0 : 64), "\(result.stderr)")
     }
 
+    /// A keyframe every second for one movie, every half second with --segment (splitmuxsink
+    /// holds back a GOP, which a power cut would lose), and what --keyframe-interval asks for.
+    @Test(arguments: [([String](), 30), (["--segment", "10m"], 15), (["--segment", "10m", "-g", "2s"], 60), (["-g", "0.5"], 15)])
+    func keyframeIntervalDependsOnSegments(_ extra: [String], _ gop: Int) throws {
+        let result = try CamrecBinary.run(["--device", "test", "--fps", "30", "--print-pipeline"] + extra + ["/tmp/camrec-never.mp4"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdoutText.contains("key-int-max=\(gop) "), "\(result.stdoutText)")
+    }
+
     /// `-qf` is `-q -f`: quiet and replace the existing photo.
     @Test func bundledShortFlags() throws {
         let folder = try TemporaryFolder()

@@ -63,10 +63,10 @@ import Testing
             try #require(data.count >= durable)
             try data.prefix(durable).write(to: URL(fileURLWithPath: copy))
             let probe = try MediaProbe.probe(copy)
-            // One movie: at most 2 s lost (a half-second fragment, a quarter second not yet
-            // flushed, frames on their way). Segments: splitmuxsink also holds back one GOP
-            // (1 s) to find its cuts, so up to 2.5 s (a known gap of issue 12: goal 2 s).
-            let allowed = segmented ? 75 : 60
+            // At most 2 s lost (a half-second fragment, a quarter second not yet flushed,
+            // frames on their way). Segments: splitmuxsink also holds back one GOP to find its
+            // cuts, which is why segmented runs default to a half-second GOP.
+            let allowed = 60
             #expect(probe.frames >= reported - allowed,
                     "round \(round) (\(ext)\(segmented ? ", segments" : "")): \(probe.frames) frames survive of \(reported); \(durable) of \(data.count) bytes flushed")
             #expect(try MediaProbe.decodeErrors(copy).isEmpty)

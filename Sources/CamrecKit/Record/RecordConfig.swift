@@ -57,6 +57,14 @@ public struct EncoderSettings: Sendable, Equatable {
     /// x264 speed preset.
     public var speedPreset: String = "veryfast"
 
+    /// The keyframe interval when none is asked for: 1 s for one movie; 0.5 s with segments,
+    /// where `splitmuxsink` holds back a whole GOP until the next keyframe shows where it ends,
+    /// so a power cut loses up to a GOP more than with one movie (1 s would make that more
+    /// than 2 s: one GOP, a half-second fragment and a quarter second not yet flushed).
+    public static func defaultKeyframeInterval(segmented: Bool) -> Double {
+        segmented ? 0.5 : 1
+    }
+
     public init(keyframeInterval: Double = 1, bitrate: Int? = nil, speedPreset: String = "veryfast") {
         self.keyframeInterval = keyframeInterval
         self.bitrate = bitrate
