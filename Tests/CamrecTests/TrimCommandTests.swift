@@ -105,6 +105,26 @@ struct TrimCommandTests {
         #expect(try MediaProbe.probe(folder.path("out.mov")).frames == 30)
     }
 
+    @Test("a cut keeps the source's creation time and user data", arguments: ["accurate", "keyframe"])
+    func cutKeepsCreationTime(mode: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = folder.path("in.mp4")
+        let made = try ChildProcess.run("ffmpeg", [
+            "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30:duration=3",
+            "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "30", "-bf", "0",
+            "-metadata", "creation_time=2026-05-01T10:20:30Z", "-metadata", "title=bird box", input,
+        ], timeout: 300)
+        try #require(made.status == 0, "\(made.stderr)")
+        let output = folder.path("out.mp4")
+        let result = try CamrecBinary.run(["trim", "--start", "0.5", "--mode", mode, "-o", output, input])
+        #expect(result.status == 0, "\(result.stderr)")
+        let tags = try ChildProcess.run("ffprobe", ["-v", "error", "-show_entries", "format_tags=creation_time,title",
+                                                    "-of", "default=noprint_wrappers=1", output])
+        #expect(tags.stdoutText.contains("TAG:creation_time=2026-05-01T10:20:30"), "\(tags.stdoutText)")
+        #expect(tags.stdoutText.contains("TAG:title=bird box"), "\(tags.stdoutText)")
+    }
+
     // MARK: Refused outputs and inputs
 
     @Test("the longest valid output name (254 bytes) is written, its temporary name shortened")
