@@ -93,16 +93,7 @@ import Testing
     @Test func aMissingPluginNamesItsPackage() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let plugins = folder.path("plugins")
-        try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: false)
-        let system = "/usr/lib/x86_64-linux-gnu/gstreamer-1.0"
-        for name in try FileManager.default.contentsOfDirectory(atPath: system) where name.hasSuffix(".so") && name != "libgstx264.so" {
-            try FileManager.default.createSymbolicLink(atPath: plugins + "/" + name, withDestinationPath: system + "/" + name)
-        }
-        var environment = ProcessInfo.processInfo.environment
-        environment["GST_PLUGIN_SYSTEM_PATH_1_0"] = plugins
-        environment["GST_PLUGIN_PATH_1_0"] = ""
-        environment["GST_REGISTRY_1_0"] = folder.path("registry.bin")
+        let environment = try PluginRegistry.environment(withoutPlugin: "libgstx264.so", in: folder)
         let result = try CamrecBinary.run(["doctor", "--device", "test", folder.url.path], environment: environment)
         #expect(result.status == 69, "\(result.stdoutText)")
         #expect(result.stdoutText.contains("PROBLEM gstreamer1.0-plugins-ugly: missing: x264enc (H.264 encoding)"), "\(result.stdoutText)")
