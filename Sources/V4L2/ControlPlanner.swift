@@ -150,12 +150,17 @@ public enum ControlPlanner {
 
     /// The write that keeps the asked frame rate: exposure_auto_priority (dynamic frame
     /// rate) off, unless `settings` set it explicitly or it is off already. Nil when
-    /// nothing needs writing.
-    public static func keepFrameRate(controls: [Control], settings: [ControlSetting]) -> ControlWrite? {
+    /// nothing needs writing; a failure when the control cannot be turned off (read-only).
+    public static func keepFrameRate(controls: [Control], settings: [ControlSetting]) -> Result<ControlWrite, ControlError>? {
         guard let priority = FriendlyControl.exposurePriority.valueControl(in: controls),
               !settings.contains(where: { $0.writes.contains { $0.control.id == priority.id } }),
               priority.value != 0 else { return nil }
-        return ControlWrite(control: priority, value: 0)
+        do {
+            try priority.validate(0)
+        } catch {
+            return .failure(error)
+        }
+        return .success(ControlWrite(control: priority, value: 0))
     }
 }
 

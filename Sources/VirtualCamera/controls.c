@@ -133,6 +133,7 @@ static int query(vcam_device *dev, struct v4l2_queryctrl *q) {
     if (c->id == V4L2_CID_EXPOSURE_ABSOLUTE && dev->look.exposure_auto != V4L2_EXPOSURE_MANUAL)
         q->flags = V4L2_CTRL_FLAG_INACTIVE;
     if (c->id == V4L2_CID_FOCUS_ABSOLUTE && dev->look.focus_auto) q->flags = V4L2_CTRL_FLAG_INACTIVE;
+    if (c->id == V4L2_CID_EXPOSURE_AUTO_PRIORITY && dev->cfg.priority_fixed) q->flags = V4L2_CTRL_FLAG_READ_ONLY;
     if (c->id == V4L2_CID_WHITE_BALANCE_TEMPERATURE && dev->look.wb_auto) q->flags = V4L2_CTRL_FLAG_INACTIVE;
     return 0;
 }
@@ -187,6 +188,7 @@ int vcam_ctrl_ioctl(vcam_device *dev, unsigned long req, void *arg) {
             c->value = *value_of(&dev->look, d);
             return 0;
         }
+        if (d->id == V4L2_CID_EXPOSURE_AUTO_PRIORITY && dev->cfg.priority_fixed) return -EACCES;
         int32_t v = c->value;
         if (validate(d, &v) != 0) return -EINVAL;
         set_value(dev, d, v);

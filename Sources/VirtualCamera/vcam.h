@@ -55,6 +55,7 @@ typedef struct {
     long dark_frames;     /* dark=N */
     int scene_dark;       /* scene=dark: half the light; auto-exposure may halve the frame rate */
     int no_flash;         /* flash=none: no LED control */
+    int priority_fixed;   /* priority=fixed: exposure_auto_priority is read-only (on) */
     int overrun_wait;     /* overrun=wait: a frame due with no buffer queued waits for one */
 } vcam_config;
 

@@ -49,7 +49,7 @@ public final class CameraControls: Sendable {
             do {
                 try record(keepRate, on: device)
             } catch {
-                warnings.append("cannot keep the frame rate: \(keepRate.control.key) could not be turned off (\(error.message)); in low light the camera may deliver fewer frames, counted as dropped")
+                warnings.append(ControlPlan.rateWarning("\(keepRate.control.key) could not be turned off: \(error.message)"))
             }
         }
         return warnings

@@ -24,12 +24,22 @@ public struct ControlPlan: Sendable, Equatable {
         if request.flash == .off, !hasFlash(controls) {
             warnings.append("--flash off: this camera has no flash, torch or LED control; nothing to turn off")
         }
-        let keepRate = request.keepFrameRate ? ControlPlanner.keepFrameRate(controls: controls, settings: settings) : nil
+        var keepRate: ControlWrite?
+        switch request.keepFrameRate ? ControlPlanner.keepFrameRate(controls: controls, settings: settings) : nil {
+        case .success(let write)?: keepRate = write
+        case .failure(let error)?: warnings.append(ControlPlan.rateWarning(error.message))
+        case nil: break
+        }
         if let priority = settings.flatMap(\.writes).first(where: { $0.control.id == ControlID.exposureAutoPriority }),
            priority.value != 0 {
             warnings.append("exposure-priority is on: in low light auto-exposure may lower the frame rate; the missing frames count as dropped")
         }
         return ControlPlan(settings: settings, keepRate: keepRate, warnings: warnings)
+    }
+
+    /// The warning when auto-exposure's lowering of the frame rate cannot be turned off.
+    static func rateWarning(_ why: String) -> String {
+        "cannot keep the frame rate: auto-exposure may lower it in low light (\(why)); the missing frames count as dropped"
     }
 
     /// Whether the camera has a flash, torch or LED control.
