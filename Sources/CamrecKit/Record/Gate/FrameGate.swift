@@ -38,7 +38,7 @@ final class FrameGate: Sendable {
         jobs = Mutex(Jobs(limit: DurationLimit(limit: limit, rate: rate), drops: DropCounter(rate: rate),
                           segments: SegmentClock(length: segment, rate: rate),
                           stills: stillEvery.map { StillSchedule(every: $0, rate: rate) },
-                          settle: SettleWindow(limit: settle)))
+                          settle: SettleWindow(limit: settle, rate: rate)))
         frameDuration = 1 / max(rate.framesPerSecond, 1)
     }
 

@@ -8,6 +8,8 @@
 struct SettleWindow {
     /// The longest wait, in nanoseconds of camera time.
     let limit: UInt64
+    /// Half a frame interval: camera timestamps jitter, so the frame due at the limit ends it.
+    let tolerance: UInt64
     private var settler = ExposureSettler()
     private var first: UInt64?
     private(set) var settlingFrames = 0
@@ -17,10 +19,11 @@ struct SettleWindow {
     private var unmeasured: [UInt64] = []
     private var stable = false
 
-    /// A window of at most `limit`; nil when `limit` is zero (no settling).
-    init?(limit: TimeSpec) {
+    /// A window of at most `limit` at `rate`; nil when `limit` is zero (no settling).
+    init?(limit: TimeSpec, rate: FrameRateValue) {
         guard limit.nanoseconds > 0 else { return nil }
         self.limit = UInt64(limit.nanoseconds)
+        tolerance = UInt64(500_000_000.0 / max(rate.framesPerSecond, 1))
     }
 
     /// Whether the frame at `time` is a settling frame (held back from the movie). The
@@ -30,8 +33,8 @@ struct SettleWindow {
         let start = first ?? time
         first = start
         let waited = time >= start ? time - start : 0
-        if settlingFrames > 0, stable || waited >= limit {
-            outcome = SettleOutcome(milliseconds: Int(waited / 1_000_000), stable: stable, frames: settlingFrames)
+        if settlingFrames > 0, stable || waited + tolerance >= limit {
+            outcome = SettleOutcome(milliseconds: Int((Double(waited) / 1e6).rounded()), stable: stable, frames: settlingFrames)
             unmeasured = []
             return false
         }
