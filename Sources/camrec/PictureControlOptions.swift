@@ -6,9 +6,9 @@ import CamrecKit
 /// only reads the options.
 enum PictureControlOptions {
     static let specs = [
-        OptionSpec(["--set"], value: "NAME=VALUE", help: "set a camera control before starting, checked against the camera's range first (repeatable, or NAME=VALUE,NAME=VALUE): "
+        OptionSpec(["--set"], value: "NAME=VALUE", help: "set a camera control before starting, checked against the camera's range first; several as NAME=VALUE,NAME=VALUE: "
             + ControlRequest.friendlyNames.map(\.name).joined(separator: ", ")
-            + ", or any control `camrec devices --controls` lists (see CAMERA CONTROLS below)", repeatable: true),
+            + ", or any control `camrec devices --controls` lists (see Camera controls below)", repeatable: true),
         OptionSpec(["--flash"], value: "MODE", help: "on, off or auto: the camera's flash, torch or LED (V4L2 flash_led_mode, UVC \"LED1 Mode\"); a camera without one is an error for on and auto"),
         OptionSpec(["--keep-controls"], help: "leave the camera's controls as camrec set them when it ends (default: put back every control camrec changed)"),
     ]
@@ -25,9 +25,7 @@ enum PictureControlOptions {
         }
         return "Camera controls (--set NAME=VALUE; also camrec ctl SOCKET set NAME=VALUE while recording):\n"
             + lines.joined(separator: "\n")
-            + "\nRecording keeps the asked frame rate: camrec turns off exposure_auto_priority (auto-exposure"
-            + "\nlowering the frame rate in low light) unless --set exposure-priority=on. When camrec ends it"
-            + "\nputs back every control it changed, unless --keep-controls."
+            + "\nA recording keeps the asked frame rate: camrec turns off exposure_auto_priority (auto-exposure lowering the frame rate in low light) unless --set exposure-priority=on, and warns when it cannot. When camrec ends it puts back every control it changed, unless --keep-controls."
     }()
 
     /// `--set`, `--flash` and `--keep-controls`, typed.

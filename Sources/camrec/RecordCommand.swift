@@ -19,8 +19,8 @@ enum RecordCommand: Subcommand {
             OptionSpec(["--still-format"], value: "FMT", help: "jpeg (default) or png; a --stills pattern's extension decides (a different --still-format is an error)"),
             OptionSpec(["--still-quality"], value: "Q", help: "JPEG quality, 1-100 (default: 90)"),
             OptionSpec(["--still-every"], value: "T", help: "take a still every T of recorded video (the first at T), e.g. 30s"),
-            OptionSpec(["--control"], value: "PATH", help: "create a control socket (mode 0600) for `camrec ctl PATH still|stop|status|split`"),
-            OptionSpec(["--json"], help: "print JSON lines on stdout: started, still, segment, deleted, camera-lost, camera-back, warning, result"),
+            OptionSpec(["--control"], value: "PATH", help: "create a control socket (mode 0600) for `camrec ctl PATH still|stop|status|split|set NAME=VALUE`"),
+            OptionSpec(["--json"], help: "print JSON lines on stdout: started, settled, still, segment, deleted, camera-lost, camera-back, warning, result"),
             OptionSpec(["--quiet", "-q"], help: "print nothing on stderr but errors"),
             OptionSpec(["--print-pipeline"], help: "print the gst-launch-1.0 line that would run, and exit"),
             OptionSpec(["--pipeline"], value: "FILE", help: "record with this pipeline template instead of the built-in one (pipelines/record.pipeline: same placeholders and element names)"),
@@ -33,7 +33,8 @@ enum RecordCommand: Subcommand {
               camrec devices [--json] [--check] [--controls]
                                                list cameras and what they can capture
               camrec still [options] OUTPUT.jpg  take a photo (waits for exposure to settle)
-              camrec ctl SOCKET still|stop|status|split  control a recording started with --control
+              camrec ctl SOCKET still|stop|status|split|set NAME=VALUE
+                                               control a recording started with --control
               camrec help [SUBCOMMAND]         show camrec's or a subcommand's help
               camrec trim [options] INPUT      cut the start or end of a movie
               camrec recover [options] FILE…   finish movies a crash, power cut or full disk left as .partial

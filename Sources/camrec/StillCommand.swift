@@ -50,7 +50,7 @@ enum StillCommand: Subcommand {
             interval: try parsed.value("--interval") { (text: String) throws(ValueError) in try TimeSpec.parse(text) } ?? .seconds(1),
             settle: try parsed.value("--settle") { (text: String) throws(ValueError) in try TimeSpec.parse(text) } ?? .seconds(3),
             quality: quality, output: output, format: format, force: parsed.flag("--force"),
-            controls: try PictureControlOptions.request(parsed))
+            controls: try stillControls(parsed))
     }
 
     static func run(_ options: Options, console: Console) throws(CamrecError) -> ExitStatus {
@@ -94,6 +94,13 @@ enum StillCommand: Subcommand {
         let config = StillConfig(source: resolution.source, size: resolution.size, rate: resolution.rate, format: format,
                                  output: target, count: options.count, interval: options.interval, settle: options.settle)
         return (config, resolution.warnings)
+    }
+
+    /// A photo may take longer frames: auto-exposure's frame rate is left as it is.
+    private static func stillControls(_ parsed: ParsedArguments) throws(UsageError) -> ControlRequest {
+        var request = try PictureControlOptions.request(parsed)
+        request.keepFrameRate = false
+        return request
     }
 
     private static func positiveInteger(_ text: String) throws(ValueError) -> Int {
