@@ -215,8 +215,11 @@ public enum DeviceListing {
             }
             if showControls, !device.controls.isEmpty {
                 lines.append("   controls:")
+                // The friendly name beside the driver's key, when they differ ("auto_exposure (exposure)").
                 let names = device.controls.map { control in
-                    FriendlyControl.name(for: control, among: device.controls).map { "\(control.key) (\($0))" } ?? control.key
+                    guard let friendly = FriendlyControl.name(for: control, among: device.controls),
+                          friendly != control.key else { return control.key }
+                    return "\(control.key) (\(friendly))"
                 }
                 let width = min(names.map(\.count).max() ?? 0, 48)
                 for (control, name) in zip(device.controls, names) {
