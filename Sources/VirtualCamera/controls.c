@@ -104,6 +104,8 @@ static int validate(const ctrl_def *c, int32_t *v) {
 
 static void set_value(vcam_device *dev, const ctrl_def *c, int32_t v) {
     int *slot = value_of(&dev->look, c);
+    if (dev->cfg.trace_controls) /* trace=controls: tests see every write, in order */
+        fprintf(stderr, "camrec VirtualCamera: %s: set %s = %d\n", dev->cfg.path, c->name, (int)v);
     if (*slot != v) {
         *slot = v;
         dev->look_gen++;

@@ -56,6 +56,7 @@ typedef struct {
     int scene_dark;       /* scene=dark: half the light; auto-exposure may halve the frame rate */
     int no_flash;         /* flash=none: no LED control */
     int priority_fixed;   /* priority=fixed: exposure_auto_priority is read-only (on) */
+    int trace_controls;   /* trace=controls: every control write is printed on stderr */
     int overrun_wait;     /* overrun=wait: a frame due with no buffer queued waits for one */
 } vcam_config;
 

@@ -97,7 +97,8 @@ import Testing
         defer { folder.remove() }
         let movie = folder.path("movie.mp4")
         let socket = folder.path("control")
-        let run = try CamrecBinary.start(["--max-duration", "none", "--control", socket, "--json", movie], environment: camera())
+        let run = try CamrecBinary.start(["--max-duration", "none", "--control", socket, "--json", movie],
+                                         environment: camera(",trace=controls"))
         try #require(RecordingWait.frames(5, socket: socket), "\(run.stderrText)")
         let bad = try CamrecBinary.run(["ctl", socket, "set", "exposure=5s"])
         #expect(bad.status == 1 && bad.stdoutText.contains("is not a value for exposure"), "\(bad.stdoutText)")
@@ -112,6 +113,38 @@ import Testing
         let first = try PictureMeans.of(movie, frame: 0)
         let last = try PictureMeans.of(movie, frame: frames - 1)
         #expect(last.y < first.y - 30, "first \(first), last \(last)")
+        // What ctl set changed is put back at the end too.
+        #expect(Self.writes(run.stderrText).suffix(2) == ["Exposure Time, Absolute = 250", "Auto Exposure = 3"], "\(run.stderrText)")
+    }
+
+    /// The control writes the emulated camera saw (trace=controls), in order.
+    static func writes(_ stderr: String) -> [String] {
+        stderr.split(separator: "\n").compactMap { line in
+            line.range(of: ": set ").map { String(line[$0.upperBound...]) }
+        }
+    }
+
+    /// At the end camrec puts back what it changed, last changed first; --keep-controls
+    /// leaves the camera as set.
+    @Test func controlsArePutBackAtTheEndUnlessKept() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let result = try CamrecBinary.run(["--max-duration", "0.3", "--set", "exposure=1/60,zoom=150", folder.path("a.mp4")],
+                                          environment: camera(",trace=controls"))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(Self.writes(result.stderr) == [
+            "Auto Exposure = 1", "Exposure Time, Absolute = 167", "Zoom, Absolute = 150", "Exposure, Dynamic Framerate = 0",
+            "Exposure, Dynamic Framerate = 1", "Zoom, Absolute = 100", "Exposure Time, Absolute = 250", "Auto Exposure = 3",
+        ], "\(result.stderr)")
+        let kept = try CamrecBinary.run(["--max-duration", "0.3", "--set", "zoom=150", "--keep-controls", folder.path("b.mp4")],
+                                        environment: camera(",trace=controls"))
+        #expect(kept.status == 0, "\(kept.stderr)")
+        #expect(Self.writes(kept.stderr) == ["Zoom, Absolute = 150", "Exposure, Dynamic Framerate = 0"], "\(kept.stderr)")
+        // A photo leaves exposure priority alone and puts back its own settings.
+        let photo = try CamrecBinary.run(["still", "--settle", "0", "--flash", "on", folder.path("p.jpg")],
+                                         environment: camera(",trace=controls"))
+        #expect(photo.status == 0, "\(photo.stderr)")
+        #expect(Self.writes(photo.stderr) == ["LED1 Mode = 1", "LED1 Mode = 3"], "\(photo.stderr)")
     }
 
     @Test func devicesShowFriendlyNamesBesideTheDrivers() throws {
