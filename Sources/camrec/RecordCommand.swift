@@ -116,8 +116,9 @@ enum RecordCommand: Subcommand {
         for warning in resolution.warnings + startWarnings(options, source: resolution.source) {
             printer.show(.warning(warning))
         }
-        for warning in try controls?.apply() ?? [] { printer.show(.warning(warning)) }
-        config.controls = controls?.plan.applied ?? []
+        let applied = try controls?.apply()
+        for warning in applied?.warnings ?? [] { printer.show(.warning(warning)) }
+        config.controls = applied?.controls ?? []
         defer { for warning in controls?.finish() ?? [] { printer.show(.warning(warning)) } }
         SignalWatcher.block(SignalWatcher.recordingSignals)
         let recorder = Recorder(config: config, template: options.template)

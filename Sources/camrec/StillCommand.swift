@@ -62,7 +62,7 @@ enum StillCommand: Subcommand {
             if signal != SIGUSR1 { camera.requestStop() }
         }
         let printer = RecordingPrinter(console: console)
-        for warning in warnings + (try controls?.apply() ?? []) { printer.show(.warning(warning)) }
+        for warning in warnings + (try controls?.apply().warnings ?? []) { printer.show(.warning(warning)) }
         defer { for warning in controls?.finish() ?? [] { printer.show(.warning(warning)) } }
         let result = try camera.run { event in
             // A photo has no movie, so no "movie time": a line of its own.

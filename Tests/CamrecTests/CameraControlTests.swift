@@ -50,7 +50,9 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let started = try #require(JSONLines.parse(result).first { $0["type"] as? String == "started" })
         let controls = try #require(started["controls"] as? [[String: Any]])
-        #expect(controls.compactMap { $0["name"] as? String } == ["exposure", "zoom", "flash"])
+        // What was asked for, then exposure priority turned off to keep the frame rate.
+        #expect(controls.compactMap { $0["name"] as? String } == ["exposure", "zoom", "flash", "exposure-priority"])
+        #expect(controls.last?["driver_controls"] as? [String: Int] == ["exposure_dynamic_framerate": 0])
         let exposure = try #require(controls.first?["driver_controls"] as? [String: Int])
         #expect(exposure == ["auto_exposure": 1, "exposure_time_absolute": 167])
     }

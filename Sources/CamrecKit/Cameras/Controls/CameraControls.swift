@@ -27,8 +27,8 @@ public final class CameraControls: Sendable {
 
     /// Writes the plan: the settings in order, then the frame-rate write. A setting that
     /// fails stops the run (exit 1, naming the control); a frame-rate write that fails is a
-    /// warning. Returns the warnings.
-    public func apply(_ plan: ControlPlan) throws(CamrecError) -> [String] {
+    /// warning. Returns the warnings, and whether the frame-rate write was made.
+    public func apply(_ plan: ControlPlan) throws(CamrecError) -> (warnings: [String], keptRate: Bool) {
         let device: VideoDevice
         do {
             device = try VideoDevice(path: path)
@@ -45,14 +45,16 @@ public final class CameraControls: Sendable {
             }
         }
         var warnings: [String] = []
+        var keptRate = false
         if let keepRate = plan.keepRate {
             do {
                 try record(keepRate, on: device)
+                keptRate = true
             } catch {
                 warnings.append(ControlPlan.rateWarning("\(keepRate.control.key) could not be turned off: \(error.message)"))
             }
         }
-        return warnings
+        return (warnings, keptRate)
     }
 
     /// Sets `text` (`NAME=VALUE[,…]`) on the running camera, checked first; returns what was

@@ -27,9 +27,16 @@ public struct PreparedControls: Sendable {
     }
 
     /// Writes the plan; returns the warnings to show (the plan's, and a frame rate that
-    /// cannot be kept).
-    public func apply() throws(CamrecError) -> [String] {
-        plan.warnings + (try camera.apply(plan))
+    /// cannot be kept) and the controls set, for the `started` line: those asked for, then
+    /// `exposure-priority` turned off to keep the frame rate.
+    public func apply() throws(CamrecError) -> (warnings: [String], controls: [AppliedControl]) {
+        let (warnings, keptRate) = try camera.apply(plan)
+        var controls = plan.applied
+        if keptRate, let write = plan.keepRate {
+            controls.append(AppliedControl(name: "exposure-priority", value: "off",
+                                           driverControls: [write.control.key: write.value]))
+        }
+        return (plan.warnings + warnings, controls)
     }
 
     /// Puts back what camrec changed (unless `keep`); returns warnings for what could not be.
