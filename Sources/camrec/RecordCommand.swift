@@ -119,6 +119,7 @@ enum RecordCommand: Subcommand {
         let applied = try controls?.apply()
         for warning in applied?.warnings ?? [] { printer.show(.warning(warning)) }
         config.controls = applied?.controls ?? []
+        if let controls { config.cameraBack = { path in controls.camera.reapply(at: path) } }
         defer { for warning in controls?.finish() ?? [] { printer.show(.warning(warning)) } }
         SignalWatcher.block(SignalWatcher.recordingSignals)
         let recorder = Recorder(config: config, template: options.template)

@@ -151,6 +151,25 @@ import Testing
         #expect(Self.writes(photo.stderr) == ["LED1 Mode = 1", "LED1 Mode = 3"], "\(photo.stderr)")
     }
 
+    /// A camera plugged in again comes back with its power-on controls: with --reconnect,
+    /// camrec sets its controls again, and puts them back at the end.
+    @Test func controlsAreSetAgainWhenTheCameraComesBack() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var environment = try VirtualCameraEnvironment.shared().environment(
+            spec: "/dev/video0,formats=yuyv,sizes=640x480@30,overrun=wait,fault=unplug@20,replug=300,trace=controls")
+        environment["CAMREC_DEVICE_PATHS"] = nil
+        let result = try CamrecBinary.run(["--max-duration", "1.5", "--reconnect", "--set", "zoom=150", "--json",
+                                           folder.path("movie.mp4")], environment: environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(JSONLines.parse(result).contains { $0["type"] as? String == "camera-back" }, "\(result.stdoutText)")
+        #expect(Self.writes(result.stderr) == [
+            "Zoom, Absolute = 150", "Exposure, Dynamic Framerate = 0",      // at the start
+            "Zoom, Absolute = 150", "Exposure, Dynamic Framerate = 0",      // when it is back
+            "Exposure, Dynamic Framerate = 1", "Zoom, Absolute = 100",      // at the end
+        ], "\(result.stderr)")
+    }
+
     @Test func devicesShowFriendlyNamesBesideTheDrivers() throws {
         let result = try CamrecBinary.run(["devices", "--json"], environment: camera())
         #expect(result.status == 0, "\(result.stderr)")

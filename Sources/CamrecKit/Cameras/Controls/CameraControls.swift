@@ -8,13 +8,43 @@ import V4L2
 /// The camera is opened for each batch of writes, next to the pipeline's own file (V4L2
 /// controls belong to the device, not to the open file).
 public final class CameraControls: Sendable {
-    /// The camera's device node.
-    public let path: String
+    /// The camera's device node (another one after `--reconnect` found it elsewhere).
+    public var path: String { location.withLock { $0 } }
+    private let location: Mutex<String>
     /// Each control's value before camrec first changed it, in the order of first change.
     private let originals = Mutex<[ControlWrite]>([])
+    /// The value camrec last wrote to each control, by id.
+    private let latest = Mutex<[UInt32: Int64]>([:])
 
     /// Controls for the camera at `path`.
-    public init(path: String) { self.path = path }
+    public init(path: String) { location = Mutex(path) }
+
+    /// The camera is back (at `path`) with its power-on controls: writes every control camrec
+    /// changed again, with the value it last wrote, in the order they were first changed.
+    /// Returns a warning for each that could not be.
+    public func reapply(at path: String) -> [String] {
+        location.withLock { $0 = path }
+        let (writes, values) = (originals.withLock { $0 }, latest.withLock { $0 })
+        guard !writes.isEmpty else { return [] }
+        let device: VideoDevice
+        let fresh: [Control]
+        do {
+            device = try VideoDevice(path: path)
+            fresh = try device.controls()
+        } catch {
+            return ["cannot set the camera's controls again after it came back: \(error.message)"]
+        }
+        var warnings: [String] = []
+        for write in writes {
+            guard let value = values[write.control.id], let control = fresh.first(where: { $0.id == write.control.id }) else { continue }
+            do {
+                try device.apply(ControlWrite(control: control, value: value))
+            } catch {
+                warnings.append("cannot set \(control.key) to \(value) again after the camera came back: \(error.message)")
+            }
+        }
+        return warnings
+    }
 
     /// The camera's controls as they are now.
     public func read() throws(CamrecError) -> [Control] {
@@ -108,6 +138,7 @@ public final class CameraControls: Sendable {
 
     private func record(_ planned: ControlWrite, on device: VideoDevice) throws(ControlError) {
         try device.apply(planned)
+        latest.withLock { $0[planned.control.id] = planned.value }
         originals.withLock { list in
             if !list.contains(where: { $0.control.id == planned.control.id }) { list.append(planned) }
         }
