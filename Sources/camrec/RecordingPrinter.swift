@@ -12,6 +12,9 @@ struct RecordingPrinter: Sendable {
             let from = start.device == "test" ? "the test pattern" : "\(start.device) (\(start.format))"
             console.say("camrec: recording \(from) at \(start.size) \(start.fps) fps to \(start.path)\(limit)")
             if let reason = start.formatReason { console.say("camrec: format: \(reason)") }
+            if let controls = start.controls {
+                console.say("camrec: controls: " + controls.map { "\($0.name)=\($0.value)" }.joined(separator: ", "))
+            }
         case .progress(let progress):
             let limit = progress.limit.map { " / " + limitTime($0) } ?? ""
             console.progress(String(format: "%@%@  %@  %.1f fps", clockTime(progress.seconds), limit,
