@@ -14,6 +14,12 @@ public enum ControlError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidValue(control: String, text: String, type: ControlType)
     /// Opening the device or the ioctl failed.
     case device(DeviceError)
+    /// A friendly name's value is not one it takes here; `allowed` says what is.
+    case badValue(control: String, text: String, allowed: String)
+    /// `--set` text that is not NAME=VALUE.
+    case malformedAssignment(String)
+    /// `--flash` on a camera with no flash, torch or LED control.
+    case noFlash
 
     /// One line a person can act on.
     public var message: String {
@@ -35,6 +41,12 @@ public enum ControlError: Error, Sendable, Equatable, CustomStringConvertible {
             return "'\(text)' is not a valid value for '\(control)': use \(hint)"
         case .device(let error):
             return error.message
+        case .badValue(let control, let text, let allowed):
+            return "'\(text)' is not a value for \(control) on this camera: use \(allowed)"
+        case .malformedAssignment(let text):
+            return "'\(text)' is not NAME=VALUE: write e.g. --set exposure=1/60,white-balance=4500K"
+        case .noFlash:
+            return "this camera has no flash, torch or LED control (no flash_led_mode, no LED mode control): leave out --flash"
         }
     }
 

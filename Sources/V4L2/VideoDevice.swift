@@ -254,6 +254,11 @@ public final class VideoDevice: Sendable {
         return try write(control, value: try control.parseValue(text))
     }
 
+    /// Carries out a planned write (`ControlPlanner`); returns the control as read back.
+    @discardableResult
+    public func apply(_ planned: ControlWrite) throws(ControlError) -> Control {
+        try write(planned.control, value: planned.value)
+    }
 
     private func findControl(_ reference: String) throws(ControlError) -> Control {
         let all: [Control]

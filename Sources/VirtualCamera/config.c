@@ -3,7 +3,7 @@
  *   CAMREC_VCAM = SPEC[;SPEC...]      SPEC = PATH[,key=value...]
  *
  * Keys: card, bus, formats, sizes, fault, replug, byid, bypath, slow, drop, empty,
- * corrupt, dark, overrun (docs/virtual-camera.md).
+ * corrupt, dark, scene, priority, flash, trace, overrun (docs/virtual-camera.md).
  * Parsing never fails hard: a bad key is reported once on stderr and ignored, so
  * a typo cannot crash the host process. */
 #define _GNU_SOURCE
@@ -215,6 +215,18 @@ static void parse_key(vcam_config *c, char *key, char *value, int *in_formats) {
         bad = parse_every(value, &c->corrupt_every);
     } else if (strcmp(key, "dark") == 0) {
         bad = parse_count(value, &c->dark_frames);
+    } else if (strcmp(key, "scene") == 0) {
+        bad = strcmp(value, "dark") != 0 && strcmp(value, "normal") != 0;
+        c->scene_dark = !bad && strcmp(value, "dark") == 0;
+    } else if (strcmp(key, "trace") == 0) {
+        bad = strcmp(value, "controls") != 0 && strcmp(value, "none") != 0;
+        c->trace_controls = !bad && strcmp(value, "controls") == 0;
+    } else if (strcmp(key, "priority") == 0) {
+        bad = strcmp(value, "fixed") != 0 && strcmp(value, "settable") != 0;
+        c->priority_fixed = !bad && strcmp(value, "fixed") == 0;
+    } else if (strcmp(key, "flash") == 0) {
+        bad = strcmp(value, "none") != 0 && strcmp(value, "led") != 0;
+        c->no_flash = !bad && strcmp(value, "none") == 0;
     } else if (strcmp(key, "overrun") == 0) {
         bad = strcmp(value, "drop") != 0 && strcmp(value, "wait") != 0;
         c->overrun_wait = !bad && strcmp(value, "wait") == 0;

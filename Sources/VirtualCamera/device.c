@@ -59,7 +59,7 @@ static void power_on(vcam_device *d) {
     d->width = m->width;
     d->height = m->height;
     d->fps = m->fps[0];
-    vcam_controls_init(&d->look);
+    vcam_controls_init(&d->look, &d->cfg);
     d->look_gen++;
 }
 

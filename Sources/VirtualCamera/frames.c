@@ -38,6 +38,10 @@ static uint8_t clamp8(double v, double lo, double hi) {
 /* Background pixel at column x (0..w-1) of the pattern period, row y. */
 static void pattern_pixel(int w, int h, int x, int y, const vcam_look *look, double *Y, double *U,
                           double *V) {
+    if (look->zoom > 100) { /* zoom_absolute 100..400: the middle of the scene, magnified */
+        x = w / 2 + (x - w / 2) * 100 / look->zoom;
+        y = h / 2 + (y - h / 2) * 100 / look->zoom;
+    }
     double hue = 6.0 * x / w, s = 0.55, v = 0.85;
     int sector = (int)hue;
     double f = hue - sector, p = v * (1 - s), q = v * (1 - s * f), t = v * (1 - s * (1 - f));
@@ -58,12 +62,24 @@ static void pattern_pixel(int w, int h, int x, int y, const vcam_look *look, dou
     double cb = 128 + 224 * (-0.168736 * r - 0.331264 * g + 0.5 * b);
     double cr = 128 + 224 * (0.5 * r - 0.418688 * g - 0.081312 * b);
     if (abs(x - w / 2) < w / 40) yy = 235, cb = cr = 128; /* the moving white bar */
-    double k = look->contrast / 50.0;
+    /* the light that reaches the sensor: a dark scene has half; the LED (on, or auto in a
+     * dark scene) adds some; a manual exposure scales it (250 = 25 ms is the normal
+     * picture); auto-exposure makes up for a dark scene only when it may lower the frame
+     * rate (exposure_auto_priority), else it stays at half */
+    double light = look->scene_dark ? 0.5 : 1.0;
+    if (look->led_mode == 1 || (look->led_mode == 3 && look->scene_dark)) light += 0.15;
+    if (look->exposure_auto == V4L2_EXPOSURE_MANUAL) light *= look->exposure_absolute / 250.0;
+    else if (vcam_look_slows_rate(look)) light = 1.0;
+    light *= 1.0 + look->gain / 100.0;
+    yy = 16 + (yy - 16) * light;
+    double k = look->contrast / 50.0, sat = k * look->saturation / 50.0;
     yy = 128 + (yy - 128) * k + look->brightness;
-    if (look->exposure_auto == V4L2_EXPOSURE_MANUAL) yy = 16 + (yy - 16) * look->exposure_absolute / 250.0;
+    /* white balance: the scene is lit at 5000 K; a camera set to a higher temperature than
+     * the light shows it orange (Cr up, Cb down), a lower one blue; automatic is neutral */
+    double tint = look->wb_auto ? 0 : (look->wb_temperature - 5000) / 1500.0 * 24.0;
     *Y = yy;
-    *U = 128 + (cb - 128) * k;
-    *V = 128 + (cr - 128) * k;
+    *U = 128 + (cb - 128) * sat - tint;
+    *V = 128 + (cr - 128) * sat + tint;
 }
 
 int vcam_pattern_init(vcam_pattern *p, int w, int h, int yuyv, const vcam_look *look) {

@@ -115,21 +115,23 @@ static void *producer_main(void *arg) {
         notify(dev);
     }
     const int64_t period = 1000000000LL / fps;
-    int64_t start = vcam_now_ns(), stall = 0;
-    uint64_t slot = 0;
+    int64_t prev_due = vcam_now_ns();
     uint32_t slowed_seq = UINT32_MAX;
     while (ok && dev->stream_gen == gen && dev->streaming && !dev->unplugged) {
         uint32_t seq = dev->sequence;
+        int64_t stall = 0;
         if (cfg.slow_every && (seq + 1) % (uint32_t)cfg.slow_every == 0 && slowed_seq != seq) {
-            stall += cfg.slow_ns; /* the stream stalls once, later frames keep the cadence */
+            stall = cfg.slow_ns; /* the stream stalls once, later frames keep the cadence */
             slowed_seq = seq;
         }
-        int64_t due = start + (int64_t)(slot + 1) * period + stall;
+        /* in a dark scene, auto-exposure with exposure_auto_priority exposes for two frame
+         * intervals: the camera delivers at half the rate, as UVC webcams do in low light */
+        int64_t due = prev_due + period * (vcam_look_slows_rate(&dev->look) ? 2 : 1) + stall;
         struct timespec ts = to_timespec(due);
         int rc = 0;
         while (dev->stream_gen == gen && rc != ETIMEDOUT) rc = pthread_cond_timedwait(&dev->cond, &dev->lock, &ts);
         if (dev->stream_gen != gen) break;
-        slot++;
+        prev_due = due;
         if (cfg.drop_every && (seq + 1) % (uint32_t)cfg.drop_every == 0) {
             dev->sequence++; /* a lost frame: the sequence number is used up */
             continue;
@@ -155,7 +157,8 @@ static void *producer_main(void *arg) {
         pthread_mutex_unlock(&dev->lock);
 
         if (relook) renderer_relook(&r, &look);
-        int gain = cfg.dark_frames > 0 && seq < (uint32_t)cfg.dark_frames ? (int)(256LL * seq / cfg.dark_frames) : 256;
+        int gain = cfg.dark_frames > 0 && seq < (uint32_t)cfg.dark_frames && vcam_look_adapts(&look)
+                       ? (int)(256LL * seq / cfg.dark_frames) : 256;
         int empty = cfg.empty_every && (seq + 1) % (uint32_t)cfg.empty_every == 0;
         uint32_t flags = 0;
         size_t n = 0;

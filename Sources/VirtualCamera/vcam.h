@@ -53,6 +53,10 @@ typedef struct {
     long empty_every;     /* empty=every:N */
     long corrupt_every;   /* corrupt=every:N (MJPEG) */
     long dark_frames;     /* dark=N */
+    int scene_dark;       /* scene=dark: half the light; auto-exposure may halve the frame rate */
+    int no_flash;         /* flash=none: no LED control */
+    int priority_fixed;   /* priority=fixed: exposure_auto_priority is read-only (on) */
+    int trace_controls;   /* trace=controls: every control write is printed on stderr */
     int overrun_wait;     /* overrun=wait: a frame due with no buffer queued waits for one */
 } vcam_config;
 
@@ -72,10 +76,21 @@ typedef struct {
 
 typedef struct vcam_file vcam_file;
 
-/* Controls the frames depend on; a copy is taken by the producer. */
+/* Controls the frames depend on; a copy is taken by the producer. scene_dark is not a
+ * control: scene=dark (the light in the room), copied here because the picture depends on it. */
 typedef struct {
-    int brightness, contrast, exposure_auto, exposure_absolute;
+    int brightness, contrast, saturation, gain, power_line, wb_auto, wb_temperature, sharpness, backlight;
+    int exposure_auto, exposure_absolute, exposure_priority, pan, tilt, focus_absolute, focus_auto, zoom;
+    int led_mode;
+    int scene_dark;
 } vcam_look;
+
+/* Whether auto-exposure runs at half the frame rate now: a dark scene, auto exposure, and
+ * exposure_auto_priority allowing it (controls.c). */
+int vcam_look_slows_rate(const vcam_look *look);
+/* Whether the picture ramps up from black at the start of a stream (dark=N): only while
+ * auto-exposure adapts, not with a manual exposure. */
+int vcam_look_adapts(const vcam_look *look);
 
 /* Runtime state of one emulated device. Like a real driver, format, controls and
  * the buffer queue belong to the device; the queue has one owner file at a time. */
@@ -205,7 +220,7 @@ int vcam_ioctl(vcam_file *f, int fd, unsigned long req, void *arg);
 void *vcam_mmap(vcam_file *f, void *addr, size_t len, int prot, int flags, off_t off);
 
 /* controls.c */
-void vcam_controls_init(vcam_look *look);
+void vcam_controls_init(vcam_look *look, const vcam_config *cfg);
 int vcam_ctrl_ioctl(vcam_device *dev, unsigned long req, void *arg); /* -errno or 0 */
 
 /* producer.c */

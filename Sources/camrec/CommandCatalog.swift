@@ -53,6 +53,8 @@ enum CommandCatalog {
         switch option.name {
         case "--device": return .devices
         case "--still-format": return .words(["jpeg", "png"])
+        case "--flash": return .words(["on", "off", "auto"])
+        case "--set": return .words(ControlRequest.friendlyNames.map { $0.name + "=" })
         case "--mode": return .words(["accurate", "keyframe", "reencode"])
         case "--size": return .words(["640x480", "1280x720", "1920x1080", "720p", "1080p"])
         case "--output", "--stills", "--pipeline", "--control": return .files
@@ -64,6 +66,7 @@ enum CommandCatalog {
     static func completion(for positional: PositionalSpec, of command: String) -> ValueCompletion {
         switch (command, positional.name) {
         case ("ctl", "COMMAND"): .words(ControlCommand.allCases.map(\.rawValue))
+        case ("ctl", "NAME=VALUE"): .words(ControlRequest.friendlyNames.map { $0.name + "=" })
         default: .files
         }
     }

@@ -6,6 +6,9 @@ import Synchronization
 enum ControlHandling {
     static func answer(_ command: ControlCommand, recorder: Recorder) -> String {
         switch command {
+        case .set:
+            // The server hands `set` to the camera's controls; it never comes here.
+            return ControlReply.error("this recorder cannot set camera controls")
         case .stop:
             recorder.requestStop(.control)
             return ControlReply.ok

@@ -1,16 +1,17 @@
 import ArgumentParsing
 import CamrecKit
 
-/// `camrec ctl PATH still|stop|status|split`: talks to a recording started with `--control PATH`.
+/// `camrec ctl PATH still|stop|status|split|set NAME=VALUE`: talks to a recording started with `--control PATH`.
 enum CtlCommand: Subcommand {
     static let spec = CommandSpec(
         name: "camrec ctl",
         abstract: "Send a command to a running recording's control socket and print its JSON reply.",
-        usage: "camrec ctl SOCKET still|stop|status|split",
+        usage: "camrec ctl SOCKET still|stop|status|split|set NAME=VALUE",
         options: [],
         positionals: [
             PositionalSpec("SOCKET", help: "the path given to camrec --control"),
-            PositionalSpec("COMMAND", help: "still (take a still; the reply names the file), stop (finalise and stop), status, split (start the next segment now, with --segment)"),
+            PositionalSpec("COMMAND", help: "still (take a still; the reply names the file), stop (finalise and stop), status, split (start the next segment now, with --segment), set (set camera controls, as --set does)"),
+            PositionalSpec("NAME=VALUE", help: "for set: the controls, NAME=VALUE[,NAME=VALUE…] (e.g. exposure=1/60,zoom=200); checked against the camera first", optional: true),
         ],
         discussion: """
             Exit status: 0 when the recorder did it, 1 when it refused (the reply says why),
@@ -21,6 +22,12 @@ enum CtlCommand: Subcommand {
     static func validate(_ parsed: ParsedArguments) throws(UsageError) -> (socket: String, command: String) {
         guard let socket = parsed.positional("SOCKET"), let command = parsed.positional("COMMAND") else {
             throw UsageError("give a socket and a command, e.g. camrec ctl /tmp/camrec.sock still")
+        }
+        if command == "set" {
+            guard let assignments = parsed.positional("NAME=VALUE") else {
+                throw UsageError("set needs NAME=VALUE, e.g. camrec ctl /tmp/camrec.sock set exposure=1/60")
+            }
+            return (socket, "set " + assignments)
         }
         return (socket, command)
     }

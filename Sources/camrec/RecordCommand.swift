@@ -11,7 +11,7 @@ enum RecordCommand: Subcommand {
         name: "camrec",
         abstract: "Record a movie from a camera (v4l2src → H.264 → MP4, MOV or MKV).",
         usage: "camrec [record] [options] OUTPUT",
-        options: CameraOptions.specs + UnattendedOptions.specs + [
+        options: CameraOptions.specs + UnattendedOptions.specs + PictureControlOptions.specs + [PictureControlOptions.settleSpec] + [
             OptionSpec(["--max-duration", "-t"], value: "T", help: "stop by itself after T: 600, 90s, 10m, 1h2m3s, 00:10:00; 0 or none for no limit (default: 10m)"),
             OptionSpec(["--keyframe-interval", "-g"], value: "T", help: "time between keyframes (default: 1s, 0.5s with --segment); a crash loses at most about this much of an MP4/MOV"),
             OptionSpec(["--force", "-f"], help: "replace OUTPUT if it exists"),
@@ -19,8 +19,8 @@ enum RecordCommand: Subcommand {
             OptionSpec(["--still-format"], value: "FMT", help: "jpeg (default) or png; a --stills pattern's extension decides (a different --still-format is an error)"),
             OptionSpec(["--still-quality"], value: "Q", help: "JPEG quality, 1-100 (default: 90)"),
             OptionSpec(["--still-every"], value: "T", help: "take a still every T of recorded video (the first at T), e.g. 30s"),
-            OptionSpec(["--control"], value: "PATH", help: "create a control socket (mode 0600) for `camrec ctl PATH still|stop|status|split`"),
-            OptionSpec(["--json"], help: "print JSON lines on stdout: started, still, segment, deleted, camera-lost, camera-back, warning, result"),
+            OptionSpec(["--control"], value: "PATH", help: "create a control socket (mode 0600) for `camrec ctl PATH still|stop|status|split|set NAME=VALUE`"),
+            OptionSpec(["--json"], help: "print JSON lines on stdout: started, settled, still, segment, deleted, camera-lost, camera-back, warning, result"),
             OptionSpec(["--quiet", "-q"], help: "print nothing on stderr but errors"),
             OptionSpec(["--print-pipeline"], help: "print the gst-launch-1.0 line that would run, and exit"),
             OptionSpec(["--pipeline"], value: "FILE", help: "record with this pipeline template instead of the built-in one (pipelines/record.pipeline: same placeholders and element names)"),
@@ -33,7 +33,8 @@ enum RecordCommand: Subcommand {
               camrec devices [--json] [--check] [--controls]
                                                list cameras and what they can capture
               camrec still [options] OUTPUT.jpg  take a photo (waits for exposure to settle)
-              camrec ctl SOCKET still|stop|status|split  control a recording started with --control
+              camrec ctl SOCKET still|stop|status|split|set NAME=VALUE
+                                               control a recording started with --control
               camrec help [SUBCOMMAND]         show camrec's or a subcommand's help
               camrec trim [options] INPUT      cut the start or end of a movie
               camrec recover [options] FILE…   finish movies a crash, power cut or full disk left as .partial
@@ -50,6 +51,8 @@ enum RecordCommand: Subcommand {
             Examples:
               camrec --max-duration 600 out.mp4
               camrec --device test --max-duration 5s --json test.mkv
+
+            \(PictureControlOptions.discussion)
 
             \(CommandDispatcher.exitCodeTable)
             """
@@ -99,6 +102,9 @@ enum RecordCommand: Subcommand {
             stills: options.stills)
         config.segments = options.unattended.segments
         config.reconnect = options.unattended.reconnect
+        config.settle = options.settle
+        // Names and values are checked against the camera before anything starts (exit 64).
+        let controls = options.printPipeline ? nil : try PreparedControls.prepare(options.controls, source: resolution.source)
         if options.printPipeline {
             do {
                 print(try RecordPipeline(config: config, template: options.template).commandLine())
@@ -111,6 +117,11 @@ enum RecordCommand: Subcommand {
         for warning in resolution.warnings + startWarnings(options, source: resolution.source) {
             printer.show(.warning(warning))
         }
+        let applied = try controls?.apply()
+        for warning in applied?.warnings ?? [] { printer.show(.warning(warning)) }
+        config.controls = applied?.controls ?? []
+        if let controls { config.cameraBack = { path in controls.camera.reapply(at: path) } }
+        defer { for warning in controls?.finish() ?? [] { printer.show(.warning(warning)) } }
         SignalWatcher.block(SignalWatcher.recordingSignals)
         let recorder = Recorder(config: config, template: options.template)
         SignalWatcher.startBatched(SignalWatcher.recordingSignals) { signals in
@@ -120,13 +131,18 @@ enum RecordCommand: Subcommand {
             let stops = signals.count { $0 != SIGUSR1 }
             if stops > 0 { recorder.requestStop(.signal, requests: stops) }
         }
+        var setHandler: ControlServer.SetHandler?
+        if let controls {
+            setHandler = { @Sendable text in controls.setReply(text) }
+        }
         let control = try options.controlPath.map { path throws(CamrecError) in
-            try ControlServer(path: path) { command in ControlHandling.answer(command, recorder: recorder) }
+            try ControlServer(path: path, setHandler: setHandler) { command in ControlHandling.answer(command, recorder: recorder) }
         }
         defer { control?.shutdown() }
         let keys = KeyboardControl(onStill: { recorder.requestStill(.key) }, onStop: { recorder.requestStop(.control) })
         defer { keys.restore() }
         let result = try recorder.run { event in printer.show(event) }
+        for warning in controls?.finish() ?? [] { printer.show(.warning(warning)) }
         printer.show(result)
         return result.exitStatus
     }
@@ -167,6 +183,10 @@ struct RecordOptions {
     var keyframeInterval: TimeSpec?
     /// Whether `--still-quality` was given (it does nothing for an MJPEG camera's stills).
     var stillQualityGiven: Bool
+    /// `--set`, `--flash`, `--keep-controls`.
+    var controls: ControlRequest
+    /// `--settle`.
+    var settle: TimeSpec
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         camera = try CameraChoice(parsed)
@@ -201,6 +221,8 @@ struct RecordOptions {
             throw UsageError("--control \(controlPath) is OUTPUT too: give the control socket another path, e.g. /tmp/camrec.sock")
         }
         stillQualityGiven = parsed.value("--still-quality") != nil
+        controls = try PictureControlOptions.request(parsed)
+        settle = try PictureControlOptions.settle(parsed)
         keyframeInterval = try parsed.value("--keyframe-interval") { (text: String) throws(ValueError) -> TimeSpec in
             let interval = try TimeSpec.parse(text)
             guard interval.nanoseconds > 0, interval <= .seconds(10) else {

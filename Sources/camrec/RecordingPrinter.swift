@@ -12,6 +12,9 @@ struct RecordingPrinter: Sendable {
             let from = start.device == "test" ? "the test pattern" : "\(start.device) (\(start.format))"
             console.say("camrec: recording \(from) at \(start.size) \(start.fps) fps to \(start.path)\(limit)")
             if let reason = start.formatReason { console.say("camrec: format: \(reason)") }
+            if let controls = start.controls {
+                console.say("camrec: controls: " + controls.map { "\($0.name)=\($0.value)" }.joined(separator: ", "))
+            }
         case .progress(let progress):
             let limit = progress.limit.map { " / " + limitTime($0) } ?? ""
             console.progress(String(format: "%@%@  %@  %.1f fps", clockTime(progress.seconds), limit,
@@ -39,6 +42,11 @@ struct RecordingPrinter: Sendable {
         case .cameraBack(let device, let gap):
             console.emit(CameraBackLine(device: device, gap: gap), type: "camera-back")
             console.say(String(format: "camrec: camera back at %@ after %.1f s: recording goes on", device, gap))
+        case .settled(let outcome):
+            console.emit(SettledLine(settleMs: outcome.milliseconds, stable: outcome.stable, frames: outcome.frames), type: "settled")
+            let how = outcome.stable ? "picture settled" : "picture not settled within --settle"
+            console.say(String(format: "camrec: %@ after %.2f s (%d frames not recorded): recording starts", how,
+                               Double(outcome.milliseconds) / 1000, outcome.frames))
         }
     }
 
@@ -69,6 +77,16 @@ struct CameraBackLine: Encodable {
     let device: String
     /// Seconds without the camera.
     let gap: Double
+}
+
+/// The JSON `settled` line (`--settle`).
+struct SettledLine: Encodable {
+    /// Camera time from the first frame to the first recorded one.
+    let settleMs: Int
+    /// False when the limit came first.
+    let stable: Bool
+    /// Frames held back.
+    let frames: Int
 }
 
 /// The JSON `warning` line.

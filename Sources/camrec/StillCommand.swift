@@ -10,7 +10,7 @@ enum StillCommand: Subcommand {
         name: "camrec still",
         abstract: "Take a photo from a camera, after its auto-exposure has settled.",
         usage: "camrec still [options] OUTPUT",
-        options: CameraOptions.specs + [
+        options: CameraOptions.specs + PictureControlOptions.specs + [
             OptionSpec(["--count", "-n"], value: "N", help: "take N photos (default: 1)"),
             OptionSpec(["--interval", "-i"], value: "T", help: "time between photos of a series (default: 1s)"),
             OptionSpec(["--settle"], value: "T", help: "wait at most T for the brightness to settle before the first photo; 0 takes the first frame (default: 3s)"),
@@ -20,7 +20,7 @@ enum StillCommand: Subcommand {
             OptionSpec(["--quiet", "-q"], help: "print nothing on stderr but errors"),
         ],
         positionals: [PositionalSpec("OUTPUT", help: "the photo: .jpg, .jpeg or .png (the extension picks the format); with --count, NAME-0001.jpg, … or a pattern with %04d")],
-        discussion: "Exit codes are those of camrec record (see camrec --help)."
+        discussion: PictureControlOptions.discussion + "\n\nExit codes are those of camrec record (see camrec --help)."
     )
 
     /// The photo command's options, typed.
@@ -33,6 +33,7 @@ enum StillCommand: Subcommand {
         var output: String
         var format: StillFormat
         var force: Bool
+        var controls: ControlRequest
     }
 
     static func validate(_ parsed: ParsedArguments) throws(UsageError) -> Options {
@@ -48,18 +49,21 @@ enum StillCommand: Subcommand {
             count: try parsed.value("--count", positiveInteger) ?? 1,
             interval: try parsed.value("--interval") { (text: String) throws(ValueError) in try TimeSpec.parse(text) } ?? .seconds(1),
             settle: try parsed.value("--settle") { (text: String) throws(ValueError) in try TimeSpec.parse(text) } ?? .seconds(3),
-            quality: quality, output: output, format: format, force: parsed.flag("--force"))
+            quality: quality, output: output, format: format, force: parsed.flag("--force"),
+            controls: try stillControls(parsed))
     }
 
     static func run(_ options: Options, console: Console) throws(CamrecError) -> ExitStatus {
         let (config, warnings) = try makeConfig(options)
+        let controls = try PreparedControls.prepare(options.controls, source: config.source)
         SignalWatcher.block(SignalWatcher.recordingSignals)
         let camera = StillCamera(config: config)
         SignalWatcher.start(SignalWatcher.recordingSignals) { signal in
             if signal != SIGUSR1 { camera.requestStop() }
         }
         let printer = RecordingPrinter(console: console)
-        for warning in warnings { printer.show(.warning(warning)) }
+        for warning in warnings + (try controls?.apply().warnings ?? []) { printer.show(.warning(warning)) }
+        defer { for warning in controls?.finish() ?? [] { printer.show(.warning(warning)) } }
         let result = try camera.run { event in
             // A photo has no movie, so no "movie time": a line of its own.
             guard case .still(let file) = event else { return printer.show(event) }
@@ -90,6 +94,13 @@ enum StillCommand: Subcommand {
         let config = StillConfig(source: resolution.source, size: resolution.size, rate: resolution.rate, format: format,
                                  output: target, count: options.count, interval: options.interval, settle: options.settle)
         return (config, resolution.warnings)
+    }
+
+    /// A photo may take longer frames: auto-exposure's frame rate is left as it is.
+    private static func stillControls(_ parsed: ParsedArguments) throws(UsageError) -> ControlRequest {
+        var request = try PictureControlOptions.request(parsed)
+        request.keepFrameRate = false
+        return request
     }
 
     private static func positiveInteger(_ text: String) throws(ValueError) -> Int {

@@ -39,9 +39,9 @@ import Testing
         let log = folder.url.appendingPathComponent("log")
         let camera = try VirtualCameraEnvironment.shared().environment(spec: "/dev/video0,card=Schema Cam,formats=mjpeg,sizes=640x480@30")
 
-        // started, still (periodic), warning (--still-quality with an MJPEG camera), result.
+        // started (with controls), settled, still (periodic), warning (--still-quality with an MJPEG camera), result.
         var result = try run(["--device", "/dev/video0", "--max-duration", "1", "--still-every", "0.5", "--still-quality", "80",
-                              "--json", folder.path("movie.mp4")], log: log, environment: camera)
+                              "--set", "brightness=10", "--settle", "1s", "--json", folder.path("movie.mp4")], log: log, environment: camera)
         #expect(result.status == 0, "\(result.stderr)")
         // segment and deleted.
         result = try run(["--device", "test", "--size", "320x240", "--max-duration", "1.5", "--segment", "0.5", "--keep", "1",
@@ -91,6 +91,16 @@ import Testing
             #expect(result.status == (command == "nonsense" ? 1 : 0), "\(command): \(result.stdoutText) \(result.stderr)")
         }
         #expect(recording.wait() == 0)
+        // ctl set: a recording from a camera.
+        let cameraSocket = folder.path("ctl-camera.sock")
+        let fromCamera = try CamrecBinary.start(["--device", "/dev/video0", "--max-duration", "none",
+                                                 "--control", cameraSocket, "--json", folder.path("ctl-camera.mp4")],
+                                                environment: camera)
+        #expect(fromCamera.waitForLine(type: "started"))
+        result = try run(["ctl", cameraSocket, "set", "zoom=150"], log: log)
+        #expect(result.status == 0, "\(result.stdoutText) \(result.stderr)")
+        result = try run(["ctl", cameraSocket, "stop"], log: log)
+        #expect(fromCamera.wait() == 0)
 
         let check = try checkLog(log, extra: ["--require-all"])
         #expect(check.status == 0, "\(check.stderr)\n\(check.stdoutText)")

@@ -19,7 +19,7 @@ import Testing
     @Test func jsonIsOneStableSnakeCaseLine() {
         let json = DeviceListing.jsonText([camera])
         #expect(!json.contains("\n"))
-        #expect(json == #"{"devices":[{"bus":"usb-0000:00:14.0-1","capabilities":["video_capture","streaming","ext_pix_format"],"card":"Integrated Camera","controls":[{"default":128,"flags":[],"id":9963776,"key":"brightness","max":255,"menu":[],"min":0,"name":"Brightness","step":1,"type":"integer","value":140},{"default":251,"flags":["inactive"],"id":10094850,"key":"exposure_absolute","max":2047,"menu":[],"min":3,"name":"Exposure (Absolute)","step":4,"type":"integer","value":null},{"default":1,"flags":[],"id":9963800,"key":"power_line_frequency","max":2,"menu":[{"index":0,"name":"Disabled"},{"index":1,"name":"50 Hz"},{"index":2,"name":"60 Hz"}],"min":0,"name":"Power Line Frequency","step":1,"type":"menu","value":2}],"driver":"uvcvideo","formats":[{"compressed":false,"description":"YUYV 4:2:2","fourcc":"YUYV","sizes":[{"fps":[30,15],"height":480,"width":640}]},{"compressed":true,"description":"Motion-JPEG","fourcc":"MJPG","sizes":[{"fps":[29.97],"height":720,"width":1280}]}],"index":0,"path":"/dev/video0","stable_name":null}],"problems":[]}"#)
+        #expect(json == #"{"devices":[{"bus":"usb-0000:00:14.0-1","capabilities":["video_capture","streaming","ext_pix_format"],"card":"Integrated Camera","controls":[{"default":128,"flags":[],"friendly":"brightness","id":9963776,"key":"brightness","max":255,"menu":[],"min":0,"name":"Brightness","step":1,"type":"integer","value":140},{"default":251,"flags":["inactive"],"friendly":"exposure","id":10094850,"key":"exposure_absolute","max":2047,"menu":[],"min":3,"name":"Exposure (Absolute)","step":4,"type":"integer","value":null},{"default":1,"flags":[],"friendly":"power-line","id":9963800,"key":"power_line_frequency","max":2,"menu":[{"index":0,"name":"Disabled"},{"index":1,"name":"50 Hz"},{"index":2,"name":"60 Hz"}],"min":0,"name":"Power Line Frequency","step":1,"type":"menu","value":2}],"driver":"uvcvideo","formats":[{"compressed":false,"description":"YUYV 4:2:2","fourcc":"YUYV","sizes":[{"fps":[30,15],"height":480,"width":640}]},{"compressed":true,"description":"Motion-JPEG","fourcc":"MJPG","sizes":[{"fps":[29.97],"height":720,"width":1280}]}],"index":0,"path":"/dev/video0","stable_name":null}],"problems":[]}"#)
     }
 
     @Test func jsonParsesWithTheDocumentedShape() throws {
@@ -33,7 +33,7 @@ import Testing
         let size = try #require((format["sizes"] as? [[String: Any]])?.first)
         #expect(size["fps"] as? [Double] == [30, 15])
         let control = try #require((device["controls"] as? [[String: Any]])?.first)
-        #expect(Set(control.keys) == ["id", "name", "key", "type", "min", "max", "step", "default", "value", "flags", "menu"])
+        #expect(Set(control.keys) == ["id", "name", "key", "type", "min", "max", "step", "default", "value", "flags", "menu", "friendly"])
         let problems = try #require(root["problems"] as? [[String: Any]])
         #expect(problems.first?["path"] as? String == "/dev/video2")
     }
@@ -59,9 +59,9 @@ import Testing
                MJPG  Motion-JPEG (compressed)
                      1280x720 @ 29.97 fps
                controls:
-                 brightness            integer 0…255, default 128, now 140
-                 exposure_absolute     integer 3…2047 step 4, default 251 (inactive)
-                 power_line_frequency  menu (0: Disabled, 1: 50 Hz, 2: 60 Hz), default 1, now 2
+                 brightness                         integer 0…255, default 128, now 140
+                 exposure_absolute (exposure)       integer 3…2047 step 4, default 251 (inactive)
+                 power_line_frequency (power-line)  menu (0: Disabled, 1: 50 Hz, 2: 60 Hz), default 1, now 2
 
             """)
         #expect(!DeviceListing.humanText([camera], showControls: false).contains("controls:"))

@@ -108,9 +108,12 @@ public enum DeviceListing {
         public let flags: [String]
         /// Menu items (empty unless a menu).
         public let menu: [MenuEntry]
+        /// The name `--set` knows it by (`exposure`, `white-balance`, `flash`…); null when
+        /// it has none (its key works).
+        public var friendly: String? = nil
 
         enum CodingKeys: String, CodingKey {
-            case id, name, key, type, min, max, step, `default`, value, flags, menu
+            case id, name, key, type, min, max, step, `default`, value, flags, menu, friendly
         }
 
         /// Encodes every key, `value` as null when unknown.
@@ -127,6 +130,7 @@ public enum DeviceListing {
             try container.encode(value, forKey: .value)
             try container.encode(flags, forKey: .flags)
             try container.encode(menu, forKey: .menu)
+            try container.encode(friendly, forKey: .friendly)
         }
     }
 
@@ -176,7 +180,8 @@ public enum DeviceListing {
                 ControlEntry(id: control.id, name: control.name, key: control.key, type: control.type.rawValue,
                              min: control.minimum, max: control.maximum, step: control.step,
                              default: control.defaultValue, value: control.value, flags: control.flags.names,
-                             menu: control.menu.map { MenuEntry(index: $0.index, name: $0.name) })
+                             menu: control.menu.map { MenuEntry(index: $0.index, name: $0.name) },
+                             friendly: FriendlyControl.name(for: control, among: device.controls))
             },
             stableName: device.stableName)
     }
@@ -210,9 +215,15 @@ public enum DeviceListing {
             }
             if showControls, !device.controls.isEmpty {
                 lines.append("   controls:")
-                let width = min(device.controls.map(\.key.count).max() ?? 0, 32)
-                for control in device.controls {
-                    lines.append("     " + pad(control.key, to: width) + "  " + controlSummary(control))
+                // The friendly name beside the driver's key, when they differ ("auto_exposure (exposure)").
+                let names = device.controls.map { control in
+                    guard let friendly = FriendlyControl.name(for: control, among: device.controls),
+                          friendly != control.key else { return control.key }
+                    return "\(control.key) (\(friendly))"
+                }
+                let width = min(names.map(\.count).max() ?? 0, 48)
+                for (control, name) in zip(device.controls, names) {
+                    lines.append("     " + pad(name, to: width) + "  " + controlSummary(control))
                 }
             }
         }

@@ -10,9 +10,25 @@ public enum ControlCommand: String, Sendable, CaseIterable {
     case status
     /// Start a new movie file at the next frame (a recording with `--segment`).
     case split
+    /// Set camera controls: `set NAME=VALUE[,NAME=VALUE…]` (the same names as `--set`).
+    case set
 
     /// The longest command line accepted, in bytes; longer input is refused unread.
-    public static let maximumLength = 64
+    public static let maximumLength = 256
+
+    /// Parses one received line into a command and, for `set`, its argument.
+    public static func parseLine(_ bytes: [UInt8]) -> Result<(ControlCommand, String?), ControlReplyError> {
+        guard bytes.count <= maximumLength, let text = String(validating: bytes, as: UTF8.self) else {
+            return parse(bytes).map { ($0, nil) }
+        }
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard trimmed == "set" || trimmed.hasPrefix("set ") else { return parse(bytes).map { ($0, nil) } }
+        let argument = trimmed.dropFirst(3).trimmingCharacters(in: .whitespaces)
+        guard !argument.isEmpty else {
+            return .failure(ControlReplyError("set needs NAME=VALUE, e.g. set exposure=1/60 (the names of camrec --set)"))
+        }
+        return .success((.set, argument))
+    }
 
     /// Parses one received line (surrounding white space ignored).
     public static func parse(_ bytes: [UInt8]) -> Result<ControlCommand, ControlReplyError> {
@@ -25,7 +41,7 @@ public enum ControlCommand: String, Sendable, CaseIterable {
         let word = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let command = ControlCommand(rawValue: word) else {
             let shown = word.count > 20 ? String(word.prefix(20)) + "…" : word
-            return .failure(ControlReplyError("unknown command '\(shown)': use still, stop, status or split"))
+            return .failure(ControlReplyError("unknown command '\(shown)': use still, stop, status, split or set NAME=VALUE"))
         }
         return .success(command)
     }

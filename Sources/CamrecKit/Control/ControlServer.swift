@@ -28,8 +28,17 @@ public final class ControlServer: Sendable {
 
     /// Creates the socket at `path`. An existing file there is replaced only when it is a
     /// socket nobody listens on (left by a camrec that crashed); otherwise it is refused.
-    public init(path: String, handler: @escaping Handler) throws(CamrecError) {
+    /// What the server does for `set NAME=VALUE…`: gets the text after `set`.
+    public typealias SetHandler = @Sendable (String) -> String
+
+    private let setHandler: SetHandler?
+
+    /// Creates the socket at `path`. An existing file there is replaced only when it is a
+    /// socket nobody listens on (left by a camrec that crashed); otherwise it is refused.
+    /// `set` commands go to `setHandler` (refused when nil), the others to `handler`.
+    public init(path: String, setHandler: SetHandler? = nil, handler: @escaping Handler) throws(CamrecError) {
         self.path = path
+        self.setHandler = setHandler
         guard path.utf8.count < 100 else {
             throw CamrecError(.usage, "--control path is too long for a Unix socket (max 99 bytes): use a shorter one such as /tmp/camrec.sock")
         }
@@ -121,8 +130,14 @@ public final class ControlServer: Sendable {
         }
         if let newline = received.firstIndex(of: UInt8(ascii: "\n")) { received = Array(received[..<newline]) }
         let reply: String
-        switch ControlCommand.parse(received) {
-        case .success(let command): reply = handler(command)
+        switch ControlCommand.parseLine(received) {
+        case .success((.set, let argument)):
+            if let setter = setHandler {
+                reply = setter(argument ?? "")
+            } else {
+                reply = ControlReply.error("this recorder cannot set camera controls (no camera)")
+            }
+        case .success((let command, _)): reply = handler(command)
         case .failure(let error): reply = ControlReply.error(error.message)
         }
         self.reply(reply, to: client)

@@ -27,6 +27,13 @@ public struct RecordConfig: Sendable {
     public var segments: SegmentSettings?
     /// Wait for a lost camera to come back (`--reconnect`); nil ends the run.
     public var reconnect: ReconnectSettings?
+    /// `--settle`: the longest wait for a stable picture before the first recorded frame.
+    public var settle: TimeSpec = .zero
+    /// The camera controls set for the run (`--set`, `--flash`), for the `started` line.
+    public var controls: [AppliedControl] = []
+    /// Called with the camera's path when it is back after `--reconnect` (sets the
+    /// controls again); returns warnings.
+    public var cameraBack: (@Sendable (String) -> [String])?
 
     public init(
         source: VideoSource, size: FrameSize, rate: FrameRateValue, maxDuration: TimeSpec?,

@@ -122,6 +122,8 @@ public final class Recorder: Sendable {
                 return .failure(RunEnd(reason: .error, message: error.message))
             }
             events(.cameraBack(device: device.path, gap: (ContinuousClock.now - lostAt) / .seconds(1)))
+            // A camera plugged in again has its power-on controls: set camrec's again.
+            for warning in config.cameraBack?(device.path) ?? [] { events(.warning(warning)) }
             return .success(next)
         }
     }

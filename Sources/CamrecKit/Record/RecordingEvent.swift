@@ -18,6 +18,8 @@ public enum RecordingEvent: Sendable {
     case cameraLost(String)
     /// With `--reconnect`: the camera is back after `gap` seconds, at `device`.
     case cameraBack(device: String, gap: Double)
+    /// With `--settle`: the picture settled (or the limit came first); the movie starts now.
+    case settled(SettleOutcome)
 }
 
 /// What a recording runs with, reported once at the start.
@@ -40,6 +42,8 @@ public struct RecordingStart: Sendable, Codable, Equatable {
     public var maxDuration: Double?
     /// The pipeline as a gst-launch-1.0 line.
     public var pipeline: String
+    /// The camera controls set for the run (`--set`, `--flash`); nil when none.
+    public var controls: [AppliedControl]?
 }
 
 /// A progress report.

@@ -16,6 +16,8 @@ final class RecordingSession {
     private let frameGuardToken: ProbeToken?
     private let commandLine: String
     private let stillSink: AppSink
+    /// `--settle`: measures and drops the settling frames at the encoder's input.
+    private let settleToken: ProbeToken?
     private var stills: StillTaker?
     /// The muxer ("mux"): a splitmuxsink with segments, whose messages say when a file is done.
     private let muxer: Element?
@@ -69,8 +71,9 @@ final class RecordingSession {
             encoderPad = nil
         }
         let gate = FrameGate(limit: config.maxDuration, rate: config.rate, segment: config.segments?.length,
-                             stillEvery: config.stills.every)
+                             stillEvery: config.stills.every, settle: config.settle)
         self.gate = gate
+        settleToken = try Self.installSettleProbe(config: config, pipeline: pipeline, gate: gate)
         let muxer = muxer
         let startSegment: @Sendable (UInt64) -> Void = { [plan] runningTime in
             plan.movieStarts()
@@ -129,6 +132,7 @@ final class RecordingSession {
             control.detach()
             locationToken?.disconnect()
             gateToken.remove()
+            settleToken?.remove()
             frameGuardToken?.remove()
             _ = try? pipeline.setState(.null)
         }
@@ -183,7 +187,8 @@ final class RecordingSession {
         return RecordingStart(
             path: plan.currentPath, partialPath: plan.location, device: device, format: format,
             size: config.size.description, fps: config.rate.description, formatReason: reason,
-            maxDuration: config.maxDuration?.seconds, pipeline: commandLine)
+            maxDuration: config.maxDuration?.seconds, pipeline: commandLine,
+            controls: config.controls.isEmpty ? nil : config.controls)
     }
 
     private var corruptFrames: UInt64 { frameGuard?.corruptFrames ?? 0 }
@@ -211,6 +216,7 @@ final class RecordingSession {
             }
             actions += message.flatMap { event(for: $0, at: now) }.map { machine.handle($0) } ?? []
             actions += machine.handle(.tick(now))
+            if let settled = gate.takeSettleOutcome() { events(.settled(settled)) }
             // Actions may lead to more (free space checked with the progress report).
             while !actions.isEmpty {
                 let action = actions.removeFirst()

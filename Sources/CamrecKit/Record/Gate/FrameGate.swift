@@ -21,6 +21,9 @@ final class FrameGate: Sendable {
         var stills: StillSchedule?
         var runFirst: UInt64?
         var lastTime: UInt64?
+        /// `--settle`: frames held back until the picture is stable; nil once reported or without.
+        var settle: SettleWindow?
+        var settleReported = false
     }
 
     private let jobs: Mutex<Jobs>
@@ -29,10 +32,13 @@ final class FrameGate: Sendable {
     /// A gate for `limit` (nil: count only) at the movie's frame rate, cutting a new movie
     /// file every `segment` of video (nil: only when asked), with a still due every
     /// `stillEvery` of movie time (nil: none).
-    init(limit: TimeSpec?, rate: FrameRateValue, segment: TimeSpec? = nil, stillEvery: TimeSpec? = nil) {
+    /// With `settle` above zero, the first frames are settling frames (`SettleWindow`).
+    init(limit: TimeSpec?, rate: FrameRateValue, segment: TimeSpec? = nil, stillEvery: TimeSpec? = nil,
+         settle: TimeSpec = .zero) {
         jobs = Mutex(Jobs(limit: DurationLimit(limit: limit, rate: rate), drops: DropCounter(rate: rate),
                           segments: SegmentClock(length: segment, rate: rate),
-                          stills: stillEvery.map { StillSchedule(every: $0, rate: rate) }))
+                          stills: stillEvery.map { StillSchedule(every: $0, rate: rate) },
+                          settle: SettleWindow(limit: settle, rate: rate)))
         frameDuration = 1 / max(rate.framesPerSecond, 1)
     }
 
@@ -54,6 +60,9 @@ final class FrameGate: Sendable {
         let decision = jobs.withLock { jobs -> ProbeDecision in
             if jobs.limit.isReached { return .drop }
             let time = slot ?? pts ?? jobs.lastTime ?? 0
+            // A settling frame goes on to be measured where it is decoded, and dropped there
+            // (`measureSettling`); the limit, drops and timeline start after the window.
+            if jobs.settle?.isSettling(pts ?? time) == true { return .pass }
             guard jobs.limit.admits(time) else {
                 // Frames lost just before the limit show no gap to a later frame.
                 if let latest = jobs.limit.latestStart { jobs.drops.noteEnd(latestStart: latest) }
@@ -78,6 +87,24 @@ final class FrameGate: Sendable {
         if reachedNow { onLimit() }
         if let stillDue { onStillDue(stillDue) }
         return decision
+    }
+
+    /// Whether the frame with timestamp `pts`, reaching the encoder, is a settling frame
+    /// (then `brightness` is measured and the caller drops it).
+    func measureSettling(pts: UInt64?, brightness: () -> Double) -> Bool {
+        jobs.withLock { jobs in
+            guard let pts, jobs.settle != nil else { return false }
+            return jobs.settle?.measure(pts, brightness: brightness) ?? false
+        }
+    }
+
+    /// How the settle window ended, once (nil before it ends, after it was taken, or without one).
+    func takeSettleOutcome() -> SettleOutcome? {
+        jobs.withLock { jobs in
+            guard !jobs.settleReported, let outcome = jobs.settle?.outcome else { return nil }
+            jobs.settleReported = true
+            return outcome
+        }
     }
 
     /// Asks for the next frame to start a new movie file (`camrec ctl … split`).

@@ -1,0 +1,58 @@
+import V4L2
+
+/// A run's camera controls, checked before anything starts: `prepare` validates the
+/// request against the camera (exit 64 with what is allowed), `apply` writes it when the
+/// run starts, `finish` puts the camera back when it ends (unless `--keep-controls`).
+public struct PreparedControls: Sendable {
+    /// The camera's controls (also for `camrec ctl SOCKET set`).
+    public let camera: CameraControls
+    /// The checked writes.
+    public let plan: ControlPlan
+    /// Whether `finish` leaves the camera as it is.
+    public let keep: Bool
+
+    /// Checks `request` against the camera of `source`; nil when there is nothing to set
+    /// up (`--device test` without `--set`/`--flash`). A request for the test pattern is a
+    /// usage error: it has no controls.
+    public static func prepare(_ request: ControlRequest, source: VideoSource) throws(CamrecError) -> PreparedControls? {
+        guard case .camera(let path, _) = source else {
+            if request.setsAnything {
+                throw CamrecError(.usage, "--set and --flash need a camera: the test pattern (--device test) has no controls")
+            }
+            return nil
+        }
+        let camera = CameraControls(path: path)
+        let plan = try ControlPlan.make(request, controls: try camera.read())
+        return PreparedControls(camera: camera, plan: plan, keep: request.keepControls)
+    }
+
+    /// Writes the plan; returns the warnings to show (the plan's, and a frame rate that
+    /// cannot be kept) and the controls set, for the `started` line: those asked for, then
+    /// `exposure-priority` turned off to keep the frame rate.
+    public func apply() throws(CamrecError) -> (warnings: [String], controls: [AppliedControl]) {
+        let (warnings, keptRate) = try camera.apply(plan)
+        var controls = plan.applied
+        if keptRate, let write = plan.keepRate {
+            controls.append(AppliedControl(name: "exposure-priority", value: "off",
+                                           driverControls: [write.control.key: write.value]))
+        }
+        return (plan.warnings + warnings, controls)
+    }
+
+    /// Puts back what camrec changed (unless `keep`); returns warnings for what could not be.
+    public func finish() -> [String] {
+        keep ? [] : camera.restore()
+    }
+
+    /// The reply to `camrec ctl SOCKET set TEXT`: the controls set, or why not.
+    public func setReply(_ text: String) -> String {
+        switch camera.set(text) {
+        case .success(let applied): ControlReply.success(SetReply(controls: applied))
+        case .failure(let error): ControlReply.error(error.message)
+        }
+    }
+
+    private struct SetReply: Encodable {
+        let controls: [AppliedControl]
+    }
+}

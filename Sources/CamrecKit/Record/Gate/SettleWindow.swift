@@ -1,0 +1,64 @@
+/// `--settle T` for a recording: the frames before the picture is stable are not
+/// recorded. The gate marks each frame as a settling frame until this says the window is
+/// over; each settling frame's mean brightness, measured where it is decoded (the
+/// encoder's input), is added here. The window ends at the first frame after the
+/// brightness has stopped changing (`ExposureSettler`), or at the first frame T or more
+/// after the first one (camera time, not wall-clock time: a loaded machine settles the
+/// same frames).
+struct SettleWindow {
+    /// The longest wait, in nanoseconds of camera time.
+    let limit: UInt64
+    /// Half a frame interval: camera timestamps jitter, so the frame due at the limit ends it.
+    let tolerance: UInt64
+    private var settler = ExposureSettler()
+    private var first: UInt64?
+    private(set) var settlingFrames = 0
+    /// Set once the window is over.
+    private(set) var outcome: SettleOutcome?
+    /// Timestamps of frames marked as settling whose brightness has not been measured yet.
+    private var unmeasured: [UInt64] = []
+    private var stable = false
+
+    /// A window of at most `limit` at `rate`; nil when `limit` is zero (no settling).
+    init?(limit: TimeSpec, rate: FrameRateValue) {
+        guard limit.nanoseconds > 0 else { return nil }
+        self.limit = UInt64(limit.nanoseconds)
+        tolerance = UInt64(500_000_000.0 / max(rate.framesPerSecond, 1))
+    }
+
+    /// Whether the frame at `time` is a settling frame (held back from the movie). The
+    /// first frame that is not ends the window.
+    mutating func isSettling(_ time: UInt64) -> Bool {
+        if outcome != nil { return false }
+        let start = first ?? time
+        first = start
+        let waited = time >= start ? time - start : 0
+        if settlingFrames > 0, stable || waited + tolerance >= limit {
+            outcome = SettleOutcome(milliseconds: Int((Double(waited) / 1e6).rounded()), stable: stable, frames: settlingFrames)
+            unmeasured = []
+            return false
+        }
+        settlingFrames += 1
+        unmeasured.append(time)
+        return true
+    }
+
+    /// Whether the frame at `time` is one marked as settling; if so its `brightness` (0–255)
+    /// is taken into account. Frames that are not are left alone.
+    mutating func measure(_ time: UInt64, brightness: () -> Double) -> Bool {
+        guard let index = unmeasured.firstIndex(of: time) else { return false }
+        unmeasured.removeSubrange(...index)
+        if !stable { stable = settler.add(brightness()) }
+        return true
+    }
+}
+
+/// How the settle window ended, for the JSON `settled` line.
+public struct SettleOutcome: Sendable, Equatable, Codable {
+    /// Camera time from the first frame to the first recorded one, in milliseconds.
+    public var milliseconds: Int
+    /// Whether the picture was stable (false: the limit was reached first).
+    public var stable: Bool
+    /// Frames held back.
+    public var frames: Int
+}
