@@ -11,7 +11,7 @@ enum RecordCommand: Subcommand {
         name: "camrec",
         abstract: "Record a movie from a camera (v4l2src → H.264 → MP4, MOV or MKV).",
         usage: "camrec [record] [options] OUTPUT",
-        options: CameraOptions.specs + UnattendedOptions.specs + [
+        options: CameraOptions.specs + UnattendedOptions.specs + PictureOptions.specs + [
             OptionSpec(["--max-duration", "-t"], value: "T", help: "stop by itself after T: 600, 90s, 10m, 1h2m3s, 00:10:00; 0 or none for no limit (default: 10m)"),
             OptionSpec(["--keyframe-interval", "-g"], value: "T", help: "time between keyframes (default: 1s); a crash loses at most about this much of an MP4/MOV"),
             OptionSpec(["--force", "-f"], help: "replace OUTPUT if it exists"),
@@ -41,7 +41,8 @@ enum RecordCommand: Subcommand {
 
             SIGINT, SIGTERM or SIGHUP stop the recording and finalise the file; a second
             signal aborts at once (the file still plays). SIGUSR1 takes a still: the newest
-            camera frame at full size (an MJPEG camera's own JPEG), written beside the movie
+            camera frame at full size (an MJPEG camera's own JPEG, unless --rotate, --flip,
+            --mirror or an overlay changes the picture), written beside the movie
             without touching the recording. On an interactive terminal, the key s takes a
             still and q stops. The movie is written to
             NAME.partial.EXT and renamed to OUTPUT once finalised; after a crash that file
@@ -98,6 +99,7 @@ enum RecordCommand: Subcommand {
             stills: options.stills)
         config.segments = options.unattended.segments
         config.reconnect = options.unattended.reconnect
+        config.picture = try options.picture.resolve()
         if options.printPipeline {
             do {
                 print(try RecordPipeline(config: config, template: options.template).commandLine())
@@ -107,7 +109,7 @@ enum RecordCommand: Subcommand {
             return .success
         }
         let printer = RecordingPrinter(console: console)
-        for warning in resolution.warnings + startWarnings(options, source: resolution.source) {
+        for warning in resolution.warnings + startWarnings(options, source: resolution.source, picture: config.picture) {
             printer.show(.warning(warning))
         }
         SignalWatcher.block(SignalWatcher.recordingSignals)
@@ -131,7 +133,7 @@ enum RecordCommand: Subcommand {
     }
 
     /// Options that are valid but will not do what was asked of them with this camera.
-    private static func startWarnings(_ options: RecordOptions, source: VideoSource) -> [String] {
+    private static func startWarnings(_ options: RecordOptions, source: VideoSource, picture: PictureSettings) -> [String] {
         var warnings: [String] = []
         if options.unattended.segments != nil && options.force {
             warnings.append("--force does nothing with --segment: movies of a segmented run never replace a file (a taken name gets -2)")
@@ -140,7 +142,7 @@ enum RecordCommand: Subcommand {
             warnings.append("\((options.output as NSString).lastPathComponent) is used as written: time fields and counters are filled in only with --segment")
         }
         if options.stillQualityGiven, case .camera(_, let format) = source, format.fourcc == "MJPG",
-           options.stills.format != .png {
+           options.stills.format != .png, !picture.isActive {
             warnings.append("--still-quality is not used: stills from an MJPEG camera are its own JPEG frames, byte for byte")
         }
         return warnings
@@ -165,9 +167,12 @@ struct RecordOptions {
     var keyframeInterval: TimeSpec
     /// Whether `--still-quality` was given (it does nothing for an MJPEG camera's stills).
     var stillQualityGiven: Bool
+    /// Rotation, mirroring and overlays.
+    var picture: PictureChoice
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         camera = try CameraChoice(parsed)
+        picture = try PictureChoice(parsed)
         if let limit = try parsed.value("--max-duration", MaxDuration.parseLimit) {
             maxDuration = limit
         } else {

@@ -10,7 +10,7 @@ enum StillCommand: Subcommand {
         name: "camrec still",
         abstract: "Take a photo from a camera, after its auto-exposure has settled.",
         usage: "camrec still [options] OUTPUT",
-        options: CameraOptions.specs + [
+        options: CameraOptions.specs + PictureOptions.specs + [
             OptionSpec(["--count", "-n"], value: "N", help: "take N photos (default: 1)"),
             OptionSpec(["--interval", "-i"], value: "T", help: "time between photos of a series (default: 1s)"),
             OptionSpec(["--settle"], value: "T", help: "wait at most T for the brightness to settle before the first photo; 0 takes the first frame (default: 3s)"),
@@ -33,6 +33,7 @@ enum StillCommand: Subcommand {
         var output: String
         var format: StillFormat
         var force: Bool
+        var picture: PictureChoice
     }
 
     static func validate(_ parsed: ParsedArguments) throws(UsageError) -> Options {
@@ -48,7 +49,8 @@ enum StillCommand: Subcommand {
             count: try parsed.value("--count", positiveInteger) ?? 1,
             interval: try parsed.value("--interval") { (text: String) throws(ValueError) in try TimeSpec.parse(text) } ?? .seconds(1),
             settle: try parsed.value("--settle") { (text: String) throws(ValueError) in try TimeSpec.parse(text) } ?? .seconds(3),
-            quality: quality, output: output, format: format, force: parsed.flag("--force"))
+            quality: quality, output: output, format: format, force: parsed.flag("--force"),
+            picture: try PictureChoice(parsed))
     }
 
     static func run(_ options: Options, console: Console) throws(CamrecError) -> ExitStatus {
@@ -74,6 +76,7 @@ enum StillCommand: Subcommand {
     /// Checks the destination and finds the camera (errors other than usage ones).
     private static func makeConfig(_ options: Options) throws(CamrecError) -> (StillConfig, warnings: [String]) {
         let (output, format) = (options.output, options.format)
+        let picture = try options.picture.resolve()
         let target: StillOutput
         if options.count == 1 && !output.contains("%") {
             try StillNaming.checkFolder(of: output)
@@ -87,8 +90,9 @@ enum StillCommand: Subcommand {
             target = .series(naming)
         }
         let resolution = try options.camera.resolve()
-        let config = StillConfig(source: resolution.source, size: resolution.size, rate: resolution.rate, format: format,
+        var config = StillConfig(source: resolution.source, size: resolution.size, rate: resolution.rate, format: format,
                                  output: target, count: options.count, interval: options.interval, settle: options.settle)
+        config.picture = picture
         return (config, resolution.warnings)
     }
 

@@ -27,6 +27,8 @@ public struct RecordConfig: Sendable {
     public var segments: SegmentSettings?
     /// Wait for a lost camera to come back (`--reconnect`); nil ends the run.
     public var reconnect: ReconnectSettings?
+    /// Rotation, mirroring and overlays, for the movie and its stills.
+    public var picture: PictureSettings = .unchanged
 
     public init(
         source: VideoSource, size: FrameSize, rate: FrameRateValue, maxDuration: TimeSpec?,

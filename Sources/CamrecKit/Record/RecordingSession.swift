@@ -16,6 +16,8 @@ final class RecordingSession {
     private let frameGuardToken: ProbeToken?
     private let commandLine: String
     private let stillSink: AppSink
+    /// Sets each frame's `--overlay` text; nil without one.
+    private var overlayToken: ProbeToken?
     private var stills: StillTaker?
     /// The muxer ("mux"): a splitmuxsink with segments, whose messages say when a file is done.
     private let muxer: Element?
@@ -120,6 +122,16 @@ final class RecordingSession {
         } catch {
             throw CamrecError(.usage, "the pipeline template needs an appsink named 'stills' (\(error))")
         }
+        do {
+            var decimator: RateDecimator?
+            if case .camera(_, let format) = config.source, format.rate != config.rate {
+                decimator = RateDecimator(cameraRate: format.rate, movieRate: config.rate)
+            }
+            overlayToken = try OverlayTextProbe.install(config.picture.text, in: pipeline, device: config.source.deviceName,
+                                                        decimator: decimator)
+        } catch {
+            throw CamrecError(.usage, "the pipeline template needs {picture}, with a textoverlay named '\(PictureSettings.textElement)' for --overlay (\(error))")
+        }
     }
 
     /// Runs the pipeline until it ends; `announce` reports `started` (the first pipeline
@@ -130,6 +142,7 @@ final class RecordingSession {
             locationToken?.disconnect()
             gateToken.remove()
             frameGuardToken?.remove()
+            overlayToken?.remove()
             _ = try? pipeline.setState(.null)
         }
         var moviePath: (@Sendable (Int) -> String?)?
@@ -182,7 +195,7 @@ final class RecordingSession {
         }
         return RecordingStart(
             path: plan.currentPath, partialPath: plan.location, device: device, format: format,
-            size: config.size.description, fps: config.rate.description, formatReason: reason,
+            size: config.picture.orientation.outputSize(config.size).description, fps: config.rate.description, formatReason: reason,
             maxDuration: config.maxDuration?.seconds, pipeline: commandLine)
     }
 
