@@ -217,7 +217,7 @@ private func == (lhs: (x: Int, y: Int), rhs: Offsets) -> Bool { lhs.x == rhs.x &
         let text = try OverlayText("%H:%M:%S {frame}")
         let picture = PictureSettings(orientation: Orientation(rotation: .clockwise), text: text, textPosition: .bottomRight)
         let line = try RecordPipeline(config: config(picture)).description(location: "x.mp4")
-        #expect(line.contains("framerate=30/1 ! jpegdec ! videoflip name=orient video-direction=90r ! textoverlay name=overlay text=\"\" "))
+        #expect(line.contains("framerate=30/1 ! jpegdec ! videoconvert ! video/x-raw,format=I420,colorimetry=bt601 ! videoflip name=orient video-direction=90r ! textoverlay name=overlay text=\"\" "))
         #expect(line.contains("halignment=right valignment=bottom"))
         // 480×640 once turned: a 24th of 480 is 20 px.
         #expect(line.contains("font-desc=\"DejaVu Sans Mono Bold 20px\""))
@@ -230,7 +230,7 @@ private func == (lhs: (x: Int, y: Int), rhs: Offsets) -> Bool { lhs.x == rhs.x &
     @Test func fixedTextIsWrittenIntoThePipeline() throws {
         let picture = PictureSettings(text: try OverlayText("Camera \"A\""))
         let line = try RecordPipeline(config: config(picture, source: .testPattern)).description(location: "x.mp4")
-        #expect(line.contains("textoverlay name=overlay text=\"Camera \\\"A\\\"\""))
+        #expect(line.contains("videotestsrc is-live=true pattern=smpte horizontal-speed=4 name=src ! video/x-raw,width=640,height=480,framerate=30/1 ! videoconvert ! video/x-raw,format=I420 ! textoverlay name=overlay text=\"Camera \\\"A\\\"\""))
     }
 
     @Test func imageIsPlacedAndTextDrawnOverIt() throws {
