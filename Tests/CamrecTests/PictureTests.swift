@@ -125,10 +125,11 @@ import Testing
         }
     }
 
-    /// `%S` of the capture time: the text region (the overlaid movie minus the plain one,
-    /// frame by frame) changes only when the second changes, about every 30 frames at
-    /// 30 fps, never from one frame to the next within a second. Which frame starts a
-    /// second is exact in the unit tests (CaptureTimeTests), from the frame's timestamp.
+    /// `%S` of the capture time: the text's glyphs change only when the second changes,
+    /// every 30 frames at 30 fps (the camera's frames keep their due timestamps, even when
+    /// delivered late on a loaded machine), never from one frame to the next within a
+    /// second, as a per-frame field would. Which frame starts a second is exact in the
+    /// unit tests (CaptureTimeTests), from the frame's timestamp.
     @Test func secondsTextChangesOncePerSecondOfFrames() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -137,21 +138,28 @@ import Testing
         _ = try record(marked, ["--overlay", "%S", "--overlay-position", "top-left"], seconds: 3)
         let a = try Luma.all(plain), b = try Luma.all(marked)
         try #require(a.count == 90 && b.count == 90, "\(a.count) and \(b.count) frames")
-        // The text is white (Y 235, in a black outline), 20 px high, 10 px from the top
-        // left: below the camera's stamp band, its glyphs are the region's pixels brighter
-        // than 200. Pixels the camera's own picture makes bright (its moving white bar)
-        // say nothing and are left out, frame by frame.
+        // The text is white (255 in ffmpeg's full-range gray), in a black outline, 20 px high,
+        // 10 px from the top left: below the camera's stamp band, its glyphs are the
+        // region's pixels brighter than 215, where the camera's own picture is below 200
+        // (it is brighter only under its moving white bar). A frame the bar covers for more
+        // than a fifth of the region is skipped: the next one is compared with the last
+        // frame compared, so a change under the bar shows a few frames late, never not at all.
         let region = (16..<40).flatMap { y in (0..<60).map { x in y * PictureTests.width + x } }
-        let glyphs = b.map { frame in region.map { frame.bytes[$0] > 200 } }
-        let usable = a.map { frame in region.map { frame.bytes[$0] < 170 } }
         var changes: [Int] = []
-        for k in 1..<glyphs.count {
-            let differing = region.indices.count { usable[k - 1][$0] && usable[k][$0] && glyphs[k - 1][$0] != glyphs[k][$0] }
-            if differing > 20 { changes.append(k) }
+        var last: (glyphs: [Bool], usable: [Bool])?
+        for k in 0..<b.count {
+            let usable = region.map { a[k].bytes[$0] < 200 }
+            guard usable.count(where: { $0 }) * 5 >= region.count * 4 else { continue }
+            let glyphs = region.map { b[k].bytes[$0] > 215 }
+            if let last {
+                let differing = region.indices.count { usable[$0] && last.usable[$0] && glyphs[$0] != last.glyphs[$0] }
+                if differing > 20 { changes.append(k) }
+            }
+            last = (glyphs, usable)
         }
         #expect((2...4).contains(changes.count), "text changed at frames \(changes)")
         for (earlier, later) in zip(changes, changes.dropFirst()) {
-            #expect(later - earlier >= 25, "text changed at frames \(changes): more than once in a second")
+            #expect((20...40).contains(later - earlier), "text changed at frames \(changes): not once a second")
         }
     }
 
