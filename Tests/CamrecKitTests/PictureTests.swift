@@ -248,3 +248,27 @@ private func == (lhs: (x: Int, y: Int), rhs: Offsets) -> Bool { lhs.x == rhs.x &
         #expect(throws: TemplateError.self) { try RecordPipeline(config: config(turned), template: old).description(location: "x.mp4") }
     }
 }
+
+/// The hook for recordings that copy a camera's frames: the orientation as an MP4 display matrix.
+@Suite struct DisplayMatrixTests {
+    static let size = FrameSize(width: 1280, height: 720)
+
+    /// ffmpeg's mov muxer's matrix for a display rotation (a, b, c, d, x, y as integers).
+    func words(_ matrix: [UInt8]) -> [Int32] {
+        stride(from: 0, to: 36, by: 4).map { i in
+            Int32(bitPattern: UInt32(matrix[i]) << 24 | UInt32(matrix[i + 1]) << 16 | UInt32(matrix[i + 2]) << 8 | UInt32(matrix[i + 3]))
+        }
+    }
+
+    @Test func identityIsTheUsualMatrix() {
+        #expect(Orientation.identity.displayMatrix(for: Self.size) == TrackMatrix.identity)
+    }
+
+    @Test func rotationsMatchFFmpegsMatrices() {
+        let one: Int32 = 0x10000, w = Int32(1280) << 16, h = Int32(720) << 16, unit: Int32 = 0x4000_0000
+        #expect(words(Orientation(rotation: .clockwise).displayMatrix(for: Self.size)) == [0, one, 0, -one, 0, 0, h, 0, unit])
+        #expect(words(Orientation(rotation: .upsideDown).displayMatrix(for: Self.size)) == [-one, 0, 0, 0, -one, 0, w, h, unit])
+        #expect(words(Orientation(rotation: .counterclockwise).displayMatrix(for: Self.size)) == [0, -one, 0, one, 0, 0, 0, w, unit])
+        #expect(words(Orientation(flip: .horizontal).displayMatrix(for: Self.size)) == [-one, 0, 0, 0, one, 0, w, 0, unit])
+    }
+}
