@@ -77,6 +77,8 @@ enum RecordCommand: Subcommand {
     }
 
     private static func record(_ options: RecordOptions, console: Console) throws(CamrecError) -> ExitStatus {
+        // A bad --overlay-image is refused before the output or the camera is looked at.
+        let picture = try options.picture.resolve()
         // --print-pipeline creates nothing, so an existing OUTPUT is no reason to refuse it.
         if !options.printPipeline {
             if let naming = options.unattended.segments?.naming {
@@ -99,7 +101,7 @@ enum RecordCommand: Subcommand {
             stills: options.stills)
         config.segments = options.unattended.segments
         config.reconnect = options.unattended.reconnect
-        config.picture = try options.picture.resolve()
+        config.picture = picture
         if options.printPipeline {
             do {
                 print(try RecordPipeline(config: config, template: options.template).commandLine())
