@@ -132,6 +132,7 @@ def write(ctx: Context, path: Path, sections: list[SectionResult], elapsed: floa
               "```sh", "bench/run            # full suite, under 20 minutes on 2 cores; writes BENCHMARKS.md",
               "bench/run --quick    # smoke run, a few minutes",
               "bench/run --only segments --output /tmp/segments.md   # section 7 alone, about an hour",
+              "bench/run --only picture --output /tmp/picture.md     # section 8 alone, about 3.5 minutes",
               "```", "",
               "Everything the run wrote (movies, logs, each command line) is under `bench/out/` (not committed).", ""]
     path.write_text("\n".join(lines))
