@@ -1,4 +1,5 @@
 import GStreamer
+import MediaValues
 import Synchronization
 
 /// Makes each frame's `--overlay` text: a buffer probe on the textoverlay's video input
@@ -12,9 +13,12 @@ enum OverlayTextProbe {
     /// `decimator` is the recording's, when it keeps fewer frames than the camera gives:
     /// a second one, fed the same timestamps, keeps the same frames, so `{frame}` counts
     /// the movie's frames (a frame only the stills see shows the index of the last kept one).
-    static func install(_ text: OverlayText?, in pipeline: Pipeline, device: String,
+    /// `rate` is the movie's: `{elapsed}` is the frame's time from the first frame, to the
+    /// nearest frame (camera timestamps jitter by a fraction of one), as the movie shows it.
+    static func install(_ text: OverlayText?, in pipeline: Pipeline, device: String, rate: FrameRateValue,
                         decimator: RateDecimator? = nil) throws(GStreamerError) -> ProbeToken? {
         guard let text, text.varies else { return nil }
+        let halfFrame = UInt64(0.5e9 / max(rate.framesPerSecond, 0.001))
         let element = try pipeline.element(named: PictureSettings.textElement)
         let pad = try element.staticPad("video_sink")
         let state = Mutex(Counter())
@@ -34,7 +38,7 @@ enum OverlayTextProbe {
             let captured = CaptureTime.of(runningTime: pts, baseTime: element.baseTime, clockNow: clockNow,
                                           wallNow: WallTime.now())
             let line = text.render(OverlayText.Frame(captureTime: captured, index: index,
-                                                     elapsed: pts >= first ? pts - first : 0, device: device))
+                                                     elapsed: pts >= first ? pts - first + halfFrame : 0, device: device))
             let changed = state.withLock { counter in
                 guard counter.lastText != line else { return false }
                 counter.lastText = line

@@ -128,7 +128,7 @@ final class RecordingSession {
                 decimator = RateDecimator(cameraRate: format.rate, movieRate: config.rate)
             }
             overlayToken = try OverlayTextProbe.install(config.picture.text, in: pipeline, device: config.source.deviceName,
-                                                        decimator: decimator)
+                                                        rate: config.rate, decimator: decimator)
         } catch {
             throw CamrecError(.usage, "the pipeline template needs {picture}, with a textoverlay named '\(PictureSettings.textElement)' for --overlay (\(error))")
         }

@@ -70,7 +70,8 @@ public final class StillCamera: Sendable {
             // Empty and cut-short camera frames never become a photo.
             frameGuard = try FrameGuard.install(for: config.source, in: pipeline) {}
             sink = try AppSink(pipeline.element(named: "frames"))
-            overlayToken = try OverlayTextProbe.install(config.picture.text, in: pipeline, device: config.source.deviceName)
+            overlayToken = try OverlayTextProbe.install(config.picture.text, in: pipeline, device: config.source.deviceName,
+                                                         rate: config.rate)
             encoder = try StillEncoder(format: config.format)
             try pipeline.setStateThrowingPostedError(.playing)
         } catch let error as CamrecError {
