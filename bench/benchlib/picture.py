@@ -211,7 +211,7 @@ def section(ctx: Context) -> SectionResult:
                 if alone and alone[1] is not None and alone[3] is not None:
                     gap += (f" What limits it: the filter itself. Alone (no camera, no encoder), GStreamer 1.22's "
                             f"`{alone[0]}` takes {alone[1]:.2f} ms per 720p frame, ffmpeg's `{alone[2]}` "
-                            f"{alone[3]:.2f} ms, {(alone[1] - alone[3]) * 30:.3f} CPU s per recorded s more at 30 fps: "
+                            f"{alone[3]:.2f} ms, {(alone[1] - alone[3]) * 30 / 1000:.3f} CPU s per recorded s more at 30 fps: "
                             "videoflip moves one pixel at a time (a column at a time when turning), ffmpeg's filters "
                             "are vectorised. The rest of camrec's pipeline is cheaper than ffmpeg's (the plain row). "
                             "Closing it needs a faster flip than Debian 12's GStreamer has (an element of camrec's own).")
