@@ -136,6 +136,9 @@ public enum PluginPackages {
         "videoscale": "gstreamer1.0-plugins-base",
         "appsink": "gstreamer1.0-plugins-base",
         "appsrc": "gstreamer1.0-plugins-base",
+        "videoflip": "gstreamer1.0-plugins-good",
+        "gdkpixbufoverlay": "gstreamer1.0-plugins-good",
+        "textoverlay": "gstreamer1.0-x",
     ]
 
     /// A hint such as "install the Debian package gstreamer1.0-plugins-ugly".

@@ -57,7 +57,10 @@ enum CommandCatalog {
         case "--set": return .words(ControlRequest.friendlyNames.map { $0.name + "=" })
         case "--mode": return .words(["accurate", "keyframe", "reencode"])
         case "--size": return .words(["640x480", "1280x720", "1920x1080", "720p", "1080p"])
-        case "--output", "--stills", "--pipeline", "--control": return .files
+        case "--rotate": return .words(["90", "180", "270"])
+        case "--flip": return .words(["horizontal", "vertical"])
+        case "--overlay-position", "--overlay-image-position": return .words(OverlayPosition.allCases.map(\.rawValue))
+        case "--output", "--stills", "--pipeline", "--control", "--overlay-image": return .files
         default: return .none
         }
     }

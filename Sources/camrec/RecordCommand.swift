@@ -11,7 +11,7 @@ enum RecordCommand: Subcommand {
         name: "camrec",
         abstract: "Record a movie from a camera (v4l2src → H.264 → MP4, MOV or MKV).",
         usage: "camrec [record] [options] OUTPUT",
-        options: CameraOptions.specs + UnattendedOptions.specs + PictureControlOptions.specs + [PictureControlOptions.settleSpec] + [
+        options: CameraOptions.specs + UnattendedOptions.specs + PictureControlOptions.specs + [PictureControlOptions.settleSpec] + PictureOptions.specs + [
             OptionSpec(["--max-duration", "-t"], value: "T", help: "stop by itself after T: 600, 90s, 10m, 1h2m3s, 00:10:00; 0 or none for no limit (default: 10m)"),
             OptionSpec(["--keyframe-interval", "-g"], value: "T", help: "time between keyframes (default: 1s, 0.5s with --segment); a crash loses at most about this much of an MP4/MOV"),
             OptionSpec(["--force", "-f"], help: "replace OUTPUT if it exists"),
@@ -42,7 +42,8 @@ enum RecordCommand: Subcommand {
 
             SIGINT, SIGTERM or SIGHUP stop the recording and finalise the file; a second
             signal aborts at once (the file still plays). SIGUSR1 takes a still: the newest
-            camera frame at full size (an MJPEG camera's own JPEG), written beside the movie
+            camera frame at full size (an MJPEG camera's own JPEG, unless --rotate, --flip,
+            --mirror or an overlay changes the picture), written beside the movie
             without touching the recording. On an interactive terminal, the key s takes a
             still and q stops. The movie is written to
             NAME.partial.EXT and renamed to OUTPUT once finalised; after a crash that file
@@ -79,6 +80,8 @@ enum RecordCommand: Subcommand {
     }
 
     private static func record(_ options: RecordOptions, console: Console) throws(CamrecError) -> ExitStatus {
+        // A bad --overlay-image is refused before the output or the camera is looked at.
+        let picture = try options.picture.resolve()
         // --print-pipeline creates nothing, so an existing OUTPUT is no reason to refuse it.
         if !options.printPipeline {
             if let naming = options.unattended.segments?.naming {
@@ -105,6 +108,7 @@ enum RecordCommand: Subcommand {
         config.settle = options.settle
         // Names and values are checked against the camera before anything starts (exit 64).
         let controls = options.printPipeline ? nil : try PreparedControls.prepare(options.controls, source: resolution.source)
+        config.picture = picture
         if options.printPipeline {
             do {
                 print(try RecordPipeline(config: config, template: options.template).commandLine())
@@ -114,7 +118,7 @@ enum RecordCommand: Subcommand {
             return .success
         }
         let printer = RecordingPrinter(console: console)
-        for warning in resolution.warnings + startWarnings(options, source: resolution.source) {
+        for warning in resolution.warnings + startWarnings(options, source: resolution.source, picture: config.picture) {
             printer.show(.warning(warning))
         }
         let applied = try controls?.apply()
@@ -148,7 +152,7 @@ enum RecordCommand: Subcommand {
     }
 
     /// Options that are valid but will not do what was asked of them with this camera.
-    private static func startWarnings(_ options: RecordOptions, source: VideoSource) -> [String] {
+    private static func startWarnings(_ options: RecordOptions, source: VideoSource, picture: PictureSettings) -> [String] {
         var warnings: [String] = []
         if options.unattended.segments != nil && options.force {
             warnings.append("--force does nothing with --segment: movies of a segmented run never replace a file (a taken name gets -2)")
@@ -157,7 +161,7 @@ enum RecordCommand: Subcommand {
             warnings.append("\((options.output as NSString).lastPathComponent) is used as written: time fields and counters are filled in only with --segment")
         }
         if options.stillQualityGiven, case .camera(_, let format) = source, format.fourcc == "MJPG",
-           options.stills.format != .png {
+           options.stills.format != .png, !picture.isActive {
             warnings.append("--still-quality is not used: stills from an MJPEG camera are its own JPEG frames, byte for byte")
         }
         return warnings
@@ -187,9 +191,12 @@ struct RecordOptions {
     var controls: ControlRequest
     /// `--settle`.
     var settle: TimeSpec
+    /// Rotation, mirroring and overlays.
+    var picture: PictureChoice
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         camera = try CameraChoice(parsed)
+        picture = try PictureChoice(parsed)
         if let limit = try parsed.value("--max-duration", MaxDuration.parseLimit) {
             maxDuration = limit
         } else {

@@ -10,7 +10,7 @@ enum StillCommand: Subcommand {
         name: "camrec still",
         abstract: "Take a photo from a camera, after its auto-exposure has settled.",
         usage: "camrec still [options] OUTPUT",
-        options: CameraOptions.specs + PictureControlOptions.specs + [
+        options: CameraOptions.specs + PictureControlOptions.specs + PictureOptions.specs + [
             OptionSpec(["--count", "-n"], value: "N", help: "take N photos (default: 1)"),
             OptionSpec(["--interval", "-i"], value: "T", help: "time between photos of a series (default: 1s)"),
             OptionSpec(["--settle"], value: "T", help: "wait at most T for the brightness to settle before the first photo; 0 takes the first frame (default: 3s)"),
@@ -34,6 +34,7 @@ enum StillCommand: Subcommand {
         var format: StillFormat
         var force: Bool
         var controls: ControlRequest
+        var picture: PictureChoice
     }
 
     static func validate(_ parsed: ParsedArguments) throws(UsageError) -> Options {
@@ -50,7 +51,8 @@ enum StillCommand: Subcommand {
             interval: try parsed.value("--interval") { (text: String) throws(ValueError) in try TimeSpec.parse(text) } ?? .seconds(1),
             settle: try parsed.value("--settle") { (text: String) throws(ValueError) in try TimeSpec.parse(text) } ?? .seconds(3),
             quality: quality, output: output, format: format, force: parsed.flag("--force"),
-            controls: try stillControls(parsed))
+            controls: try stillControls(parsed),
+            picture: try PictureChoice(parsed))
     }
 
     static func run(_ options: Options, console: Console) throws(CamrecError) -> ExitStatus {
@@ -78,6 +80,7 @@ enum StillCommand: Subcommand {
     /// Checks the destination and finds the camera (errors other than usage ones).
     private static func makeConfig(_ options: Options) throws(CamrecError) -> (StillConfig, warnings: [String]) {
         let (output, format) = (options.output, options.format)
+        let picture = try options.picture.resolve()
         let target: StillOutput
         if options.count == 1 && !output.contains("%") {
             try StillNaming.checkFolder(of: output)
@@ -91,8 +94,9 @@ enum StillCommand: Subcommand {
             target = .series(naming)
         }
         let resolution = try options.camera.resolve()
-        let config = StillConfig(source: resolution.source, size: resolution.size, rate: resolution.rate, format: format,
+        var config = StillConfig(source: resolution.source, size: resolution.size, rate: resolution.rate, format: format,
                                  output: target, count: options.count, interval: options.interval, settle: options.settle)
+        config.picture = picture
         return (config, resolution.warnings)
     }
 

@@ -7,7 +7,7 @@ import Testing
         for name in ["name=src", "name=t", "name=record", "name=encoder", "name=stills"] {
             #expect(body.contains(name), "record.pipeline lacks \(name)")
         }
-        #expect(PipelineTemplate.record.placeholders == ["source", "caps", "decode_shared", "decode_record", "colorimetry", "encoder", "output"])
+        #expect(PipelineTemplate.record.placeholders == ["source", "caps", "decode_shared", "picture", "decode_record", "colorimetry", "encoder", "output"])
     }
 
     @Test func renderFillsPlaceholdersAndDropsComments() throws {

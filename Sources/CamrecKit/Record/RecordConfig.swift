@@ -34,6 +34,8 @@ public struct RecordConfig: Sendable {
     /// Called with the camera's path when it is back after `--reconnect` (sets the
     /// controls again); returns warnings.
     public var cameraBack: (@Sendable (String) -> [String])?
+    /// Rotation, mirroring and overlays, for the movie and its stills.
+    public var picture: PictureSettings = .unchanged
 
     public init(
         source: VideoSource, size: FrameSize, rate: FrameRateValue, maxDuration: TimeSpec?,

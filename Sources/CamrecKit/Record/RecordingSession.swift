@@ -18,6 +18,8 @@ final class RecordingSession {
     private let stillSink: AppSink
     /// `--settle`: measures and drops the settling frames at the encoder's input.
     private let settleToken: ProbeToken?
+    /// Sets each frame's `--overlay` text; nil without one.
+    private var overlayToken: ProbeToken?
     private var stills: StillTaker?
     /// The muxer ("mux"): a splitmuxsink with segments, whose messages say when a file is done.
     private let muxer: Element?
@@ -123,6 +125,16 @@ final class RecordingSession {
         } catch {
             throw CamrecError(.usage, "the pipeline template needs an appsink named 'stills' (\(error))")
         }
+        do {
+            var decimator: RateDecimator?
+            if case .camera(_, let format) = config.source, format.rate != config.rate {
+                decimator = RateDecimator(cameraRate: format.rate, movieRate: config.rate)
+            }
+            overlayToken = try OverlayTextProbe.install(config.picture.text, in: pipeline, device: config.source.deviceName,
+                                                        rate: config.rate, decimator: decimator)
+        } catch {
+            throw CamrecError(.usage, "the pipeline template needs {picture}, with a textoverlay named '\(PictureSettings.textElement)' for --overlay (\(error))")
+        }
     }
 
     /// Runs the pipeline until it ends; `announce` reports `started` (the first pipeline
@@ -134,6 +146,7 @@ final class RecordingSession {
             gateToken.remove()
             settleToken?.remove()
             frameGuardToken?.remove()
+            overlayToken?.remove()
             _ = try? pipeline.setState(.null)
         }
         var moviePath: (@Sendable (Int) -> String?)?
@@ -186,7 +199,7 @@ final class RecordingSession {
         }
         return RecordingStart(
             path: plan.currentPath, partialPath: plan.location, device: device, format: format,
-            size: config.size.description, fps: config.rate.description, formatReason: reason,
+            size: config.picture.orientation.outputSize(config.size).description, fps: config.rate.description, formatReason: reason,
             maxDuration: config.maxDuration?.seconds, pipeline: commandLine,
             controls: config.controls.isEmpty ? nil : config.controls)
     }

@@ -4,6 +4,14 @@ public enum VideoSource: Sendable, Equatable {
     case testPattern
     /// A V4L2 capture device, with the camera format camrec chose for it.
     case camera(path: String, format: CameraFormat)
+
+    /// The camera as `{device}` shows it in `--overlay` text: its path, or "test".
+    public var deviceName: String {
+        switch self {
+        case .testPattern: "test"
+        case .camera(let path, _): path
+        }
+    }
 }
 
 /// A camera format: what v4l2src must deliver, as chosen from the device's capabilities.

@@ -33,7 +33,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .success: "success (also after a stop at --max-duration or on a signal)"
         case .failure: "another error (the message says what)"
         case .usage: "usage error: unknown option, malformed value, missing argument"
-        case .invalidInput: "invalid input media (trim, recover)"
+        case .invalidInput: "invalid input media (trim, recover; --overlay-image)"
         case .noCamera: "no such camera, or no camera at all"
         case .unavailable: "a GStreamer plugin camrec needs is missing, or no recorder listens on the ctl socket"
         case .cannotCreateOutput: "output exists (use --force), or its folder is missing or not writable"

@@ -30,6 +30,11 @@ enum FailureMapping {
                 return CamrecError(.noCamera, "the camera is gone: \(failure.message)")
             }
         }
+        if failure.source.name == "logo" {
+            // gdkpixbufoverlay loads --overlay-image as the pipeline starts: a PNG whose
+            // header was fine but whose pixels are not.
+            return CamrecError(.invalidInput, "--overlay-image: \(failure.message) (\(failure.debug)): give a valid PNG image")
+        }
         if failure.isResourceError(.noSpaceLeft) {
             return CamrecError(.diskFull, "disk full while writing: free some space and try again")
         }

@@ -20,6 +20,8 @@ public struct StillConfig: Sendable {
     public var interval: TimeSpec
     /// The longest wait for exposure to settle; zero takes the first frame.
     public var settle: TimeSpec
+    /// Rotation, mirroring and overlays.
+    public var picture: PictureSettings = .unchanged
 
     public init(source: VideoSource, size: FrameSize, rate: FrameRateValue, format: StillFormat,
                 output: StillOutput, count: Int, interval: TimeSpec, settle: TimeSpec) {
@@ -59,6 +61,7 @@ public final class StillCamera: Sendable {
         let sink: AppSink
         let encoder: StillEncoder
         let frameGuard: (FrameGuard, ProbeToken)?
+        var overlayToken: ProbeToken?
         // The element named "src" is the camera: its errors say busy, gone or refused.
         var camera: Element?
         do {
@@ -67,6 +70,8 @@ public final class StillCamera: Sendable {
             // Empty and cut-short camera frames never become a photo.
             frameGuard = try FrameGuard.install(for: config.source, in: pipeline) {}
             sink = try AppSink(pipeline.element(named: "frames"))
+            overlayToken = try OverlayTextProbe.install(config.picture.text, in: pipeline, device: config.source.deviceName,
+                                                         rate: config.rate)
             encoder = try StillEncoder(format: config.format)
             try pipeline.setStateThrowingPostedError(.playing)
         } catch let error as CamrecError {
@@ -78,6 +83,7 @@ public final class StillCamera: Sendable {
         }
         defer {
             frameGuard?.1.remove()
+            overlayToken?.remove()
             _ = try? pipeline.setState(.null)
         }
         let bus = pipeline.bus
@@ -138,6 +144,7 @@ public final class StillCamera: Sendable {
         values["decode"] = values["decode_shared", default: ""] + " " + values["decode_record", default: ""]
         values["decode_shared"] = nil
         values["decode_record"] = nil
+        RecordPipeline.addPicture(config.picture, size: config.size, printed: false, to: &values, template: template)
         do {
             return try template.render(values)
         } catch {

@@ -1,0 +1,75 @@
+import MediaValues
+
+/// What camrec does to the picture before it is encoded and before stills are taken:
+/// orientation (`--rotate`, `--flip`, `--mirror`), burnt-in text (`--overlay`) and an
+/// image (`--overlay-image`). The movie and its stills show the same picture.
+public struct PictureSettings: Sendable, Equatable {
+    /// Rotation and mirroring.
+    public var orientation: Orientation
+    /// Burnt-in text, if any.
+    public var text: OverlayText?
+    /// Where the text goes.
+    public var textPosition: OverlayPosition
+    /// A PNG placed over the picture, if any.
+    public var image: OverlayImage?
+
+    public init(orientation: Orientation = .identity, text: OverlayText? = nil,
+                textPosition: OverlayPosition = .defaultText, image: OverlayImage? = nil) {
+        self.orientation = orientation
+        self.text = text
+        self.textPosition = textPosition
+        self.image = image
+    }
+
+    /// The picture as the camera gives it.
+    public static let unchanged = PictureSettings()
+
+    /// Whether anything is done to the picture (which then needs decoded frames).
+    public var isActive: Bool { !orientation.isIdentity || text != nil || image != nil }
+
+    /// The name of the textoverlay element, whose text camrec sets for every frame.
+    public static let textElement = "overlay"
+
+    /// The text's height in pixels in a `frame`: about a 24th of its shorter side (30 px
+    /// at 720p), so that it reads at any size without covering the picture.
+    public static func textPixels(in frame: FrameSize) -> Int {
+        max(14, min(frame.width, frame.height) / 24)
+    }
+
+    /// The elements that do it, in gst-launch syntax (starting with "! "), for frames of
+    /// `cameraSize` as the camera gives them; "" when nothing is done. `quote` writes a
+    /// property value (for the parser, or for a shell when printed). The text property
+    /// holds `text` as given when `printed`; camrec itself starts it empty and sets it for
+    /// every frame before the frame reaches the element (see `OverlayTextProbe`).
+    public func fragment(cameraSize: FrameSize, printed: Bool, quote: (String) -> String) -> String {
+        var parts: [String] = []
+        if !orientation.isIdentity {
+            parts.append("videoflip name=orient video-direction=\(orientation.videoDirection)")
+        }
+        let frame = orientation.outputSize(cameraSize)
+        let pixels = Self.textPixels(in: frame)
+        let margin = max(8, pixels / 2)
+        if let image {
+            let (x, y) = image.position.imageOffsets(image: image.size, frame: frame, margin: margin)
+            parts.append("gdkpixbufoverlay name=logo location=\(quote(image.path)) offset-x=\(x) offset-y=\(y)")
+        }
+        if let text {
+            let initial = printed || !text.varies ? text.template : ""
+            parts.append("textoverlay name=\(Self.textElement) text=\(quote(initial))"
+                + " font-desc=\(quote("DejaVu Sans Mono Bold \(pixels)px")) auto-resize=false"
+                + " draw-outline=true draw-shadow=true color=0xffffffff outline-color=0xff000000"
+                + " halignment=\(textPosition.horizontalAlignment) valignment=\(textPosition.verticalAlignment)"
+                + " xpad=\(margin) ypad=\(margin)")
+        }
+        return parts.map { "! " + $0 }.joined(separator: " ")
+    }
+
+    /// The GStreamer elements the settings need, for the missing-plugin check.
+    public var elements: [String] {
+        var names: [String] = []
+        if !orientation.isIdentity { names.append("videoflip") }
+        if image != nil { names.append("gdkpixbufoverlay") }
+        if text != nil { names.append("textoverlay") }
+        return names
+    }
+}

@@ -1,0 +1,56 @@
+import ArgumentParsing
+import CamrecKit
+
+/// The picture options of `camrec` and `camrec still`: orientation and overlays, declared once.
+enum PictureOptions {
+    static let specs = [
+        OptionSpec(["--rotate"], value: "DEG", help: "turn the picture 90, 180 or 270 degrees clockwise (in the pixels, before encoding; 90 and 270 swap width and height)"),
+        OptionSpec(["--flip"], value: "DIR", help: "mirror the picture: horizontal or vertical (after --rotate)"),
+        OptionSpec(["--mirror"], help: "the same as --flip horizontal, as a front camera's preview"),
+        OptionSpec(["--overlay"], value: "TEXT", help: "burn TEXT into the picture: strftime fields (%Y-%m-%d %H:%M:%S, …) for the moment the camera took the frame, {frame} (its index in the movie, from 0), {elapsed} (its time in the movie, HH:MM:SS) and {device} (the camera's path); white with a black outline, about a 24th of the picture's height"),
+        OptionSpec(["--overlay-position"], value: "POS", help: "where the text goes: top-left (default), top-right, bottom-left, bottom-right, top or bottom"),
+        OptionSpec(["--overlay-image"], value: "FILE", help: "place a PNG image (a logo; its transparency is kept) over the picture at its own size; a missing file or one that is not a PNG is refused (exit 65) before anything is recorded"),
+        OptionSpec(["--overlay-image-position"], value: "POS", help: "where the image goes: the positions of --overlay-position (default: top-right)"),
+    ]
+}
+
+/// The picture asked for on the command line, typed once; the image file is checked by
+/// `resolve()`, when the command runs.
+struct PictureChoice {
+    var orientation: Orientation
+    var text: OverlayText?
+    var textPosition: OverlayPosition
+    var imagePath: String?
+    var imagePosition: OverlayPosition
+
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        let rotation = try parsed.value("--rotate", Orientation.parseRotation) ?? .none
+        var flip = try parsed.value("--flip", Orientation.parseFlip)
+        if parsed.flag("--mirror") {
+            if flip == .vertical {
+                throw UsageError("--mirror is --flip horizontal, and --flip vertical was given too: give one of them")
+            }
+            flip = .horizontal
+        }
+        orientation = Orientation(rotation: rotation, flip: flip)
+        text = try parsed.value("--overlay") { (text: String) throws(ValueError) in try OverlayText(text) }
+        textPosition = try parsed.value("--overlay-position", OverlayPosition.parse) ?? .defaultText
+        if text == nil, parsed.isPresent("--overlay-position") {
+            throw UsageError("--overlay-position needs --overlay TEXT (for the image: --overlay-image-position)")
+        }
+        imagePath = parsed.value("--overlay-image")
+        if let imagePath, imagePath.isEmpty {
+            throw UsageError("--overlay-image: give a PNG file")
+        }
+        imagePosition = try parsed.value("--overlay-image-position", OverlayPosition.parse) ?? .defaultImage
+        if imagePath == nil, parsed.isPresent("--overlay-image-position") {
+            throw UsageError("--overlay-image-position needs --overlay-image FILE")
+        }
+    }
+
+    /// The settings, with the image read and checked (exit 65 when it is missing or not a PNG).
+    func resolve() throws(CamrecError) -> PictureSettings {
+        let image = try imagePath.map { path throws(CamrecError) in try OverlayImage.load(path, position: imagePosition) }
+        return PictureSettings(orientation: orientation, text: text, textPosition: textPosition, image: image)
+    }
+}
