@@ -204,16 +204,7 @@ import Testing
     @Test func missingTextPluginNamesThePackage() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let plugins = folder.path("plugins")
-        try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: false)
-        let system = "/usr/lib/x86_64-linux-gnu/gstreamer-1.0"
-        for name in try FileManager.default.contentsOfDirectory(atPath: system) where name.hasSuffix(".so") && name != "libgstpango.so" {
-            try FileManager.default.createSymbolicLink(atPath: plugins + "/" + name, withDestinationPath: system + "/" + name)
-        }
-        var environment = ProcessInfo.processInfo.environment
-        environment["GST_PLUGIN_SYSTEM_PATH_1_0"] = plugins
-        environment["GST_PLUGIN_PATH_1_0"] = ""
-        environment["GST_REGISTRY_1_0"] = folder.path("registry.bin")
+        let environment = try PluginRegistry.environment(withoutPlugin: "libgstpango.so", in: folder)
         let output = folder.path("movie.mp4")
         let result = try CamrecBinary.run(["--device", "test", "--max-duration", "1", "--overlay", "%H:%M", output], environment: environment)
         #expect(result.status == 69, "\(result.stderr)")
