@@ -61,7 +61,8 @@ public enum MovieRecovery {
         let tracks = movie.tracks.map(describe)
         let output = try RecoverOutput.prepare(for: source, container: container, destination: destination,
                                                force: force, control: control)
-        do throws(CamrecError) {
+        return try publish(output, input: input, container: container, tracks: tracks,
+                           lostTailBytes: Int64(movie.fileSize - min(movie.completeEnd, movie.fileSize))) { () throws(CamrecError) in
             do {
                 try MovieWriter.write(path: output.temporary, sourcePath: input, fileType: movie.fileType,
                                       movieTimescale: movie.movieTimescale, tracks: movie.tracks, metadata: movie.metadata)
@@ -77,6 +78,16 @@ public enum MovieRecovery {
             guard let written, written.tracks.map(\.samples.count) == movie.tracks.map(\.samples.count) else {
                 throw CamrecError(.failure, "the movie written from \(input) does not read back whole; nothing was kept")
             }
+        }
+    }
+
+    /// Writes the recovered movie with `write` into `output`'s temporary file, removes it if
+    /// that fails, and otherwise moves it into place and describes the result.
+    private static func publish(_ output: RecoverOutput, input: String, container: RecoverContainer,
+                                tracks: [RecoveredTrack], lostTailBytes: Int64,
+                                write: () throws(CamrecError) -> Void) throws(CamrecError) -> RecoverResult {
+        do throws(CamrecError) {
+            try write()
         } catch {
             output.discard()
             throw error
@@ -84,8 +95,7 @@ public enum MovieRecovery {
         try output.publish()
         return RecoverResult(
             input: input, output: output.final, status: .recovered, container: container, frames: frames(tracks),
-            duration: duration(tracks), bytes: OutputFile.size(of: output.final),
-            lostTailBytes: Int64(movie.fileSize - min(movie.completeEnd, movie.fileSize)), tracks: tracks
+            duration: duration(tracks), bytes: OutputFile.size(of: output.final), lostTailBytes: lostTailBytes, tracks: tracks
         )
     }
 
@@ -150,7 +160,8 @@ public enum MovieRecovery {
         }
         let output = try RecoverOutput.prepare(for: source, container: container, destination: destination,
                                                force: force, control: control)
-        do throws(CamrecError) {
+        return try publish(output, input: input, container: container, tracks: tracks,
+                           lostTailBytes: Int64(source.size - min(layout.keptEnd, source.size))) { () throws(CamrecError) in
             let descriptor = open(output.temporary, O_WRONLY | O_TRUNC | O_CLOEXEC)
             guard descriptor >= 0 else {
                 throw CamrecError(.cannotCreateOutput, "cannot write \(output.temporary): \(systemMessage(errno))")
@@ -161,16 +172,7 @@ public enum MovieRecovery {
             guard let written, written.isFinalised, written.blocks == layout.blocks else {
                 throw CamrecError(.failure, "the movie written from \(input) does not read back whole; nothing was kept")
             }
-        } catch {
-            output.discard()
-            throw error
         }
-        try output.publish()
-        return RecoverResult(
-            input: input, output: output.final, status: .recovered, container: container, frames: frames(tracks),
-            duration: duration(tracks), bytes: OutputFile.size(of: output.final),
-            lostTailBytes: Int64(source.size - min(layout.keptEnd, source.size)), tracks: tracks
-        )
     }
 
     private static func describe(_ layout: MatroskaLayout) -> [RecoveredTrack] {
