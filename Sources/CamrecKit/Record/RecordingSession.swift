@@ -215,6 +215,7 @@ final class RecordingSession {
     private func loop(events: @escaping @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
         var machine = RecordingMachine(start: .now)
         var lastFrames = 0
+        var freeMemory = FreeMemory()
         while true {
             let message = bus.pop(timeoutNanoseconds: 100_000_000)
             let now = ContinuousClock.now
@@ -247,6 +248,7 @@ final class RecordingSession {
                         bytes: plan.bytesWritten, limit: config.maxDuration?.seconds,
                         fps: Double(frames - lastFrames) / max(interval / .seconds(1), 0.001))))
                     lastFrames = frames
+                    freeMemory.releaseIfDue(now)
                     if config.segments?.retention.minFree != nil, applyRetention(freeSpaceOnly: true, events: events) {
                         actions += machine.handle(.diskLow(now))
                     }
