@@ -15,9 +15,7 @@
 #endif
 
 // Tiles of the output, in bytes, within which the 8x8 blocks go row by row.
-#ifndef TILE
 #define TILE 64
-#endif
 
 // One 8x8 block of a transposing method. `rows[j]` is the source row that output column
 // x0 + j reads, already offset to the source column `base`; output row `out[k]` receives
