@@ -75,7 +75,7 @@ static void camrec_flip_get_property(GObject *object, guint id, GValue *value, G
 static GstCaps *camrec_flip_transform_caps(GstBaseTransform *trans, GstPadDirection direction,
                                            GstCaps *caps, GstCaps *filter)
 {
-    (void)direction;   // the mapping is its own inverse's shape: both directions swap alike
+    (void)direction;   // sink to source and source to sink are the same swap
     CamrecFlip *self = CAMREC_FLIP(trans);
     GST_OBJECT_LOCK(self);
     gboolean swap = swaps_dimensions(self->method);
