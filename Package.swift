@@ -10,6 +10,10 @@ let package = Package(
         .library(name: "CamrecKit", targets: ["CamrecKit"]),
         // The emulated V4L2 camera, loaded with LD_PRELOAD by tests, benchmarks and demos.
         .library(name: "VirtualCamera", type: .dynamic, targets: ["VirtualCamera"]),
+        // camrec's own GStreamer elements as a plugin, libgstcamrec.so, so that a pipeline
+        // `camrec --print-pipeline` shows runs in gst-launch-1.0 (GST_PLUGIN_PATH); camrec itself
+        // has them built in. The Debian package installs it in GStreamer's plugin folder.
+        .library(name: "gstcamrec", type: .dynamic, targets: ["GstCamrecPlugin"]),
     ],
     targets: [
         .systemLibrary(
@@ -18,7 +22,18 @@ let package = Package(
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]
         ),
         .target(name: "CGStreamerShim", dependencies: ["CGStreamer"]),
-        .target(name: "GStreamer", dependencies: ["CGStreamer", "CGStreamerShim"]),
+        // camrec's own elements in C (camrecflip: a faster videoflip for I420), registered by
+        // GStreamer's Runtime.initialize right after gst_init. gstvideo is named for the plugin
+        // library; camrec links it already (CGStreamer's module map).
+        .target(name: "CamrecElements", dependencies: ["CGStreamer"],
+                linkerSettings: [.linkedLibrary("gstvideo-1.0"), .linkedLibrary("gstbase-1.0")]),
+        .target(name: "GStreamer", dependencies: ["CGStreamer", "CGStreamerShim", "CamrecElements"]),
+        // libgstcamrec.so's entry point (GST_PLUGIN_DEFINE). The plugin is C only: linked without
+        // Swift's start-up object (-nostartfiles) and against the static Swift runtime, of which
+        // it then takes nothing, it needs no libswiftCore.so and has no search path into the
+        // toolchain, so it loads where no Swift is installed. camrec does not link this target.
+        .target(name: "GstCamrecPlugin", dependencies: ["CamrecElements"],
+                linkerSettings: [.unsafeFlags(["-nostartfiles", "-static-stdlib"])]),
         // One frame size and one frame rate type (with their parsing and ValueError), shared
         // by V4L2 (what a camera offers) and CamrecKit (what a user asks for).
         .target(name: "MediaValues"),

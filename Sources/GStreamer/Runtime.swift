@@ -1,4 +1,5 @@
 import CGStreamer
+import CamrecElements
 
 /// GStreamer's process-wide initialisation.
 public enum Runtime {
@@ -9,10 +10,15 @@ public enum Runtime {
             if let error { g_error_free(error) }
             return .failure(.initialization(text))
         }
+        // camrec's own elements (camrecflip), built in: available to every pipeline from here on.
+        if camrec_elements_register() == 0 {
+            return .failure(.initialization("camrec's own elements (camrecflip) could not be registered"))
+        }
         return .success(())
     }()
 
-    /// Initialises GStreamer once; later calls return the first call's outcome.
+    /// Initialises GStreamer once and registers camrec's own elements (`camrecflip`); later
+    /// calls return the first call's outcome.
     public static func initialize() throws(GStreamerError) {
         try initialization.get()
     }

@@ -217,7 +217,7 @@ private func == (lhs: (x: Int, y: Int), rhs: Offsets) -> Bool { lhs.x == rhs.x &
         let text = try OverlayText("%H:%M:%S {frame}")
         let picture = PictureSettings(orientation: Orientation(rotation: .clockwise), text: text, textPosition: .bottomRight)
         let line = try RecordPipeline(config: config(picture)).description(location: "x.mp4")
-        #expect(line.contains("framerate=30/1 ! jpegdec ! videoconvert ! video/x-raw,format=I420,colorimetry=bt601 ! videoflip name=orient video-direction=90r ! textoverlay name=overlay text=\"\" "))
+        #expect(line.contains("framerate=30/1 ! jpegdec ! videoconvert ! video/x-raw,format=I420,colorimetry=bt601 ! camrecflip name=orient method=90r ! textoverlay name=overlay text=\"\" "))
         #expect(line.contains("halignment=right valignment=bottom"))
         // 480×640 once turned: a 24th of 480 is 20 px.
         #expect(line.contains("font-desc=\"DejaVu Sans Mono Bold 20px\""))
@@ -237,8 +237,8 @@ private func == (lhs: (x: Int, y: Int), rhs: Offsets) -> Bool { lhs.x == rhs.x &
         let image = OverlayImage(path: "/tmp/logo.png", size: FrameSize(width: 40, height: 20), position: .top)
         let picture = PictureSettings(orientation: Orientation(flip: .horizontal), text: try OverlayText("x"), image: image)
         let fragment = picture.fragment(cameraSize: Self.size, printed: true) { "<\($0)>" }
-        #expect(fragment.hasPrefix("! videoflip name=orient video-direction=horiz ! gdkpixbufoverlay name=logo location=</tmp/logo.png> offset-x=300 offset-y=10 ! textoverlay"))
-        #expect(picture.elements == ["videoflip", "gdkpixbufoverlay", "textoverlay"])
+        #expect(fragment.hasPrefix("! camrecflip name=orient method=horiz ! gdkpixbufoverlay name=logo location=</tmp/logo.png> offset-x=300 offset-y=10 ! textoverlay"))
+        #expect(picture.elements == ["gdkpixbufoverlay", "textoverlay"])   // camrecflip is built in
     }
 
     @Test func aTemplateWithoutPictureWorksUntilThePictureIsChanged() throws {

@@ -54,10 +54,17 @@ enum Packaging {
 
 @Suite(.enabled(if: Packaging.unusable == nil, "\(Packaging.unusable ?? "")"))
 struct PackageTests {
+    /// camrec's GStreamer plugin (camrecflip, for gst-launch-1.0), in GStreamer's plugin folder.
+    static let plugin: String = {
+        let arch = (try? ChildProcess.run("dpkg-architecture", ["-qDEB_HOST_MULTIARCH"]).stdoutText) ?? ""
+        return "usr/lib/\(arch.trimmingCharacters(in: .whitespacesAndNewlines))/gstreamer-1.0/libgstcamrec.so"
+    }()
+
     /// Everything the package installs, and nothing else.
     static let expectedFiles = [
         "lib/systemd/system/camrec@.service",
         "usr/bin/camrec",
+        Self.plugin,
         "usr/share/bash-completion/completions/camrec",
         "usr/share/doc/camrec/changelog.gz",
         "usr/share/doc/camrec/copyright",
@@ -115,6 +122,19 @@ struct PackageTests {
         let ldd = try ChildProcess.run("ldd", [camrec]).stdoutText
         #expect(!ldd.contains("swift") && !ldd.contains("Foundation") && !ldd.contains("not found"), "\(ldd)")
         #expect(try !ChildProcess.run("readelf", ["-d", camrec]).stdoutText.contains("RUNPATH"))
+
+        // The plugin loads in gst-launch-1.0's GStreamer and runs a printed pipeline's camrecflip
+        // (a registry of its own, so that the user's is not touched).
+        let plugin = URL(fileURLWithPath: root + "/" + Self.plugin)
+        let dynamic = try ChildProcess.run("readelf", ["-d", plugin.path]).stdoutText
+        #expect(!dynamic.contains("swift") && !dynamic.contains("RUNPATH") && !dynamic.contains("RPATH"), "\(dynamic)")
+        var environment = ProcessInfo.processInfo.environment
+        environment["GST_PLUGIN_PATH"] = plugin.deletingLastPathComponent().path
+        environment["GST_REGISTRY"] = folder.path("registry.bin")
+        let launched = try ChildProcess.run("gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=2", "!", "video/x-raw,format=I420,width=64,height=48",
+                                                               "!", "camrecflip", "method=90r", "!", "video/x-raw,width=48,height=64", "!", "fakesink"],
+                                            environment: environment, timeout: 60)
+        #expect(launched.status == 0, "\(launched.stderr)")
 
         // Records the test pattern with the Swift toolchain hidden (an empty folder over it).
         let movie = folder.path("installed.mp4")
@@ -225,7 +245,8 @@ struct PackageTests {
         #expect(try ChildProcess.run("dpkg-deb", ["-x", deb, extracted]).status == 0)
         func package(_ name: String) throws -> String {
             let made = try ChildProcess.run(Packaging.root.appendingPathComponent("scripts/package").path,
-                                            ["--fast", "--binary", extracted + "/usr/bin/camrec", "--output", folder.path(name)], timeout: 600)
+                                            ["--fast", "--binary", extracted + "/usr/bin/camrec", "--plugin", extracted + "/" + PackageTests.plugin,
+                                             "--output", folder.path(name)], timeout: 600)
             #expect(made.status == 0, "\(made.stderr)")
             return try #require(made.stdoutText.split(separator: "\n").last.map(String.init))
         }
@@ -239,6 +260,7 @@ struct PackageTests {
         // The binary is the one given, stripped again to the same bytes.
         let sums = try ChildProcess.run("/bin/sh", ["-c", "dpkg-deb --ctrl-tarfile \"$1\" | tar -xO ./md5sums", "sh", deb]).stdoutText
         #expect(try describe(first).contains(sums.split(separator: "\n").first { $0.hasSuffix("usr/bin/camrec") }.map(String.init) ?? "?"))
+        #expect(try describe(first).contains(sums.split(separator: "\n").first { $0.hasSuffix("libgstcamrec.so") }.map(String.init) ?? "?"))
     }
 }
 

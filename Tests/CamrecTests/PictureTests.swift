@@ -216,7 +216,7 @@ import Testing
     @Test func printedPipelineShowsThePictureElements() throws {
         let result = try CamrecBinary.run(["--device", "test", "--rotate", "90", "--overlay", "%H:%M:%S {frame}", "--print-pipeline", "/tmp/x.mp4"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdoutText.contains("! videoflip name=orient video-direction=90r ! textoverlay name=overlay text='%H:%M:%S {frame}'"),
+        #expect(result.stdoutText.contains("! camrecflip name=orient method=90r ! textoverlay name=overlay text='%H:%M:%S {frame}'"),
                 "\(result.stdoutText)")
     }
 }

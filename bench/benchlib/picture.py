@@ -112,14 +112,16 @@ def measure(ctx: Context) -> dict[str, dict[str, list[dict]]]:
     return results
 
 
-# The filters alone, without camera or encoder: 1280x720 I420 frames through GStreamer's element
-# (as camrec runs it) and through ffmpeg's filter, each minus a pass-through run of the same tool.
+# The filters alone, without camera or encoder: 1280x720 I420 frames through the GStreamer element
+# camrec runs (camrecflip, camrec's own, from libgstcamrec.so; textoverlay), through GStreamer's own
+# element for the same (videoflip, which camrec used before camrecflip), and through ffmpeg's filter,
+# each minus a pass-through run of the same tool.
 ALONE = (
-    ("--rotate 90", ["!", "videoflip", "video-direction=90r"], "transpose=clock"),
-    ("--mirror", ["!", "videoflip", "video-direction=horiz"], "hflip"),
+    ("--rotate 90", ["!", "camrecflip", "method=90r"], ["!", "videoflip", "video-direction=90r"], "transpose=clock"),
+    ("--mirror", ["!", "camrecflip", "method=horiz"], ["!", "videoflip", "video-direction=horiz"], "hflip"),
     ("--overlay date and time", ["!", "textoverlay", "text=2026-11-30 21:35:00", "font-desc=DejaVu Sans Mono Bold 30px",
                                  "auto-resize=false", "halignment=left", "valignment=bottom", "xpad=15", "ypad=15"],
-     DRAWTEXT),
+     None, DRAWTEXT),
 )
 
 
@@ -131,7 +133,9 @@ def filters_alone(ctx: Context) -> list[list[str]]:
     def gst(middle, name):
         argv = ["gst-launch-1.0", "-q", "videotestsrc", f"num-buffers={frames}", "pattern=snow", "!", caps, *middle,
                 "!", "fakesink"]
-        return Child(argv, dict(os.environ), run_dir, name, nice=ctx.nice, timeout=120).wait().cpu
+        env = dict(os.environ)
+        env["GST_PLUGIN_PATH"] = str(ctx.toolbox.plugin_dir)
+        return Child(argv, env, run_dir, name, nice=ctx.nice, timeout=120).wait().cpu
 
     def ff(vf, name):
         argv = ["ffmpeg", "-v", "error", "-nostdin", "-f", "lavfi", "-i", "testsrc2=s=1280x720:r=30,format=yuv420p",
@@ -142,12 +146,16 @@ def filters_alone(ctx: Context) -> list[list[str]]:
     base_g = median([gst([], f"gst-pass{r}") for r in range(3)])
     base_f = median([ff("null", f"ff-pass{r}") for r in range(3)])
     rows = []
-    for name, middle, vf in ALONE:
+    for name, middle, reference, vf in ALONE:
         g = [(gst(middle, f"gst-{r}") - base_g) / frames * 1000 for r in range(3)]
+        v = [(gst(reference, f"gst-ref-{r}") - base_g) / frames * 1000 for r in range(3)] if reference else []
         f = [(ff(f"format=yuv420p,{vf}", f"ff-{r}") - base_f) / frames * 1000 for r in range(3)]
         element = " ".join(w for w in middle if w != "!").split(" text=")[0]
+        other = " ".join(w for w in reference if w != "!") if reference else ""
         ctx.shared.setdefault("picture-alone", {})[name] = (element, median(g), vf.split("=")[0], median(f))
-        rows.append([name, f"`{element}`", spread(g, "{:.2f}", " ms"), f"`{vf.split('=')[0]}`", spread(f, "{:.2f}", " ms")])
+        rows.append([name, f"`{element}`", spread(g, "{:.2f}", " ms"),
+                     f"`{other}`" if other else "—", spread(v, "{:.2f}", " ms") if v else "—",
+                     f"`{vf.split('=')[0]}`", spread(f, "{:.2f}", " ms")])
     return rows
 
 
@@ -209,12 +217,9 @@ def section(ctx: Context) -> SectionResult:
                        f"{fmt(added['ffmpeg'])}).")
                 alone = ctx.shared.get("picture-alone", {}).get(variant.name)
                 if alone and alone[1] is not None and alone[3] is not None:
-                    gap += (f" What limits it: the filter itself. Alone (no camera, no encoder), GStreamer 1.22's "
-                            f"`{alone[0]}` takes {alone[1]:.2f} ms per 720p frame, ffmpeg's `{alone[2]}` "
-                            f"{alone[3]:.2f} ms, {(alone[1] - alone[3]) * 30 / 1000:.3f} CPU s per recorded s more at 30 fps: "
-                            "videoflip moves one pixel at a time (a column at a time when turning), ffmpeg's filters "
-                            "are vectorised. The rest of camrec's pipeline is cheaper than ffmpeg's (the plain row). "
-                            "Closing it needs a faster flip than Debian 12's GStreamer has (an element of camrec's own).")
+                    gap += (f" The filter alone (no camera, no encoder): camrec's `{alone[0]}` takes {alone[1]:.2f} ms "
+                            f"per 720p frame, ffmpeg's `{alone[2]}` {alone[3]:.2f} ms "
+                            f"({(alone[1] - alone[3]) * 30 / 1000:+.3f} CPU s per recorded s at 30 fps).")
                 result.gaps.append(gap)
     result.body.append(table(["variant", "camrec CPU s per recorded s", "ffmpeg CPU s per recorded s",
                               "camrec added", "ffmpeg added", "camrec / ffmpeg", "dropped frames camrec / ffmpeg",
@@ -224,9 +229,10 @@ def section(ctx: Context) -> SectionResult:
     result.body.append(
         f"The filters alone: CPU ms per 1280x720 I420 frame of each filter, {frames} frames, 3 runs each, minus a "
         "pass-through run of the same tool (GStreamer: `videotestsrc pattern=snow ! … ! fakesink` through the element "
-        "camrec uses; ffmpeg: `-f lavfi testsrc2` through its filter to `-f null`). What it says: how much of each "
-        "option's cost is the filter itself, the rest of the difference being the pipelines around it.")
-    result.body.append(table(["option", "GStreamer element (camrec)", "CPU per frame", "ffmpeg filter", "CPU per frame"],
-                             alone_rows))
+        "camrec uses, camrecflip from the release build's libgstcamrec.so, and through GStreamer 1.22's videoflip, "
+        "which camrec used before; ffmpeg: `-f lavfi testsrc2` through its filter to `-f null`). What it says: how "
+        "much of each option's cost is the filter itself, the rest of the difference being the pipelines around it.")
+    result.body.append(table(["option", "element camrec uses", "CPU per frame", "GStreamer's element", "CPU per frame",
+                              "ffmpeg filter", "CPU per frame"], alone_rows))
     result.seconds = time.monotonic() - began
     return result

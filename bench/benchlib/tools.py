@@ -64,6 +64,8 @@ class Toolbox:
         bin_dir = self.bin_dir()
         self.camrec = bin_dir / "camrec"
         self.vcam = bin_dir / "libVirtualCamera.so"
+        # The folder of libgstcamrec.so (camrecflip), for GST_PLUGIN_PATH.
+        self.plugin_dir = bin_dir
         for path in (self.camrec, self.vcam):
             if not path.exists():
                 raise SystemExit(f"bench: {path} is missing: build first (swift build -c release)")
@@ -84,7 +86,8 @@ class Toolbox:
         return Path(out.stdout.strip().splitlines()[-1])
 
     def build(self) -> None:
-        for product in ("camrec", "VirtualCamera"):
+        # gstcamrec: camrec's own elements as a plugin (libgstcamrec.so), for gst-launch-1.0.
+        for product in ("camrec", "VirtualCamera", "gstcamrec"):
             for attempt in range(4):
                 log(f"building {product} (release)…")
                 done = subprocess.run(self.swift_build_args() + ["--product", product], cwd=self.package,
@@ -98,7 +101,7 @@ class Toolbox:
                     continue
                 tail = (done.stdout + done.stderr)[-3000:]
                 try:
-                    existing = self.bin_dir() / ("camrec" if product == "camrec" else "libVirtualCamera.so")
+                    existing = self.bin_dir() / ("camrec" if product == "camrec" else f"lib{product}.so")
                 except subprocess.CalledProcessError:
                     existing = None
                 if existing and existing.exists():

@@ -37,7 +37,6 @@ enum PluginChecks {
         .init(factory: "h264parse", package: "gstreamer1.0-plugins-bad", required: true, use: "every movie"),
         .init(factory: "h265parse", package: "gstreamer1.0-plugins-bad", required: false, use: "trim of HEVC movies"),
         .init(factory: "mpeg4videoparse", package: "gstreamer1.0-plugins-bad", required: false, use: "trim of MPEG-4 Part 2 movies"),
-        .init(factory: "videoflip", package: "gstreamer1.0-plugins-good", required: false, use: "--rotate, --flip, --mirror"),
         .init(factory: "gdkpixbufoverlay", package: "gstreamer1.0-plugins-good", required: false, use: "--overlay-image"),
         .init(factory: "textoverlay", package: "gstreamer1.0-x", required: false, use: "--overlay (needs a font too: fonts-dejavu-core)"),
         .init(factory: "x264enc", package: "gstreamer1.0-plugins-ugly", required: true, use: "H.264 encoding"),

@@ -2,7 +2,8 @@ import MediaValues
 
 /// How the picture is turned and mirrored before it is encoded (`--rotate`, `--flip`,
 /// `--mirror`): rotation first, then the flip, as the rotated picture is seen. Any mix of
-/// them is one of the eight symmetries of a rectangle, so one `videoflip` does it all.
+/// them is one of the eight symmetries of a rectangle, so one `camrecflip` (videoflip's
+/// directions, camrec's faster element) does it all.
 public struct Orientation: Sendable, Equatable, CustomStringConvertible {
     /// Clockwise rotation.
     public enum Rotation: Int, Sendable, CaseIterable {
