@@ -201,6 +201,22 @@ public final class VideoDevice: Sendable {
         return result
     }
 
+    /// The current value of the 32-bit control `id` (VIDIOC_G_CTRL), or nil when the camera
+    /// has no such control or cannot read it.
+    public func value(ofControl id: UInt32) -> Int64? {
+        var control = v4l2_control(id: id, value: 0)
+        return ioctl(camrec_VIDIOC_G_CTRL, &control) == nil ? Int64(control.value) : nil
+    }
+
+    /// Whether the camera's autofocus is still searching (V4L2_CID_AUTO_FOCUS_STATUS has
+    /// its busy bit); nil when the camera does not report it (most UVC webcams).
+    public func autoFocusBusy() -> Bool? {
+        value(ofControl: Self.autoFocusStatusID).map { $0 & 1 != 0 }
+    }
+
+    /// V4L2_CID_AUTO_FOCUS_STATUS (camera class + 30): read-only bits, 1 busy, 2 reached, 4 failed.
+    public static let autoFocusStatusID: UInt32 = 0x009A_091E
+
     private func currentValue(id: UInt32, type: ControlType, flags: ControlFlags) -> Int64? {
         switch type {
         case .button, .controlClass, .string, .compound: return nil

@@ -3,7 +3,7 @@
  *   CAMREC_VCAM = SPEC[;SPEC...]      SPEC = PATH[,key=value...]
  *
  * Keys: card, bus, formats, sizes, fault, replug, byid, bypath, slow, drop, empty,
- * corrupt, dark, scene, priority, flash, trace, overrun (docs/virtual-camera.md).
+ * corrupt, dark, focusbusy, scene, priority, flash, trace, overrun (docs/virtual-camera.md).
  * Parsing never fails hard: a bad key is reported once on stderr and ignored, so
  * a typo cannot crash the host process. */
 #define _GNU_SOURCE
@@ -215,6 +215,8 @@ static void parse_key(vcam_config *c, char *key, char *value, int *in_formats) {
         bad = parse_every(value, &c->corrupt_every);
     } else if (strcmp(key, "dark") == 0) {
         bad = parse_count(value, &c->dark_frames);
+    } else if (strcmp(key, "focusbusy") == 0) {
+        bad = parse_count(value, &c->focus_busy);
     } else if (strcmp(key, "scene") == 0) {
         bad = strcmp(value, "dark") != 0 && strcmp(value, "normal") != 0;
         c->scene_dark = !bad && strcmp(value, "dark") == 0;

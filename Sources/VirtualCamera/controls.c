@@ -51,6 +51,9 @@ static const ctrl_def ctrls[] = {
     {V4L2_CID_FOCUS_AUTO, "Focus, Automatic Continuous", V4L2_CTRL_TYPE_BOOLEAN, 0, 1, 1, 1,
      offsetof(vcam_look, focus_auto)},
     {V4L2_CID_ZOOM_ABSOLUTE, "Zoom, Absolute", V4L2_CTRL_TYPE_INTEGER, 100, 400, 1, 100, offsetof(vcam_look, zoom)},
+    /* only with focusbusy=N: read-only, computed when read (focus_status) */
+    {V4L2_CID_AUTO_FOCUS_STATUS, "Auto Focus, Status", V4L2_CTRL_TYPE_BITMASK, 0, 7, 0, 0,
+     offsetof(vcam_look, focus_status)},
     {V4L2_CID_LED1_MODE, "LED1 Mode", V4L2_CTRL_TYPE_MENU, 0, 3, 1, 3, offsetof(vcam_look, led_mode)},
 };
 #define NCTRLS (sizeof ctrls / sizeof ctrls[0])
@@ -70,7 +73,19 @@ int vcam_look_adapts(const vcam_look *look) { return look->exposure_auto != V4L2
 
 /* flash=none leaves out the LED control */
 static int present(const vcam_device *dev, const ctrl_def *c) {
+    if (c->id == V4L2_CID_AUTO_FOCUS_STATUS) return dev->cfg.focus_busy > 0;
     return !(c->id == V4L2_CID_LED1_MODE && dev->cfg.no_flash);
+}
+
+/* A control's value as read: auto_focus_status is busy while continuous autofocus hunts
+ * (the first focusbusy=N frames of a stream), then reached; idle with autofocus off. */
+static int32_t read_value(const vcam_device *dev, const ctrl_def *c) {
+    if (c->id == V4L2_CID_AUTO_FOCUS_STATUS) {
+        if (!dev->look.focus_auto) return V4L2_AUTO_FOCUS_STATUS_IDLE;
+        return dev->sequence < (uint32_t)dev->cfg.focus_busy ? V4L2_AUTO_FOCUS_STATUS_BUSY
+                                                             : V4L2_AUTO_FOCUS_STATUS_REACHED;
+    }
+    return *value_of((vcam_look *)&dev->look, c);
 }
 
 static const ctrl_def *find_in(const vcam_device *dev, uint32_t id) {
@@ -137,6 +152,7 @@ static int query(vcam_device *dev, struct v4l2_queryctrl *q) {
     if (c->id == V4L2_CID_FOCUS_ABSOLUTE && dev->look.focus_auto) q->flags = V4L2_CTRL_FLAG_INACTIVE;
     if (c->id == V4L2_CID_EXPOSURE_AUTO_PRIORITY && dev->cfg.priority_fixed) q->flags = V4L2_CTRL_FLAG_READ_ONLY;
     if (c->id == V4L2_CID_WHITE_BALANCE_TEMPERATURE && dev->look.wb_auto) q->flags = V4L2_CTRL_FLAG_INACTIVE;
+    if (c->id == V4L2_CID_AUTO_FOCUS_STATUS) q->flags = V4L2_CTRL_FLAG_READ_ONLY | V4L2_CTRL_FLAG_VOLATILE;
     return 0;
 }
 
@@ -158,7 +174,7 @@ static int ext_ctrls(vcam_device *dev, unsigned long req, struct v4l2_ext_contro
         struct v4l2_ext_control *x = &e->controls[i];
         const ctrl_def *c = find_in(dev, x->id);
         if (req == VIDIOC_G_EXT_CTRLS) {
-            x->value = defaults ? c->def : *value_of(&dev->look, c);
+            x->value = defaults ? c->def : read_value(dev, c);
         } else {
             int32_t v = x->value;
             validate(c, &v);
@@ -187,9 +203,10 @@ int vcam_ctrl_ioctl(vcam_device *dev, unsigned long req, void *arg) {
         const ctrl_def *d = find_in(dev, c->id);
         if (!d) return -EINVAL;
         if (req == VIDIOC_G_CTRL) {
-            c->value = *value_of(&dev->look, d);
+            c->value = read_value(dev, d);
             return 0;
         }
+        if (d->id == V4L2_CID_AUTO_FOCUS_STATUS) return -EACCES;
         if (d->id == V4L2_CID_EXPOSURE_AUTO_PRIORITY && dev->cfg.priority_fixed) return -EACCES;
         int32_t v = c->value;
         if (validate(d, &v) != 0) return -EINVAL;

@@ -53,6 +53,7 @@ typedef struct {
     long empty_every;     /* empty=every:N */
     long corrupt_every;   /* corrupt=every:N (MJPEG) */
     long dark_frames;     /* dark=N */
+    long focus_busy;      /* focusbusy=N: auto_focus_status reads busy for the first N frames */
     int scene_dark;       /* scene=dark: half the light; auto-exposure may halve the frame rate */
     int no_flash;         /* flash=none: no LED control */
     int priority_fixed;   /* priority=fixed: exposure_auto_priority is read-only (on) */
@@ -81,6 +82,7 @@ typedef struct vcam_file vcam_file;
 typedef struct {
     int brightness, contrast, saturation, gain, power_line, wb_auto, wb_temperature, sharpness, backlight;
     int exposure_auto, exposure_absolute, exposure_priority, pan, tilt, focus_absolute, focus_auto, zoom;
+    int focus_status; /* storage only: auto_focus_status is computed when read */
     int led_mode;
     int scene_dark;
 } vcam_look;

@@ -14,7 +14,7 @@ enum PictureControlOptions {
     ]
 
     /// record's `--settle`.
-    static let settleSpec = OptionSpec(["--settle"], value: "T", help: "wait at most T (e.g. 3s) for exposure to settle before the movie's first frame; the frames before are not recorded, and a JSON settled line says how long it took (default: 0, record from the first frame)")
+    static let settleSpec = OptionSpec(["--settle"], value: "T", help: "wait at most T (e.g. 3s) for exposure (and autofocus, where the camera reports it) to settle before the movie's first frame; the frames before are not recorded, and a JSON settled line says how long it took (default: 0, record from the first frame)")
 
     /// The CAMERA CONTROLS part of `--help`: each friendly name and what it maps to.
     static let discussion: String = {

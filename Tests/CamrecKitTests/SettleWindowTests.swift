@@ -29,6 +29,21 @@ import Testing
         #expect(outcome.milliseconds == 1200)
     }
 
+    /// A steady picture whose autofocus searches for 50 frames: held back until focus is
+    /// reached (the brightness alone would have ended the window after 6 frames).
+    @Test func waitsForAutofocusWhereTheCameraReportsIt() throws {
+        var window = try #require(SettleWindow(limit: .seconds(5), rate: Self.rate))
+        var held = 0
+        for index in 0..<100 {
+            let time = Self.start + UInt64(index) * Self.frame
+            guard window.isSettling(time) else { break }
+            held += 1
+            _ = window.measure(time, brightness: { 100 }, focusBusy: { index < 50 })
+        }
+        #expect(held == 51)
+        #expect(window.outcome?.stable == true)
+    }
+
     @Test func endsAtTheLimitWhenThePictureNeverSettles() throws {
         var window = try #require(SettleWindow(limit: TimeSpec(nanoseconds: 500_000_000), rate: Self.rate))
         var held = 0

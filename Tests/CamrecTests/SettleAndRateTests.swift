@@ -44,6 +44,28 @@ import Testing
         #expect(dark.y < first.y - 40, "unsettled first frame \(dark), settled \(first)")
     }
 
+    /// A camera that reports its autofocus (V4L2_CID_AUTO_FOCUS_STATUS) searching for its
+    /// first 40 frames while the brightness is steady from the start: --settle waits for the
+    /// focus; the same camera without the status settles on the brightness alone.
+    @Test func settleWaitsForAutofocusWhereTheCameraReportsIt() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let focused = folder.path("focused.mp4")
+        let result = try CamrecBinary.run(["--settle", "10s", "--max-duration", "1", "--json", focused], environment: camera(",focusbusy=40"))
+        #expect(result.status == 0, "\(result.stderr)")
+        let line = try #require(JSONLines.parse(result).first { $0["type"] as? String == "settled" }, "\(result.stdoutText)")
+        #expect(line["stable"] as? Bool == true)
+        #expect((line["frames"] as? Int ?? 0) >= 40, "\(line)")
+        #expect(try MediaProbe.probe(focused).frames == 30)
+
+        let plain = folder.path("plain.mp4")
+        let unfocused = try CamrecBinary.run(["--settle", "10s", "--max-duration", "1", "--json", plain], environment: camera(""))
+        #expect(unfocused.status == 0, "\(unfocused.stderr)")
+        let quick = try #require(JSONLines.parse(unfocused).first { $0["type"] as? String == "settled" }, "\(unfocused.stdoutText)")
+        #expect(quick["stable"] as? Bool == true)
+        #expect((quick["frames"] as? Int ?? 99) < 40, "\(quick)")
+    }
+
     /// A picture that never settles within --settle: the movie starts at the limit, and
     /// the line says it was not stable.
     @Test func settleEndsAtItsLimit() throws {

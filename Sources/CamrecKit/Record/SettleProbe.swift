@@ -1,9 +1,11 @@
 import GStreamer
+import V4L2
 
 extension RecordingSession {
     /// With `--settle`, a probe at the encoder's input (decoded I420 frames for every camera
     /// format) that measures each settling frame's brightness for the gate and drops it, so
-    /// that the movie starts with the first frame after the picture settled.
+    /// that the movie starts with the first frame after the picture settled (its brightness,
+    /// and its autofocus where the camera reports it).
     static func installSettleProbe(config: RecordConfig, pipeline: Pipeline, gate: FrameGate) throws(CamrecError) -> ProbeToken? {
         guard config.settle.nanoseconds > 0 else { return nil }
         let pad: Pad
@@ -13,10 +15,19 @@ extension RecordingSession {
             throw CamrecError(.usage, "the pipeline template needs its encoder named 'encoder' for --settle (\(error))")
         }
         let pixels = config.size.width * config.size.height
-        return pad.addProbe(.buffer) { info in
+        // A camera that reports its autofocus state (V4L2_CID_AUTO_FOCUS_STATUS) is also
+        // waited for while it searches: read through a descriptor of our own, once per frame.
+        var focus: VideoDevice?
+        if case .camera(let path, _) = config.source, let device = try? VideoDevice(path: path),
+           device.autoFocusBusy() != nil {
+            focus = device
+        }
+        return pad.addProbe(.buffer) { [focus] info in
             guard let buffer = info.buffer else { return .pass }
             let settling = gate.measureSettling(pts: buffer.pts) {
                 buffer.withBytes { ExposureSettler.meanLuma($0, pixels: pixels) } ?? 0
+            } focusBusy: {
+                focus?.autoFocusBusy() ?? false
             }
             return settling ? .drop : .pass
         }

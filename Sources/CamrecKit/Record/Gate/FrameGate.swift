@@ -91,10 +91,10 @@ final class FrameGate: Sendable {
 
     /// Whether the frame with timestamp `pts`, reaching the encoder, is a settling frame
     /// (then `brightness` is measured and the caller drops it).
-    func measureSettling(pts: UInt64?, brightness: () -> Double) -> Bool {
+    func measureSettling(pts: UInt64?, brightness: () -> Double, focusBusy: () -> Bool = { false }) -> Bool {
         jobs.withLock { jobs in
             guard let pts, jobs.settle != nil else { return false }
-            return jobs.settle?.measure(pts, brightness: brightness) ?? false
+            return jobs.settle?.measure(pts, brightness: brightness, focusBusy: focusBusy) ?? false
         }
     }
 

@@ -2,7 +2,8 @@
 /// recorded. The gate marks each frame as a settling frame until this says the window is
 /// over; each settling frame's mean brightness, measured where it is decoded (the
 /// encoder's input), is added here. The window ends at the first frame after the
-/// brightness has stopped changing (`ExposureSettler`), or at the first frame T or more
+/// brightness has stopped changing (`ExposureSettler`) while the camera's autofocus, where
+/// it reports one (V4L2_CID_AUTO_FOCUS_STATUS), is not searching, or at the first frame T or more
 /// after the first one (camera time, not wall-clock time: a loaded machine settles the
 /// same frames).
 struct SettleWindow {
@@ -44,11 +45,13 @@ struct SettleWindow {
     }
 
     /// Whether the frame at `time` is one marked as settling; if so its `brightness` (0–255)
-    /// is taken into account. Frames that are not are left alone.
-    mutating func measure(_ time: UInt64, brightness: () -> Double) -> Bool {
+    /// is taken into account, and the picture is stable only when the brightness is and the
+    /// camera's autofocus is not searching (`focusBusy`: false for a camera that does not
+    /// report it). Frames that are not settling frames are left alone.
+    mutating func measure(_ time: UInt64, brightness: () -> Double, focusBusy: () -> Bool = { false }) -> Bool {
         guard let index = unmeasured.firstIndex(of: time) else { return false }
         unmeasured.removeSubrange(...index)
-        if !stable { stable = settler.add(brightness()) }
+        if !stable { stable = settler.add(brightness()) && !focusBusy() }
         return true
     }
 }
