@@ -29,7 +29,10 @@ extension RecordingSession {
             } focusBusy: {
                 focus?.autoFocusBusy() ?? false
             }
-            return settling ? .drop : .pass
+            if settling { return .drop }
+            // Once the window is over no frame is held back: the probe (and the descriptor
+            // it reads the focus through) goes, rather than taking the gate's lock per frame.
+            return gate.settleWindowOver ? .remove : .pass
         }
     }
 }

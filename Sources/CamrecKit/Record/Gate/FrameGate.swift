@@ -98,6 +98,11 @@ final class FrameGate: Sendable {
         }
     }
 
+    /// Whether the settle window is over (or there is none): no frame is held back any more.
+    var settleWindowOver: Bool {
+        jobs.withLock { $0.settle?.outcome != nil || $0.settle == nil }
+    }
+
     /// How the settle window ended, once (nil before it ends, after it was taken, or without one).
     func takeSettleOutcome() -> SettleOutcome? {
         jobs.withLock { jobs in
