@@ -10,6 +10,7 @@
 #include "vcam.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,6 +115,10 @@ static void *producer_main(void *arg) {
         dev->stream_error = EIO;
         notify(dev);
     }
+    /* dump=PATH: what the camera sent, byte for byte, for tests of passthrough */
+    int dump_fd = ok && cfg.dump[0] ? open(cfg.dump, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644) : -1;
+    if (ok && cfg.dump[0] && dump_fd < 0)
+        fprintf(stderr, "camrec VirtualCamera: %s: cannot open dump=%s: %s\n", cfg.path, cfg.dump, strerror(errno));
     const int64_t period = 1000000000LL / fps;
     int64_t prev_due = vcam_now_ns();
     uint32_t slowed_seq = UINT32_MAX;
@@ -168,6 +173,12 @@ static void *producer_main(void *arg) {
         if (n && fmt == VCAM_MJPEG && cfg.corrupt_every && (seq + 1) % (uint32_t)cfg.corrupt_every == 0)
             vcam_jpeg_truncate(dst, n, seq);
         if (empty) n = 0, flags = 0; /* bytesused 0, nothing flagged: no ERROR, no KEYFRAME */
+        for (size_t done = 0; dump_fd >= 0 && done < n;) {
+            ssize_t w = write(dump_fd, dst + done, n - done);
+            if (w < 0 && errno == EINTR) continue;
+            if (w <= 0) break;
+            done += (size_t)w;
+        }
 
         pthread_mutex_lock(&dev->lock);
         if (dev->stream_gen != gen) break; /* STREAMOFF already returned the buffer */
@@ -193,6 +204,7 @@ static void *producer_main(void *arg) {
     pthread_cond_broadcast(&dev->cond);
     pthread_mutex_unlock(&dev->lock);
     renderer_free(&r); /* also undoes a partial renderer_init */
+    if (dump_fd >= 0) close(dump_fd);
     return NULL;
 }
 

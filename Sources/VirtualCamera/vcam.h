@@ -59,6 +59,7 @@ typedef struct {
     int priority_fixed;   /* priority=fixed: exposure_auto_priority is read-only (on) */
     int trace_controls;   /* trace=controls: every control write is printed on stderr */
     int overrun_wait;     /* overrun=wait: a frame due with no buffer queued waits for one */
+    char dump[VCAM_PATH_MAX]; /* dump=PATH: every delivered frame's bytes appended to PATH, or "" */
 } vcam_config;
 
 typedef enum { BUF_DEQUEUED, BUF_QUEUED, BUF_FILLING, BUF_DONE } vcam_buf_state;

@@ -11,7 +11,7 @@ enum RecordCommand: Subcommand {
         name: "camrec",
         abstract: "Record a movie from a camera (v4l2src → H.264 → MP4, MOV or MKV).",
         usage: "camrec [record] [options] OUTPUT",
-        options: CameraOptions.specs + UnattendedOptions.specs + PictureControlOptions.specs + [PictureControlOptions.settleSpec] + PictureOptions.specs + [
+        options: CameraOptions.specs + EncodingOptions.specs + UnattendedOptions.specs + PictureControlOptions.specs + [PictureControlOptions.settleSpec] + PictureOptions.specs + [
             OptionSpec(["--max-duration", "-t"], value: "T", help: "stop by itself after T: 600, 90s, 10m, 1h2m3s, 00:10:00; 0 or none for no limit (default: 10m)"),
             OptionSpec(["--keyframe-interval", "-g"], value: "T", help: "time between keyframes (default: 1s, 0.5s with --segment); a crash loses at most about this much of an MP4/MOV"),
             OptionSpec(["--force", "-f"], help: "replace OUTPUT if it exists"),
@@ -53,6 +53,8 @@ enum RecordCommand: Subcommand {
               camrec --max-duration 600 out.mp4
               camrec --device test --max-duration 5s --json test.mkv
 
+            \(EncodingOptions.discussion)
+
             \(PictureControlOptions.discussion)
 
             \(CommandDispatcher.exitCodeTable)
@@ -91,18 +93,27 @@ enum RecordCommand: Subcommand {
             }
             try options.stills.naming.checkDestination()
         }
-        let resolution = try options.camera.resolve()
+        let encodingRequest = options.encoding.request(keyframeInterval: options.keyframeInterval?.seconds
+            ?? EncoderSettings.defaultKeyframeInterval(segmented: options.unattended.segments != nil))
+        let needsDecoding = needsDecoding(options, picture: picture)
+        let resolution = try options.camera.resolve(
+            prefer: EncodingPlanner.preferredFamilies(encodingRequest, needsDecoding: needsDecoding))
         do {
             try MaxDuration.check(options.maxDuration, at: resolution.rate)
         } catch {
             throw CamrecError(.usage, error.message)
         }
+        let encoding = try EncodingPlanner.plan(
+            encodingRequest,
+            context: .init(source: resolution.source, rate: resolution.rate, container: options.container,
+                           needsDecoding: needsDecoding)
+        ) { codec throws(CamrecError) in
+            try EncoderPicking.pick(options.encoding.encoder, codec: codec, size: resolution.size, rate: resolution.rate)
+        }
         var config = RecordConfig(
             source: resolution.source, size: resolution.size, rate: resolution.rate,
             maxDuration: options.maxDuration, outputPath: options.output, container: options.container,
-            overwrite: options.force, encoder: EncoderSettings(keyframeInterval: options.keyframeInterval?.seconds
-                ?? EncoderSettings.defaultKeyframeInterval(segmented: options.unattended.segments != nil)),
-            stills: options.stills)
+            overwrite: options.force, encoder: encoding.settings, stills: options.stills)
         config.segments = options.unattended.segments
         config.reconnect = options.unattended.reconnect
         config.settle = options.settle
@@ -118,7 +129,8 @@ enum RecordCommand: Subcommand {
             return .success
         }
         let printer = RecordingPrinter(console: console)
-        for warning in resolution.warnings + startWarnings(options, source: resolution.source, picture: config.picture) {
+        for warning in resolution.warnings + encoding.warnings
+            + startWarnings(options, source: resolution.source, picture: config.picture) {
             printer.show(.warning(warning))
         }
         let applied = try controls?.apply()
@@ -149,6 +161,15 @@ enum RecordCommand: Subcommand {
         for warning in controls?.finish() ?? [] { printer.show(.warning(warning)) }
         printer.show(result)
         return result.exitStatus
+    }
+
+    /// What asks for decoded frames, one phrase each: storing the camera's stream as it
+    /// comes is impossible with any of them.
+    private static func needsDecoding(_ options: RecordOptions, picture: PictureSettings) -> [String] {
+        var reasons: [String] = []
+        if picture.isActive { reasons.append("--rotate, --flip, --mirror or an overlay changes the picture") }
+        if options.settle.nanoseconds > 0 { reasons.append("--settle measures the picture") }
+        return reasons
     }
 
     /// Options that are valid but will not do what was asked of them with this camera.
@@ -193,10 +214,13 @@ struct RecordOptions {
     var settle: TimeSpec
     /// Rotation, mirroring and overlays.
     var picture: PictureChoice
+    /// `--codec`, `--encoder`, `--quality`, `--bitrate`.
+    var encoding: EncodingChoice
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         camera = try CameraChoice(parsed)
         picture = try PictureChoice(parsed)
+        encoding = try EncodingChoice(parsed)
         if let limit = try parsed.value("--max-duration", MaxDuration.parseLimit) {
             maxDuration = limit
         } else {

@@ -50,7 +50,13 @@ final class FrameGate: Sendable {
     /// file (before it is let through, so the caller can ask for a keyframe there).
     /// `onStillDue` is called with the camera timestamp of a frame that reaches the next
     /// period of `stillEvery`.
-    func admit(pts: UInt64?, slot: UInt64? = nil, onLimit: () -> Void,
+    ///
+    /// `keyframe` is false for a compressed frame that needs the frames before it (the
+    /// camera's own stream, stored without encoding): the movie starts at the first
+    /// keyframe (the frames before it cannot be shown) and a segment starts at the first
+    /// keyframe at or after its boundary, since it cannot be asked for one. Raw frames are
+    /// all keyframes: the encoder makes one where a segment starts.
+    func admit(pts: UInt64?, slot: UInt64? = nil, keyframe: Bool = true, onLimit: () -> Void,
                onSegmentStart: (UInt64) -> Void = { _ in },
                onStillDue: (UInt64) -> Void = { _ in }) -> ProbeDecision {
         var reachedNow = false
@@ -63,6 +69,7 @@ final class FrameGate: Sendable {
             // A settling frame goes on to be measured where it is decoded, and dropped there
             // (`measureSettling`); the limit, drops and timeline start after the window.
             if jobs.settle?.isSettling(pts ?? time) == true { return .pass }
+            if jobs.runFirst == nil, !keyframe { return .drop }
             guard jobs.limit.admits(time) else {
                 // Frames lost just before the limit show no gap to a later frame.
                 if let latest = jobs.limit.latestStart { jobs.drops.noteEnd(latestStart: latest) }
@@ -70,7 +77,7 @@ final class FrameGate: Sendable {
                 return .drop
             }
             jobs.drops.note(time)
-            if jobs.segments.startsSegment(at: time) {
+            if keyframe, jobs.segments.startsSegment(at: time) {
                 jobs.finished.append(SegmentSummary(frames: jobs.timeline.frames,
                                                     seconds: jobs.timeline.seconds(frameDuration: frameDuration)))
                 jobs.previous = jobs.timeline
