@@ -1,4 +1,5 @@
 @testable import CamrecKit
+import GStreamer
 import Testing
 
 /// Issue 14's encoding choices, without GStreamer: the planner's decisions, each
@@ -165,5 +166,36 @@ import Testing
         #expect(CodecRequest("vp9") == nil)
         #expect(EncoderRequest("Software") == .software)
         #expect(EncoderRequest("vah264enc") == .named("vah264enc"))
+    }
+}
+
+@Suite struct KeyframeGapTests {
+    @Test func longestGapBetweenKeyframes() {
+        var gaps = KeyframeGaps()
+        #expect(gaps.longestSeconds == nil)
+        gaps.note(1_000_000_000)
+        #expect(gaps.longestSeconds == nil, "one keyframe is no interval")
+        gaps.note(2_000_000_000)
+        gaps.note(4_500_000_000)
+        gaps.note(5_000_000_000)
+        #expect(gaps.longestSeconds == 2.5)
+    }
+
+    /// In passthrough the movie starts at the first keyframe, and segments start only at keyframes.
+    @Test func passthroughGateStartsAndCutsAtKeyframes() {
+        let gate = FrameGate(limit: nil, rate: FrameRateValue(10), segment: .seconds(1), measuresKeyframes: true)
+        var starts: [UInt64] = []
+        /// Whether the frame at `tenth` tenths of a second is let through.
+        func admit(_ tenth: UInt64, key: Bool) -> Bool {
+            let decision = gate.admit(pts: tenth * 100_000_000, keyframe: key, onLimit: {}, onSegmentStart: { starts.append($0) })
+            if case .pass = decision { return true }
+            return false
+        }
+        #expect(!admit(0, key: false), "nothing to decode it from")
+        #expect(admit(1, key: true))
+        for tenth in 2...14 { #expect(admit(UInt64(tenth), key: tenth % 5 == 1)) }
+        // The boundary at 1.1 s falls on a keyframe (11); the one at 2.1 s waits for none yet.
+        #expect(starts == [1_100_000_000])
+        #expect(gate.longestKeyframeInterval == 0.5)
     }
 }

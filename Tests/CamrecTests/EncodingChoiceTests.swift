@@ -108,6 +108,8 @@ import Testing
         #expect(start["encoder"] as? String == "copy")
         #expect(start["keyframe_interval"] == nil && start["bitrate"] == nil)
         #expect((start["encoding_reason"] as? String ?? "").contains("stored as it comes"))
+        // The camera sends an IDR every second; the result reports the interval it measured.
+        #expect(JSONLines.parse(result).last?["keyframe_interval"] as? Double == 1.0)
         let sent = AnnexB.units(try Data(contentsOf: URL(fileURLWithPath: dump)))
         let stored = AnnexB.units(try AnnexB.extract(output, to: folder.path("movie.h264")))
         let sentSlices = sent.filter { [1, 5].contains(AnnexB.type($0)) }

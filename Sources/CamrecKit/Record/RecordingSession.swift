@@ -74,7 +74,8 @@ final class RecordingSession {
             encoderPad = nil
         }
         let gate = FrameGate(limit: config.maxDuration, rate: config.rate, segment: config.segments?.length,
-                             stillEvery: config.stills.every, settle: config.settle)
+                             stillEvery: config.stills.every, settle: config.settle,
+                             measuresKeyframes: config.encoder.isPassthrough)
         self.gate = gate
         settleToken = try Self.installSettleProbe(config: config, pipeline: pipeline, gate: gate)
         let muxer = muxer
@@ -188,7 +189,9 @@ final class RecordingSession {
                 segment: config.segments == nil ? nil : plan.movieCount)
         }
         if announce { events(.started(startInfo())) }
-        return try loop(events: events)
+        var result = try loop(events: events)
+        result.keyframeInterval = gate.longestKeyframeInterval
+        return result
     }
 
     /// Stops the still triggers and takes the stills already asked for (their frames are

@@ -24,6 +24,8 @@ final class FrameGate: Sendable {
         /// `--settle`: frames held back until the picture is stable; nil once reported or without.
         var settle: SettleWindow?
         var settleReported = false
+        /// Passthrough: the keyframes the camera sent (nil when frames are encoded here).
+        var keyframes: KeyframeGaps?
     }
 
     private let jobs: Mutex<Jobs>
@@ -33,12 +35,14 @@ final class FrameGate: Sendable {
     /// file every `segment` of video (nil: only when asked), with a still due every
     /// `stillEvery` of movie time (nil: none).
     /// With `settle` above zero, the first frames are settling frames (`SettleWindow`).
+    /// With `measuresKeyframes` (passthrough), the longest gap between keyframes is kept.
     init(limit: TimeSpec?, rate: FrameRateValue, segment: TimeSpec? = nil, stillEvery: TimeSpec? = nil,
-         settle: TimeSpec = .zero) {
+         settle: TimeSpec = .zero, measuresKeyframes: Bool = false) {
         jobs = Mutex(Jobs(limit: DurationLimit(limit: limit, rate: rate), drops: DropCounter(rate: rate),
                           segments: SegmentClock(length: segment, rate: rate),
                           stills: stillEvery.map { StillSchedule(every: $0, rate: rate) },
-                          settle: SettleWindow(limit: settle, rate: rate)))
+                          settle: SettleWindow(limit: settle, rate: rate),
+                          keyframes: measuresKeyframes ? KeyframeGaps() : nil))
         frameDuration = 1 / max(rate.framesPerSecond, 1)
     }
 
@@ -85,6 +89,7 @@ final class FrameGate: Sendable {
                 segmentStart = pts ?? time
             }
             jobs.timeline.append(pts: pts ?? time, time: time)
+            if keyframe { jobs.keyframes?.note(time) }
             if jobs.runFirst == nil { jobs.runFirst = time }
             jobs.lastTime = time
             if let first = jobs.runFirst, jobs.stills?.isDue(movieTime: time - first) == true { stillDue = pts ?? time }
@@ -156,6 +161,10 @@ final class FrameGate: Sendable {
             return (lookup, jobs.finished.count)
         }
     }
+
+    /// Passthrough: the longest time between two keyframes let through, in seconds (nil
+    /// before the second keyframe, or when frames are encoded here).
+    var longestKeyframeInterval: Double? { jobs.withLock { $0.keyframes?.longestSeconds } }
 
     /// Frames missing between the timestamps let through so far.
     var droppedFrames: UInt64 { jobs.withLock { $0.drops.dropped } }
