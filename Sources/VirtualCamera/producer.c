@@ -20,6 +20,7 @@
 
 typedef struct {
     int fmt, fps;
+    int h264_period; /* h264_i_frame_period: frames between IDRs, 0 = fps */
     vcam_pattern pattern;
     vcam_jpeg *jpeg;
     vcam_h264 *h264;
@@ -35,6 +36,7 @@ static const char *renderer_init(renderer *r, int fmt, int w, int h, int fps, co
     memset(r, 0, sizeof *r);
     r->fmt = fmt;
     r->fps = fps;
+    r->h264_period = look->h264_i_period;
     if (vcam_pattern_init(&r->pattern, w, h, fmt == VCAM_YUYV, look) != 0) return "no memory for the picture";
     if (fmt == VCAM_MJPEG && !(r->jpeg = vcam_jpeg_new(&r->pattern)))
         return "the MJPEG encoder (libturbojpeg) did not start";
@@ -51,6 +53,7 @@ static void renderer_free(renderer *r) {
 
 /* A control changed: only the background strip depends on controls. */
 static void renderer_relook(renderer *r, const vcam_look *look) {
+    r->h264_period = look->h264_i_period;
     vcam_pattern fresh;
     if (vcam_pattern_init(&fresh, r->pattern.w, r->pattern.h, r->pattern.yuyv, look) != 0) return;
     vcam_pattern_free(&r->pattern);
@@ -71,7 +74,7 @@ static size_t render(renderer *r, uint32_t seq, int gain, uint8_t *dst, size_t c
         return vcam_jpeg_frame(r->jpeg, seq, gain, dst, cap);
     default: {
         int key = 0;
-        size_t n = vcam_h264_frame(r->h264, seq, gain, dst, cap, &key);
+        size_t n = vcam_h264_frame(r->h264, seq, gain, r->h264_period > 0 ? r->h264_period : r->fps, dst, cap, &key);
         *flags |= key ? V4L2_BUF_FLAG_KEYFRAME : V4L2_BUF_FLAG_PFRAME;
         return n;
     }

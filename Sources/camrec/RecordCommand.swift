@@ -118,7 +118,12 @@ enum RecordCommand: Subcommand {
         config.reconnect = options.unattended.reconnect
         config.settle = options.settle
         // Names and values are checked against the camera before anything starts (exit 64).
-        let controls = options.printPipeline ? nil : try PreparedControls.prepare(options.controls, source: resolution.source)
+        var controlRequest = options.controls
+        if config.encoder.isPassthrough, config.encoder.codec == .h264 {
+            // The camera makes the keyframes: asked for where it has the control.
+            controlRequest.keyframePeriod = config.encoder.gop(rate: config.rate)
+        }
+        let controls = options.printPipeline ? nil : try PreparedControls.prepare(controlRequest, source: resolution.source)
         config.picture = picture
         if options.printPipeline {
             do {
@@ -136,6 +141,11 @@ enum RecordCommand: Subcommand {
         let applied = try controls?.apply()
         for warning in applied?.warnings ?? [] { printer.show(.warning(warning)) }
         config.controls = applied?.controls ?? []
+        if let period = controlRequest.keyframePeriod,
+           let set = config.controls.first(where: { $0.keyframePeriod == period }) {
+            config.encoder.cameraKeyframePeriod = period
+            config.encoder.reason += "; the camera makes a keyframe every \(period) frames (\(set.name))"
+        }
         if let controls { config.cameraBack = { path in controls.camera.reapply(at: path) } }
         defer { for warning in controls?.finish() ?? [] { printer.show(.warning(warning)) } }
         SignalWatcher.block(SignalWatcher.recordingSignals)

@@ -198,6 +198,29 @@ import Testing
         #expect(stamps.count == 180 && zip(stamps, stamps.dropFirst()).allSatisfy { $1 == $0 + 1 })
     }
 
+    /// A camera that encodes H.264 itself and has the V4L2 keyframe controls (as a
+    /// Raspberry Pi camera does) is told camrec's keyframe interval: the movie's keyframes
+    /// come every 15 frames for 0.5 s, and both the started line and the result say so.
+    @Test func passthroughSetsTheCamerasKeyframePeriodWhereItHasTheControl() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let output = folder.path("movie.mp4")
+        let result = try CamrecBinary.run(["--device", "/dev/video0", "--size", "640x480", "-t", "3",
+                                           "--keyframe-interval", "0.5", "--json", output],
+                                          environment: camera("/dev/video0,formats=h264,h264controls=on,overrun=wait"))
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = JSONLines.parse(result)
+        let start = started(lines)
+        #expect(start["keyframe_interval"] as? Double == 0.5)
+        let controls = (start["controls"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        #expect(controls.contains("h264_i_frame_period") && controls.contains("repeat_sequence_header"), "\(controls)")
+        #expect(lines.last?["keyframe_interval"] as? Double == 0.5)
+        let flags = try ChildProcess.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=flags",
+                                                      "-of", "csv=p=0", output]).stdoutText.split(separator: "\n")
+        let keyframes = flags.enumerated().filter { $0.element.hasPrefix("K") }.map(\.offset)
+        #expect(keyframes == [0, 15, 30, 45, 60, 75], "\(keyframes)")
+    }
+
     /// An H.264 camera whose picture is turned is decoded and encoded again, and the reason says so.
     @Test func autoEncodesAnH264CameraWhenThePictureIsChanged() throws {
         let folder = try TemporaryFolder()

@@ -16,6 +16,9 @@ public struct EncoderSettings: Sendable, Equatable {
     public var hardware = false
     /// Why this codec and encoder, for people (the `started` line's `encoding_reason`).
     public var reason = "H.264 from x264enc (software), the default"
+    /// Passthrough: the keyframe period set through the camera's own control (frames), or
+    /// nil when the camera has none (its own interval is measured and reported instead).
+    public var cameraKeyframePeriod: Int?
     /// Answers for encoders `EncoderProfile` does not know by name: whether the element
     /// has a property. Nil: assume it has none.
     public var hasProperty: (@Sendable (String) -> Bool)?
@@ -40,7 +43,7 @@ public struct EncoderSettings: Sendable, Equatable {
     public static func == (lhs: EncoderSettings, rhs: EncoderSettings) -> Bool {
         lhs.keyframeInterval == rhs.keyframeInterval && lhs.bitrate == rhs.bitrate && lhs.quality == rhs.quality
             && lhs.codec == rhs.codec && lhs.factory == rhs.factory && lhs.hardware == rhs.hardware
-            && lhs.reason == rhs.reason
+            && lhs.reason == rhs.reason && lhs.cameraKeyframePeriod == rhs.cameraKeyframePeriod
     }
 
     /// Whether the camera's frames are stored without encoding.

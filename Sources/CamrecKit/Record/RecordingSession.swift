@@ -225,7 +225,8 @@ final class RecordingSession {
         start.bitrate = encoder.targetBitrate(size: config.size, rate: config.rate)
         // Every Motion JPEG frame is a keyframe.
         let gop = encoder.codec == .mjpeg ? 1 : encoder.gop(rate: config.rate)
-        start.keyframeInterval = encoder.isPassthrough ? nil : Double(gop) / config.rate.framesPerSecond
+        let frames = encoder.isPassthrough ? encoder.cameraKeyframePeriod : gop
+        start.keyframeInterval = frames.map { Double($0) / config.rate.framesPerSecond }
         return start
     }
 
