@@ -39,6 +39,12 @@ import Testing
         #expect(EncoderTrial.run(element: "x264enc bitrate=500 key-int-max=30", codec: .h264, size: Self.size, rate: Self.rate) == .works)
     }
 
+    @Test func anEncoderThatTakesOnlyNV12GetsNV12() {
+        // As vah264enc, whose sink takes NV12 only: the trial converts to what it takes.
+        #expect(EncoderTrial.run(element: "capsfilter caps=video/x-raw,format=NV12 ! x264enc", codec: .h264,
+                                 size: Self.size, rate: Self.rate) == .works)
+    }
+
     @Test func jpegencWorksForMotionJPEGButNotAsAnH264Encoder() {
         #expect(EncoderTrial.run(element: "jpegenc", codec: .mjpeg, size: Self.size, rate: Self.rate) == .works)
         // The trial checks what came out, not only that something did.

@@ -26,13 +26,20 @@ public enum EncoderTrial {
     /// See `listingSize`.
     public static let listingRate = FrameRateValue(30)
 
-    /// The trial pipeline: `frames` test frames of I420 at `size` and `rate` into `element`
-    /// (pipeline syntax with its properties, e.g. "x264enc bitrate=2000"), out to an appsink
-    /// that keeps them for `check` (`wait-on-eos=false`: end of stream is posted without
-    /// waiting for anyone to pull them).
+    /// What an encoder is fed: 8-bit 4:2:0, I420 or NV12, whichever it takes (x264enc takes
+    /// I420; vah264enc and many V4L2 encoders only NV12). A recording should put the same
+    /// caps after its videoconvert, so that the encoder gets what its trial got.
+    public static let encoderInputCaps = "video/x-raw,format={I420,NV12}"
+
+    /// The trial pipeline: `frames` test frames of I420 at `size` and `rate`, converted to
+    /// what `element` takes (`encoderInputCaps`), into `element` (pipeline syntax with its
+    /// properties, e.g. "x264enc bitrate=2000"), out to an appsink that keeps them for
+    /// `check` (`wait-on-eos=false`: end of stream is posted without waiting for anyone to
+    /// pull them).
     public static func pipelineDescription(element: String, size: FrameSize, rate: FrameRateValue, frames: Int) -> String {
         "videotestsrc num-buffers=\(max(1, frames)) pattern=smpte"
             + " ! video/x-raw,format=I420,width=\(size.width),height=\(size.height),framerate=\(rate.fraction)"
+            + " ! videoconvert ! \(encoderInputCaps)"
             + " ! \(element) ! appsink name=camrec_trial_sink sync=false wait-on-eos=false"
     }
 
