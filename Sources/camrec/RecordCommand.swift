@@ -39,6 +39,7 @@ enum RecordCommand: Subcommand {
               camrec trim [options] INPUT      cut the start or end of a movie
               camrec recover [options] FILE…   finish movies a crash, power cut or full disk left as .partial
               camrec doctor [options] [OUTPUT] check what a recording needs and say how to fix it
+              camrec encoders [--json] [--no-trial]  list video encoders and whether each works
 
             SIGINT, SIGTERM or SIGHUP stop the recording and finalise the file; a second
             signal aborts at once (the file still plays). SIGUSR1 takes a still: the newest
@@ -108,7 +109,7 @@ enum RecordCommand: Subcommand {
             context: .init(source: resolution.source, rate: resolution.rate, container: options.container,
                            needsDecoding: needsDecoding)
         ) { codec throws(CamrecError) in
-            try EncoderPicking.pick(options.encoding.encoder, codec: codec, size: resolution.size, rate: resolution.rate)
+            try EncoderPicking.pick(encodingRequest, codec: codec, size: resolution.size, rate: resolution.rate)
         }
         var config = RecordConfig(
             source: resolution.source, size: resolution.size, rate: resolution.rate,

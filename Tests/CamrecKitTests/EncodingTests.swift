@@ -126,11 +126,36 @@ import Testing
         #expect(profile("qsvh264enc").element.contains("gop-size=30"))
     }
 
+    /// What is made for each installed encoder (and the fake hardware one, mapped from its
+    /// properties) is accepted by it: a trial encodes frames with exactly that element.
+    @Test func theInstalledEncodersAcceptTheirProfiles() throws {
+        try EncoderTrialTests.fakesLoaded.get()
+        for (factory, codec) in [("x264enc", VideoCodec.h264), ("openh264enc", .h264), ("x265enc", .h265),
+                                 ("jpegenc", .mjpeg), ("fakehwh264enc", .h264)] {
+            for quality in Quality.allCases {
+                let element = profile(factory, codec: codec, quality: quality, bitrate: codec == .mjpeg ? nil : 800,
+                                      asked: true, has: factory == "fakehwh264enc" ? ["bitrate", "keyframe-period"] : []).element
+                #expect(EncoderTrial.run(element: element, codec: codec, size: EncoderTrialTests.size,
+                                         rate: EncoderTrialTests.rate) == .works, "\(element)")
+            }
+        }
+    }
+
+    @Test func theV4L2ControlsParseAsAStructure() throws {
+        // v4l2src has the same extra-controls property as the V4L2 encoders; it is only parsed here.
+        for factory in ["v4l2h264enc", "v4l2h265enc"] {
+            let controls = profile(factory).properties.joined(separator: " ")
+            _ = try Pipeline.parse("v4l2src device=/dev/camrec-none \(controls) ! fakesink")
+        }
+        #expect(profile("v4l2h265enc", codec: .h265).element == "v4l2h265enc extra-controls=\"controls,video_bitrate=2000000,video_gop_size=30\"")
+    }
+
     @Test func unknownEncodersAreMappedFromTheirProperties() {
         let fake = profile("somehwenc", has: ["bitrate", "keyframe-period"])
         #expect(fake.element == "somehwenc bitrate=2000 keyframe-period=30")
         #expect(fake.inputFormat == nil)
         #expect(profile("bareenc").element == "bareenc")
+        #expect(profile("avenc_h264_omx").element == "avenc_h264_omx bitrate=2000000 gop-size=30")
     }
 }
 

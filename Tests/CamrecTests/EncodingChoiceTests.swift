@@ -60,7 +60,8 @@ import Testing
         (["--codec", "vp9"], "movie.mp4", 64, "unknown codec 'vp9'"),
         (["--quality", "best"], "movie.mp4", 64, "unknown quality 'best'"),
         (["--bitrate", "10"], "movie.mp4", 64, "invalid bitrate '10'"),
-        (["--encoder", "nosuchh264enc"], "movie.mp4", 69, "nosuchh264enc, needed for --encoder nosuchh264enc, is not installed"),
+        (["--encoder", "nosuchh264enc"], "movie.mp4", 69, "encoder nosuchh264enc is not installed"),
+        (["--encoder", "jpegenc"], "movie.mp4", 64, "jpegenc encodes Motion JPEG, not H.264"),
     ])
     func refusedChoicesSayWhyAndRecordNothing(_ options: [String], _ name: String, _ status: Int32, _ message: String) throws {
         let folder = try TemporaryFolder()
@@ -219,6 +220,40 @@ import Testing
                                                       "-of", "csv=p=0", output]).stdoutText.split(separator: "\n")
         let keyframes = flags.enumerated().filter { $0.element.hasPrefix("K") }.map(\.offset)
         #expect(keyframes == [0, 15, 30, 45, 60, 75], "\(keyframes)")
+    }
+
+    /// With the fake hardware encoders installed, `--encoder auto` tries the broken one
+    /// first, skips it with a warning that gives GStreamer's reason, and records with the
+    /// working one, mapped from its own properties; the movie plays and the started line
+    /// says hardware. `software` takes x264enc; naming the broken one is exit 69, no fallback.
+    @Test func autoTakesAWorkingHardwareEncoderAndSkipsABrokenOne() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let environment = try FakeHardwareEncoder.environment()
+        let output = folder.path("hardware.mp4")
+        let result = try CamrecBinary.run(["--device", "test", "--size", "320x240", "-t", "1", "--json", output],
+                                          environment: environment, timeout: 120)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = JSONLines.parse(result)
+        let start = started(lines)
+        #expect(start["encoder"] as? String == FakeHardwareEncoder.working)
+        #expect(start["hardware"] as? Bool == true)
+        #expect((start["pipeline"] as? String ?? "").contains("\(FakeHardwareEncoder.working) bitrate=200 keyframe-period=30 name=encoder"))
+        let warnings = lines.filter { $0["type"] as? String == "warning" }.compactMap { $0["message"] as? String }
+        #expect(warnings.contains { $0.contains(FakeHardwareEncoder.broken) && $0.contains("no device") }, "\(warnings)")
+        let probe = try MediaProbe.probe(output)
+        #expect(probe.codec == "h264" && probe.frames == 30)
+
+        let software = try CamrecBinary.run(["--device", "test", "--size", "320x240", "-t", "1", "--encoder", "software",
+                                             "--json", folder.path("software.mp4")], environment: environment, timeout: 120)
+        #expect(software.status == 0, "\(software.stderr)")
+        #expect(started(JSONLines.parse(software))["encoder"] as? String == "x264enc")
+
+        let broken = try CamrecBinary.run(["--device", "test", "-t", "1", "--encoder", FakeHardwareEncoder.broken,
+                                           folder.path("broken.mp4")], environment: environment, timeout: 120)
+        #expect(broken.status == 69, "\(broken.stderr)")
+        #expect(broken.stderr.contains("no device"), "\(broken.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("broken.mp4")))
     }
 
     /// An H.264 camera whose picture is turned is decoded and encoded again, and the reason says so.

@@ -2,7 +2,8 @@
 /// most, bit/s for openh264enc and V4L2's controls), its keyframe interval (each names it
 /// differently), its rate control, and the raw format it takes.
 ///
-/// Known encoders are mapped by name from their GStreamer 1.22 properties; any other
+/// Known encoders are mapped by name from their GStreamer 1.22 properties (docs/encoders.md
+/// has the table); any other
 /// encoder (a vendor's plugin, the tests' fake hardware encoder) is mapped from the
 /// properties it has: `bitrate` taken as kbit/s, as GStreamer's encoders almost all do,
 /// and the first GOP property found among the common names.
@@ -75,10 +76,11 @@ public struct EncoderProfile: Sendable, Equatable {
             // V4L2 memory-to-memory encoders take their settings as controls; the GOP must be
             // set here (keyframe requests are honoured only from 1.22.4), and the headers
             // repeated so that every fragment and segment plays on its own.
-            let period = factory == "v4l2h264enc" ? "h264_i_frame_period" : "hevc_i_frame_period"
-            return EncoderProfile(factory: factory, properties: [
-                "extra-controls=\"controls,video_bitrate=\(kbps * 1000),\(period)=\(gop),repeat_sequence_header=1\"",
-            ], inputFormat: "NV12")
+            // (the HEVC driver's GOP control is video_gop_size, and it has no repeat control).
+            let controls = factory == "v4l2h264enc"
+                ? "video_bitrate=\(kbps * 1000),h264_i_frame_period=\(gop),repeat_sequence_header=1"
+                : "video_bitrate=\(kbps * 1000),video_gop_size=\(gop)"
+            return EncoderProfile(factory: factory, properties: ["extra-controls=\"controls,\(controls)\""], inputFormat: "NV12")
         case "vah264enc", "vah264lpenc", "vah265enc", "vah265lpenc":
             return EncoderProfile(factory: factory, properties: [
                 "rate-control=cbr", "bitrate=\(kbps)", "key-int-max=\(gop)",
@@ -95,6 +97,12 @@ public struct EncoderProfile: Sendable, Equatable {
             return EncoderProfile(factory: factory, properties: [
                 "rate-control=cbr", "bitrate=\(kbps)", "gop-size=\(gop)",
             ], inputFormat: "NV12")
+        case _ where factory.hasPrefix("avenc_"):
+            // libavcodec's encoders (gstreamer1.0-libav): bit/s and gop-size.
+            var properties: [String] = []
+            if settings.codec.hasRateControl { properties.append("bitrate=\(kbps * 1000)") }
+            if settings.codec != .mjpeg { properties.append("gop-size=\(gop)") }
+            return EncoderProfile(factory: factory, properties: properties, inputFormat: nil)
         default:
             var properties: [String] = []
             if settings.codec.hasRateControl, hasProperty("bitrate") { properties.append("bitrate=\(kbps)") }
