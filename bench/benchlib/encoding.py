@@ -526,7 +526,12 @@ def section(ctx: Context) -> SectionResult:
                  "", "", "", "", ""])
     result.body.append(table(["tool", "CPU s per recorded s", f"of it the camera ({PRODUCER})", "without the camera",
                               "dropped frames", "stored frames", "peak RSS", "stored codec", "notes"], prow))
-    result.body.append("Load average (1 min) after each passthrough run: " + ", ".join(passing["loads"]) + ".")
+    per_run = []
+    for i, load in enumerate(passing["loads"]):
+        drops_i = [runs[tool][i]["dropped"] if i < len(runs[tool]) else None for tool in tools]
+        per_run.append(f"run {i + 1}: {' / '.join(fmt(d, '{:.0f}') for d in drops_i)} (load {load})")
+    result.body.append("Dropped frames per run, camrec / gst-launch / ffmpeg, with the load average (1 min) after "
+                       "the run: " + "; ".join(per_run) + ".")
     for key, label in (("cpu_per_s", "with the camera's encoding"), ("own_per_s", "without the camera's thread")):
         vs_f = [c[key] / f[key] if c[key] and f[key] else None for c, f in zip(runs["camrec"], runs["ffmpeg"])]
         vs_g = [c[key] / g[key] if c[key] and g[key] else None for c, g in zip(runs["camrec"], runs["gst-launch"])]
