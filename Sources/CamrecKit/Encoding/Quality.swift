@@ -22,11 +22,10 @@ public enum Quality: String, Sendable, CaseIterable, Codable {
         self == .max ? "faster" : "veryfast"
     }
 
-    /// x265's `speed-preset`: x265 costs several times x264's CPU, so it runs at ultrafast,
-    /// and superfast for max.
-    public var x265Preset: String {
-        self == .max ? "superfast" : "ultrafast"
-    }
+    /// x265's `speed-preset`: ultrafast at every quality. x265 costs several times x264's
+    /// CPU (about a core for 720p30 at ultrafast on the benchmark machine, 1.6–1.75 at
+    /// superfast, which then could not keep up with the camera): the presets differ in bits.
+    public var x265Preset: String { "ultrafast" }
 
     /// jpegenc's `quality` (0–100): Motion JPEG has no rate control, so the preset is a
     /// picture quality and the bytes follow the picture.

@@ -78,6 +78,7 @@ final class StillTaker: @unchecked Sendable {
     private func work() {
         let format = settings.format
         encoder = Result { () throws(CamrecError) in try StillEncoder(format: format) }
+        if keeper != nil { StillDecoder.warmUp() }
         while true {
             let next: Request? = condition.withLock {
                 while requests.isEmpty && !closed { condition.wait() }
