@@ -104,7 +104,7 @@ import Testing
         }
         #expect(failure(.named("brokenhwh264enc"))?.status == .unavailable)
         #expect(failure(.named("brokenhwh264enc"))?.message.contains("no device") == true)
-        #expect(failure(.named("vah264enc"))?.message == "encoder vah264enc is not installed: install it with: sudo apt-get install gstreamer1.0-plugins-bad")
+        #expect(failure(.named("vah264enc"))?.message.hasPrefix("encoder vah264enc is not available here: it needs a VA-API driver") == true)
         #expect(failure(.named("jpegenc"))?.status == .usage)
         #expect(failure(.named("videoconvert"))?.status == .usage)
     }

@@ -61,6 +61,8 @@ import Testing
         (["--quality", "best"], "movie.mp4", 64, "unknown quality 'best'"),
         (["--bitrate", "10"], "movie.mp4", 64, "invalid bitrate '10'"),
         (["--encoder", "nosuchh264enc"], "movie.mp4", 69, "encoder nosuchh264enc is not installed"),
+        (["--encoder", "x265enc", "--codec", "h264"], "movie.mp4", 64, "x265enc encodes H.265, not H.264"),
+        (["--encoder", "vah264enc"], "movie.mp4", 69, "encoder vah264enc is not available here: it needs a VA-API driver that can encode, e.g. intel-media-va-driver or mesa-va-drivers (gstreamer1.0-plugins-bad)"),
         (["--encoder", "jpegenc"], "movie.mp4", 64, "jpegenc encodes Motion JPEG, not H.264"),
     ])
     func refusedChoicesSayWhyAndRecordNothing(_ options: [String], _ name: String, _ status: Int32, _ message: String) throws {

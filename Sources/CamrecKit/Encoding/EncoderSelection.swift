@@ -134,6 +134,10 @@ public enum EncoderSelection {
         if isInstalled(name) {
             return CamrecError(.usage, "\(name) is not a video encoder (\(list))")
         }
+        // A hardware encoder's plugin registers it only where its device and driver are.
+        if let hardware = PluginChecks.hardwareEncoders.first(where: { $0.factory == name }) {
+            return CamrecError(.unavailable, "encoder \(name) is not available here: it needs \(hardware.needs) (\(list))")
+        }
         if let package = PluginPackages.package(for: name) {
             return CamrecError(.unavailable, "encoder \(name) is not installed: install it with: sudo apt-get install \(package)")
         }
