@@ -1,0 +1,84 @@
+import GStreamer
+
+/// How many buffers camrec has `v4l2src` queue with the camera, and the probe that makes
+/// it ask for them.
+///
+/// The camera fills queued buffers on its own; camrec's capture thread only takes the
+/// filled ones out and queues them again. When that thread waits for a CPU longer than
+/// the queued buffers last, the camera has nowhere to put the next frame and loses it.
+/// `v4l2src` (GStreamer 1.22) queues 4 (ffmpeg 32): 133 ms at 30 fps, which a loaded
+/// machine exceeds. There is no property for it; `v4l2src` sizes its pool from the
+/// ALLOCATION query it sends downstream: its pool minimum is the query's minimum + the
+/// driver's own minimum (`V4L2_CID_MIN_BUFFERS_FOR_CAPTURE`, mostly absent: 0) + 2
+/// (gstv4l2object.c, `gst_v4l2_object_decide_allocation`, when it pushes from its own pool
+/// as it does in MMAP and DMABUF modes). So a probe on its source pad raises the answered
+/// query's minimum before `v4l2src` reads it.
+///
+/// The extra buffers are empty driver buffers waiting for a frame: they add no latency
+/// (each frame is taken out as soon as the capture thread runs, and stills still take the
+/// newest frame), only memory, one frame's size each (mapped driver memory).
+public struct CameraQueueDepth: Sendable, Equatable {
+    /// How long the camera can go on capturing while the capture thread waits for a CPU.
+    public static let reachNanoseconds: UInt64 = 500_000_000
+    /// `v4l2src`'s own depth without a pool proposal from downstream: never less.
+    public static let fewest = 4
+    /// `VIDEO_MAX_FRAME`: the most `v4l2src` asks a driver for.
+    public static let most = 32
+    /// What `v4l2src` adds to the query's minimum besides the driver's minimum.
+    static let v4l2srcSpare = 2
+
+    /// Buffers to ask the camera for.
+    public let buffers: Int
+
+    /// The depth for a camera delivering `framesPerSecond`: `reachNanoseconds` of frames,
+    /// between `fewest` and `most`.
+    public init(framesPerSecond: Double) {
+        let frames = (framesPerSecond * Double(Self.reachNanoseconds) / 1e9).rounded(.up)
+        buffers = frames.isFinite ? min(Self.most, max(Self.fewest, Int(frames))) : Self.fewest
+    }
+
+    /// The minimum the allocation query must carry for `v4l2src` to ask for `buffers`.
+    var queryMinimum: Int { buffers - Self.v4l2srcSpare }
+
+    /// Raises the minimum of the answered ALLOCATION query `query` (or proposes one, when
+    /// downstream proposed no pool) so that `v4l2src` asks the camera for `buffers`;
+    /// a larger minimum that downstream asked for is kept. Other queries are left alone.
+    func deepen(_ query: AllocationQueryView) {
+        if let first = query.pools.first {
+            if first.minimumBuffers < queryMinimum { query.setMinimumBuffers(queryMinimum, ofPool: 0) }
+        } else {
+            // Size 0: v4l2src sizes its own pool from the format it negotiated.
+            query.addPool(size: 0, minimumBuffers: queryMinimum, maximumBuffers: 0)
+        }
+    }
+
+    /// Installs the probe on the camera (the element named "src", a `v4l2src`) of
+    /// `pipeline` for `source`; nil for the test pattern. The token removes it.
+    static func install(for source: VideoSource, in pipeline: Pipeline) throws(GStreamerError) -> ProbeToken? {
+        guard case .camera(_, let format) = source else { return nil }
+        return try install(CameraQueueDepth(framesPerSecond: format.rate.framesPerSecond),
+                           on: pipeline.element(named: "src"))
+    }
+
+    /// Installs the probe on `camera`'s source pad; nil when `camera` is not a `v4l2src`.
+    ///
+    /// The probe sees the ALLOCATION query before it is sent, has the peer answer it, deepens
+    /// the answer and reports it answered. Waiting for the answer's return trip is not
+    /// enough: GStreamer shows a probe the answered query only when the answer succeeded,
+    /// and camrec's answers fail (the stills `appsink` answers no ALLOCATION query in 1.22,
+    /// so `tee` reports failure), which leaves `v4l2src` at its default of 4.
+    static func install(_ depth: CameraQueueDepth, on camera: Element) throws(GStreamerError) -> ProbeToken? {
+        guard camera.factoryName == "v4l2src" else { return nil }
+        let pad = try camera.staticPad("src")
+        return pad.addProbe(.downstreamQuery) { [weak pad] info in
+            guard let query = info.query, let allocation = query.allocation, allocation.isWritable,
+                  let peer = pad?.peer
+            else { return .pass }
+            // Whether downstream answered or not, what it wrote stays (a failed answer
+            // leaves the query as v4l2src would read it: no pool proposed).
+            _ = peer.answer(query)
+            depth.deepen(allocation)
+            return .handled
+        }
+    }
+}
