@@ -12,6 +12,14 @@ public struct AllocationPool: Sendable, Equatable {
     public var minimumBuffers: Int
     /// Buffers the pool may have (0: unlimited).
     public var maximumBuffers: Int
+
+    /// An entry with these values.
+    public init(hasPool: Bool, size: Int, minimumBuffers: Int, maximumBuffers: Int) {
+        self.hasPool = hasPool
+        self.size = size
+        self.minimumBuffers = minimumBuffers
+        self.maximumBuffers = maximumBuffers
+    }
 }
 
 /// A query we do not own: a borrowed view of the query a pad probe sees, valid only during
