@@ -17,6 +17,14 @@ import GStreamer
 /// The extra buffers are empty driver buffers waiting for a frame: they add no latency
 /// (each frame is taken out as soon as the capture thread runs, and stills still take the
 /// newest frame), only memory, one frame's size each (mapped driver memory).
+///
+/// A queue proposed from downstream also turns off v4l2src's copy threshold (it copies a
+/// frame and gives the camera its buffer back at once when fewer than 2 are queued): then
+/// frames waiting in the record queue for a starved encoder hold the camera's buffers, and
+/// a backlog as deep as the queue leaves the camera none. So camrec copies instead, as
+/// ffmpeg does when its queue runs low: once the record queue holds `copyFrom` frames,
+/// each new frame goes on as a copy and its camera buffer goes straight back, which keeps
+/// at least half the queue with the camera whatever the encoder's backlog.
 public struct CameraQueueDepth: Sendable, Equatable {
     /// How long the camera can go on capturing while the capture thread waits for a CPU.
     public static let reachNanoseconds: UInt64 = 500_000_000
@@ -37,6 +45,9 @@ public struct CameraQueueDepth: Sendable, Equatable {
         buffers = frames.isFinite ? min(Self.most, max(Self.fewest, Int(frames))) : Self.fewest
     }
 
+    /// Frames in the record queue from which camera frames are sent on as copies.
+    var copyFrom: Int { buffers / 2 }
+
     /// The minimum the allocation query must carry for `v4l2src` to ask for `buffers`.
     var queryMinimum: Int { buffers - Self.v4l2srcSpare }
 
@@ -52,25 +63,33 @@ public struct CameraQueueDepth: Sendable, Equatable {
         }
     }
 
-    /// Installs the probe on the camera (the element named "src", a `v4l2src`) of
-    /// `pipeline` for `source`; nil for the test pattern. The token removes it.
-    static func install(for source: VideoSource, in pipeline: Pipeline) throws(GStreamerError) -> ProbeToken? {
-        guard case .camera(_, let format) = source else { return nil }
-        return try install(CameraQueueDepth(framesPerSecond: format.rate.framesPerSecond),
-                           on: pipeline.element(named: "src"))
+    /// The probes on the camera's source pad; dropping it removes them.
+    struct Probes: Sendable {
+        /// Deepens the ALLOCATION query.
+        let allocation: ProbeToken
+        /// Sends frames on as copies while the record queue is backed up; nil without one.
+        let copies: ProbeToken?
     }
 
-    /// Installs the probe on `camera`'s source pad; nil when `camera` is not a `v4l2src`.
+    /// Installs the probes on the camera (the element named "src", a `v4l2src`) of
+    /// `pipeline` for `source`, watching the queue named "record"; nil for the test pattern.
+    static func install(for source: VideoSource, in pipeline: Pipeline) throws(GStreamerError) -> Probes? {
+        guard case .camera(_, let format) = source else { return nil }
+        return try install(CameraQueueDepth(framesPerSecond: format.rate.framesPerSecond),
+                           on: pipeline.element(named: "src"), recordQueue: try? pipeline.element(named: "record"))
+    }
+
+    /// Installs the probes on `camera`'s source pad; nil when `camera` is not a `v4l2src`.
     ///
-    /// The probe sees the ALLOCATION query before it is sent, has the peer answer it, deepens
-    /// the answer and reports it answered. Waiting for the answer's return trip is not
-    /// enough: GStreamer shows a probe the answered query only when the answer succeeded,
-    /// and camrec's answers fail (the stills `appsink` answers no ALLOCATION query in 1.22,
-    /// so `tee` reports failure), which leaves `v4l2src` at its default of 4.
-    static func install(_ depth: CameraQueueDepth, on camera: Element) throws(GStreamerError) -> ProbeToken? {
+    /// The first sees the ALLOCATION query before it is sent, has the peer answer it,
+    /// deepens the answer and reports it answered. Waiting for the answer's return trip is
+    /// not enough: GStreamer shows a probe the answered query only when the answer
+    /// succeeded, and camrec's answer fails (the stills `appsink` answers no ALLOCATION
+    /// query in 1.22, so `tee` reports failure), which leaves `v4l2src` at its default of 4.
+    static func install(_ depth: CameraQueueDepth, on camera: Element, recordQueue: Element?) throws(GStreamerError) -> Probes? {
         guard camera.factoryName == "v4l2src" else { return nil }
         let pad = try camera.staticPad("src")
-        return pad.addProbe(.downstreamQuery) { [weak pad] info in
+        let allocation = pad.addProbe(.downstreamQuery) { [weak pad] info in
             guard let query = info.query, let allocation = query.allocation, allocation.isWritable,
                   let peer = pad?.peer
             else { return .pass }
@@ -80,5 +99,15 @@ public struct CameraQueueDepth: Sendable, Equatable {
             depth.deepen(allocation)
             return .handled
         }
+        let copyFrom = UInt64(depth.copyFrom)
+        let copies = recordQueue.map { queue in
+            pad.addProbe(.buffer) { info in
+                guard let buffer = info.buffer, let level = queue.unsignedProperty("current-level-buffers"),
+                      level >= copyFrom, let copy = buffer.deepCopy()
+                else { return .pass }
+                return .replace(copy)
+            }
+        }
+        return Probes(allocation: allocation, copies: copies)
     }
 }
