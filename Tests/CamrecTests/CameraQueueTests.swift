@@ -69,6 +69,33 @@ import Testing
         try expectStamps(URL(fileURLWithPath: movie), Array(0..<60))
     }
 
+    /// An encoder that falls behind (here a record branch slowed to 15 frames a second by
+    /// `identity sleep-time`, in a `--pipeline` template) keeps frames waiting in the record
+    /// queue. Camera buffers waiting there would leave the camera none once the backlog is
+    /// as deep as its queue (half a second at 30 fps, here after a second); camrec sends
+    /// frames on as copies from half its queue, so the camera never runs out.
+    @Test func aBackedUpEncoderDoesNotLeaveTheCameraWithoutBuffers() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let template = folder.path("slow.pipeline")
+        let builtIn = try String(contentsOf: VirtualCameraEnvironment.packageRoot.appendingPathComponent("pipelines/record.pipeline"),
+                                 encoding: .utf8)
+        #expect(builtIn.contains("{decode_record} ! videoconvert"))
+        try builtIn.replacingOccurrences(of: "{decode_record} ! videoconvert", with: "{decode_record} ! identity sleep-time=66000 ! videoconvert")
+            .write(toFile: template, atomically: true, encoding: .utf8)
+        let movie = folder.path("slow.mp4")
+        let run = try CamrecBinary.run(["--device", "/dev/video0", "--size", "320x240", "--fps", "30", "--pipeline", template,
+                                        "--max-duration", "1", "--json", movie],
+                                       environment: env(spec: "/dev/video0,formats=yuyv,sizes=320x240@30,trace=buffers"))
+        #expect(run.status == 0, "\(run.stderr)")
+        let trace = CameraTrace(run.stderr)
+        #expect(trace.buffers == [15], "\(run.stderr)")
+        #expect(trace.lost.isEmpty, "frames the camera lost: \(trace.lost)")
+        let result = try #require(JSONLines.parse(run).last)
+        #expect(result["dropped_frames"] as? Int == 0, "\(result)")
+        try expectStamps(URL(fileURLWithPath: movie), Array(0..<30))
+    }
+
     /// The control: the same pipeline (camrec's own `--print-pipeline`) run by gst-launch-1.0
     /// has v4l2src's 4 buffers, so the camera fills at most 4 of the 10 frames due while the
     /// capture thread is held and loses the other 6 or more.

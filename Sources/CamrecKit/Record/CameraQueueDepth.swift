@@ -28,6 +28,10 @@ import GStreamer
 public struct CameraQueueDepth: Sendable, Equatable {
     /// How long the camera can go on capturing while the capture thread waits for a CPU.
     public static let reachNanoseconds: UInt64 = 500_000_000
+    /// The most driver memory the queue may take (16 MiB): large frames get fewer buffers.
+    /// Every buffer is the driver's full frame size (`sizeimage`), also for MJPEG and H.264,
+    /// whose buffers UVC drivers size for the largest frame (often width × height × 2).
+    public static let budgetBytes = 16 << 20
     /// `v4l2src`'s own depth without a pool proposal from downstream: never less.
     public static let fewest = 4
     /// `VIDEO_MAX_FRAME`: the most `v4l2src` asks a driver for.
@@ -38,11 +42,19 @@ public struct CameraQueueDepth: Sendable, Equatable {
     /// Buffers to ask the camera for.
     public let buffers: Int
 
-    /// The depth for a camera delivering `framesPerSecond`: `reachNanoseconds` of frames,
-    /// between `fewest` and `most`.
-    public init(framesPerSecond: Double) {
+    /// The depth for a camera delivering `framesPerSecond` in buffers of `frameBytes`:
+    /// `reachNanoseconds` of frames, at most `budgetBytes` of them, between `fewest` and `most`.
+    public init(framesPerSecond: Double, frameBytes: Int) {
         let frames = (framesPerSecond * Double(Self.reachNanoseconds) / 1e9).rounded(.up)
-        buffers = frames.isFinite ? min(Self.most, max(Self.fewest, Int(frames))) : Self.fewest
+        let byTime = frames.isFinite && frames > 0 ? Int(min(frames, Double(Self.most))) : Self.fewest
+        let byMemory = frameBytes > 0 ? Self.budgetBytes / frameBytes : Self.most
+        buffers = min(Self.most, max(Self.fewest, min(byTime, byMemory)))
+    }
+
+    /// The driver's buffer size for a camera format, as UVC drivers and the emulated camera
+    /// size them: width × height × 2 (YUYV's frame; the bound for MJPEG and H.264 frames).
+    static func frameBytes(of format: CameraFormat) -> Int {
+        format.size.width * format.size.height * 2
     }
 
     /// Frames in the record queue from which camera frames are sent on as copies.
@@ -75,7 +87,7 @@ public struct CameraQueueDepth: Sendable, Equatable {
     /// `pipeline` for `source`, watching the queue named "record"; nil for the test pattern.
     static func install(for source: VideoSource, in pipeline: Pipeline) throws(GStreamerError) -> Probes? {
         guard case .camera(_, let format) = source else { return nil }
-        return try install(CameraQueueDepth(framesPerSecond: format.rate.framesPerSecond),
+        return try install(CameraQueueDepth(framesPerSecond: format.rate.framesPerSecond, frameBytes: frameBytes(of: format)),
                            on: pipeline.element(named: "src"), recordQueue: try? pipeline.element(named: "record"))
     }
 
