@@ -14,6 +14,10 @@ gboolean camrec_buffer_is_delta(GstBuffer *buffer) { return GST_BUFFER_FLAG_IS_S
 
 GstBuffer *camrec_probe_info_buffer(GstPadProbeInfo *info) { return GST_PAD_PROBE_INFO_BUFFER(info); }
 GstEvent *camrec_probe_info_event(GstPadProbeInfo *info) { return GST_PAD_PROBE_INFO_EVENT(info); }
+GstQuery *camrec_probe_info_query(GstPadProbeInfo *info) { return GST_PAD_PROBE_INFO_QUERY(info); }
+
+GstQueryType camrec_query_type(GstQuery *query) { return GST_QUERY_TYPE(query); }
+gboolean camrec_query_is_writable(GstQuery *query) { return gst_query_is_writable(query); }
 
 GType camrec_type_of(gpointer object) { return G_OBJECT_TYPE(object); }
 const char *camrec_object_type_name(gpointer object) { return G_OBJECT_TYPE_NAME(object); }

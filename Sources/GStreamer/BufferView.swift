@@ -73,6 +73,12 @@ public struct BufferView {
         gst_buffer_copy(bufferPointer).map { Buffer($0, transfer: .full) }
     }
 
+    /// A copy with memory of its own (the bytes copied, timestamps, flags and metadata
+    /// kept): the original's memory, e.g. a camera driver's buffer, can go back at once.
+    public func deepCopy() -> Buffer? {
+        gst_buffer_copy_deep(bufferPointer).map { Buffer($0, transfer: .full) }
+    }
+
     static func time(_ value: GstClockTime) -> UInt64? {
         value == GstClockTime(UInt64.max) ? nil : UInt64(value)
     }

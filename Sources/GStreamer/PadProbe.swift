@@ -12,6 +12,12 @@ public struct ProbeKind: OptionSet, Sendable {
     public static let buffer = ProbeKind(rawValue: GST_PAD_PROBE_TYPE_BUFFER.rawValue)
     /// Events flowing downstream (stream start, caps, segment, EOS, …).
     public static let downstreamEvent = ProbeKind(rawValue: GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue)
+    /// Queries travelling downstream, seen before they are sent to the peer. (GStreamer
+    /// also calls a downstream-query probe once the peer answered, with the PULL bit, but
+    /// only when the answer succeeded; this kind asks for the first call only. A probe that
+    /// wants the answer asks the peer itself and returns `.handled`.)
+    public static let downstreamQuery = ProbeKind(
+        rawValue: GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM.rawValue | GST_PAD_PROBE_TYPE_PUSH.rawValue)
 }
 
 /// What a probe callback decides for the data it saw.
@@ -20,6 +26,9 @@ public enum ProbeDecision: Sendable {
     case pass
     /// Drop it (it never reaches the peer).
     case drop
+    /// The probe dealt with it: it goes no further, and a query counts as answered (with
+    /// what the probe put in it).
+    case handled
     /// Let it through and remove the probe (its token's `remove()` then does nothing).
     case remove
     /// Send this buffer on instead of the one seen (a buffer probe; e.g. a `writableCopy()`
@@ -51,6 +60,13 @@ public struct ProbeInfo {
               let event = camrec_probe_info_event(info)
         else { return nil }
         return EventView(borrowing: event)
+    }
+
+    /// The query, for a query probe (borrowed, like the info).
+    public var query: QueryView? {
+        let queries = GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM.rawValue | GST_PAD_PROBE_TYPE_QUERY_UPSTREAM.rawValue
+        guard info.pointee.type.rawValue & queries != 0, let query = camrec_probe_info_query(info) else { return nil }
+        return QueryView(borrowing: query)
     }
 }
 
@@ -152,6 +168,7 @@ extension ProbeDecision {
         switch self {
         case .pass: return GST_PAD_PROBE_OK
         case .drop: return GST_PAD_PROBE_DROP
+        case .handled: return GST_PAD_PROBE_HANDLED
         case .remove: return GST_PAD_PROBE_REMOVE
         case .replace(let buffer):
             guard info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_BUFFER.rawValue != 0,

@@ -3,8 +3,8 @@
  *   CAMREC_VCAM = SPEC[;SPEC...]      SPEC = PATH[,key=value...]
  *
  * Keys: card, bus, formats, sizes, fault, replug, byid, bypath, slow, drop, empty,
- * corrupt, dark, focusbusy, scene, priority, flash, trace, overrun, dump, h264controls
- * (docs/virtual-camera.md).
+ * corrupt, dark, focusbusy, scene, priority, flash, trace, overrun, starve, dump,
+ * h264controls (docs/virtual-camera.md).
  * Parsing never fails hard: a bad key is reported once on stderr and ignored, so
  * a typo cannot crash the host process. */
 #define _GNU_SOURCE
@@ -122,6 +122,19 @@ static int parse_every(const char *v, long *n) {
     return strncmp(v, "every:", 6) != 0 || parse_count(v + 6, n) || *n < 2;
 }
 
+/* trace=controls, trace=buffers, both joined with +, or none; a bad name rejects the value */
+static int parse_trace(vcam_config *c, char *v) {
+    int controls = 0, buffers = 0;
+    for (char *save = NULL, *tok = strtok_r(v, "+", &save); tok; tok = strtok_r(NULL, "+", &save)) {
+        if (strcmp(tok, "controls") == 0) controls = 1;
+        else if (strcmp(tok, "buffers") == 0) buffers = 1;
+        else if (strcmp(tok, "none") != 0) return -1;
+    }
+    c->trace_controls = controls;
+    c->trace_buffers = buffers;
+    return 0;
+}
+
 static int parse_fault(vcam_config *c, const char *v) {
     if (strcmp(v, "ebusy") == 0) c->open_errno = EBUSY;
     else if (strcmp(v, "eacces") == 0) c->open_errno = EACCES;
@@ -222,8 +235,14 @@ static void parse_key(vcam_config *c, char *key, char *value, int *in_formats) {
         bad = strcmp(value, "dark") != 0 && strcmp(value, "normal") != 0;
         c->scene_dark = !bad && strcmp(value, "dark") == 0;
     } else if (strcmp(key, "trace") == 0) {
-        bad = strcmp(value, "controls") != 0 && strcmp(value, "none") != 0;
-        c->trace_controls = !bad && strcmp(value, "controls") == 0;
+        bad = parse_trace(c, value);
+    } else if (strcmp(key, "starve") == 0) {
+        char *at = strchr(value, '@');
+        bad = !at;
+        if (!bad) {
+            *at++ = 0;
+            bad = parse_count(value, &c->starve_frames) || c->starve_frames == 0 || parse_count(at, &c->starve_seq);
+        }
     } else if (strcmp(key, "priority") == 0) {
         bad = strcmp(value, "fixed") != 0 && strcmp(value, "settable") != 0;
         c->priority_fixed = !bad && strcmp(value, "fixed") == 0;
@@ -250,6 +269,7 @@ static void parse_key(vcam_config *c, char *key, char *value, int *in_formats) {
         if (strcmp(key, "drop") == 0) c->drop_every = 0;
         if (strcmp(key, "empty") == 0) c->empty_every = 0;
         if (strcmp(key, "corrupt") == 0) c->corrupt_every = 0;
+        if (strcmp(key, "starve") == 0) c->starve_frames = 0;
     }
 }
 

@@ -15,6 +15,7 @@
 #include "vcam.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -182,6 +183,9 @@ void vcam_drain_eventfd(int efd) {
 /* Stops the producer; the caller joins the thread after unlocking (it takes the lock). */
 void vcam_stop_streaming_locked(vcam_device *dev, pthread_t *join, int *must_join) {
     *must_join = 0;
+    if (dev->cfg.trace_buffers && dev->streaming)
+        fprintf(stderr, "camrec VirtualCamera: %s: stream ended: %ld frames delivered, %ld lost for lack of a queued buffer\n",
+                dev->cfg.path, dev->stream_delivered, dev->stream_overruns);
     if (dev->thread_running) {
         *join = dev->thread;
         *must_join = 1;

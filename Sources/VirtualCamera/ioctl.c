@@ -120,6 +120,8 @@ static int do_reqbufs(vcam_device *dev, vcam_file *f, struct v4l2_requestbuffers
     memset(dev->bufs, 0, sizeof dev->bufs);
     dev->queued.count = dev->done.count = 0;
     dev->owner = f;
+    if (dev->cfg.trace_buffers) /* trace=buffers: tests see how deep a queue was asked for */
+        fprintf(stderr, "camrec VirtualCamera: %s: REQBUFS %u buffers (asked for %u)\n", dev->cfg.path, n, r->count);
     r->count = n;
     return 0;
 }
@@ -147,6 +149,19 @@ static int do_dqbuf(vcam_device *dev, vcam_file *f, int fd, struct v4l2_buffer *
         if (nonblock) return -EAGAIN;
         pthread_cond_wait(&dev->cond, &dev->lock);
     }
+    if (dev->cfg.starve_frames && dev->starved_gen != dev->stream_gen
+        && dev->bufs[dev->done.idx[dev->done.head]].sequence >= (uint32_t)dev->cfg.starve_seq) {
+        /* starve=FRAMES@SEQ: the capture thread takes this frame out only once FRAMES more
+         * frames were due, as if it had waited that long for a CPU; the camera goes on
+         * filling whatever buffers are queued and loses the frames that find none */
+        unsigned gen = dev->stream_gen;
+        dev->starved_gen = gen;
+        uint32_t until = dev->bufs[dev->done.idx[dev->done.head]].sequence + 1 + (uint32_t)dev->cfg.starve_frames;
+        while (dev->stream_gen == gen && dev->streaming && !vcam_file_gone_locked(f) && dev->sequence < until)
+            pthread_cond_wait(&dev->cond, &dev->lock);
+        if (vcam_file_gone_locked(f)) return -ENODEV;
+        if (dev->stream_gen != gen || !dev->streaming || dev->done.count == 0) return -EINVAL;
+    }
     int i = vcam_ring_pop(&dev->done);
     /* the counter is >= done.count under the lock, so this read cannot block */
     uint64_t one;
@@ -166,6 +181,7 @@ static int do_streamon(vcam_device *dev, vcam_file *f, const int *type) {
     dev->stream_error = 0;
     dev->stream_gen++;
     dev->sequence = 0;
+    dev->stream_delivered = dev->stream_overruns = 0;
     return vcam_producer_start(dev);
 }
 

@@ -142,6 +142,7 @@ static void *producer_main(void *arg) {
         prev_due = due;
         if (cfg.drop_every && (seq + 1) % (uint32_t)cfg.drop_every == 0) {
             dev->sequence++; /* a lost frame: the sequence number is used up */
+            pthread_cond_broadcast(&dev->cond); /* a starve= wait counts due frames */
             continue;
         }
         if (cfg.overrun_wait) {
@@ -153,6 +154,10 @@ static void *producer_main(void *arg) {
         }
         if (dev->queued.count == 0) {
             dev->sequence++; /* no buffer queued: the hardware drops the frame */
+            dev->stream_overruns++;
+            if (cfg.trace_buffers)
+                fprintf(stderr, "camrec VirtualCamera: %s: frame %u lost: no buffer queued\n", cfg.path, seq);
+            pthread_cond_broadcast(&dev->cond); /* a starve= wait counts due frames */
             continue;
         }
         int i = vcam_ring_pop(&dev->queued);
@@ -195,6 +200,7 @@ static void *producer_main(void *arg) {
         vcam_ring_push(&dev->done, i);
         dev->sequence++;
         dev->delivered++;
+        dev->stream_delivered++;
         notify(dev);
         if (cfg.unplug_after >= 0 && !dev->unplug_done && dev->delivered >= cfg.unplug_after) {
             /* once per process: a camera that replug= brings back stays */

@@ -58,6 +58,9 @@ typedef struct {
     int no_flash;         /* flash=none: no LED control */
     int priority_fixed;   /* priority=fixed: exposure_auto_priority is read-only (on) */
     int trace_controls;   /* trace=controls: every control write is printed on stderr */
+    int trace_buffers;    /* trace=buffers: REQBUFS counts and frames lost for lack of a buffer */
+    long starve_seq;      /* starve=FRAMES@SEQ: DQBUF of frame SEQ waits until FRAMES more */
+    long starve_frames;   /*   frames were due (a starved capture thread); 0: none */
     int overrun_wait;     /* overrun=wait: a frame due with no buffer queued waits for one */
     char dump[VCAM_PATH_MAX]; /* dump=PATH: every delivered frame's bytes appended to PATH, or "" */
     int h264_controls;    /* h264controls=on: the H.264 I-frame period and repeat-header controls */
@@ -134,6 +137,9 @@ typedef struct vcam_device {
     int at_replug_path;        /* the node is cfg.replug_path (after a replug=DELAY@PATH) */
     unsigned plug_gen;         /* bumped by every replug: files of an older one stay dead */
     long delivered;            /* frames delivered since the process started */
+    long stream_delivered;     /* frames delivered in this stream (since STREAMON) */
+    long stream_overruns;      /* frames lost in this stream because no buffer was queued */
+    unsigned starved_gen;      /* stream_gen of the stream whose starve= already happened */
 } vcam_device;
 
 /* An open file description. Duplicated fds share it (refs counts fds + calls in flight). */

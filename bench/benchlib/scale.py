@@ -12,6 +12,7 @@ from .startup import read_probe, read_reqbufs
 from .section import Context, SectionResult, SummaryRow, table
 from .tools import TOOLS, YUYV_480
 
+GOAL_RATIO = 1.25  # issue 14: concurrent recordings against gst-launch running the same pipeline
 LAG_LIMIT = 1.0   # seconds a recording may end after the camera's last frame (draining, finalising)
 
 
@@ -137,18 +138,18 @@ def section(ctx: Context) -> SectionResult:
     result.body.append(table(["tool", "most recordings that pass", "camera buffers (VIDIOC_REQBUFS)",
                               "levels tried (load average before)"], rows))
     ratio = lambda a, b: f"{a / b:.2f}×" if a and b else "—"
-    met = best["camrec"] >= best["gst-launch"]
+    # Issue 14: camrec's deeper camera queue must carry it well past the same pipeline in gst-launch.
+    met = best["camrec"] >= GOAL_RATIO * best["gst-launch"]
     result.summary.append(SummaryRow(
         "concurrent 640x480@30 recordings with zero drops", str(best["camrec"]), str(best["gst-launch"]),
         str(best["ffmpeg"]), ratio(best["camrec"], best["gst-launch"]), ratio(best["camrec"], best["ffmpeg"]),
-        "no number set; as many as gst-launch", met))
-    why = (f" What limits the GStreamer pipelines first: `v4l2src` queues only {buffers['camrec']} buffers with "
-           f"the camera (ffmpeg {buffers['ffmpeg']}), so when the capture thread waits more than "
-           f"{buffers['camrec']} frame intervals for a CPU the camera has no buffer and the frame is lost; the "
-           "lost frames are spread through the recordings, not at start-up."
+        f"≥ {GOAL_RATIO:g}× gst-launch", met))
+    why = (f" Camera buffers (VIDIOC_REQBUFS): camrec {buffers['camrec']}, gst-launch {buffers['gst-launch']}, ffmpeg "
+           f"{buffers['ffmpeg']}: when a capture thread waits longer than its queued buffers last for a CPU, the "
+           "camera has no buffer and the frame is lost."
            " Each level is a single trial on a shared machine, so a difference of a few recordings between "
-           "tools is within its noise (the load averages are in section 6).") if buffers.get("camrec") and \
-        buffers.get("ffmpeg") and buffers["camrec"] < buffers["ffmpeg"] else ""
+           "tools is within its noise (the load averages are in section 6).") if all(
+        buffers.get(tool) for tool in ("camrec", "gst-launch", "ffmpeg")) else ""
     profiles = []
     if ctx.profiling(not met):
         count = max(1, best["camrec"])

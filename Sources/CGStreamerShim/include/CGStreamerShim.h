@@ -23,6 +23,11 @@ gboolean camrec_buffer_is_delta(GstBuffer *buffer);
 
 GstBuffer *camrec_probe_info_buffer(GstPadProbeInfo *info);
 GstEvent *camrec_probe_info_event(GstPadProbeInfo *info);
+GstQuery *camrec_probe_info_query(GstPadProbeInfo *info);
+
+/// Whether the query may be changed (GST_QUERY_TYPE and gst_query_is_writable are macros).
+GstQueryType camrec_query_type(GstQuery *query);
+gboolean camrec_query_is_writable(GstQuery *query);
 
 GType camrec_type_of(gpointer object);
 const char *camrec_object_type_name(gpointer object);

@@ -14,6 +14,8 @@ final class RecordingSession {
     private let gateToken: ProbeToken
     private let frameGuard: FrameGuard?
     private let frameGuardToken: ProbeToken?
+    /// Has v4l2src queue `CameraQueueDepth` buffers with the camera instead of 4.
+    private let cameraQueue: CameraQueueDepth.Probes?
     private let commandLine: String
     private let stillSink: AppSink
     /// `--settle`: measures and drops the settling frames at the encoder's input.
@@ -124,6 +126,7 @@ final class RecordingSession {
         } catch {
             throw CamrecError(.usage, "the pipeline template needs a source named 'src' (\(error))")
         }
+        cameraQueue = try? CameraQueueDepth.install(for: config.source, in: pipeline)
         do {
             stillSink = try AppSink(pipeline.element(named: "stills"))
         } catch {
