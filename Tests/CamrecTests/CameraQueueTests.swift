@@ -80,8 +80,8 @@ import Testing
         let template = folder.path("slow.pipeline")
         let builtIn = try String(contentsOf: VirtualCameraEnvironment.packageRoot.appendingPathComponent("pipelines/record.pipeline"),
                                  encoding: .utf8)
-        #expect(builtIn.contains("{decode_record} ! videoconvert"))
-        try builtIn.replacingOccurrences(of: "{decode_record} ! videoconvert", with: "{decode_record} ! identity sleep-time=66000 ! videoconvert")
+        #expect(builtIn.contains("{decode_record} {encode}"))
+        try builtIn.replacingOccurrences(of: "{decode_record} {encode}", with: "{decode_record} ! identity sleep-time=66000 {encode}")
             .write(toFile: template, atomically: true, encoding: .utf8)
         let movie = folder.path("slow.mp4")
         let run = try CamrecBinary.run(["--device", "/dev/video0", "--size", "320x240", "--fps", "30", "--pipeline", template,
