@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ArgumentParsing
 import CamrecKit
 #if canImport(Glibc)

@@ -1,6 +1,6 @@
 import ArgumentParsing
 import CamrecKit
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif

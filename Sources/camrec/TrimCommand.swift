@@ -1,6 +1,6 @@
 import ArgumentParsing
 import CamrecKit
-import Foundation
+import FoundationEssentials
 import Synchronization
 #if canImport(Glibc)
 import Glibc

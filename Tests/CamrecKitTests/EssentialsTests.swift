@@ -93,4 +93,27 @@ import Testing
         let dated = condition.withLock { condition.wait(until: Date().addingTimeInterval(0.02)) }
         #expect(!dated)
     }
+
+    /// One `import Foundation` anywhere in the sources links all of Foundation, CoreFoundation and
+    /// ICU into the release binary again, with their start-up and megabytes of resident memory
+    /// (BENCHMARKS.md section 5): sources import FoundationEssentials (tests may use Foundation).
+    @Test func sourcesDoNotImportFullFoundation() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources")
+        let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") }
+        #expect(!files.isEmpty)
+        var offenders: [String] = []
+        for file in files {
+            let text = try String(contentsOfFile: sources.appendingPathComponent(file).path, encoding: .utf8)
+            for line in text.split(separator: "\n") {
+                let words = line.split(separator: " ")
+                if words.first == "import" || (words.first == "@_exported" && words.dropFirst().first == "import"),
+                   let module = words.last, ["Foundation", "FoundationNetworking", "FoundationXML"].contains(module) {
+                    offenders.append(file)
+                }
+            }
+        }
+        #expect(offenders.isEmpty, "import FoundationEssentials instead of Foundation in \(offenders)")
+    }
 }

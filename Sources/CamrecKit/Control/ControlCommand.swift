@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A command sent to a recording's control socket: one line of text.
 public enum ControlCommand: String, Sendable, CaseIterable {

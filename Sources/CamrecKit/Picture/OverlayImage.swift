@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MediaValues
 #if canImport(Glibc)
 import Glibc

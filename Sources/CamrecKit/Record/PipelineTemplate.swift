@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A pipeline in gst-launch-1.0 syntax with `{placeholders}`, read from `pipelines/`.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Fills the recording template for a configuration.
 public struct RecordPipeline: Sendable {

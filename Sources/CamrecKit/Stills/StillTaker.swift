@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GStreamer
 
 /// Takes stills from the recording's stills branch on a thread of its own: for each

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GStreamer
 
 /// Lets a trim stage's thread block until its pipeline has something for it, instead of

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where the trimmed movie goes.
 public enum TrimDestination: Sendable, Equatable {
