@@ -176,7 +176,7 @@ def section(ctx: Context) -> SectionResult:
     result.body.append(
         "Load average (1 min) before each pair: " + ", ".join(loads) + ". The peaks depend on the load: "
         "when the encoder falls behind, up to 2 s of raw frames wait in the record queue (the same "
-        "queue in both tools' pipeline; 18 MB at 640x480, 55 MB at 1280x720), so on a busy machine "
+        "queue in both tools' pipeline; up to 37 MB at 640x480, 110 MB at 1280x720), so on a busy machine "
         "the queue, not the tool, sets both peaks, and the ratio tends to 1; the table below, taken "
         "between the peaks, shows what differs between the tools.")
     result.body.append("Where the resident memory is, at 3/4 of the recording (median over the runs):")
