@@ -14,7 +14,9 @@ enum FileHead {
         var bytes = [UInt8](repeating: 0, count: count)
         var filled = 0
         while filled < count {
-            let got = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, count - filled) }
+            let got = bytes.withUnsafeMutableBytes { buffer in
+                buffer.baseAddress.map { Glibc.read(fd, $0 + filled, count - filled) } ?? 0
+            }
             if got > 0 { filled += got } else if got < 0 && errno == EINTR { continue } else { break }
         }
         return Array(bytes[..<filled])
