@@ -119,3 +119,9 @@ gboolean camrec_emit_action(gpointer object, const char *signal) {
     g_signal_emit_by_name(object, signal);
     return TRUE;
 }
+
+GList *camrec_video_encoder_factories(void) {
+    return gst_element_factory_list_get_elements(
+        GST_ELEMENT_FACTORY_TYPE_ENCODER | GST_ELEMENT_FACTORY_TYPE_MEDIA_VIDEO | GST_ELEMENT_FACTORY_TYPE_MEDIA_IMAGE,
+        GST_RANK_NONE);
+}

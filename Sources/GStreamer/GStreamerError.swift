@@ -139,11 +139,31 @@ public enum PluginPackages {
         "videoflip": "gstreamer1.0-plugins-good",
         "gdkpixbufoverlay": "gstreamer1.0-plugins-good",
         "textoverlay": "gstreamer1.0-x",
+        // Video encoders (issue 14's --encoder): software, then hardware.
+        "x265enc": "gstreamer1.0-plugins-bad",
+        "v4l2h264enc": "gstreamer1.0-plugins-good",
+        "v4l2h265enc": "gstreamer1.0-plugins-good",
+        "vah264enc": "gstreamer1.0-plugins-bad",
+        "vah265enc": "gstreamer1.0-plugins-bad",
+        "vah264lpenc": "gstreamer1.0-plugins-bad",
+        "vaapih264enc": "gstreamer1.0-vaapi",
+        "vaapih265enc": "gstreamer1.0-vaapi",
+        "nvh264enc": "gstreamer1.0-plugins-bad",
+        "nvh265enc": "gstreamer1.0-plugins-bad",
+        "qsvh264enc": "gstreamer1.0-plugins-bad",
     ]
+
+    /// The Debian package that provides `factory`, when known (every `avenc_*` element is
+    /// in gstreamer1.0-libav).
+    public static func package(for factory: String) -> String? {
+        if let package = packages[factory] { return package }
+        if factory.hasPrefix("avenc_") || factory.hasPrefix("avdec_") { return "gstreamer1.0-libav" }
+        return nil
+    }
 
     /// A hint such as "install the Debian package gstreamer1.0-plugins-ugly".
     public static func hint(for factory: String) -> String {
-        if let package = packages[factory] {
+        if let package = package(for: factory) {
             return "install it with: sudo apt-get install \(package)"
         }
         return "install the GStreamer plugin that provides it (gst-inspect-1.0 \(factory) tells whether it is there)"

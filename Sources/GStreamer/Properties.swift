@@ -275,3 +275,10 @@ extension PropertyValue {
         }
     }
 }
+
+extension Object {
+    /// Whether the object has a property of this name (readable or not).
+    public func hasProperty(_ property: String) -> Bool {
+        camrec_find_property(UnsafeMutableRawPointer(objectPointer), property) != nil
+    }
+}

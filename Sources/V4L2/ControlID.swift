@@ -2,6 +2,13 @@
 /// every driver; names are not (kernels renamed "Exposure, Auto Priority" to "Exposure,
 /// Dynamic Framerate"), so friendly names find controls by id first.
 public enum ControlID {
+    /// V4L2_CID_MPEG_VIDEO_H264_I_PERIOD: frames from one H.264 keyframe to the next, on
+    /// cameras that encode H.264 themselves (e.g. a Raspberry Pi camera's bcm2835-v4l2).
+    public static let h264KeyframePeriod: UInt32 = 0x0099_0a66
+    /// V4L2_CID_MPEG_VIDEO_GOP_SIZE: the same for encoders that name it a GOP.
+    public static let gopSize: UInt32 = 0x0099_09cb
+    /// V4L2_CID_MPEG_VIDEO_REPEAT_SEQ_HEADER: parameter sets before every keyframe.
+    public static let repeatSequenceHeader: UInt32 = 0x0099_09e2
     /// V4L2_CID_BRIGHTNESS.
     public static let brightness: UInt32 = 0x0098_0900
     /// V4L2_CID_CONTRAST.

@@ -30,28 +30,32 @@ public enum FormatChooser {
     public static let sizeCap = FrameSize(width: 1920, height: 1080)
 
     /// Chooses from `formats` for an optional requested `size` and `rate`.
+    ///
+    /// `prefer` overrides rule 5 where one of its families reaches the wanted rate at the
+    /// chosen size (the first that does wins): `[.h264]` when the movie can store the
+    /// camera's H.264 as it comes (`--codec auto`), so that nothing is decoded or encoded.
     public static func choose(from formats: [PixelFormat], size: FrameSize? = nil,
-                              rate: FrameRateValue? = nil) throws(FormatChoiceError) -> FormatChoice {
+                              rate: FrameRateValue? = nil, prefer: [FormatFamily] = []) throws(FormatChoiceError) -> FormatChoice {
         let modes = usableModes(formats)
         guard !modes.isEmpty else {
             throw .noUsableFormats(offered: formats.map { $0.fourcc.trimmingSpaces })
         }
         if let size {
-            return try choose(modes: modes, size: size, rate: rate)
+            return try choose(modes: modes, size: size, rate: rate, prefer: prefer)
         }
-        return try chooseSize(modes: modes, rate: rate)
+        return try chooseSize(modes: modes, rate: rate, prefer: prefer)
     }
 
     // MARK: Requested size
 
-    private static func choose(modes: [Mode], size: FrameSize, rate: FrameRateValue?) throws(FormatChoiceError) -> FormatChoice {
+    private static func choose(modes: [Mode], size: FrameSize, rate: FrameRateValue?, prefer: [FormatFamily]) throws(FormatChoiceError) -> FormatChoice {
         let atSize = modes.filter { $0.size == size }
         guard !atSize.isEmpty else {
             throw .sizeUnsupported(requested: size, nearest: nearestSizes(to: size, in: modes))
         }
         let wanted = rate ?? defaultRate
         if atSize.contains(where: { $0.reaches(wanted) }) {
-            return pick(at: size, wanted: wanted, modes: modes, sizeReason: "\(size) as requested",
+            return pick(at: size, wanted: wanted, modes: modes, prefer: prefer, sizeReason: "\(size) as requested",
                         rateReason: rateReason(requested: rate, fallback: false))
         }
         if let rate {
@@ -60,15 +64,15 @@ public enum FormatChooser {
         }
         // Nothing reaches 30 fps at this size: take the best rate it has.
         let best = atSize.map(\.fastest).max() ?? wanted
-        return pick(at: size, wanted: best, modes: modes, sizeReason: "\(size) as requested",
+        return pick(at: size, wanted: best, modes: modes, prefer: prefer, sizeReason: "\(size) as requested",
                     rateReason: "\(best.roundedDescription) fps is the fastest at \(size) (below \(defaultRate.roundedDescription))")
     }
 
     // MARK: No requested size
 
-    private static func chooseSize(modes: [Mode], rate: FrameRateValue?) throws(FormatChoiceError) -> FormatChoice {
+    private static func chooseSize(modes: [Mode], rate: FrameRateValue?, prefer: [FormatFamily]) throws(FormatChoiceError) -> FormatChoice {
         let capped = modes.filter { $0.size.fits(in: sizeCap) }
-        guard !capped.isEmpty else { return try chooseAboveCap(modes: modes, rate: rate) }
+        guard !capped.isEmpty else { return try chooseAboveCap(modes: modes, rate: rate, prefer: prefer) }
 
         var wanted = rate ?? defaultRate
         var fallback = false
@@ -76,7 +80,7 @@ public enum FormatChooser {
             if let rate {
                 // Larger sizes cannot be faster in practice, but check rather than assume.
                 if let above = modes.filter({ $0.reaches(rate) }).map(\.size).sorted(by: smallerFirst).first {
-                    return pick(at: above, wanted: rate, modes: modes,
+                    return pick(at: above, wanted: rate, modes: modes, prefer: prefer,
                                 sizeReason: "\(above) is the smallest size that reaches \(rate.roundedDescription) fps",
                                 rateReason: rateReason(requested: rate, fallback: false))
                 }
@@ -87,32 +91,32 @@ public enum FormatChooser {
         }
         let reaching = capped.filter { $0.reaches(wanted) }
         if reaching.contains(where: { $0.size == defaultSize }) {
-            return pick(at: defaultSize, wanted: wanted, modes: modes,
+            return pick(at: defaultSize, wanted: wanted, modes: modes, prefer: prefer,
                         sizeReason: "\(defaultSize) is the default size",
                         rateReason: rateReason(requested: rate, fallback: fallback))
         }
         guard let largest = reaching.map(\.size).sorted(by: smallerFirst).last else {
             throw .noUsableFormats(offered: [])
         }
-        return pick(at: largest, wanted: wanted, modes: modes,
+        return pick(at: largest, wanted: wanted, modes: modes, prefer: prefer,
                     sizeReason: "\(largest) is the largest size up to \(sizeCap) that reaches \(wanted.roundedDescription) fps",
                     rateReason: rateReason(requested: rate, fallback: fallback))
     }
 
     /// A camera whose sizes all exceed the cap: the smallest size that reaches the wanted rate,
     /// else (no rate requested) the smallest size at its fastest rate.
-    private static func chooseAboveCap(modes: [Mode], rate: FrameRateValue?) throws(FormatChoiceError) -> FormatChoice {
+    private static func chooseAboveCap(modes: [Mode], rate: FrameRateValue?, prefer: [FormatFamily]) throws(FormatChoiceError) -> FormatChoice {
         let wanted = rate ?? defaultRate
         let sizes = Set(modes.map(\.size)).sorted(by: smallerFirst)
         if let size = sizes.first(where: { size in modes.contains { $0.size == size && $0.reaches(wanted) } }) {
-            return pick(at: size, wanted: wanted, modes: modes,
+            return pick(at: size, wanted: wanted, modes: modes, prefer: prefer,
                         sizeReason: "\(size) is the smallest size the camera offers at \(wanted.roundedDescription) fps",
                         rateReason: nil)
         }
         if let rate { throw .rateUnreachable(requested: rate, size: nil, available: fastestDetail(modes)) }
         guard let size = sizes.first else { throw .noUsableFormats(offered: []) }
         let best = modes.filter { $0.size == size }.map(\.fastest).max() ?? wanted
-        return pick(at: size, wanted: best, modes: modes,
+        return pick(at: size, wanted: best, modes: modes, prefer: prefer,
                     sizeReason: "\(size) is the smallest size the camera offers",
                     rateReason: rateReason(requested: nil, fallback: true))
     }
@@ -120,17 +124,22 @@ public enum FormatChooser {
     // MARK: Picking a format at a size
 
     /// The preferred mode at `size` reaching `wanted` (rule 5), at its slowest reaching rate (rule 6).
-    private static func pick(at size: FrameSize, wanted: FrameRateValue, modes: [Mode],
+    private static func pick(at size: FrameSize, wanted: FrameRateValue, modes: [Mode], prefer: [FormatFamily],
                              sizeReason: String, rateReason: String?) -> FormatChoice {
         let atSize = modes.filter { $0.size == size }
         let reaching = atSize.filter { $0.reaches(wanted) }.sorted(by: Mode.isPreferred)
+        let preferred = prefer.lazy.compactMap { family in reaching.first { $0.format.family == family } }.first
         // Callers only pick sizes where some mode reaches `wanted`; fall back defensively.
-        let mode = reaching.first ?? atSize.sorted(by: { $0.fastest > $1.fastest }).first ?? modes[0]
+        let mode = preferred ?? reaching.first ?? atSize.sorted(by: { $0.fastest > $1.fastest }).first ?? modes[0]
         let chosenRate = mode.rates.filter { $0.meets(wanted) }.min() ?? mode.fastest
 
         var reasons = [sizeReason]
         if let rateReason { reasons.append(rateReason) }
-        reasons.append(formatReason(chosen: mode, size: size, atSize: atSize))
+        if preferred != nil, mode.format.family != reaching.first?.format.family {
+            reasons.append("the camera's own \(mode.format.family == .h264 ? "H.264" : "JPEG frames"), stored as they come (no decoding or encoding)")
+        } else {
+            reasons.append(formatReason(chosen: mode, size: size, atSize: atSize))
+        }
         return FormatChoice(fourcc: mode.format.fourcc, width: size.width, height: size.height, rate: chosenRate,
                             family: mode.format.family,
                             reason: "\(mode.format.fourcc.trimmingSpaces) \(size) at \(chosenRate.roundedDescription) fps: "

@@ -3,7 +3,8 @@
  *   CAMREC_VCAM = SPEC[;SPEC...]      SPEC = PATH[,key=value...]
  *
  * Keys: card, bus, formats, sizes, fault, replug, byid, bypath, slow, drop, empty,
- * corrupt, dark, focusbusy, scene, priority, flash, trace, overrun (docs/virtual-camera.md).
+ * corrupt, dark, focusbusy, scene, priority, flash, trace, overrun, dump, h264controls
+ * (docs/virtual-camera.md).
  * Parsing never fails hard: a bad key is reported once on stderr and ignored, so
  * a typo cannot crash the host process. */
 #define _GNU_SOURCE
@@ -229,6 +230,12 @@ static void parse_key(vcam_config *c, char *key, char *value, int *in_formats) {
     } else if (strcmp(key, "flash") == 0) {
         bad = strcmp(value, "none") != 0 && strcmp(value, "led") != 0;
         c->no_flash = !bad && strcmp(value, "none") == 0;
+    } else if (strcmp(key, "h264controls") == 0) {
+        bad = strcmp(value, "on") != 0 && strcmp(value, "off") != 0;
+        c->h264_controls = !bad && strcmp(value, "on") == 0;
+    } else if (strcmp(key, "dump") == 0) {
+        bad = value[0] != '/' || strlen(value) >= sizeof c->dump;
+        if (!bad) snprintf(c->dump, sizeof c->dump, "%s", value);
     } else if (strcmp(key, "overrun") == 0) {
         bad = strcmp(value, "drop") != 0 && strcmp(value, "wait") != 0;
         c->overrun_wait = !bad && strcmp(value, "wait") == 0;

@@ -37,6 +37,10 @@ static const ctrl_def ctrls[] = {
     {V4L2_CID_SHARPNESS, "Sharpness", V4L2_CTRL_TYPE_INTEGER, 0, 100, 1, 50, offsetof(vcam_look, sharpness)},
     {V4L2_CID_BACKLIGHT_COMPENSATION, "Backlight Compensation", V4L2_CTRL_TYPE_INTEGER, 0, 2, 1, 0,
      offsetof(vcam_look, backlight)},
+    {V4L2_CID_MPEG_VIDEO_REPEAT_SEQ_HEADER, "Repeat Sequence Header", V4L2_CTRL_TYPE_BOOLEAN, 0, 1, 1, 1,
+     offsetof(vcam_look, repeat_seq_header)},
+    {V4L2_CID_MPEG_VIDEO_H264_I_PERIOD, "H264 I-Frame Period", V4L2_CTRL_TYPE_INTEGER, 0, 600, 1, 0,
+     offsetof(vcam_look, h264_i_period)},
     {V4L2_CID_EXPOSURE_AUTO, "Auto Exposure", V4L2_CTRL_TYPE_MENU, 0, 3, 1, V4L2_EXPOSURE_APERTURE_PRIORITY,
      offsetof(vcam_look, exposure_auto)},
     {V4L2_CID_EXPOSURE_ABSOLUTE, "Exposure Time, Absolute", V4L2_CTRL_TYPE_INTEGER, 3, 2047, 1, 250,
@@ -71,9 +75,11 @@ int vcam_look_slows_rate(const vcam_look *look) {
 
 int vcam_look_adapts(const vcam_look *look) { return look->exposure_auto != V4L2_EXPOSURE_MANUAL; }
 
-/* flash=none leaves out the LED control */
+/* flash=none leaves out the LED control; the H.264 controls need h264controls=on */
 static int present(const vcam_device *dev, const ctrl_def *c) {
     if (c->id == V4L2_CID_AUTO_FOCUS_STATUS) return dev->cfg.focus_busy > 0;
+    if (c->id == V4L2_CID_MPEG_VIDEO_REPEAT_SEQ_HEADER || c->id == V4L2_CID_MPEG_VIDEO_H264_I_PERIOD)
+        return dev->cfg.h264_controls;
     return !(c->id == V4L2_CID_LED1_MODE && dev->cfg.no_flash);
 }
 

@@ -1,6 +1,6 @@
 /* H.264 frames as a UVC H.264 camera sends them: Annex-B byte-stream, one access
- * unit per buffer, SPS/PPS repeated before every IDR, an IDR every second
- * (keyint = fps, no scene-cut IDRs so tests can predict them). libx264 ultrafast
+ * unit per buffer, SPS/PPS repeated before every IDR, an IDR every second or every
+ * h264_i_frame_period frames (forced here, no scene-cut IDRs, so tests can predict them). libx264 ultrafast
  * with zerolatency: no B-frames, no lookahead, one thread, so the emulator stays
  * cheap and every input frame yields its access unit at once. */
 #define _GNU_SOURCE
@@ -15,12 +15,14 @@ struct vcam_h264 {
     x264_t *enc;
     x264_picture_t pic;
     int have_pic;
+    int since_idr; /* frames since the last IDR, -1 before the first */
 };
 
 vcam_h264 *vcam_h264_new(const vcam_pattern *p, int fps) {
     vcam_h264 *h = calloc(1, sizeof *h);
     if (!h) return NULL;
     h->p = p;
+    h->since_idr = -1;
     x264_param_t par;
     if (x264_param_default_preset(&par, "ultrafast", "zerolatency") < 0) goto fail;
     par.i_width = p->w;
@@ -30,7 +32,7 @@ vcam_h264 *vcam_h264_new(const vcam_pattern *p, int fps) {
     par.i_fps_den = 1;
     par.i_timebase_num = 1;
     par.i_timebase_den = (uint32_t)fps;
-    par.i_keyint_max = fps;
+    par.i_keyint_max = X264_KEYINT_MAX_INFINITE; /* IDRs are forced, at the period asked */
     par.i_keyint_min = fps;
     par.i_scenecut_threshold = 0;
     par.b_repeat_headers = 1;
@@ -58,14 +60,16 @@ void vcam_h264_free(vcam_h264 *h) {
     free(h);
 }
 
-size_t vcam_h264_frame(vcam_h264 *h, uint32_t seq, int gain, uint8_t *dst, size_t cap, int *keyframe) {
+size_t vcam_h264_frame(vcam_h264 *h, uint32_t seq, int gain, int period, uint8_t *dst, size_t cap, int *keyframe) {
     vcam_planes planes = {
         .y = h->pic.img.plane[0], .u = h->pic.img.plane[1], .v = h->pic.img.plane[2],
         .ystride = h->pic.img.i_stride[0], .cstride = h->pic.img.i_stride[1], .chroma_vshift = 1,
     };
     vcam_compose_planar(h->p, seq, gain, &planes);
     h->pic.i_pts = seq;
-    h->pic.i_type = X264_TYPE_AUTO;
+    int idr = h->since_idr < 0 || h->since_idr + 1 >= period;
+    h->pic.i_type = idr ? X264_TYPE_IDR : X264_TYPE_AUTO;
+    h->since_idr = idr ? 0 : h->since_idr + 1;
     x264_nal_t *nals;
     int nnal;
     x264_picture_t out;

@@ -10,6 +10,7 @@
 #include "vcam.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 
 typedef struct {
     int fmt, fps;
+    int h264_period; /* h264_i_frame_period: frames between IDRs, 0 = fps */
     vcam_pattern pattern;
     vcam_jpeg *jpeg;
     vcam_h264 *h264;
@@ -34,6 +36,7 @@ static const char *renderer_init(renderer *r, int fmt, int w, int h, int fps, co
     memset(r, 0, sizeof *r);
     r->fmt = fmt;
     r->fps = fps;
+    r->h264_period = look->h264_i_period;
     if (vcam_pattern_init(&r->pattern, w, h, fmt == VCAM_YUYV, look) != 0) return "no memory for the picture";
     if (fmt == VCAM_MJPEG && !(r->jpeg = vcam_jpeg_new(&r->pattern)))
         return "the MJPEG encoder (libturbojpeg) did not start";
@@ -50,6 +53,7 @@ static void renderer_free(renderer *r) {
 
 /* A control changed: only the background strip depends on controls. */
 static void renderer_relook(renderer *r, const vcam_look *look) {
+    r->h264_period = look->h264_i_period;
     vcam_pattern fresh;
     if (vcam_pattern_init(&fresh, r->pattern.w, r->pattern.h, r->pattern.yuyv, look) != 0) return;
     vcam_pattern_free(&r->pattern);
@@ -70,7 +74,7 @@ static size_t render(renderer *r, uint32_t seq, int gain, uint8_t *dst, size_t c
         return vcam_jpeg_frame(r->jpeg, seq, gain, dst, cap);
     default: {
         int key = 0;
-        size_t n = vcam_h264_frame(r->h264, seq, gain, dst, cap, &key);
+        size_t n = vcam_h264_frame(r->h264, seq, gain, r->h264_period > 0 ? r->h264_period : r->fps, dst, cap, &key);
         *flags |= key ? V4L2_BUF_FLAG_KEYFRAME : V4L2_BUF_FLAG_PFRAME;
         return n;
     }
@@ -114,6 +118,10 @@ static void *producer_main(void *arg) {
         dev->stream_error = EIO;
         notify(dev);
     }
+    /* dump=PATH: what the camera sent, byte for byte, for tests of passthrough */
+    int dump_fd = ok && cfg.dump[0] ? open(cfg.dump, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644) : -1;
+    if (ok && cfg.dump[0] && dump_fd < 0)
+        fprintf(stderr, "camrec VirtualCamera: %s: cannot open dump=%s: %s\n", cfg.path, cfg.dump, strerror(errno));
     const int64_t period = 1000000000LL / fps;
     int64_t prev_due = vcam_now_ns();
     uint32_t slowed_seq = UINT32_MAX;
@@ -168,6 +176,12 @@ static void *producer_main(void *arg) {
         if (n && fmt == VCAM_MJPEG && cfg.corrupt_every && (seq + 1) % (uint32_t)cfg.corrupt_every == 0)
             vcam_jpeg_truncate(dst, n, seq);
         if (empty) n = 0, flags = 0; /* bytesused 0, nothing flagged: no ERROR, no KEYFRAME */
+        for (size_t done = 0; dump_fd >= 0 && done < n;) {
+            ssize_t w = write(dump_fd, dst + done, n - done);
+            if (w < 0 && errno == EINTR) continue;
+            if (w <= 0) break;
+            done += (size_t)w;
+        }
 
         pthread_mutex_lock(&dev->lock);
         if (dev->stream_gen != gen) break; /* STREAMOFF already returned the buffer */
@@ -193,6 +207,7 @@ static void *producer_main(void *arg) {
     pthread_cond_broadcast(&dev->cond);
     pthread_mutex_unlock(&dev->lock);
     renderer_free(&r); /* also undoes a partial renderer_init */
+    if (dump_fd >= 0) close(dump_fd);
     return NULL;
 }
 

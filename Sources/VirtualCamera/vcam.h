@@ -59,6 +59,8 @@ typedef struct {
     int priority_fixed;   /* priority=fixed: exposure_auto_priority is read-only (on) */
     int trace_controls;   /* trace=controls: every control write is printed on stderr */
     int overrun_wait;     /* overrun=wait: a frame due with no buffer queued waits for one */
+    char dump[VCAM_PATH_MAX]; /* dump=PATH: every delivered frame's bytes appended to PATH, or "" */
+    int h264_controls;    /* h264controls=on: the H.264 I-frame period and repeat-header controls */
 } vcam_config;
 
 typedef enum { BUF_DEQUEUED, BUF_QUEUED, BUF_FILLING, BUF_DONE } vcam_buf_state;
@@ -84,6 +86,8 @@ typedef struct {
     int exposure_auto, exposure_absolute, exposure_priority, pan, tilt, focus_absolute, focus_auto, zoom;
     int focus_status; /* storage only: auto_focus_status is computed when read */
     int led_mode;
+    int h264_i_period;     /* h264_i_frame_period (h264controls=on): frames between IDRs, 0 = fps */
+    int repeat_seq_header; /* repeat_sequence_header (h264controls=on): storage only, SPS/PPS always repeat */
     int scene_dark;
 } vcam_look;
 
@@ -300,4 +304,4 @@ void vcam_jpeg_truncate(uint8_t *jpeg, size_t n, uint32_t seq);
 typedef struct vcam_h264 vcam_h264;
 vcam_h264 *vcam_h264_new(const vcam_pattern *p, int fps);
 void vcam_h264_free(vcam_h264 *h);
-size_t vcam_h264_frame(vcam_h264 *h, uint32_t seq, int gain, uint8_t *dst, size_t cap, int *keyframe);
+size_t vcam_h264_frame(vcam_h264 *h, uint32_t seq, int gain, int period, uint8_t *dst, size_t cap, int *keyframe);

@@ -24,7 +24,7 @@ struct CameraChoice {
     }
 
     /// Finds the camera and chooses its format.
-    func resolve() throws(CamrecError) -> CameraResolver.Resolution {
-        try CameraResolver.resolve(device: device, size: size, rate: rate)
+    func resolve(prefer: [CameraFormatFamily] = []) throws(CamrecError) -> CameraResolver.Resolution {
+        try CameraResolver.resolve(device: device, size: size, rate: rate, prefer: prefer)
     }
 }

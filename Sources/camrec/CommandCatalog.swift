@@ -20,6 +20,7 @@ enum CommandCatalog {
         case "trim": TrimCommand.spec
         case "recover": RecoverCommand.spec
         case "doctor": DoctorCommand.spec
+        case "encoders": EncodersCommand.spec
         default: nil
         }
     }

@@ -28,8 +28,9 @@ enum DoctorCommand: Subcommand {
             Checks, in this order: GStreamer and the plugins camrec needs (by Debian
             package), the cameras and whether this user may open them (the one a recording
             takes with --device, --size and --fps), sound sources (a PulseAudio or PipeWire
-            server that answers, ALSA capture devices), hardware H.264 encoders (v4l2h264enc,
-            vah264enc, vaapih264enc, nvh264enc), the output folder (writable, free space in
+            server that answers, ALSA capture devices), hardware encoders (each installed
+            one tried on a few test frames, as --encoder auto does; v4l2h264enc, vah264enc,
+            vaapih264enc and nvh264enc named when missing), the output folder (writable, free space in
             hours of video, file system: FAT cannot hold a file over 4 GB) and unfinished
             recordings (NAME.partial.EXT) left in it. Each line is ok, info, warning or
             PROBLEM, with a fix for warnings and problems. Doctor changes nothing.

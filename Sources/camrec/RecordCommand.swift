@@ -11,7 +11,7 @@ enum RecordCommand: Subcommand {
         name: "camrec",
         abstract: "Record a movie from a camera (v4l2src → H.264 → MP4, MOV or MKV).",
         usage: "camrec [record] [options] OUTPUT",
-        options: CameraOptions.specs + UnattendedOptions.specs + PictureControlOptions.specs + [PictureControlOptions.settleSpec] + PictureOptions.specs + [
+        options: CameraOptions.specs + EncodingOptions.specs + UnattendedOptions.specs + PictureControlOptions.specs + [PictureControlOptions.settleSpec] + PictureOptions.specs + [
             OptionSpec(["--max-duration", "-t"], value: "T", help: "stop by itself after T: 600, 90s, 10m, 1h2m3s, 00:10:00; 0 or none for no limit (default: 10m)"),
             OptionSpec(["--keyframe-interval", "-g"], value: "T", help: "time between keyframes (default: 1s, 0.5s with --segment); a crash loses at most about this much of an MP4/MOV"),
             OptionSpec(["--force", "-f"], help: "replace OUTPUT if it exists"),
@@ -39,6 +39,7 @@ enum RecordCommand: Subcommand {
               camrec trim [options] INPUT      cut the start or end of a movie
               camrec recover [options] FILE…   finish movies a crash, power cut or full disk left as .partial
               camrec doctor [options] [OUTPUT] check what a recording needs and say how to fix it
+              camrec encoders [--json] [--no-trial]  list video encoders and whether each works
 
             SIGINT, SIGTERM or SIGHUP stop the recording and finalise the file; a second
             signal aborts at once (the file still plays). SIGUSR1 takes a still: the newest
@@ -52,6 +53,8 @@ enum RecordCommand: Subcommand {
             Examples:
               camrec --max-duration 600 out.mp4
               camrec --device test --max-duration 5s --json test.mkv
+
+            \(EncodingOptions.discussion)
 
             \(PictureControlOptions.discussion)
 
@@ -91,23 +94,37 @@ enum RecordCommand: Subcommand {
             }
             try options.stills.naming.checkDestination()
         }
-        let resolution = try options.camera.resolve()
+        let encodingRequest = options.encoding.request(keyframeInterval: options.keyframeInterval?.seconds
+            ?? EncoderSettings.defaultKeyframeInterval(segmented: options.unattended.segments != nil))
+        let needsDecoding = needsDecoding(options, picture: picture)
+        let resolution = try options.camera.resolve(
+            prefer: EncodingPlanner.preferredFamilies(encodingRequest, needsDecoding: needsDecoding))
         do {
             try MaxDuration.check(options.maxDuration, at: resolution.rate)
         } catch {
             throw CamrecError(.usage, error.message)
         }
+        let encoding = try EncodingPlanner.plan(
+            encodingRequest,
+            context: .init(source: resolution.source, rate: resolution.rate, container: options.container,
+                           needsDecoding: needsDecoding)
+        ) { codec throws(CamrecError) in
+            try EncoderPicking.pick(encodingRequest, codec: codec, size: resolution.size, rate: resolution.rate)
+        }
         var config = RecordConfig(
             source: resolution.source, size: resolution.size, rate: resolution.rate,
             maxDuration: options.maxDuration, outputPath: options.output, container: options.container,
-            overwrite: options.force, encoder: EncoderSettings(keyframeInterval: options.keyframeInterval?.seconds
-                ?? EncoderSettings.defaultKeyframeInterval(segmented: options.unattended.segments != nil)),
-            stills: options.stills)
+            overwrite: options.force, encoder: encoding.settings, stills: options.stills)
         config.segments = options.unattended.segments
         config.reconnect = options.unattended.reconnect
         config.settle = options.settle
         // Names and values are checked against the camera before anything starts (exit 64).
-        let controls = options.printPipeline ? nil : try PreparedControls.prepare(options.controls, source: resolution.source)
+        var controlRequest = options.controls
+        if config.encoder.isPassthrough, config.encoder.codec == .h264 {
+            // The camera makes the keyframes: asked for where it has the control.
+            controlRequest.keyframePeriod = config.encoder.gop(rate: config.rate)
+        }
+        let controls = options.printPipeline ? nil : try PreparedControls.prepare(controlRequest, source: resolution.source)
         config.picture = picture
         if options.printPipeline {
             do {
@@ -118,12 +135,18 @@ enum RecordCommand: Subcommand {
             return .success
         }
         let printer = RecordingPrinter(console: console)
-        for warning in resolution.warnings + startWarnings(options, source: resolution.source, picture: config.picture) {
+        for warning in resolution.warnings + encoding.warnings
+            + startWarnings(options, source: resolution.source, picture: config.picture) {
             printer.show(.warning(warning))
         }
         let applied = try controls?.apply()
         for warning in applied?.warnings ?? [] { printer.show(.warning(warning)) }
         config.controls = applied?.controls ?? []
+        if let period = controlRequest.keyframePeriod,
+           let set = config.controls.first(where: { $0.keyframePeriod == period }) {
+            config.encoder.cameraKeyframePeriod = period
+            config.encoder.reason += "; the camera makes a keyframe every \(period) frames (\(set.name))"
+        }
         if let controls { config.cameraBack = { path in controls.camera.reapply(at: path) } }
         defer { for warning in controls?.finish() ?? [] { printer.show(.warning(warning)) } }
         SignalWatcher.block(SignalWatcher.recordingSignals)
@@ -149,6 +172,15 @@ enum RecordCommand: Subcommand {
         for warning in controls?.finish() ?? [] { printer.show(.warning(warning)) }
         printer.show(result)
         return result.exitStatus
+    }
+
+    /// What asks for decoded frames, one phrase each: storing the camera's stream as it
+    /// comes is impossible with any of them.
+    private static func needsDecoding(_ options: RecordOptions, picture: PictureSettings) -> [String] {
+        var reasons: [String] = []
+        if picture.isActive { reasons.append("--rotate, --flip, --mirror or an overlay changes the picture") }
+        if options.settle.nanoseconds > 0 { reasons.append("--settle measures the picture") }
+        return reasons
     }
 
     /// Options that are valid but will not do what was asked of them with this camera.
@@ -193,10 +225,13 @@ struct RecordOptions {
     var settle: TimeSpec
     /// Rotation, mirroring and overlays.
     var picture: PictureChoice
+    /// `--codec`, `--encoder`, `--quality`, `--bitrate`.
+    var encoding: EncodingChoice
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         camera = try CameraChoice(parsed)
         picture = try PictureChoice(parsed)
+        encoding = try EncodingChoice(parsed)
         if let limit = try parsed.value("--max-duration", MaxDuration.parseLimit) {
             maxDuration = limit
         } else {

@@ -12,6 +12,10 @@ struct RecordingPrinter: Sendable {
             let from = start.device == "test" ? "the test pattern" : "\(start.device) (\(start.format))"
             console.say("camrec: recording \(from) at \(start.size) \(start.fps) fps to \(start.path)\(limit)")
             if let reason = start.formatReason { console.say("camrec: format: \(reason)") }
+            var encoding = start.encodingReason
+            if let bitrate = start.bitrate { encoding += "; \(bitrate) kbit/s" }
+            if let interval = start.keyframeInterval { encoding += String(cFormat: "; a keyframe every %g s", interval) }
+            console.say("camrec: encoding: \(encoding)")
             if let controls = start.controls {
                 console.say("camrec: controls: " + controls.map { "\($0.name)=\($0.value)" }.joined(separator: ", "))
             }

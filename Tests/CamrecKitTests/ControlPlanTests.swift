@@ -20,6 +20,27 @@ import V4L2
         #expect(still.keepRate == nil)
     }
 
+    /// Passthrough of a camera's own H.264: its keyframe period and header repetition are set
+    /// where it has the controls, never over a `--set` of them, and clamped to the range.
+    @Test func passthroughSetsTheCamerasKeyframeControls() throws {
+        let period = Control(id: ControlID.h264KeyframePeriod, name: "H264 I-Frame Period", type: .integer, minimum: 0,
+                             maximum: 600, step: 1, defaultValue: 0, value: 0)
+        let repeats = Control(id: ControlID.repeatSequenceHeader, name: "Repeat Sequence Header", type: .boolean, minimum: 0,
+                              maximum: 1, step: 1, defaultValue: 0, value: 0)
+        var request = ControlRequest(keepFrameRate: false)
+        request.keyframePeriod = 15
+        let plan = try ControlPlan.make(request, controls: [Self.brightness, period, repeats])
+        #expect(plan.applied.map(\.name) == ["h264_i_frame_period", "repeat_sequence_header"])
+        #expect(plan.applied.first?.keyframePeriod == 15)
+        request.keyframePeriod = 900
+        #expect(try ControlPlan.make(request, controls: [period]).applied.first?.value == "600")
+        var asked = try ControlRequest.parse(sets: ["h264_i_frame_period=60"], flash: nil, keepControls: false)
+        asked.keepFrameRate = false
+        asked.keyframePeriod = 15
+        #expect(try ControlPlan.make(asked, controls: [period]).applied.map(\.value) == ["60"])
+        #expect(try ControlPlan.make(request, controls: [Self.brightness]).applied.isEmpty, "a camera without the controls")
+    }
+
     @Test func askingForExposurePriorityWarns() throws {
         let request = try ControlRequest.parse(sets: ["exposure-priority=on"], flash: nil, keepControls: false)
         let plan = try ControlPlan.make(request, controls: [Self.priority])

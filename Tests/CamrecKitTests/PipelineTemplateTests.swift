@@ -4,10 +4,11 @@ import Testing
 @Suite struct PipelineTemplateTests {
     @Test func builtInTemplateHasTheNamedElementsCamrecReaches() {
         let body = PipelineTemplate.record.body
-        for name in ["name=src", "name=t", "name=record", "name=encoder", "name=stills"] {
+        // "encoder" comes with {encode} (there is none with --codec copy).
+        for name in ["name=src", "name=t", "name=record", "name=stills"] {
             #expect(body.contains(name), "record.pipeline lacks \(name)")
         }
-        #expect(PipelineTemplate.record.placeholders == ["source", "caps", "decode_shared", "picture", "decode_record", "colorimetry", "encoder", "output"])
+        #expect(PipelineTemplate.record.placeholders == ["source", "caps", "decode_shared", "picture", "decode_record", "encode", "output"])
     }
 
     @Test func renderFillsPlaceholdersAndDropsComments() throws {
@@ -35,6 +36,7 @@ import Testing
         #expect(line.contains("video/x-raw,width=640,height=480,framerate=30/1"))
         #expect(line.contains("key-int-max=30"))
         #expect(line.contains("videoconvert ! video/x-raw,format=I420 ! x264enc"), "raw frames keep their colorimetry")
+        #expect(line.contains(" name=encoder ! h264parse ! mp4mux"))
         #expect(line.contains("mp4mux fragment-duration=500 fragment-mode=first-moov-then-finalise name=mux ! filesink name=sink"))
         #expect(line.contains(" location=\"/tmp/a b\\\"c.mp4\" "))
     }
@@ -53,6 +55,53 @@ import Testing
         let h264Line = try RecordPipeline(config: config(source: .camera(path: "/dev/video0", format: h264))).description(location: "x.mp4")
         #expect(h264Line.contains("! h264parse ! avdec_h264 ! tee"))
         #expect(!h264Line.contains("jpegdec"))
+    }
+
+    @Test func eachCodecHasItsEncoderAndParser() throws {
+        var h265 = config(source: .testPattern)
+        h265.encoder = EncoderSettings(codec: .h265, factory: "x265enc")
+        let line = try RecordPipeline(config: h265).description(location: "x.mp4")
+        #expect(line.contains("! x265enc speed-preset=ultrafast tune=zerolatency key-int-max=30 bitrate=387 name=encoder ! h265parse ! video/x-h265,stream-format=hvc1,alignment=au ! mp4mux"))
+        var mjpeg = config(source: .testPattern, output: "x.mkv", container: .mkv)
+        mjpeg.encoder = EncoderSettings(codec: .mjpeg, factory: "jpegenc")
+        #expect(try RecordPipeline(config: mjpeg).description(location: "x.mkv").contains("! jpegenc quality=75 name=encoder ! matroskamux"))
+        var hardware = config(source: .testPattern)
+        hardware.encoder = EncoderSettings(factory: "vah264enc")
+        #expect(try RecordPipeline(config: hardware).description(location: "x.mp4").contains("! videoconvert ! video/x-raw,format=NV12 ! vah264enc rate-control=cbr"))
+    }
+
+    @Test func passthroughParsesOnlyAndHasNoEncoder() throws {
+        let h264 = CameraFormat(fourcc: "H264", caps: "video/x-h264,width=640,height=480,framerate=30/1",
+                                size: FrameSize(width: 640, height: 480), rate: FrameRateValue(30), decoding: .h264, reason: "")
+        var copy = config(source: .camera(path: "/dev/video0", format: h264))
+        copy.encoder = EncoderSettings(factory: nil)
+        let line = try RecordPipeline(config: copy).description(location: "x.mp4")
+        #expect(line.contains("video/x-h264,width=640,height=480,framerate=30/1 ! h264parse config-interval=-1 ! tee name=t"))
+        #expect(line.contains("max-size-time=2000000000 ! mp4mux"))
+        #expect(!line.contains("avdec_h264") && !line.contains("name=encoder"))
+        var jpeg = h264
+        jpeg.decoding = .jpeg
+        jpeg.caps = "image/jpeg,width=640,height=480,framerate=30/1"
+        var mjpeg = config(source: .camera(path: "/dev/video0", format: jpeg), output: "x.mkv", container: .mkv)
+        mjpeg.encoder = EncoderSettings(codec: .mjpeg, factory: nil)
+        let mjpegLine = try RecordPipeline(config: mjpeg).description(location: "x.mkv")
+        #expect(mjpegLine.contains("framerate=30/1 ! tee name=t") && mjpegLine.contains("max-size-time=2000000000 ! matroskamux"))
+        #expect(!mjpegLine.contains("jpegdec"))
+    }
+
+    /// A `--pipeline` written before {encode} existed still records H.264.
+    @Test func olderTemplatesWithEncoderAndColorimetryStillWork() throws {
+        let old = PipelineTemplate(text: """
+            {source} name=src ! {caps} {decode_shared} {picture} ! tee name=t
+              t. ! queue name=record {decode_record} ! videoconvert ! video/x-raw,format=I420{colorimetry}
+                 ! {encoder} name=encoder ! h264parse ! {output}
+              t. ! appsink name=stills
+            """)
+        let line = try RecordPipeline(config: config(source: .testPattern), template: old).description(location: "x.mp4")
+        #expect(line.contains("format=I420 ! x264enc speed-preset=veryfast tune=zerolatency key-int-max=30 bitrate=645 name=encoder ! h264parse"))
+        var h265 = config(source: .testPattern)
+        h265.encoder = EncoderSettings(codec: .h265, factory: "x265enc")
+        #expect(throws: TemplateError.self) { try RecordPipeline(config: h265, template: old).description(location: "x.mp4") }
     }
 
     @Test func printedCommandLineIsShellQuoted() throws {

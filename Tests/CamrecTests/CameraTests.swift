@@ -52,10 +52,11 @@ import Testing
         }
     }
 
+    /// Encoding H.264 (with `--codec auto` the camera's own H.264 would be stored instead).
     @Test func choosesMJPEGFor1080p30AndSaysWhy() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let result = try CamrecBinary.run(["--size", "1920x1080", "--fps", "30", "--print-pipeline", "--json", folder.path("x.mp4")],
+        let result = try CamrecBinary.run(["--size", "1920x1080", "--fps", "30", "--codec", "h264", "--print-pipeline", "--json", folder.path("x.mp4")],
                                           environment: environment("/dev/video0"))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdoutText.contains("image/jpeg,width=1920,height=1080,framerate=30/1 ! tee name=t"))

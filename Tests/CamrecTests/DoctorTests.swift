@@ -51,6 +51,34 @@ import Testing
         #expect(lines.allSatisfy { $0["exit_code"] == nil && $0["status"] as? String != "problem" })
     }
 
+    @Test func installedHardwareEncodersAreTriedAndTheWellKnownMissingOnesNamed() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var environment = try FakeHardwareEncoder.environment(base: environment("/dev/video0,formats=mjpeg"))
+        environment["CAMREC_DEVICE_PATHS"] = nil
+        let result = try CamrecBinary.run(["doctor", "--json", folder.url.path], environment: environment, timeout: 120)
+        #expect(result.status == 0, "\(result.stderr)")
+        let encoders = checks(try parse(result).checks, area: "encoder")
+        #expect(encoders.map { $0["name"] as? String } == [FakeHardwareEncoder.broken, FakeHardwareEncoder.working,
+                                                           "v4l2h264enc", "vah264enc", "vaapih264enc", "nvh264enc"])
+        let broken = try #require(encoders.first)
+        #expect(broken["status"] as? String == "info", "\(broken)")
+        #expect((broken["message"] as? String ?? "").contains("does not work here (no device"), "\(broken)")
+        #expect(encoders[1]["status"] as? String == "ok" && (encoders[1]["message"] as? String ?? "").hasPrefix("works"), "\(encoders[1])")
+        #expect(encoders.dropFirst(2).allSatisfy { ($0["message"] as? String ?? "").hasPrefix("not available: it needs") })
+    }
+
+    @Test func encoderChecksOnPlainValues() {
+        let vaapi = EncoderCandidate(factory: "vaapih264enc", longName: "", codec: .h264, isHardware: true, rank: 256, plugin: "vaapi")
+        let v4l2 = EncoderCandidate(factory: "v4l2h264enc", longName: "", codec: .h264, isHardware: true, rank: 257, plugin: "video4linux2")
+        let checks = PluginChecks.encoderChecks(installed: [v4l2, vaapi]) { candidate in
+            candidate.factory == "vaapih264enc" ? .fails(reason: "no VA display") : .works
+        }
+        #expect(checks.map(\.name) == ["v4l2h264enc", "vaapih264enc", "vah264enc", "nvh264enc"])
+        #expect(checks.map(\.status) == [.ok, .info, .info, .info])
+        #expect(checks[1].message == "installed, but it does not work here (no VA display); --encoder auto skips it")
+    }
+
     struct FaultCase: Sendable, CustomStringConvertible {
         let fault: String
         let status: Int

@@ -286,7 +286,7 @@ struct PackageTests {
         let man = try ChildProcess.run("man", ["--warnings", "-l", page], environment: ["MANWIDTH": "80", "PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"])
         #expect(man.status == 0 && man.stderr.isEmpty, "\(man.stderr)")
         let text = man.stdoutText
-        for subcommand in [[], ["devices"], ["still"], ["ctl"], ["trim"], ["doctor"]] {
+        for subcommand in [[], ["devices"], ["still"], ["ctl"], ["trim"], ["doctor"], ["encoders"]] {
             let options = try helpOptions(subcommand)
             #expect(!options.isEmpty)
             for option in options {
@@ -329,6 +329,8 @@ struct PackageTests {
     @Test func bashCompletesSubcommandsOptionsValuesAndCameras() throws {
         #expect(try complete(["camrec", "tr"]) == ["trim"])
         #expect(try complete(["camrec", "do"]) == ["doctor"])
+        #expect(try complete(["camrec", "en"]) == ["encoders"])
+        #expect(try complete(["camrec", "encoders", "--"]) == ["--json", "--no-trial", "--help"])
         #expect(try complete(["camrec", "trim", "--mo"]) == ["--mode"])
         #expect(try complete(["camrec", "trim", "--mode", ""]) == ["accurate", "keyframe", "reencode"])
         #expect(try complete(["camrec", "trim", "--mode", "=", "k"]) == ["keyframe"])

@@ -81,6 +81,9 @@ import Testing
         #expect(result.status == 0, "\(result.stdoutText)")
         result = try run(["devices", "--json"], log: log, environment: camera)
         #expect(result.status == 0, "\(result.stderr)")
+        // encoder lines: one that works, one that does not (with its reason), auto's choice.
+        result = try run(["encoders", "--json"], log: log, environment: FakeHardwareEncoder.environment(), timeout: 180)
+        #expect(result.status == 0, "\(result.stderr)")
         // ctl replies: status, still, refused, done.
         let socket = folder.path("ctl.sock")
         let recording = try CamrecBinary.start(["--device", "test", "--size", "320x240", "--max-duration", "none",

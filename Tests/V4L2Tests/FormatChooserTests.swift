@@ -213,3 +213,29 @@ import Testing
         }
     }
 }
+
+/// `prefer`: the camera's own H.264 where it can be stored as it comes (`--codec auto`).
+@Suite struct FormatChooserPreferenceTests {
+    let webcam = Fixtures.webcamFormats
+
+    @Test func preferredH264WinsWhereItReachesTheRate() throws {
+        let choice = try FormatChooser.choose(from: webcam, prefer: [.h264])
+        #expect(choice.fourcc == "H264")
+        #expect(choice.size == FrameSize(width: 1280, height: 720))
+        #expect(choice.rate == FrameRateValue(30))
+        #expect(choice.reason.contains("the camera's own H.264, stored as they come"), "\(choice.reason)")
+    }
+
+    @Test func preferenceNeverChangesTheSizeOrRate() throws {
+        // No H.264 at 640x480: the size asked for wins, and raw is taken as without a preference.
+        let choice = try FormatChooser.choose(from: webcam, size: FrameSize(width: 640, height: 480), prefer: [.h264])
+        #expect(choice.fourcc == "YUYV")
+        #expect(choice.reason == "YUYV 640x480 at 30 fps: 640x480 as requested; YUYV is raw, so nothing needs decoding")
+    }
+
+    @Test func laterPreferencesApplyWhenTheFirstIsMissing() throws {
+        let choice = try FormatChooser.choose(from: webcam, size: FrameSize(width: 640, height: 480), prefer: [.h264, .mjpeg])
+        #expect(choice.fourcc == "MJPG")
+        #expect(choice.reason.contains("the camera's own JPEG frames"), "\(choice.reason)")
+    }
+}

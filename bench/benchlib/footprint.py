@@ -1,4 +1,4 @@
-"""Section 10 (opt-in: `--only footprint` or `--all`): camrec's peak RSS against gst-launch-1.0
+"""Section 11 (opt-in: `--only footprint` or `--all`): camrec's peak RSS against gst-launch-1.0
 running camrec's own pipeline (issue 14 point 5, goal ≤ 1.1×), at 640x480 and 1280x720 from the
 emulated camera, short recordings side by side, and where each process's resident memory is
 (the executable's own pages, shared libraries, malloc's heaps, the camera's buffers)."""
@@ -119,7 +119,7 @@ class Run:
 
 def section(ctx: Context) -> SectionResult:
     started = time.monotonic()
-    result = SectionResult("footprint", "10. Peak memory against gst-launch")
+    result = SectionResult("footprint", "11. Peak memory against gst-launch")
     seconds = 5.0 if ctx.settings.quick else 20.0
     runs = 1 if ctx.settings.quick else 3
     modes = (YUYV_480, YUYV_720)
@@ -192,6 +192,6 @@ def section(ctx: Context) -> SectionResult:
             vs_gst=spread(ratios, "{:.2f}", "×"), goal=f"≤ {GOAL:g}× gst-launch", met=met if ratios else None))
         if ratios and not met:
             result.gaps.append(f"**Peak memory ({mode.name})**: camrec's peak RSS is {spread(ratios, '{:.2f}', '×')} "
-                               f"gst-launch's running the same pipeline (goal ≤ {GOAL:g}×); section 10 shows where.")
+                               f"gst-launch's running the same pipeline (goal ≤ {GOAL:g}×); section 11 shows where.")
     result.seconds = time.monotonic() - started
     return result

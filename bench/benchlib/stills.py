@@ -47,15 +47,16 @@ def jpeg_encode_ms(ctx: Context) -> float | None:
     return max(0.0, (cpu["with"] - cpu["without"]) / 60 * 1000)
 
 
-def one_run(ctx: Context, run_dir: Path) -> dict:
-    mode = YUYV_720
+def one_run(ctx: Context, run_dir: Path, mode=YUYV_720, extra=()) -> dict:
+    """One recording with single stills and a burst (camrec's options `extra`, e.g.
+    `--codec copy` on an H.264 camera for section 10)."""
     device = "/dev/video0"
     output = run_dir / "movie.mp4"
     probe_log = run_dir / "camrec.probe"
     probe_log.unlink(missing_ok=True)
     singles = ctx.settings.still_singles
     seconds = 1.5 + singles * SINGLE_GAP + BURST_SECONDS + 2.5
-    argv = ctx.toolbox.camrec_record(mode, device, seconds, output, extra=["--stills", str(run_dir / "still-%04d.jpg")])
+    argv = ctx.toolbox.camrec_record(mode, device, seconds, output, extra=[*extra, "--stills", str(run_dir / "still-%04d.jpg")])
     child = Child(argv, ctx.toolbox.env(mode.vcam(device), probe_log, probe_max=100000), run_dir, "camrec",
                   live=True, nice=ctx.nice, timeout=seconds + 60)
     is_started = lambda line: '"type":"started"' in line.replace(" ", "")

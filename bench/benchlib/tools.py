@@ -41,12 +41,13 @@ class Mode:
 
     @property
     def ffmpeg_input_format(self) -> str:
-        return {"yuyv": "yuyv422", "mjpeg": "mjpeg"}[self.fourcc]
+        return {"yuyv": "yuyv422", "mjpeg": "mjpeg", "h264": "h264"}[self.fourcc]
 
 
 YUYV_720 = Mode("1280x720@30 YUYV", 1280, 720, 30, "yuyv")
 MJPEG_1080 = Mode("1920x1080@30 MJPEG", 1920, 1080, 30, "mjpeg")
 YUYV_480 = Mode("640x480@30 YUYV", 640, 480, 30, "yuyv")
+H264_720 = Mode("1280x720@30 H.264", 1280, 720, 30, "h264")
 
 
 class Toolbox:
@@ -152,13 +153,14 @@ class Toolbox:
         return [str(self.camrec), "--device", device, "--size", mode.size, "--fps", str(mode.fps),
                 "--max-duration", f"{seconds:g}", "--json", "--force", *extra, str(output)]
 
-    def pipeline(self, mode: Mode, device: str, output: Path) -> str:
-        """camrec's own gst-launch line for this mode (asked of camrec, against the same camera)."""
-        key = (mode, device, str(output))
+    def pipeline(self, mode: Mode, device: str, output: Path, extra=()) -> str:
+        """camrec's own gst-launch line for this mode (asked of camrec, against the same camera),
+        with camrec's options `extra` (e.g. --codec copy)."""
+        key = (mode, device, str(output), tuple(extra))
         if key not in self._pipelines:
             env = self.env(mode.vcam(device))
             done = run_quiet([self.camrec, "--device", device, "--size", mode.size, "--fps", str(mode.fps),
-                              "--print-pipeline", "--force", str(output)], env=env)
+                              *extra, "--print-pipeline", "--force", str(output)], env=env)
             line = done.stdout.strip().splitlines()[-1]
             if not line.startswith("gst-launch-1.0"):
                 raise SystemExit(f"bench: camrec --print-pipeline printed no gst-launch line: {line}")
@@ -177,12 +179,12 @@ class Toolbox:
         settings = dict(item.split("=", 1) for item in shlex.split(match.group(1)) if "=" in item) if match else {}
         return settings
 
-    def gst_record(self, mode: Mode, device: str, frames: int, output: Path) -> list[str]:
+    def gst_record(self, mode: Mode, device: str, frames: int, output: Path, extra=()) -> list[str]:
         """camrec's printed pipeline, run by gst-launch-1.0 -e, changed in two places only:
         v4l2src stops after `frames` buffers (gst-launch has no duration limit), and the stills
         appsink gets wait-on-eos=false (see the report: as printed, gst-launch waits forever at
         EOS for someone to pull the buffer that the appsink holds)."""
-        words = shlex.split(self.pipeline(mode, device, output))
+        words = shlex.split(self.pipeline(mode, device, output, extra))
         assert words[:2] == ["gst-launch-1.0", "-e"], words[:2]
         body = words[2:]
         result: list[str] = []

@@ -82,4 +82,13 @@ gboolean camrec_emit_action_uint64(gpointer object, const char *signal, guint64 
 /// "split-now"). Returns FALSE when the object has no such signal.
 gboolean camrec_emit_action(gpointer object, const char *signal);
 
+/// The element factories that are video or image encoders (ENCODER | MEDIA_VIDEO |
+/// MEDIA_IMAGE, any rank: the media bits match any of them, and jpegenc's klass is
+/// "Codec/Encoder/Image"), as
+/// gst_element_factory_list_get_elements returns them: a new list holding one reference to
+/// each factory; free it with gst_plugin_feature_list_free. (The factory-type bits are
+/// 64-bit macros with casts, which Swift does not import.) Hardware encoders are not a
+/// separate query: ENCODER | HARDWARE ORs the bits and returns hardware decoders too.
+GList *camrec_video_encoder_factories(void);
+
 #endif

@@ -12,7 +12,7 @@ public struct DoctorCheck: Sendable, Equatable, Encodable {
         case camera
         /// A sound source (PulseAudio or PipeWire through pulsesrc, ALSA through alsasrc).
         case sound
-        /// A hardware H.264 encoder.
+        /// A hardware encoder (installed and tried, or well known and missing).
         case encoder
         /// The output folder: writable, free space, file system.
         case output

@@ -18,7 +18,7 @@ enum OutputChecks {
 
         /// Bytes a second of video takes: the encoder's bitrate (EncoderSettings) plus 2 % for the container.
         var bytesPerSecond: Double {
-            Double(EncoderSettings().effectiveBitrate(size: size, rate: rate)) * 1000 / 8 * 1.02
+            Double(EncoderSettings().estimatedBitrate(size: size, rate: rate)) * 1000 / 8 * 1.02
         }
 
         /// "1280x720 at 30 fps".

@@ -91,7 +91,8 @@ enum PluginChecks {
         (try? Element.make(factory)) != nil
     }
 
-    /// A hardware H.264 encoder GStreamer may offer (DESIGN §7 "Hardware encoders").
+    /// A well-known hardware H.264 encoder (DESIGN §7 "Hardware encoders"), named when it is
+    /// not installed, with what it needs.
     struct HardwareEncoder: Sendable {
         let factory: String
         /// What it needs to exist and open.
@@ -105,19 +106,32 @@ enum PluginChecks {
         .init(factory: "nvh264enc", needs: "an NVIDIA GPU with its driver's libcuda and libnvidia-encode (gstreamer1.0-plugins-bad)"),
     ]
 
-    /// One check per hardware encoder: usable (it exists and opens its device: NULL to
-    /// READY), present but unusable, or absent. Never a problem: x264enc is the fallback.
+    /// One check per hardware encoder: each one installed (`EncoderCatalog`, any codec), tried
+    /// as `--encoder auto` tries it (`EncoderTrial`: a few test frames), then each well-known
+    /// one that is not installed. Never a problem: software encoding is the fallback.
     static func encoderChecks() -> [DoctorCheck] {
-        hardwareEncoders.map { encoder in
-            guard let element = try? Element.make(encoder.factory) else {
-                return DoctorCheck(.encoder, encoder.factory, .info, "not available: it needs \(encoder.needs)")
-            }
-            defer { _ = try? element.setState(.null) }
-            if (try? element.setState(.ready)) != nil {
-                return DoctorCheck(.encoder, encoder.factory, .ok, "usable: it opens its hardware")
-            }
-            return DoctorCheck(.encoder, encoder.factory, .info,
-                               "installed, but it cannot open its hardware: it needs \(encoder.needs)")
+        encoderChecks(installed: EncoderCatalog.allCandidates().filter(\.isHardware)) { candidate in
+            EncoderTrial.run(element: candidate.factory, codec: candidate.codec, size: EncoderTrial.listingSize,
+                             rate: EncoderTrial.listingRate, frames: EncoderSelection.trialFrames)
         }
+    }
+
+    /// The checks for the `installed` hardware encoders and their `trial` outcomes (injected
+    /// for tests), then the well-known ones not installed.
+    static func encoderChecks(installed: [EncoderCandidate], trial: (EncoderCandidate) -> TrialOutcome) -> [DoctorCheck] {
+        let present = installed.map { candidate -> DoctorCheck in
+            let codec = candidate.codec.displayName
+            switch trial(candidate) {
+            case .works:
+                return DoctorCheck(.encoder, candidate.factory, .ok, "works: it encoded test frames to \(codec); --encoder auto tries it before software")
+            case .fails(let reason):
+                return DoctorCheck(.encoder, candidate.factory, .info,
+                                   "installed, but it does not work here (\(reason)); --encoder auto skips it")
+            }
+        }
+        let absent = hardwareEncoders.filter { known in !installed.contains { $0.factory == known.factory } }.map { encoder in
+            DoctorCheck(.encoder, encoder.factory, .info, "not available: it needs \(encoder.needs)")
+        }
+        return present + absent
     }
 }

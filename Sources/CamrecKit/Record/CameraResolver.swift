@@ -20,7 +20,10 @@ public enum CameraResolver {
 
     /// Resolves `device` ("test", a path, an index or a card name; nil for the first
     /// camera) for an optional requested size and rate.
-    public static func resolve(device: String?, size: FrameSize?, rate: FrameRateValue?) throws(CamrecError) -> Resolution {
+    /// `prefer` names camera format families to take where they reach the rate at the
+    /// chosen size (`FormatChooser`), e.g. H.264 when it can be stored as it comes.
+    public static func resolve(device: String?, size: FrameSize?, rate: FrameRateValue?,
+                               prefer: [FormatFamily] = []) throws(CamrecError) -> Resolution {
         if device == "test" {
             return Resolution(source: .testPattern, size: size ?? RecordConfig.defaultTestSize,
                               rate: rate ?? RecordConfig.defaultTestRate)
@@ -29,7 +32,7 @@ public enum CameraResolver {
         let camera = selection.device
         let choice: FormatChoice
         do {
-            choice = try FormatChooser.choose(from: camera.formats, size: size, rate: rate)
+            choice = try FormatChooser.choose(from: camera.formats, size: size, rate: rate, prefer: prefer)
         } catch {
             throw CamrecError(.usage, "\(camera.path): \(error.message)")
         }

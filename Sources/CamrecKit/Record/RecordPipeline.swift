@@ -32,8 +32,7 @@ public struct RecordPipeline: Sendable {
 
     private func values(location: String, printed: Bool = false) -> [String: String] {
         var values = Self.sourceValues(source: config.source, size: config.size, rate: config.rate,
-                                       picture: config.picture)
-        values["encoder"] = config.encoder.element(size: config.size, rate: config.rate)
+                                       picture: config.picture, passthrough: config.encoder.isPassthrough)
         if let segments = config.segments {
             var output = config.container.splitMuxer + " name=mux location=" + location
             if printed, let length = segments.length {
@@ -48,14 +47,36 @@ public struct RecordPipeline: Sendable {
         // another matrix would cost a full colour conversion per frame (~30% more CPU).
         var decodes = false
         if case .camera(_, let format) = config.source { decodes = format.decoding != .none }
-        values["colorimetry"] = decodes ? ",colorimetry=bt601" : ""
+        let colorimetry = decodes ? ",colorimetry=bt601" : ""
+        addEncode(colorimetry: colorimetry, to: &values)
         // The picture is changed after the conversion to I420 (which then moves before the
         // tee, leaving the recording branch's videoconvert with nothing to do): turning
         // 4:2:0 moves a quarter fewer bytes than the camera's 4:2:2, and the conversion
         // was paid for anyway.
         Self.addPicture(config.picture, size: config.size, printed: printed, to: &values, template: template,
-                        convertFirst: "videoconvert ! video/x-raw,format=I420" + (values["colorimetry"] ?? ""))
+                        convertFirst: "videoconvert ! video/x-raw,format=I420" + colorimetry)
         return values
+    }
+
+    /// Fills {encode}: what turns the recording branch's frames into the movie's stream.
+    /// Encoding: the conversion to the encoder's raw format, the encoder (named "encoder")
+    /// and the codec's parser. Passthrough: nothing (the camera's stream is parsed before
+    /// the tee). A template written before {encode} existed has `{colorimetry}` and
+    /// `{encoder}` followed by h264parse: it is filled that way, and records H.264 only.
+    private func addEncode(colorimetry: String, to values: inout [String: String]) {
+        let encoder = config.encoder
+        guard let profile = encoder.profile(size: config.size, rate: config.rate) else {
+            values["encode"] = ""
+            return
+        }
+        let used = template.placeholders
+        if !used.contains("encode"), used.contains("encoder"), encoder.codec == .h264 {
+            values["colorimetry"] = colorimetry
+            values["encoder"] = profile.element
+            return
+        }
+        let raw = "video/x-raw" + (profile.inputFormat.map { ",format=" + $0 } ?? "") + colorimetry
+        values["encode"] = "! videoconvert ! \(raw) ! \(profile.element) name=encoder \(encoder.parser)"
     }
 
     /// Fills {picture} (`PictureSettings.fragment`). A template without {picture} (a
@@ -73,11 +94,12 @@ public struct RecordPipeline: Sendable {
     }
 
     /// The placeholders that describe the source: {source}, {caps}, {decode_shared} and
-    /// {decode_record} (what only the movie, not the stills, needs decoded). When the
+    /// {decode_record} (what only the movie, not the stills, needs decoded; with
+    /// `passthrough`, nothing is decoded). When the
     /// picture is changed (`picture.isActive`), an MJPEG camera's frames are decoded for
     /// both branches: the stills must show the change, so they cannot be the camera's JPEGs.
     static func sourceValues(source videoSource: VideoSource, size: FrameSize, rate frameRate: FrameRateValue,
-                             picture: PictureSettings = .unchanged) -> [String: String] {
+                             picture: PictureSettings = .unchanged, passthrough: Bool = false) -> [String: String] {
         let rate = "\(frameRate.numerator)/\(frameRate.denominator)"
         let source: String
         let caps: String
@@ -91,6 +113,11 @@ public struct RecordPipeline: Sendable {
             source = "v4l2src device=" + ShellQuoting.quote(path)
             caps = format.caps
             switch format.decoding {
+            case _ where passthrough:
+                // The camera's own stream goes to the movie as it comes: H.264 parsed, its
+                // parameter sets repeated before every keyframe (each fragment and segment
+                // then plays on its own); JPEG frames as they are.
+                if format.decoding == .h264 { decodeShared = "! h264parse config-interval=-1" }
             case .none: break
             case .jpeg:
                 if picture.isActive { decodeShared = "! jpegdec" } else { decodeRecord = "! jpegdec" }

@@ -178,9 +178,11 @@ private struct RunTotals: Sendable {
     var files: [ResultFile] = []
     var dropped: UInt64 = 0
     var corrupt: UInt64 = 0
+    var keyframeInterval: Double?
 
     mutating func add(_ result: RecordingResult) {
         sessions += 1
+        if let interval = result.keyframeInterval { keyframeInterval = max(keyframeInterval ?? 0, interval) }
         files += result.files
         dropped += result.droppedFrames
         corrupt += result.corruptFrames
@@ -192,6 +194,8 @@ private struct RunTotals: Sendable {
     func result(ending reason: StopReason, message: String?) -> RecordingResult {
         // Movies first (in the order they were made), then stills.
         let ordered = files.filter { $0.kind == "movie" } + files.filter { $0.kind != "movie" }
-        return RecordingResult(reason: reason, files: ordered, droppedFrames: dropped, corruptFrames: corrupt, message: message)
+        var result = RecordingResult(reason: reason, files: ordered, droppedFrames: dropped, corruptFrames: corrupt, message: message)
+        result.keyframeInterval = keyframeInterval
+        return result
     }
 }

@@ -44,6 +44,19 @@ public struct RecordingStart: Sendable, Codable, Equatable {
     public var pipeline: String
     /// The camera controls set for the run (`--set`, `--flash`); nil when none.
     public var controls: [AppliedControl]?
+    /// The movie's video codec: "h264", "h265" or "mjpeg".
+    public var codec: String = "h264"
+    /// The encoder element, or "copy" when the camera's stream is stored as it comes.
+    public var encoder: String = "x264enc"
+    /// Whether the encoder is a hardware encoder.
+    public var hardware: Bool = false
+    /// Why that codec and encoder, for people.
+    public var encodingReason: String = ""
+    /// The bitrate aimed at, in kbit/s; nil when the bytes follow the picture (Motion
+    /// JPEG, passthrough).
+    public var bitrate: Int?
+    /// Seconds between keyframes asked of the encoder; nil for passthrough (the camera's).
+    public var keyframeInterval: Double?
 }
 
 /// A progress report.

@@ -63,9 +63,10 @@ final class RecordingSession {
         }
         // Where a segment starts, the encoder makes that frame a keyframe and splitmuxsink
         // starts the new file with it: the cut is exact, and each file starts at 0.
+        // Passthrough has no encoder: a segment starts at the camera's next keyframe.
         let encoderPad: Pad?
         do {
-            encoderPad = try pipeline.element(named: "encoder").staticPad("src")
+            encoderPad = config.encoder.isPassthrough ? nil : try pipeline.element(named: "encoder").staticPad("src")
         } catch {
             if config.segments != nil {
                 throw CamrecError(.usage, "the pipeline template needs its encoder named 'encoder' for --segment (\(error))")
@@ -73,7 +74,8 @@ final class RecordingSession {
             encoderPad = nil
         }
         let gate = FrameGate(limit: config.maxDuration, rate: config.rate, segment: config.segments?.length,
-                             stillEvery: config.stills.every, settle: config.settle)
+                             stillEvery: config.stills.every, settle: config.settle,
+                             measuresKeyframes: config.encoder.isPassthrough)
         self.gate = gate
         settleToken = try Self.installSettleProbe(config: config, pipeline: pipeline, gate: gate)
         let muxer = muxer
@@ -92,15 +94,17 @@ final class RecordingSession {
             if case .camera(_, let format) = config.source, format.rate != config.rate {
                 decimator = RateDecimator(cameraRate: format.rate, movieRate: config.rate)
             }
+            let passthrough = config.encoder.isPassthrough
             gateToken = pad.addProbe(.buffer) { [decimator] info in
                 guard let buffer = info.buffer else { return .pass }
                 let pts = buffer.pts
+                let keyframe = !passthrough || buffer.isKeyframe
                 var slot: UInt64?
                 if let decimator {
                     guard let kept = decimator.keep(pts: pts) else { return .drop }
                     slot = kept.time
                 }
-                return gate.admit(pts: pts, slot: slot) {
+                return gate.admit(pts: pts, slot: slot, keyframe: keyframe) {
                     bus.postApplicationMessage(RecordingControl.Wake.limit)
                 } onSegmentStart: { pts in
                     startSegment(pts)
@@ -154,7 +158,16 @@ final class RecordingSession {
             let (plan, firstMovie) = (plan, firstMovie)
             moviePath = { @Sendable file in plan.finalPath(ofMovie: firstMovie + file) }
         }
-        let stills = StillTaker(sink: stillSink, settings: config.stills, gate: gate, moviePath: moviePath, events: events)
+        // Passthrough H.264: stills decode the kept GOP when asked (the camera's JPEGs need
+        // no decoding).
+        var kept: (GOPKeeper, AppSinkCallbacksToken)?
+        if config.encoder.isPassthrough, config.encoder.codec == .h264 { kept = GOPKeeper.attach(to: stillSink) }
+        defer {
+            kept?.0.close()
+            kept?.1.remove()
+        }
+        let stills = StillTaker(sink: stillSink, settings: config.stills, gate: gate, moviePath: moviePath,
+                                keeper: kept?.0, events: events)
         do {
             try pipeline.setStateThrowingPostedError(.playing)
         } catch {
@@ -176,7 +189,9 @@ final class RecordingSession {
                 segment: config.segments == nil ? nil : plan.movieCount)
         }
         if announce { events(.started(startInfo())) }
-        return try loop(events: events)
+        var result = try loop(events: events)
+        result.keyframeInterval = gate.longestKeyframeInterval
+        return result
     }
 
     /// Stops the still triggers and takes the stills already asked for (their frames are
@@ -197,11 +212,22 @@ final class RecordingSession {
         case .camera(let path, let cameraFormat):
             (device, format, reason) = (path, cameraFormat.fourcc, cameraFormat.reason)
         }
-        return RecordingStart(
+        let encoder = config.encoder
+        var start = RecordingStart(
             path: plan.currentPath, partialPath: plan.location, device: device, format: format,
             size: config.picture.orientation.outputSize(config.size).description, fps: config.rate.description, formatReason: reason,
             maxDuration: config.maxDuration?.seconds, pipeline: commandLine,
             controls: config.controls.isEmpty ? nil : config.controls)
+        start.codec = encoder.codec.rawValue
+        start.encoder = encoder.factory ?? "copy"
+        start.hardware = encoder.hardware
+        start.encodingReason = encoder.reason
+        start.bitrate = encoder.targetBitrate(size: config.size, rate: config.rate)
+        // Every Motion JPEG frame is a keyframe.
+        let gop = encoder.codec == .mjpeg ? 1 : encoder.gop(rate: config.rate)
+        let frames = encoder.isPassthrough ? encoder.cameraKeyframePeriod : gop
+        start.keyframeInterval = frames.map { Double($0) / config.rate.framesPerSecond }
+        return start
     }
 
     private var corruptFrames: UInt64 { frameGuard?.corruptFrames ?? 0 }

@@ -68,6 +68,10 @@ public struct RecordingResult: Sendable, Codable, Equatable {
     public var corruptFrames: UInt64
     /// A message for people when the stop was not the normal one (lost camera, abort).
     public var message: String?
+    /// Passthrough: the longest time between two of the camera's keyframes in the
+    /// movies, in seconds (what a crash can lose, and where segments can start); nil when
+    /// camrec encodes (its `--keyframe-interval` holds) or before a second keyframe.
+    public var keyframeInterval: Double?
 
     public init(reason: StopReason, files: [ResultFile], droppedFrames: UInt64, corruptFrames: UInt64 = 0,
                 message: String? = nil) {

@@ -19,13 +19,17 @@ final class StillTaker: @unchecked Sendable {
     private var taken: [ResultFile] = []
     private var nextNumber = 1
     private let moviePath: (@Sendable (Int) -> String?)?
+    /// Passthrough: the compressed frames since the last keyframe, decoded for a still.
+    private let keeper: GOPKeeper?
 
     /// `moviePath` names the movie file a still's frame is in (by the gate's file number),
     /// for a run of several movies; nil when there is one.
+    /// With `keeper`, stills are decoded from the frames it keeps (a passthrough recording).
     init(sink: AppSink, settings: StillSettings, gate: FrameGate,
-         moviePath: (@Sendable (Int) -> String?)? = nil,
+         moviePath: (@Sendable (Int) -> String?)? = nil, keeper: GOPKeeper? = nil,
          events: @escaping @Sendable (RecordingEvent) -> Void) {
         self.sink = sink
+        self.keeper = keeper
         self.settings = settings
         self.gate = gate
         self.moviePath = moviePath
@@ -72,6 +76,7 @@ final class StillTaker: @unchecked Sendable {
     private func work() {
         let format = settings.format
         encoder = Result { () throws(CamrecError) in try StillEncoder(format: format) }
+        if keeper != nil { StillDecoder.warmUp() }
         while true {
             let next: Request? = condition.withLock {
                 while requests.isEmpty && !closed { condition.wait() }
@@ -95,8 +100,14 @@ final class StillTaker: @unchecked Sendable {
         }
     }
 
-    private func take(_ trigger: StillTrigger, requestedAt: ContinuousClock.Instant,
-                      notBefore: UInt64?) -> Result<ResultFile, CamrecError> {
+    /// The newest frame, decoded from the kept GOP in a passthrough recording.
+    private func newestFrame(notBefore: UInt64?) -> Result<Sample, CamrecError> {
+        if let keeper {
+            guard let kept = keeper.newest(notBefore: notBefore, timeout: .seconds(1)) else {
+                return .failure(CamrecError(.failure, "no frame arrived within 1 s"))
+            }
+            return Result { () throws(CamrecError) in try StillDecoder.decodeNewest(kept.frames, caps: kept.caps) }
+        }
         var pulled = sink.pullSample(timeoutNanoseconds: 1_000_000_000)
         // An older frame than the one asked for: wait for the next (a few at most).
         for _ in 0..<8 {
@@ -105,6 +116,16 @@ final class StillTaker: @unchecked Sendable {
         }
         guard let sample = pulled else {
             return .failure(CamrecError(.failure, "no frame arrived within 1 s"))
+        }
+        return .success(sample)
+    }
+
+    private func take(_ trigger: StillTrigger, requestedAt: ContinuousClock.Instant,
+                      notBefore: UInt64?) -> Result<ResultFile, CamrecError> {
+        let sample: Sample
+        switch newestFrame(notBefore: notBefore) {
+        case .success(let newest): sample = newest
+        case .failure(let error): return .failure(error)
         }
         guard let encoder else { return .failure(CamrecError(.failure, "the still encoder is not ready")) }
         do throws(CamrecError) {

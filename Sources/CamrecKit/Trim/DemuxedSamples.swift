@@ -14,7 +14,7 @@ final class DemuxedSamples {
 
     /// Starts reading `input` at its frame `first`: seeks there unless that frame opens the
     /// movie (a window index starts anywhere).
-    init(input: GStreamerInput, from first: Int, codec: VideoCodec, streams: [String], control: TrimControl) throws {
+    init(input: GStreamerInput, from first: Int, codec: TrimCodec, streams: [String], control: TrimControl) throws {
         frames = input.index.video
         nextIndex = first
         reader = try MovieReader(

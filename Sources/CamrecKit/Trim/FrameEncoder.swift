@@ -31,7 +31,7 @@ final class FrameEncoder {
     ///   - effort: the decoder's threads.
     ///   - control: bounds every wait (a stalled decoder or encoder) and stops on cancellation.
     init(
-        codec: VideoCodec, inputCaps: Caps, keep: Range<Int64>, encoding: VideoEncoding, parameterSetID: Int,
+        codec: TrimCodec, inputCaps: Caps, keep: Range<Int64>, encoding: VideoEncoding, parameterSetID: Int,
         effort: VideoEncoding.Effort, control: TrimControl
     ) throws(GStreamerError) {
         self.control = control

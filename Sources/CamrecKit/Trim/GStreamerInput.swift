@@ -47,7 +47,7 @@ struct GStreamerInput: TrimInput {
 
     /// The sample access: the video frames from decode index `first` on (whole access
     /// units, through `codec`'s parser) and the packets of `streams` (demuxer pad names).
-    func samples(from first: Int, codec: VideoCodec, streams: [String], control: TrimControl) throws -> DemuxedSamples {
+    func samples(from first: Int, codec: TrimCodec, streams: [String], control: TrimControl) throws -> DemuxedSamples {
         try DemuxedSamples(input: self, from: first, codec: codec, streams: streams, control: control)
     }
 }

@@ -11,7 +11,7 @@ struct GStreamerTrimWriter: TrimWriter {
 
     var index: FrameIndex { input.index }
     var plan: TrimPlan { job.plan }
-    var codec: VideoCodec { job.codec }
+    var codec: TrimCodec { job.codec }
     var control: TrimControl { job.control }
 
     func write() throws -> WrittenMovie {

@@ -24,7 +24,7 @@ final class MovieMuxer {
     /// `streams`: the other streams, each with the muxer pad kind it goes to and its caps.
     /// `control` bounds the wait for the muxer to finish and stops on cancellation.
     init(
-        path: String, container: MediaContainer, codec: VideoCodec, videoCaps: Caps,
+        path: String, container: MediaContainer, codec: TrimCodec, videoCaps: Caps,
         streams: [(kind: MuxerSupport.PadKind, caps: Caps)], control: TrimControl
     ) throws(GStreamerError) {
         self.path = path

@@ -31,7 +31,7 @@ final class MovieReader {
     /// they come (the first video pad to the video branch). `control` bounds every wait (a
     /// demuxer that stalls) and stops on cancellation.
     init(
-        path: String, container: MediaContainer, codec: VideoCodec?, streams: [String] = [], control: TrimControl
+        path: String, container: MediaContainer, codec: TrimCodec?, streams: [String] = [], control: TrimControl
     ) throws(GStreamerError) {
         self.control = control
         pipeline = try Pipeline(name: "trim-reader")

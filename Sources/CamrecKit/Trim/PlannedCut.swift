@@ -7,7 +7,7 @@ import GStreamer
 /// all-intra video (MJPEG, ProRes …) is cut accurately by copying alone.
 struct PlannedCut: Sendable {
     /// The input's video codec.
-    let codec: VideoCodec
+    let codec: TrimCodec
     /// Which frames are copied and which re-encoded.
     let plan: TrimPlan
     /// Why the mode used differs from the one asked for, if it does.
@@ -19,7 +19,7 @@ struct PlannedCut: Sendable {
     ///
     /// - Throws: invalid input for a cut with no frame (or, in keyframe mode, no keyframe) in it.
     static func make(index: FrameIndex, times: CutTimes, mode: TrimMode, name: String) throws(CamrecError) -> PlannedCut {
-        let codec = VideoCodec.forIndex(index)
+        let codec = TrimCodec.forIndex(index)
         let (start, end) = times.bufferTimes(presentationOffset: index.presentationOffset)
         let planner = SmartCutPlanner(frames: index.video)
         let plan = try planner.plan(start: start, end: end, mode: mode)
@@ -42,7 +42,7 @@ struct PlannedCut: Sendable {
     /// The cut at keyframes instead of an accurate one, because the edges cannot be
     /// re-encoded in the source's format: `reason` says why.
     static func keyframeFallback(
-        codec: VideoCodec, planner: SmartCutPlanner, start: Int64, end: Int64, because reason: String
+        codec: TrimCodec, planner: SmartCutPlanner, start: Int64, end: Int64, because reason: String
     ) throws(CamrecError) -> PlannedCut {
         PlannedCut(
             codec: codec, plan: try planner.plan(start: start, end: end, mode: .keyframe),

@@ -1,9 +1,9 @@
 /// Joining re-encoded edges and copied frames in codecs whose decoder configuration travels
-/// in the stream (``VideoCodec/InBandConfiguration``): a part that starts after another one
+/// in the stream (``TrimCodec/InBandConfiguration``): a part that starts after another one
 /// must carry its own configuration in its first frame, or the decoder would read it with
 /// the other part's. H.264 needs none of this (its parameter sets live in the sample
 /// description under ids of their own).
-extension VideoCodec.InBandConfiguration {
+extension TrimCodec.InBandConfiguration {
     /// Whether `frame` carries a configuration before its picture (nothing to add).
     func isCarried(in frame: [UInt8]) -> Bool {
         switch self {

@@ -20,7 +20,7 @@ struct TrimJob {
     /// Which frames are copied and which re-encoded.
     var plan: TrimPlan
     /// The input's video codec.
-    var codec: VideoCodec
+    var codec: TrimCodec
     /// How re-encoded frames are made (nil when the plan copies everything).
     var encoding: VideoEncoding?
     /// The file to write (the temporary file beside the final one).
@@ -32,7 +32,7 @@ struct TrimJob {
 
     /// The codec written: the encoding's (H.264 for a whole re-encode; the input's own for
     /// re-encoded edges), else the input's.
-    var outputCodec: VideoCodec { encoding?.codec ?? codec }
+    var outputCodec: TrimCodec { encoding?.codec ?? codec }
 
     /// The effort of the re-encoders: the edges of a cut, or a whole movie.
     var effort: VideoEncoding.Effort { plan.mode == .reencode ? .whole : .edges }

@@ -34,7 +34,7 @@ struct VideoEncoding: Sendable, Equatable {
     /// The caps the encoder's output is fixed to.
     var outputCaps: String
     /// The codec it writes.
-    var codec: VideoCodec
+    var codec: TrimCodec
 
     /// The encoder's part of a pipeline description, with `parameterSetID` for H.264.
     func launchText(parameterSetID: Int) -> String {
@@ -52,7 +52,7 @@ struct VideoEncoding: Sendable, Equatable {
 
     /// The encoding for the edges of a cut of a `codec` stream with these caps (and, for
     /// H.264, this `codec_data`).
-    static func edges(of codec: VideoCodec, caps: Caps?, codecData: [UInt8]?) throws(Unavailable) -> VideoEncoding {
+    static func edges(of codec: TrimCodec, caps: Caps?, codecData: [UInt8]?) throws(Unavailable) -> VideoEncoding {
         guard let kind = codec.edgeEncoder else {
             throw Unavailable(reason: codec.noEncoderReason ?? "no \(codec.displayName) encoder is installed here")
         }
@@ -166,7 +166,7 @@ struct VideoEncoding: Sendable, Equatable {
     /// x264 for `--mode reencode`: every frame re-encoded to H.264 in the decoded chroma and
     /// bit depth (an H.264 source's exactly; others as near as x264 takes them: 4:2:0,
     /// 4:2:2 or 4:4:4, 8 or 10 bits), at `veryfast` CRF 18.
-    static func whole(from codec: VideoCodec, caps: Caps?, codecData: [UInt8]?) -> VideoEncoding {
+    static func whole(from codec: TrimCodec, caps: Caps?, codecData: [UInt8]?) -> VideoEncoding {
         var raw = "video/x-raw,format=(string){ I420, Y42B, Y444, I420_10LE, I422_10LE, Y444_10LE }"
         if codec.edgeEncoder == .x264,
            let format = codecData.flatMap(H264Format.init(avcC:)) ?? caps.flatMap(H264Format.init(caps:)),

@@ -14,8 +14,10 @@ public struct ControlPlan: Sendable, Equatable {
     /// (exit 64) whose message lists what this camera allows.
     public static func make(_ request: ControlRequest, controls: [Control]) throws(CamrecError) -> ControlPlan {
         let settings: [ControlSetting]
+        let assignments = request.assignments
+            + (request.keyframePeriod.map { keyframeAssignments($0, controls: controls, asked: request.assignments) } ?? [])
         do {
-            settings = try ControlPlanner.plan(request.assignments, flash: request.flash == .off && !hasFlash(controls)
+            settings = try ControlPlanner.plan(assignments, flash: request.flash == .off && !hasFlash(controls)
                                                ? nil : request.flash, controls: controls)
         } catch {
             throw CamrecError(.usage, error.message)
@@ -35,6 +37,25 @@ public struct ControlPlan: Sendable, Equatable {
             warnings.append("exposure-priority is on: in low light auto-exposure may lower the frame rate; the missing frames count as dropped")
         }
         return ControlPlan(settings: settings, keepRate: keepRate, warnings: warnings)
+    }
+
+    /// The writes that give a camera's own H.264 a keyframe every `period` frames, with its
+    /// parameter sets repeated: the first keyframe control it has (H.264 I-frame period,
+    /// else GOP size) and the repeat control where it has one, unless `--set` names them.
+    static func keyframeAssignments(_ period: Int, controls: [Control], asked: [ControlAssignment]) -> [ControlAssignment] {
+        let askedNames = Set(asked.map { Control.key(for: $0.name) })
+        var assignments: [ControlAssignment] = []
+        let keyframe = [ControlID.h264KeyframePeriod, ControlID.gopSize].lazy
+            .compactMap { id in controls.first { $0.id == id } }.first
+        if let keyframe, !askedNames.contains(keyframe.key), !keyframe.flags.contains(.readOnly) {
+            let value = min(max(period, Int(keyframe.minimum)), Int(keyframe.maximum))
+            assignments.append(ControlAssignment(name: keyframe.key, value: "\(value)"))
+        }
+        if let repeatHeaders = controls.first(where: { $0.id == ControlID.repeatSequenceHeader }),
+           !askedNames.contains(repeatHeaders.key), !repeatHeaders.flags.contains(.readOnly) {
+            assignments.append(ControlAssignment(name: repeatHeaders.key, value: "1"))
+        }
+        return assignments
     }
 
     /// The warning when auto-exposure's lowering of the frame rate cannot be turned off.

@@ -12,6 +12,10 @@ public struct ControlRequest: Sendable, Equatable {
     public var keepFrameRate = true
     /// `--keep-controls`: leave the camera as camrec set it when the run ends.
     public var keepControls = false
+    /// Passthrough of a camera's H.264: frames from one keyframe to the next, set through
+    /// the camera's own H.264 keyframe control where it has one (and parameter sets
+    /// repeated at every keyframe); nil leaves the camera's.
+    public var keyframePeriod: Int?
 
     /// A request.
     public init(assignments: [ControlAssignment] = [], flash: FlashMode? = nil, keepFrameRate: Bool = true,
@@ -40,6 +44,15 @@ public struct AppliedControl: Sendable, Codable, Equatable {
         self.name = name
         self.value = value
         self.driverControls = driverControls
+    }
+
+    /// The keyframe period it set on a camera that encodes H.264 itself (its H.264
+    /// I-frame period or GOP size control), if it is one of those.
+    public var keyframePeriod: Int? {
+        for key in ["h264_i_frame_period", "gop_size"] {
+            if let value = driverControls[key] { return Int(value) }
+        }
+        return nil
     }
 }
 

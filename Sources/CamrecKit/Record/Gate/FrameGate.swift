@@ -24,6 +24,8 @@ final class FrameGate: Sendable {
         /// `--settle`: frames held back until the picture is stable; nil once reported or without.
         var settle: SettleWindow?
         var settleReported = false
+        /// Passthrough: the keyframes the camera sent (nil when frames are encoded here).
+        var keyframes: KeyframeGaps?
     }
 
     private let jobs: Mutex<Jobs>
@@ -33,12 +35,14 @@ final class FrameGate: Sendable {
     /// file every `segment` of video (nil: only when asked), with a still due every
     /// `stillEvery` of movie time (nil: none).
     /// With `settle` above zero, the first frames are settling frames (`SettleWindow`).
+    /// With `measuresKeyframes` (passthrough), the longest gap between keyframes is kept.
     init(limit: TimeSpec?, rate: FrameRateValue, segment: TimeSpec? = nil, stillEvery: TimeSpec? = nil,
-         settle: TimeSpec = .zero) {
+         settle: TimeSpec = .zero, measuresKeyframes: Bool = false) {
         jobs = Mutex(Jobs(limit: DurationLimit(limit: limit, rate: rate), drops: DropCounter(rate: rate),
                           segments: SegmentClock(length: segment, rate: rate),
                           stills: stillEvery.map { StillSchedule(every: $0, rate: rate) },
-                          settle: SettleWindow(limit: settle, rate: rate)))
+                          settle: SettleWindow(limit: settle, rate: rate),
+                          keyframes: measuresKeyframes ? KeyframeGaps() : nil))
         frameDuration = 1 / max(rate.framesPerSecond, 1)
     }
 
@@ -50,7 +54,13 @@ final class FrameGate: Sendable {
     /// file (before it is let through, so the caller can ask for a keyframe there).
     /// `onStillDue` is called with the camera timestamp of a frame that reaches the next
     /// period of `stillEvery`.
-    func admit(pts: UInt64?, slot: UInt64? = nil, onLimit: () -> Void,
+    ///
+    /// `keyframe` is false for a compressed frame that needs the frames before it (the
+    /// camera's own stream, stored without encoding): the movie starts at the first
+    /// keyframe (the frames before it cannot be shown) and a segment starts at the first
+    /// keyframe at or after its boundary, since it cannot be asked for one. Raw frames are
+    /// all keyframes: the encoder makes one where a segment starts.
+    func admit(pts: UInt64?, slot: UInt64? = nil, keyframe: Bool = true, onLimit: () -> Void,
                onSegmentStart: (UInt64) -> Void = { _ in },
                onStillDue: (UInt64) -> Void = { _ in }) -> ProbeDecision {
         var reachedNow = false
@@ -63,6 +73,7 @@ final class FrameGate: Sendable {
             // A settling frame goes on to be measured where it is decoded, and dropped there
             // (`measureSettling`); the limit, drops and timeline start after the window.
             if jobs.settle?.isSettling(pts ?? time) == true { return .pass }
+            if jobs.runFirst == nil, !keyframe { return .drop }
             guard jobs.limit.admits(time) else {
                 // Frames lost just before the limit show no gap to a later frame.
                 if let latest = jobs.limit.latestStart { jobs.drops.noteEnd(latestStart: latest) }
@@ -70,7 +81,7 @@ final class FrameGate: Sendable {
                 return .drop
             }
             jobs.drops.note(time)
-            if jobs.segments.startsSegment(at: time) {
+            if keyframe, jobs.segments.startsSegment(at: time) {
                 jobs.finished.append(SegmentSummary(frames: jobs.timeline.frames,
                                                     seconds: jobs.timeline.seconds(frameDuration: frameDuration)))
                 jobs.previous = jobs.timeline
@@ -78,6 +89,7 @@ final class FrameGate: Sendable {
                 segmentStart = pts ?? time
             }
             jobs.timeline.append(pts: pts ?? time, time: time)
+            if keyframe { jobs.keyframes?.note(time) }
             if jobs.runFirst == nil { jobs.runFirst = time }
             jobs.lastTime = time
             if let first = jobs.runFirst, jobs.stills?.isDue(movieTime: time - first) == true { stillDue = pts ?? time }
@@ -149,6 +161,10 @@ final class FrameGate: Sendable {
             return (lookup, jobs.finished.count)
         }
     }
+
+    /// Passthrough: the longest time between two keyframes let through, in seconds (nil
+    /// before the second keyframe, or when frames are encoded here).
+    var longestKeyframeInterval: Double? { jobs.withLock { $0.keyframes?.longestSeconds } }
 
     /// Frames missing between the timestamps let through so far.
     var droppedFrames: UInt64 { jobs.withLock { $0.drops.dropped } }

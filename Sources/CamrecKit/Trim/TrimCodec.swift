@@ -7,7 +7,7 @@ import GStreamer
 /// exists here (H.264, MPEG-4 Part 2, MPEG-1/2, VP8, VP9, AV1), at keyframes otherwise
 /// (HEVC, anything else), and exactly by copying alone when every frame is a keyframe
 /// (MJPEG, ProRes, …).
-struct VideoCodec: Sendable, Equatable {
+struct TrimCodec: Sendable, Equatable {
     /// The media type, e.g. "video/x-h264".
     var mediaType: String
     /// A short name for messages ("H.264").
@@ -54,7 +54,7 @@ struct VideoCodec: Sendable, Equatable {
     /// Whether trim can cut it frame-accurately (decode and re-encode to the same codec).
     var smartCut: Bool { edgeEncoder != nil }
 
-    static let h264 = VideoCodec(
+    static let h264 = TrimCodec(
         mediaType: "video/x-h264", displayName: "H.264", parser: "h264parse", repeatsConfiguration: true,
         readerCaps: "video/x-h264,stream-format=byte-stream,alignment=au", muxerParser: "h264parse",
         decoder: "avdec_h264", edgeEncoder: .x264, configuration: .h264ParameterSets
@@ -62,13 +62,13 @@ struct VideoCodec: Sendable, Equatable {
 
     /// MPEG-4 Part 2 (ASP: DivX, Xvid, ffmpeg's `mpeg4`). Its configuration (VOS/VOL
     /// headers) sits in `codec_data`; the reader's parser repeats it before every keyframe.
-    static let mpeg4Part2 = VideoCodec(
+    static let mpeg4Part2 = TrimCodec(
         mediaType: "video/mpeg", displayName: "MPEG-4 Part 2", parser: "mpeg4videoparse", repeatsConfiguration: true,
         readerCaps: "video/mpeg,mpegversion=4,systemstream=false", decoder: "avdec_mpeg4", edgeEncoder: .mpeg4,
         configuration: .startCodeHeaders(configurationCodes: [0xB0, 0xB5] + Array(0x00...0x2F))
     )
 
-    static let hevc = VideoCodec(
+    static let hevc = TrimCodec(
         mediaType: "video/x-h265", displayName: "HEVC", parser: "h265parse", repeatsConfiguration: true,
         readerCaps: "video/x-h265,stream-format=byte-stream,alignment=au", muxerParser: "h265parse",
         decoder: "avdec_h265",
@@ -76,38 +76,38 @@ struct VideoCodec: Sendable, Equatable {
             + " second decoder configuration for the re-encoded edges)"
     )
 
-    static let vp9 = VideoCodec(
+    static let vp9 = TrimCodec(
         mediaType: "video/x-vp9", displayName: "VP9", muxerParser: "vp9parse", decoder: "vp9dec", edgeEncoder: .vp9
     )
 
-    static let vp8 = VideoCodec(mediaType: "video/x-vp8", displayName: "VP8", decoder: "vp8dec", edgeEncoder: .vp8)
+    static let vp8 = TrimCodec(mediaType: "video/x-vp8", displayName: "VP8", decoder: "vp8dec", edgeEncoder: .vp8)
 
-    static let av1 = VideoCodec(
+    static let av1 = TrimCodec(
         mediaType: "video/x-av1", displayName: "AV1", decoder: "av1dec", edgeEncoder: .av1,
         configuration: .av1SequenceHeader
     )
 
-    static func mpegVideo(version: Int) -> VideoCodec {
-        VideoCodec(
+    static func mpegVideo(version: Int) -> TrimCodec {
+        TrimCodec(
             mediaType: "video/mpeg", displayName: "MPEG-\(version) video", parser: "mpegvideoparse",
             decoder: "avdec_mpeg2video", edgeEncoder: version == 1 ? .mpeg1 : .mpeg2,
             configuration: .startCodeHeaders(configurationCodes: [0xB3])
         )
     }
 
-    static let mjpeg = VideoCodec(
+    static let mjpeg = TrimCodec(
         mediaType: "image/jpeg", displayName: "MJPEG", decoder: "jpegdec",
         noEncoderReason: "MJPEG edges are not re-encoded (every MJPEG frame is a keyframe)"
     )
 
     /// The codec of an indexed movie's video: a known codec, or one trim can only copy.
-    static func forIndex(_ index: FrameIndex) -> VideoCodec {
+    static func forIndex(_ index: FrameIndex) -> TrimCodec {
         let caps = try? Caps(index.videoCaps)
         return forMediaType(index.videoMediaType, caps: caps)
     }
 
     /// The codec of a media type with these caps (for "video/mpeg", their `mpegversion`).
-    static func forMediaType(_ mediaType: String, caps: Caps? = nil) -> VideoCodec {
+    static func forMediaType(_ mediaType: String, caps: Caps? = nil) -> TrimCodec {
         switch mediaType {
         case "video/x-h264": return .h264
         case "video/x-h265": return .hevc
@@ -126,7 +126,7 @@ struct VideoCodec: Sendable, Equatable {
             guard mediaType == "video/x-xvid" || (caps?.int("divxversion") ?? 5) >= 4 else {
                 return copyOnly(mediaType, name: "DivX \(caps?.int("divxversion") ?? 3)")
             }
-            var codec = VideoCodec.mpeg4Part2
+            var codec = TrimCodec.mpeg4Part2
             codec.mediaType = mediaType
             codec.parser = nil
             codec.repeatsConfiguration = false
@@ -138,9 +138,9 @@ struct VideoCodec: Sendable, Equatable {
     }
 
     /// A codec trim can copy but not re-encode (nor parse).
-    static func copyOnly(_ mediaType: String, name: String) -> VideoCodec {
+    static func copyOnly(_ mediaType: String, name: String) -> TrimCodec {
         let short = name.hasPrefix("x-") ? String(name.dropFirst(2)) : name
-        return VideoCodec(
+        return TrimCodec(
             mediaType: mediaType, displayName: short.uppercased() == short ? short : short.capitalized,
             noEncoderReason: "no encoder for it is installed here"
         )

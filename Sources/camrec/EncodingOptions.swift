@@ -1,0 +1,59 @@
+import ArgumentParsing
+import CamrecKit
+
+/// The encoding options of `camrec` (record): what the movie's video is and how it is made.
+enum EncodingOptions {
+    static let specs = [
+        OptionSpec(["--codec", "-c"], value: "CODEC", help: "auto (default: the camera's own H.264 stored as it comes when it delivers H.264 at the size and rate, else H.264), h264, h265 (x265; tagged hvc1 in MP4), mjpeg (MKV/MOV) or copy (the camera's own H.264 or MJPEG, never decoded)"),
+        OptionSpec(["--encoder", "-e"], value: "NAME", help: "auto (default: a hardware encoder that works here, else software), software, or a GStreamer element such as vah264enc (see camrec encoders)"),
+        OptionSpec(["--quality", "-Q"], value: "Q", help: "low, medium (default), high or max: bits per pixel and encoder effort (about 1, 2, 4 and 8 Mbit/s for 720p30 H.264)"),
+        OptionSpec(["--bitrate", "-b"], value: "RATE", help: "the video bitrate to aim at, e.g. 800k or 4M (overrides --quality's; not for mjpeg)"),
+    ]
+
+    static let discussion = """
+        Encoding: by default camrec stores an H.264 camera's own stream without decoding it
+        (the cheapest path: no encoder runs), else encodes H.264 with a hardware encoder that
+        works on this machine (each is tried on a few frames first), else with x264. The
+        started line says what was picked and why.
+        """
+}
+
+/// The encoding asked for on the command line, typed once.
+struct EncodingChoice {
+    var codec: CodecRequest
+    var encoder: EncoderRequest
+    var quality: Quality
+    var qualityGiven: Bool
+    /// kbit/s.
+    var bitrate: Int?
+
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        codec = try parsed.value("--codec") { (text: String) throws(ValueError) -> CodecRequest in
+            guard let codec = CodecRequest(text) else {
+                throw ValueError("unknown codec '\(text)': use auto, h264, h265, mjpeg or copy")
+            }
+            return codec
+        } ?? .auto
+        encoder = parsed.value("--encoder").map(EncoderRequest.init) ?? .auto
+        if case .named(let name) = encoder, name.isEmpty {
+            throw UsageError("--encoder: give auto, software or an element name (camrec encoders lists them)")
+        }
+        quality = try parsed.value("--quality") { (text: String) throws(ValueError) -> Quality in
+            guard let quality = Quality(rawValue: text.lowercased()) else {
+                throw ValueError("unknown quality '\(text)': use low, medium, high or max")
+            }
+            return quality
+        } ?? .medium
+        qualityGiven = parsed.isPresent("--quality")
+        bitrate = try parsed.value("--bitrate", BitRate.parseKilobits)
+        if case .copy = codec, case .named = encoder {
+            throw UsageError("--encoder with --codec copy: copy stores the camera's stream without an encoder; give one of them")
+        }
+    }
+
+    /// The request, with the keyframe interval decided by the caller.
+    func request(keyframeInterval: Double) -> EncodingRequest {
+        EncodingRequest(codec: codec, encoder: encoder, quality: quality, bitrate: bitrate,
+                        keyframeInterval: keyframeInterval, qualityGiven: qualityGiven)
+    }
+}

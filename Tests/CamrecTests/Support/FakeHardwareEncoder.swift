@@ -1,0 +1,1 @@
+../../Fixtures/FakeHardwareEncoder/FakeHardwareEncoder.swift
