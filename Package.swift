@@ -83,6 +83,11 @@ let staticRelease = BuildSettingCondition.when(configuration: .release)
 for target in package.targets where target.type == .regular || target.type == .executable {
     target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-static-stdlib"], staticRelease)]
     if target.type == .executable {
-        target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(["-static-stdlib"], staticRelease)]
+        // lld (shipped with the toolchain) with packed relative relocations (DT_RELR, glibc ≥ 2.36,
+        // Debian 12's): the position-independent executable's relocation table shrinks from
+        // 0.94 MB, which the dynamic loader reads whole at every start, to a few KB, and its
+        // pages no longer stay resident (issue 14 point 5: 1.5 MB less RSS per camrec process).
+        target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(
+            ["-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], staticRelease)]
     }
 }

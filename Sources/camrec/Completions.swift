@@ -230,11 +230,11 @@ enum Completions {
     /// leading "with --segment: "), or up to its first "; " when that would say too little.
     static func summary(_ help: String) -> String {
         var help = Substring(help)
-        if help.hasPrefix("with --"), let colon = help.range(of: ": ") { help = help[colon.upperBound...] }
+        if help.hasPrefix("with --"), let colon = help.firstRange(of: ": ") { help = help[colon.upperBound...] }
         func prefix(before markers: [String]) -> Substring {
             var end = help.endIndex
             for marker in markers {
-                if let range = help.range(of: marker), range.lowerBound < end { end = range.lowerBound }
+                if let range = help.firstRange(of: marker), range.lowerBound < end { end = range.lowerBound }
             }
             return help[..<end]
         }
@@ -255,6 +255,6 @@ enum Completions {
 
     /// One single-quoted zsh word.
     private static func zshQuoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        "'" + text.replacing("'", with: "'\\''") + "'"
     }
 }

@@ -1,5 +1,6 @@
 import CamrecKit
-import Foundation
+import FoundationEssentials
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,7 +12,7 @@ final class Console: @unchecked Sendable {
     let quiet: Bool
     let isTerminal: Bool
     let useColor: Bool
-    private let lock = NSLock()
+    private let lock = Mutex(())
     private var progressShown = false
 
     init(json: Bool, quiet: Bool) {
@@ -38,7 +39,7 @@ final class Console: @unchecked Sendable {
     /// Rewrites the progress line (terminals only).
     func progress(_ text: String) {
         guard isTerminal, !quiet else { return }
-        lock.withLock {
+        lock.withLock { _ in
             let line = useColor ? "\u{1B}[31m●\u{1B}[0m " + text : "● " + text
             StandardStream.error.write("\r\u{1B}[2K" + line)
             progressShown = true
@@ -57,13 +58,13 @@ final class Console: @unchecked Sendable {
         if body.count > 2 { line.append(UInt8(ascii: ",")) }
         line.append(contentsOf: body.dropFirst())
         line.append(UInt8(ascii: "\n"))
-        lock.withLock {
+        lock.withLock { _ in
             StandardStream.output.write(&line)
         }
     }
 
     private func writeErr(_ text: String) {
-        lock.withLock {
+        lock.withLock { _ in
             StandardStream.error.write(progressShown ? "\r\u{1B}[2K" + text : text)
             progressShown = false
         }
@@ -79,21 +80,21 @@ struct ErrorLine: Encodable {
 /// A human size: "812 KB", "3.4 MB".
 func humanBytes(_ bytes: Int64) -> String {
     let value = Double(bytes)
-    if value >= 1e9 { return String(format: "%.2f GB", value / 1e9) }
-    if value >= 1e6 { return String(format: "%.1f MB", value / 1e6) }
-    return String(format: "%.0f KB", value / 1e3)
+    if value >= 1e9 { return String(cFormat: "%.2f GB", value / 1e9) }
+    if value >= 1e6 { return String(cFormat: "%.1f MB", value / 1e6) }
+    return String(cFormat: "%.0f KB", value / 1e3)
 }
 
 /// "00:01:05" for 65 seconds.
 func clockTime(_ seconds: Double) -> String {
     let total = Int(seconds.rounded(.down))
-    return String(format: "%02d:%02d:%02d", total / 3600, total / 60 % 60, total % 60)
+    return String(cFormat: "%02ld:%02ld:%02ld", total / 3600, total / 60 % 60, total % 60)
 }
 
 /// A limit as a clock time, with milliseconds when it is not whole seconds ("00:00:00.500").
 func limitTime(_ seconds: Double) -> String {
     let milliseconds = Int((seconds * 1000).rounded()) % 1000
-    return milliseconds == 0 ? clockTime(seconds) : clockTime(seconds) + String(format: ".%03d", milliseconds)
+    return milliseconds == 0 ? clockTime(seconds) : clockTime(seconds) + String(cFormat: ".%03ld", milliseconds)
 }
 
 /// "1 frame", "2 frames".

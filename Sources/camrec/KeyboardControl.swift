@@ -1,4 +1,5 @@
-import Foundation
+import CamrecKit
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,7 +21,7 @@ final class KeyboardControl: @unchecked Sendable {
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
         active = tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0
         guard active else { return }
-        let thread = Thread {
+        NamedThread.start("camrec-keys") {
             var byte: UInt8 = 0
             while read(STDIN_FILENO, &byte, 1) == 1 {
                 switch byte {
@@ -30,8 +31,6 @@ final class KeyboardControl: @unchecked Sendable {
                 }
             }
         }
-        thread.name = "camrec-keys"
-        thread.start()
     }
 
     /// Restores the terminal.

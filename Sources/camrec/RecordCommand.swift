@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ArgumentParsing
 import CamrecKit
 #if canImport(Glibc)
@@ -189,8 +189,8 @@ enum RecordCommand: Subcommand {
         if options.unattended.segments != nil && options.force {
             warnings.append("--force does nothing with --segment: movies of a segmented run never replace a file (a taken name gets -2)")
         }
-        if options.unattended.segments == nil, (options.output as NSString).lastPathComponent.contains("%") {
-            warnings.append("\((options.output as NSString).lastPathComponent) is used as written: time fields and counters are filled in only with --segment")
+        if options.unattended.segments == nil, PathName.last(options.output).contains("%") {
+            warnings.append("\(PathName.last(options.output)) is used as written: time fields and counters are filled in only with --segment")
         }
         if options.stillQualityGiven, case .camera(_, let format) = source, format.fourcc == "MJPG",
            options.stills.format != .png, !picture.isActive {

@@ -14,18 +14,18 @@ struct RecordingPrinter: Sendable {
             if let reason = start.formatReason { console.say("camrec: format: \(reason)") }
             var encoding = start.encodingReason
             if let bitrate = start.bitrate { encoding += "; \(bitrate) kbit/s" }
-            if let interval = start.keyframeInterval { encoding += String(format: "; a keyframe every %g s", interval) }
+            if let interval = start.keyframeInterval { encoding += String(cFormat: "; a keyframe every %g s", interval) }
             console.say("camrec: encoding: \(encoding)")
             if let controls = start.controls {
                 console.say("camrec: controls: " + controls.map { "\($0.name)=\($0.value)" }.joined(separator: ", "))
             }
         case .progress(let progress):
             let limit = progress.limit.map { " / " + limitTime($0) } ?? ""
-            console.progress(String(format: "%@%@  %@  %.1f fps", clockTime(progress.seconds), limit,
-                                    humanBytes(progress.bytes), progress.fps))
+            console.progress(clockTime(progress.seconds) + limit + "  " + humanBytes(progress.bytes)
+                             + String(cFormat: "  %.1f fps", progress.fps))
         case .still(let file):
             console.emit(file, type: "still")
-            let at = file.pts.map { String(format: " (movie time %.3f s)", $0) } ?? ""
+            let at = file.pts.map { String(cFormat: " (movie time %.3f s)", $0) } ?? ""
             console.say("camrec: still \(file.path)\(at)")
         case .warning(let message):
             console.emit(WarningLine(message: message), type: "warning")
@@ -36,7 +36,7 @@ struct RecordingPrinter: Sendable {
             console.emit(file, type: "segment")
             let number = file.index.map { "segment \($0)" } ?? "segment"
             console.say("camrec: \(number) saved: \(file.path) (\(counted(file.frames ?? 0, "frame")), "
-                + String(format: "%.2f s, ", file.duration ?? 0) + humanBytes(file.bytes) + ")")
+                + String(cFormat: "%.2f s, ", file.duration ?? 0) + humanBytes(file.bytes) + ")")
         case .deleted(let file):
             console.emit(file, type: "deleted")
             console.say("camrec: deleted \(file.path) (\(humanBytes(file.bytes)), --\(file.rule.rawValue))")
@@ -45,12 +45,12 @@ struct RecordingPrinter: Sendable {
             console.say("camrec: \(message): waiting for the camera to come back")
         case .cameraBack(let device, let gap):
             console.emit(CameraBackLine(device: device, gap: gap), type: "camera-back")
-            console.say(String(format: "camrec: camera back at %@ after %.1f s: recording goes on", device, gap))
+            console.say("camrec: camera back at \(device)" + String(cFormat: " after %.1f s: recording goes on", gap))
         case .settled(let outcome):
             console.emit(SettledLine(settleMs: outcome.milliseconds, stable: outcome.stable, frames: outcome.frames), type: "settled")
             let how = outcome.stable ? "picture settled" : "picture not settled within --settle"
-            console.say(String(format: "camrec: %@ after %.2f s (%d frames not recorded): recording starts", how,
-                               Double(outcome.milliseconds) / 1000, outcome.frames))
+            console.say("camrec: \(how)" + String(cFormat: " after %.2f s (%ld frames not recorded): recording starts",
+                                                  Double(outcome.milliseconds) / 1000, outcome.frames))
         }
     }
 
@@ -62,11 +62,11 @@ struct RecordingPrinter: Sendable {
             let frames = segments.compactMap(\.frames).reduce(0, +)
             let seconds = segments.compactMap(\.duration).reduce(0, +)
             console.say("camrec: " + counted(segments.count, "movie") + " kept (" + counted(frames, "frame") + ", "
-                + String(format: "%.2f s, ", seconds) + humanBytes(segments.map(\.bytes).reduce(0, +)) + ")")
+                + String(cFormat: "%.2f s, ", seconds) + humanBytes(segments.map(\.bytes).reduce(0, +)) + ")")
         }
         for file in result.files where file.kind == "movie" && file.index == nil {
             let frames = file.frames.map { counted($0, "frame") + ", " } ?? ""
-            let duration = file.duration.map { String(format: "%.2f s, ", $0) } ?? ""
+            let duration = file.duration.map { String(cFormat: "%.2f s, ", $0) } ?? ""
             console.say("camrec: saved \(file.path) (\(frames)\(duration)\(humanBytes(file.bytes)))")
         }
         let stills = result.files.filter { $0.kind == "still" }.count

@@ -1,6 +1,6 @@
 import ArgumentParsing
 import CamrecKit
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -156,7 +156,7 @@ enum RecoverCommand: Subcommand {
 
     /// "205 frames, 6.834 s, audio mp4a, 180 KB"
     private static func summary(_ result: RecoverResult) -> String {
-        var parts = [counted(result.frames ?? 0, "frame"), String(format: "%.3f s", result.duration ?? 0)]
+        var parts = [counted(result.frames ?? 0, "frame"), String(cFormat: "%.3f s", result.duration ?? 0)]
         let audio = (result.tracks ?? []).filter { $0.kind == "audio" }
         if !audio.isEmpty { parts.append("audio " + audio.map(\.codec).joined(separator: ", ")) }
         parts.append(humanBytes(result.bytes ?? 0))

@@ -1,6 +1,6 @@
 import ArgumentParsing
 import CamrecKit
-import Foundation
+import FoundationEssentials
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -125,14 +125,14 @@ enum TrimCommand: Subcommand {
     private static func progressPrinter(for request: TrimRequest, console: Console) -> @Sendable (TrimProgress) -> Void {
         let started = ContinuousClock.now
         let gate = Mutex(TrimProgressGate())
-        let name = (request.input as NSString).lastPathComponent
+        let name = PathName.last(request.input)
         return { progress in
             guard gate.withLock({ $0.admit(progress, after: .now - started) }) else { return }
             let what = progress.phase == .indexing ? "reading \(name)" : "trimming \(name)"
             let percent = Int((progress.fraction * 100).rounded(.down))
             console.progress(
-                "\(what): \(percent)% (\(String(format: "%.1f", progress.doneSeconds)) of"
-                    + " \(String(format: "%.1f", progress.totalSeconds)) s)"
+                "\(what): \(percent)% (\(String(cFormat: "%.1f", progress.doneSeconds)) of"
+                    + " \(String(cFormat: "%.1f", progress.totalSeconds)) s)"
             )
             console.emit(progress, type: "progress")
         }

@@ -135,6 +135,7 @@ def write(ctx: Context, path: Path, sections: list[SectionResult], elapsed: floa
               "BENCH_BEFORE_CAMREC=/path/to/older/camrec bench/run --only binary --output /tmp/binary.md   # section 8 against an older build",
               "bench/run --only picture --output /tmp/picture.md     # section 9 alone, about 3.5 minutes",
               "bench/run --only encoding --output /tmp/encoding.md   # section 10 alone, about 11 minutes",
+              "bench/run --only footprint --output /tmp/footprint.md # section 11 alone, about 2.5 minutes",
               "```", "",
               "Everything the run wrote (movies, logs, each command line) is under `bench/out/` (not committed).", ""]
     path.write_text("\n".join(lines))

@@ -1,9 +1,5 @@
 import V4L2
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// The output of `camrec devices`: human text, and JSON whose shape scripts can rely on.
 ///

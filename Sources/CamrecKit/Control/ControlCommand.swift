@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A command sent to a recording's control socket: one line of text.
 public enum ControlCommand: String, Sendable, CaseIterable {
@@ -21,9 +21,9 @@ public enum ControlCommand: String, Sendable, CaseIterable {
         guard bytes.count <= maximumLength, let text = String(validating: bytes, as: UTF8.self) else {
             return parse(bytes).map { ($0, nil) }
         }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingWhitespace
         guard trimmed == "set" || trimmed.hasPrefix("set ") else { return parse(bytes).map { ($0, nil) } }
-        let argument = trimmed.dropFirst(3).trimmingCharacters(in: .whitespaces)
+        let argument = trimmed.dropFirst(3).trimmingWhitespace
         guard !argument.isEmpty else {
             return .failure(ControlReplyError("set needs NAME=VALUE, e.g. set exposure=1/60 (the names of camrec --set)"))
         }
@@ -38,7 +38,7 @@ public enum ControlCommand: String, Sendable, CaseIterable {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             return .failure(ControlReplyError("command is not UTF-8 text"))
         }
-        let word = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let word = text.trimmingWhitespace
         guard let command = ControlCommand(rawValue: word) else {
             let shown = word.count > 20 ? String(word.prefix(20)) + "…" : word
             return .failure(ControlReplyError("unknown command '\(shown)': use still, stop, status, split or set NAME=VALUE"))

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -66,9 +66,7 @@ public final class ControlServer: Sendable {
         }
         wakeRead = pipeEnds[0]
         wakeWrite = Mutex(pipeEnds[1])
-        let thread = Thread { [self] in serve(handler) }
-        thread.name = "camrec-control"
-        thread.start()
+        NamedThread.start("camrec-control") { [self] in serve(handler) }
     }
 
     /// Removes the socket file (at once, so it is gone when the process exits) and stops
@@ -106,13 +104,11 @@ public final class ControlServer: Sendable {
                 Glibc.close(client)
                 continue
             }
-            let thread = Thread { [self] in
+            NamedThread.start("camrec-control-client") { [self] in
                 answer(client, handler)
                 Glibc.close(client)
                 clients.wrappingSubtract(1, ordering: .relaxed)
             }
-            thread.name = "camrec-control-client"
-            thread.start()
         }
     }
 
@@ -177,7 +173,15 @@ public final class ControlServer: Sendable {
 public enum ControlReply {
     /// `{"ok":false,"error":"…"}`.
     public static func error(_ message: String) -> String {
-        json(["ok": false, "error": message])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(Failure(error: message)) else { return "{\"ok\":false}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private struct Failure: Encodable {
+        let ok = false
+        let error: String
     }
 
     /// `{"ok":true, …}` with `value`'s fields.
@@ -186,15 +190,10 @@ public enum ControlReply {
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(value), data.count > 2,
-              let body = String(data: data.dropFirst(), encoding: .utf8) else { return json(["ok": true]) }
+              let body = String(data: data.dropFirst(), encoding: .utf8) else { return ok }
         return "{\"ok\":true," + body
     }
 
     /// `{"ok":true}`.
-    public static var ok: String { json(["ok": true]) }
-
-    private static func json(_ object: [String: Any]) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
-    }
+    public static var ok: String { "{\"ok\":true}" }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -29,7 +30,7 @@ final class DurabilityFlusher: Sendable {
     /// Starts flushing the files `paths` names (asked again on every turn).
     init(paths: @escaping @Sendable () -> [String]) {
         let (wake, stopped, finished) = (wake, stopped, finished)
-        let thread = Thread {
+        NamedThread.start("camrec-durability") {
             var flushedSizes: [String: Int64] = [:]
             while !stopped.isSet {
                 _ = wake.wait(timeout: .now() + .milliseconds(Int(Self.interval / .milliseconds(1))))
@@ -44,8 +45,6 @@ final class DurabilityFlusher: Sendable {
             }
             finished.signal()
         }
-        thread.name = "camrec-durability"
-        thread.start()
     }
 
     /// Flushes one file's data; a file that is gone (renamed meanwhile) is skipped.

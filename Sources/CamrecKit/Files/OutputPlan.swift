@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -67,7 +67,7 @@ final class OutputPlan: Sendable {
 
     /// A `.partial` name as the final name it stands for (for finding the highest counter).
     private static func withoutPartial(_ name: String) -> String {
-        guard let range = name.range(of: ".partial") else { return name }
+        guard let range = name.firstRange(of: ".partial") else { return name }
         var rest = name[range.upperBound...]
         if rest.hasPrefix("-") { rest = rest.drop(while: { $0 != "." }) }
         return String(name[..<range.lowerBound]) + rest

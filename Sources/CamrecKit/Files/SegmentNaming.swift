@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -76,7 +76,7 @@ public struct SegmentNaming: Sendable, Equatable {
         if counters == 0 && fields == 0 {
             // A plain name: NAME-0001.EXT.
             let (stem, ext) = OutputFile.split(name)
-            pattern = stem.replacingOccurrences(of: "%", with: "%%") + "-" + Self.counterMark + ext.replacingOccurrences(of: "%", with: "%%")
+            pattern = stem.replacing("%", with: "%%") + "-" + Self.counterMark + ext.replacing("%", with: "%%")
             width = 4
             counters = 1
         }
@@ -119,7 +119,7 @@ public struct SegmentNaming: Sendable, Equatable {
         let withTime = Self.strftime(namePattern, date: date, utc: utc)
         let number = String(counter)
         let padded = String(repeating: "0", count: max(0, counterWidth - number.count)) + number
-        return withTime.replacingOccurrences(of: Self.counterMark, with: padded)
+        return withTime.replacing(Self.counterMark, with: padded)
     }
 
     /// The path for segment `counter` starting at `date`; `collision` > 1 adds `-N` before
@@ -136,11 +136,9 @@ public struct SegmentNaming: Sendable, Equatable {
     /// Whether `name` (a file name, no folder) is one of the run's segments; its counter
     /// when the pattern has one (0 otherwise).
     public func match(_ name: String) -> Int? {
-        guard let regex = try? NSRegularExpression(pattern: regexPattern) else { return nil }
-        let range = NSRange(name.startIndex..., in: name)
-        guard let found = regex.firstMatch(in: name, range: range) else { return nil }
-        guard hasCounter, let counterRange = Range(found.range(withName: "counter"), in: name) else { return 0 }
-        return Int(name[counterRange]) ?? 0
+        guard let regex = try? Regex(regexPattern), let found = try? regex.wholeMatch(in: name) else { return nil }
+        guard hasCounter, let counter = found.output["counter"]?.substring else { return 0 }
+        return Int(counter) ?? 0
     }
 
     /// The pattern as an anchored regular expression over file names.
@@ -164,14 +162,19 @@ public struct SegmentNaming: Sendable, Equatable {
                 case .some(-1): regex += "[0-9]{4}-[0-9]{2}-[0-9]{2}"
                 case .some(-2): regex += "[0-9]{2}:[0-9]{2}:[0-9]{2}"
                 case .some: regex += "[0-9]+"
-                case .none: regex += NSRegularExpression.escapedPattern(for: String(field))  // %%
+                case .none: regex += Self.escaped(field)  // %%
                 }
             } else {
-                regex += NSRegularExpression.escapedPattern(for: String(char))
+                regex += Self.escaped(char)
             }
         }
         if extChars == 0 { regex += "(?:-[0-9]+)?" }
         return regex + "$"
+    }
+
+    /// `char` as a regular expression that matches it literally.
+    private static func escaped(_ char: Character) -> String {
+        char.isLetter || char.isNumber || char == "_" || !char.isASCII ? String(char) : "\\" + String(char)
     }
 
     /// strftime for one pattern; the counter mark passes through unchanged.
@@ -187,9 +190,8 @@ public struct SegmentNaming: Sendable, Equatable {
 
     /// ISO 8601 with the zone (`2026-11-30T17:49:34+01:00`, or `Z` in UTC), to the millisecond.
     public static func iso8601(_ date: Date, utc: Bool) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        formatter.timeZone = utc ? TimeZone(identifier: "UTC") : TimeZone.current
-        return formatter.string(from: date)
+        let style = Date.ISO8601FormatStyle(timeZoneSeparator: .colon, includingFractionalSeconds: true,
+                                            timeZone: utc ? .gmt : .current)
+        return style.format(date)
     }
 }

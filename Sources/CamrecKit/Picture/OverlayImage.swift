@@ -1,5 +1,8 @@
-import Foundation
+import FoundationEssentials
 import MediaValues
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A PNG placed over the picture (`--overlay-image FILE.png`): a logo or a mask; its
 /// alpha channel is respected. Checked when camrec starts, before anything is recorded.
@@ -15,18 +18,16 @@ public struct OverlayImage: Sendable, Equatable {
     /// header gives a size. Errors are `invalidInput` (exit 65), as for trim's input.
     public static func load(_ path: String, position: OverlayPosition) throws(CamrecError) -> OverlayImage {
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isFolder) else {
+        var info = stat()
+        guard stat(absolute, &info) == 0 else {
             throw CamrecError(.invalidInput, "--overlay-image \(path): no such file: give a PNG image (e.g. a logo with transparency)")
         }
-        guard !isFolder.boolValue else {
+        guard info.st_mode & S_IFMT != S_IFDIR else {
             throw CamrecError(.invalidInput, "--overlay-image \(path) is a folder: give a PNG image file")
         }
-        guard let handle = FileHandle(forReadingAtPath: absolute) else {
+        guard let header = FileHead.read(absolute, count: 33) else {
             throw CamrecError(.invalidInput, "--overlay-image \(path): cannot read it (check its permissions)")
         }
-        defer { try? handle.close() }
-        let header = (try? handle.read(upToCount: 33)) ?? Data()
         guard let size = pngSize(Array(header)) else {
             throw CamrecError(.invalidInput, "--overlay-image \(path) is not a PNG image: give a .png file (convert others with e.g. ffmpeg -i logo.jpg logo.png)")
         }

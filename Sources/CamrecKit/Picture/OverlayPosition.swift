@@ -13,7 +13,7 @@ public enum OverlayPosition: String, Sendable, CaseIterable {
     /// Parses a position name (`top-left`, …; `tl`, `tr`, `bl`, `br` for short).
     public static func parse(_ text: String) throws(ValueError) -> OverlayPosition {
         let short: [String: OverlayPosition] = ["tl": .topLeft, "tr": .topRight, "bl": .bottomLeft, "br": .bottomRight]
-        let key = text.lowercased().replacingOccurrences(of: "_", with: "-")
+        let key = text.lowercased().replacing("_", with: "-")
         if let position = OverlayPosition(rawValue: key) ?? short[key] { return position }
         throw ValueError("invalid position '\(text)': use " + allCases.map(\.rawValue).joined(separator: ", "))
     }

@@ -44,7 +44,7 @@ public enum Container: String, Sendable, CaseIterable, Codable {
     /// first-moov-then-finalise.
     public var splitMuxer: String {
         let properties = muxerProperties.map {
-            $0.replacingOccurrences(of: "=first-moov-then-finalise", with: "=1")
+            $0.replacing("=first-moov-then-finalise", with: "=1")
         }
         return "splitmuxsink async-finalize=true muxer-factory=\(muxerFactory) "
             + "muxer-properties=\"properties,\(properties.joined(separator: ","))\""

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A pipeline in gst-launch-1.0 syntax with `{placeholders}`, read from `pipelines/`.
 ///
@@ -33,7 +33,7 @@ public struct PipelineTemplate: Sendable {
     /// The template without comments, as one line.
     var body: String {
         text.split(separator: "\n", omittingEmptySubsequences: true)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .map { $0.trimmingWhitespace }
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }
             .joined(separator: " ")
     }
@@ -50,10 +50,10 @@ public struct PipelineTemplate: Sendable {
         }
         var line = body
         for (name, value) in values {
-            line = line.replacingOccurrences(of: "{\(name)}", with: value)
+            line = line.replacing("{\(name)}", with: value)
         }
         // Empty placeholders (e.g. no decoder) leave double spaces behind.
-        while line.contains("  ") { line = line.replacingOccurrences(of: "  ", with: " ") }
+        while line.contains("  ") { line = line.replacing("  ", with: " ") }
         return line
     }
 }

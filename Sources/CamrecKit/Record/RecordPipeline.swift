@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Fills the recording template for a configuration.
 public struct RecordPipeline: Sendable {
@@ -24,7 +24,7 @@ public struct RecordPipeline: Sendable {
     public func commandLine() throws(TemplateError) -> String {
         var location = config.outputPath
         if config.segments != nil {
-            let (stem, ext) = OutputFile.split(location.replacingOccurrences(of: "%", with: "%%"))
+            let (stem, ext) = OutputFile.split(location.replacing("%", with: "%%"))
             location = stem + "-%04d" + ext
         }
         return "gst-launch-1.0 -e " + (try template.render(values(location: ShellQuoting.quote(location), printed: true)))
@@ -134,7 +134,7 @@ public struct RecordPipeline: Sendable {
 
     /// Escapes `"` and `\` for a double-quoted gst_parse_launch value.
     static func escapeForParser(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"")
     }
 }
 
@@ -146,7 +146,7 @@ enum ShellQuoting {
             (scalar.value < 128) && (safeCharacters.contains(Character(scalar)))
         }
         if safe { return text }
-        return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        return "'" + text.replacing("'", with: "'\\''") + "'"
     }
 
     private static let safeCharacters: Set<Character> = Set(

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GStreamer
 import Synchronization
 
@@ -92,7 +92,7 @@ final class RecordingControl: Sendable {
         let deadline = ContinuousClock.now + duration
         while ContinuousClock.now < deadline {
             if pendingStop.count > 0 { return }
-            Thread.sleep(forTimeInterval: 0.02)
+            NamedThread.sleep(0.02)
         }
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GStreamer
 
 /// One run of a `Recorder`: the pipeline, its gate and the bus loop.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GStreamer
 
 /// Stills from a passthrough recording (`--codec copy`, or `auto` storing an H.264
@@ -21,7 +21,7 @@ final class GOPKeeper: @unchecked Sendable {
 
     /// The most bytes kept: past it, the frames are dropped until the next keyframe.
     let byteLimit: Int
-    private let condition = NSCondition()
+    private let condition = ThreadCondition()
     // Guarded by `condition`.
     private var frames: [Frame] = []
     private var bytes = 0

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GStreamer
 
 /// Takes stills from the recording's stills branch on a thread of its own: for each
@@ -12,7 +12,7 @@ final class StillTaker: @unchecked Sendable {
     private let gate: FrameGate
     private let events: @Sendable (RecordingEvent) -> Void
     // Guarded by `condition`.
-    private let condition = NSCondition()
+    private let condition = ThreadCondition()
     private var requests: [Request] = []
     private var working = false
     private var closed = false
@@ -34,9 +34,7 @@ final class StillTaker: @unchecked Sendable {
         self.gate = gate
         self.moviePath = moviePath
         self.events = events
-        let thread = Thread { [self] in work() }
-        thread.name = "camrec-stills"
-        thread.start()
+        NamedThread.start("camrec-stills") { [self] in work() }
     }
 
     /// Called with the outcome of one still.
@@ -157,7 +155,7 @@ final class StillTaker: @unchecked Sendable {
         while true {
             let lookup = gate.place(pts: pts)
             if lookup.frame != .pending || ContinuousClock.now > deadline { return lookup }
-            Thread.sleep(forTimeInterval: 0.005)
+            NamedThread.sleep(0.005)
         }
     }
 }

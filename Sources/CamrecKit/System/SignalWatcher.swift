@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,7 +31,7 @@ public final class SignalWatcher: Sendable {
     /// "stop, and now!") arrive as one batch, so that the second is never mistaken for a
     /// late first one.
     public static func startBatched(_ signals: [Int32], handler: @escaping @Sendable ([Int32]) -> Void) {
-        let thread = Thread {
+        NamedThread.start("camrec-signals") {
             var set = sigset_t()
             sigemptyset(&set)
             for signal in signals { sigaddset(&set, signal) }
@@ -47,8 +47,6 @@ public final class SignalWatcher: Sendable {
                 handler(batch)
             }
         }
-        thread.name = "camrec-signals"
-        thread.start()
     }
 
     /// The signal's name without "SIG", e.g. "INT".

@@ -24,7 +24,7 @@ struct CutTimes: Sendable, Equatable {
         }
         let start = max(0, resolve(request.start, default: 0))
         let end = min(length, resolve(request.end, default: length))
-        let lengthText = String(format: "%.3fs", Trimmer.seconds(length))
+        let lengthText = String(cFormat: "%.3fs", Trimmer.seconds(length))
         if let requested = request.start, start >= length {
             throw .invalidInput("--start \(requested) is past the end of \(name) (its video lasts \(lengthText))")
         }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GStreamer
 import Synchronization
 
@@ -15,7 +15,7 @@ extension GStreamerInput {
     ) throws(CamrecError) -> FrameIndex {
         let container = try MediaContainer.identify(path: path)
         let recorder = PadRecorder()
-        let name = (path as NSString).lastPathComponent
+        let name = PathName.last(path)
         do {
             let pipeline = try Pipeline()
             let source = try Element.make("filesrc", name: "source")

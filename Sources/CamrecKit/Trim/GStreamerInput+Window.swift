@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GStreamer
 
 extension GStreamerInput {
@@ -12,7 +12,7 @@ extension GStreamerInput {
     static func indexWindow(
         path: String, start: Int64, end: Int64, control: TrimControl = TrimControl()
     ) throws(CamrecError) -> FrameIndex? {
-        let name = (path as NSString).lastPathComponent
+        let name = PathName.last(path)
         let container = try MediaContainer.identify(path: path)
         var position = max(0, start)
         while true {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GStreamer
 
 /// An input read through GStreamer's demuxers (`qtdemux`, `matroskademux`): Matroska,

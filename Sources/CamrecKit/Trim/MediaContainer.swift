@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The container formats trim reads and writes.
 public enum MediaContainer: String, Sendable, Codable {
@@ -60,7 +63,7 @@ public enum MediaContainer: String, Sendable, Codable {
 
     /// Opens `path`, checks it is a readable, non-empty movie file of a known container.
     static func identify(path: String) throws(CamrecError) -> MediaContainer {
-        let name = (path as NSString).lastPathComponent
+        let name = PathName.last(path)
         var info = stat()
         guard stat(path, &info) == 0 else {
             if errno == ENOENT { throw .invalidInput("cannot read \(path): no such file") }
@@ -73,12 +76,9 @@ public enum MediaContainer: String, Sendable, Codable {
             // A device, pipe or socket: reading it would hang or give endless bytes.
             throw .invalidInput("cannot trim \(path): it is not a movie file (it is \(fileKind(info.st_mode)))")
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        guard let header = FileHead.read(path, count: 64) else {
             throw .invalidInput("cannot read \(path): permission denied or unreadable")
         }
-        defer { try? handle.close() }
-        // The throwing read: readData(ofLength:) traps on an I/O error.
-        let header = [UInt8]((try? handle.read(upToCount: 64)) ?? Data())
         guard !header.isEmpty else { throw .invalidInput("cannot trim \(name): the file is empty") }
         guard let container = sniff(header) else {
             throw .invalidInput("cannot trim \(name): not an MP4, MOV or MKV movie")

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import GStreamer
 
 /// Writes the trimmed movie: `appsrc ! parser ! muxer ! filesink` for video and an appsrc

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GStreamer
 
 /// Lets a trim stage's thread block until its pipeline has something for it, instead of
@@ -7,7 +7,7 @@ import GStreamer
 /// wake the waiter, which then looks at the sinks and the bus itself.
 final class SinkActivity: @unchecked Sendable {
     // `count` is guarded by `condition`.
-    private let condition = NSCondition()
+    private let condition = ThreadCondition()
     private var count: UInt64 = 0
 
     /// How much has happened so far: read it before looking at the sinks, then wait past it,

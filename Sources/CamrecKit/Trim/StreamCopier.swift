@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GStreamer
 import MP4
 
@@ -139,7 +139,7 @@ struct StreamCopier {
     static func plainText(fromMarkup bytes: [UInt8]) -> [UInt8] {
         var text = String(decoding: bytes, as: UTF8.self)
         for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&apos;", "'"), ("&amp;", "&")] {
-            text = text.replacingOccurrences(of: entity, with: character)
+            text = text.replacing(entity, with: character)
         }
         return Array(text.utf8)
     }

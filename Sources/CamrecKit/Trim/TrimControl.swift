@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import GStreamer
 import Synchronization
 
@@ -156,7 +159,7 @@ final class BlockedCallWatchdog: @unchecked Sendable {
 
     private let limit: Duration
     // All below guarded by `condition`.
-    private let condition = NSCondition()
+    private let condition = ThreadCondition()
     private var calls: [Int: Call] = [:]
     private var nextID = 0
     private var cancelled = false
@@ -176,9 +179,7 @@ final class BlockedCallWatchdog: @unchecked Sendable {
         calls[id] = Call(deadline: .now + (limit ?? self.limit), unblock: unblock)
         if !threadStarted {
             threadStarted = true
-            let thread = Thread { [self] in loop() }
-            thread.name = "camrec-trim-watchdog"
-            thread.start()
+            NamedThread.start("camrec-trim-watchdog") { [self] in loop() }
         }
         condition.broadcast()
         condition.unlock()

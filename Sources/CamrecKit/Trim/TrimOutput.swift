@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The output file of a trim: the final path, and a temporary file beside it that
 /// becomes the final file only once it is complete (fsync, then rename).
@@ -22,7 +25,7 @@ struct TrimOutput {
         case .besideInput: final = besideInput(input, container: inputContainer)
         case .path(let path): final = path
         }
-        let folder = (final as NSString).deletingLastPathComponent
+        let folder = PathName.deletingLast(final)
         let folderToCheck = folder.isEmpty ? "." : folder
         try Destination.checkFolder(of: final)
         if request.destination != .inPlace {
@@ -33,7 +36,7 @@ struct TrimOutput {
                 throw CamrecError(.cannotCreateOutput, "\(final) already exists; use --force to replace it")
             }
         }
-        let ext = (final as NSString).pathExtension
+        let ext = PathName.pathExtension(final)
         let container: MediaContainer
         switch request.destination {
         case .inPlace: container = inputContainer
@@ -46,7 +49,7 @@ struct TrimOutput {
         }
         // Shortened (still recognisable) when a valid name near the file system's limit
         // would make the temporary name too long.
-        let stem = (folder.isEmpty ? "" : folder + "/") + "." + (final as NSString).lastPathComponent
+        let stem = (folder.isEmpty ? "" : folder + "/") + "." + PathName.last(final)
         let temporary = OutputFile.fitting(stem: stem, suffix: ".trim-\(getpid()).part",
                                            limit: OutputFile.nameLimit(in: folderToCheck))
         return TrimOutput(finalPath: final, temporaryPath: temporary, container: container)
@@ -55,11 +58,11 @@ struct TrimOutput {
     /// `NAME-trimmed.EXT` in the input's folder, spelled as the input is; an input without
     /// an extension gets its container's.
     static func besideInput(_ input: String, container: MediaContainer) -> String {
-        let name = (input as NSString).lastPathComponent
-        let ext = (name as NSString).pathExtension
-        let trimmed = (name as NSString).deletingPathExtension + "-trimmed." + (ext.isEmpty ? container.fileExtension : ext)
-        let folder = (input as NSString).deletingLastPathComponent
-        return folder.isEmpty ? trimmed : (folder as NSString).appendingPathComponent(trimmed)
+        let name = PathName.last(input)
+        let ext = PathName.pathExtension(name)
+        let trimmed = PathName.deletingExtension(name) + "-trimmed." + (ext.isEmpty ? container.fileExtension : ext)
+        let folder = PathName.deletingLast(input)
+        return folder.isEmpty ? trimmed : PathName.appending(folder, trimmed)
     }
 
     private static func absolute(_ path: String) -> String {

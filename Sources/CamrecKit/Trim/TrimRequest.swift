@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where the trimmed movie goes.
 public enum TrimDestination: Sendable, Equatable {
@@ -50,7 +50,7 @@ public struct TrimRequest: Sendable, Equatable {
         if case .path(let path) = destination {
             guard !path.isEmpty else { throw CamrecError(.usage, "-o needs a file name") }
             // As `camrec record`: the extension names the container, and nothing is guessed.
-            let ext = (path as NSString).pathExtension
+            let ext = PathName.pathExtension(path)
             guard MediaContainer.forExtension(ext) != nil else {
                 if ext.isEmpty {
                     throw CamrecError(.usage, "cannot tell the format of '\(path)': end OUT with .mp4, .mov or .mkv (e.g. -o \(path).mp4)")

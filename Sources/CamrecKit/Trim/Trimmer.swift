@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GStreamer
 import MP4
 
@@ -14,7 +14,7 @@ public enum Trimmer {
     /// - Throws: ``CamrecError`` with a one-line message; the input is never modified and no
     ///   output is left behind on failure, on a stall or on cancellation.
     public static func run(_ request: TrimRequest, control: TrimControl = TrimControl()) throws(CamrecError) -> TrimResult {
-        let name = (request.input as NSString).lastPathComponent
+        let name = PathName.last(request.input)
         do {
             return try trim(request, name: name, control: control)
         } catch where error.kind == .stalled {
@@ -126,8 +126,7 @@ public enum Trimmer {
         of cut: PlannedCut, from input: any TrimInput, to output: TrimOutput, request: TrimRequest, written: WrittenMovie
     ) -> TrimResult {
         let plan = cut.plan
-        let bytes = (try? FileManager.default.attributesOfItem(atPath: output.finalPath)[.size] as? NSNumber)?
-            .int64Value ?? 0
+        let bytes = OutputFile.size(of: output.finalPath)
         let offset = input.index.presentationOffset
         return TrimResult(
             mode: plan.mode, requestedMode: request.mode, fallbackReason: cut.fallbackReason, output: output.finalPath,

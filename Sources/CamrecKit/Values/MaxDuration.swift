@@ -36,8 +36,8 @@ public enum MaxDuration {
         guard let limit else { return }
         let frame = 1 / max(rate.framesPerSecond, 1)
         if limit.seconds < frame {
-            throw ValueError(String(format: "--max-duration %@ is shorter than one frame at %@ fps (%.3f s): give at least %.3f s, or 0 for no limit",
-                                    limit.description, rate.description, frame, (frame * 1000).rounded(.up) / 1000))
+            throw ValueError("--max-duration \(limit.description) is shorter than one frame at \(rate.description) fps ("
+                             + String(cFormat: "%.3f s): give at least %.3f s, or 0 for no limit", frame, (frame * 1000).rounded(.up) / 1000))
         }
     }
 }
