@@ -70,14 +70,23 @@ import Testing
 }
 
 /// A missing GStreamer plugin: camrec names the element and the Debian package, exits 69,
-/// and leaves nothing behind. The child sees every installed plugin but x264.
+/// and leaves nothing behind. The child sees every installed plugin but x264: `--encoder
+/// auto` then takes the next software H.264 encoder (openh264enc) and says so, and asking
+/// for x264enc by name is exit 69.
 @Suite struct MissingPluginTests {
     @Test func missingEncoderNamesThePackageToInstall() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let environment = try PluginRegistry.environment(withoutPlugin: "libgstx264.so", in: folder)
+        let fallback = try CamrecBinary.run(["--device", "test", "--size", "320x240", "--max-duration", "1", "--json",
+                                             folder.path("openh264.mp4")], environment: environment, timeout: 300)
+        #expect(fallback.status == 0, "\(fallback.stderr)")
+        let started = JSONLines.parse(fallback).first { $0["type"] as? String == "started" } ?? [:]
+        #expect(started["encoder"] as? String == "openh264enc", "\(started)")
+        #expect(try MediaProbe.probe(folder.path("openh264.mp4")).codec == "h264")
         let output = folder.path("movie.mp4")
-        let result = try CamrecBinary.run(["--device", "test", "--max-duration", "1", output], environment: environment)
+        let result = try CamrecBinary.run(["--device", "test", "--max-duration", "1", "--encoder", "x264enc", output],
+                                          environment: environment, timeout: 300)
         #expect(result.status == 69, "\(result.stderr)")
         #expect(result.stderr.contains("x264enc") && result.stderr.contains("gstreamer1.0-plugins-ugly"), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1)
