@@ -19,7 +19,8 @@ import Testing
     }
 
     func software(_ codec: VideoCodec) throws(CamrecError) -> EncoderPick {
-        EncoderPick(factory: EncoderPick.software(codec), hardware: false, reason: "\(EncoderPick.software(codec)) (software)")
+        let factory = EncoderSelection.softwarePackage(for: codec).factory
+        return EncoderPick(factory: factory, hardware: false, reason: "\(factory) (software)")
     }
 
     func plan(_ request: EncodingRequest, _ context: EncodingPlanner.Context) throws(CamrecError) -> (settings: EncoderSettings, warnings: [String]) {

@@ -60,15 +60,6 @@ public struct EncoderPick: Sendable, Equatable {
         lhs.factory == rhs.factory && lhs.hardware == rhs.hardware && lhs.reason == rhs.reason
             && lhs.warnings == rhs.warnings
     }
-
-    /// camrec's software encoder for a codec.
-    public static func software(_ codec: VideoCodec) -> String {
-        switch codec {
-        case .h264: "x264enc"
-        case .h265: "x265enc"
-        case .mjpeg: "jpegenc"
-        }
-    }
 }
 
 /// Decides how the movie's video is made: the camera's stream stored as it comes
