@@ -1,0 +1,38 @@
+/// What `-a, --audio SOURCE` asks for, before it is looked up on this machine.
+public enum AudioRequest: Sendable, Equatable {
+    /// No sound (the default).
+    case none
+    /// The system's default input: the sound server's default source, or ALSA's `default`
+    /// when no sound server runs.
+    case systemDefault
+    /// The microphone of the camera being recorded (the sound device on the same USB device).
+    case camera
+    /// A tone, for trying camrec without a microphone (`audiotestsrc`).
+    case test
+    /// A sound-server (PulseAudio or PipeWire) source by name, e.g. `alsa_input.usb-…`.
+    case server(String)
+    /// An ALSA device, e.g. `hw:1,0` or `plughw:CARD=C920,DEV=0`.
+    case alsa(String)
+
+    /// Reads `--audio`'s value: `none`, `default`, `camera`, `test`, an ALSA device name
+    /// (`hw:`, `plughw:`, `sysdefault:`, `dsnoop:`, `front:`, …: anything with a colon but
+    /// no dot before it), or else a sound-server source name. Nil for an empty value.
+    public init?(parsing text: String) {
+        switch text {
+        case "": return nil
+        case "none", "off": self = .none
+        case "default", "auto": self = .systemDefault
+        case "camera": self = .camera
+        case "test": self = .test
+        default:
+            if let colon = text.firstIndex(of: ":"), !text[..<colon].contains("."), text[..<colon].allSatisfy(\.isLetter) {
+                self = .alsa(text)
+            } else {
+                self = .server(text)
+            }
+        }
+    }
+
+    /// Whether sound is recorded at all.
+    public var isWanted: Bool { self != .none }
+}
