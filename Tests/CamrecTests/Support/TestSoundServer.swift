@@ -44,14 +44,16 @@ final class TestSoundServer: @unchecked Sendable {
         ]
         arguments += sinks.map { "--load=" + $0.argument }
         process.arguments = arguments
-        process.environment = Self.clientEnvironment(folder: folder, base: ProcessInfo.processInfo.environment)
+        let clients = Self.clientEnvironment(folder: folder, base: ProcessInfo.processInfo.environment)
+        process.environment = clients
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: log)
         try process.run()
+        let process = process
         let answered = Wait.until(timeout: 30) {
             guard process.isRunning else { return true }
-            return (try? ChildProcess.run("pactl", ["info"], environment: environment, timeout: 10))?.status == 0
+            return (try? ChildProcess.run("pactl", ["info"], environment: clients, timeout: 10))?.status == 0
         }
         guard answered, process.isRunning else {
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
