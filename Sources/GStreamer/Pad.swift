@@ -17,6 +17,13 @@ public final class Pad: Object, @unchecked Sendable {
         gst_pad_get_current_caps(padPointer).map { Caps($0, transfer: .full) }
     }
 
+    /// Nanoseconds added to the running time of everything that leaves (or enters) this
+    /// pad: downstream, its data is that much later. Buffer timestamps stay as they are.
+    public var offset: Int64 {
+        get { Int64(gst_pad_get_offset(padPointer)) }
+        set { gst_pad_set_offset(padPointer, gint64(newValue)) }
+    }
+
     /// Links this (source) pad to `sink`; throws `.link` with GStreamer's reason.
     public func link(_ sink: Pad) throws(GStreamerError) {
         let result = gst_pad_link(padPointer, sink.padPointer)

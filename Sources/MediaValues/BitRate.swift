@@ -9,7 +9,19 @@ public enum BitRate {
     ///
     /// - Throws: ``ValueError`` saying what a bitrate looks like.
     public static func parseKilobits(_ text: String) throws(ValueError) -> Int {
-        let failure = ValueError("invalid bitrate '\(text)': use bits per second with k or M, from 50k to 500M, e.g. 800k or 4M")
+        try parseKilobits(text, range: range, hint: "from 50k to 500M, e.g. 800k or 4M")
+    }
+
+    /// The sound bitrates accepted, in bit/s (Opus goes down to 6k; AAC and Opus up to 512k).
+    public static let soundRange: ClosedRange<Double> = 6_000...512_000
+
+    /// Parses a sound bitrate (`--audio-bitrate`: `96k`, `128000`) and returns it in kbit/s.
+    public static func parseSoundKilobits(_ text: String) throws(ValueError) -> Int {
+        try parseKilobits(text, range: soundRange, hint: "from 6k to 512k, e.g. 96k or 128k")
+    }
+
+    private static func parseKilobits(_ text: String, range: ClosedRange<Double>, hint: String) throws(ValueError) -> Int {
+        let failure = ValueError("invalid bitrate '\(text)': use bits per second with k or M, \(hint)")
         var rest = Substring(text.lowercased().split(separator: " ").joined())
         for unit in ["bit/s", "bps", "b"] where rest.hasSuffix(unit) {
             rest = rest.dropLast(unit.count)

@@ -11,7 +11,7 @@ enum RecordCommand: Subcommand {
         name: "camrec",
         abstract: "Record a movie from a camera (v4l2src → H.264 → MP4, MOV or MKV).",
         usage: "camrec [record] [options] OUTPUT",
-        options: CameraOptions.specs + EncodingOptions.specs + UnattendedOptions.specs + PictureControlOptions.specs + [PictureControlOptions.settleSpec] + PictureOptions.specs + [
+        options: CameraOptions.specs + EncodingOptions.specs + AudioOptions.specs + UnattendedOptions.specs + PictureControlOptions.specs + [PictureControlOptions.settleSpec] + PictureOptions.specs + [
             OptionSpec(["--max-duration", "-t"], value: "T", help: "stop by itself after T: 600, 90s, 10m, 1h2m3s, 00:10:00; 0 or none for no limit (default: 10m)"),
             OptionSpec(["--keyframe-interval", "-g"], value: "T", help: "time between keyframes (default: 1s, 0.5s with --segment); a crash loses at most about this much of an MP4/MOV"),
             OptionSpec(["--force", "-f"], help: "replace OUTPUT if it exists"),
@@ -56,6 +56,8 @@ enum RecordCommand: Subcommand {
 
             \(EncodingOptions.discussion)
 
+            \(AudioOptions.discussion)
+
             \(PictureControlOptions.discussion)
 
             \(CommandDispatcher.exitCodeTable)
@@ -97,6 +99,12 @@ enum RecordCommand: Subcommand {
         let encodingRequest = options.encoding.request(keyframeInterval: options.keyframeInterval?.seconds
             ?? EncoderSettings.defaultKeyframeInterval(segmented: options.unattended.segments != nil))
         let needsDecoding = needsDecoding(options, picture: picture)
+        // The sound source is looked up before the camera is opened (its camera's
+        // microphone needs the camera's path first).
+        var audio: AudioSettings?
+        if options.audio.request != .camera {
+            audio = try options.audio.settings(container: options.container, camera: nil)
+        }
         let resolution = try options.camera.resolve(
             prefer: EncodingPlanner.preferredFamilies(encodingRequest, needsDecoding: needsDecoding))
         do {
@@ -115,6 +123,12 @@ enum RecordCommand: Subcommand {
             source: resolution.source, size: resolution.size, rate: resolution.rate,
             maxDuration: options.maxDuration, outputPath: options.output, container: options.container,
             overwrite: options.force, encoder: encoding.settings, stills: options.stills)
+        if options.audio.request == .camera {
+            var path: String?
+            if case .camera(let camera, _) = resolution.source { path = camera }
+            audio = try options.audio.settings(container: options.container, camera: path)
+        }
+        config.audio = audio
         config.segments = options.unattended.segments
         config.reconnect = options.unattended.reconnect
         config.settle = options.settle
@@ -227,11 +241,14 @@ struct RecordOptions {
     var picture: PictureChoice
     /// `--codec`, `--encoder`, `--quality`, `--bitrate`.
     var encoding: EncodingChoice
+    /// `--audio`, `--audio-bitrate`.
+    var audio: AudioChoice
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         camera = try CameraChoice(parsed)
         picture = try PictureChoice(parsed)
         encoding = try EncodingChoice(parsed)
+        audio = try AudioChoice(parsed)
         if let limit = try parsed.value("--max-duration", MaxDuration.parseLimit) {
             maxDuration = limit
         } else {

@@ -16,6 +16,11 @@ struct RecordingPrinter: Sendable {
             if let bitrate = start.bitrate { encoding += "; \(bitrate) kbit/s" }
             if let interval = start.keyframeInterval { encoding += String(cFormat: "; a keyframe every %g s", interval) }
             console.say("camrec: encoding: \(encoding)")
+            if let audio = start.audio {
+                let channels = audio.channels == 1 ? "mono" : audio.channels == 2 ? "stereo" : "\(audio.channels) channels"
+                console.say("camrec: sound: \(audio.reason); \(audio.codec == "aac" ? "AAC" : "Opus") (\(audio.encoder)) \(channels) "
+                    + "at \(audio.rate) Hz, \(audio.bitrate) kbit/s")
+            }
             if let controls = start.controls {
                 console.say("camrec: controls: " + controls.map { "\($0.name)=\($0.value)" }.joined(separator: ", "))
             }
@@ -73,6 +78,9 @@ struct RecordingPrinter: Sendable {
         if stills > 0 { console.say("camrec: " + counted(stills, "still") + " taken") }
         if let message = result.message { console.say("camrec: \(message)") }
         if result.droppedFrames > 0 { console.say("camrec: " + counted(Int(result.droppedFrames), "frame") + " dropped") }
+        if let lost = result.droppedAudioMs, lost > 0 {
+            console.say("camrec: \(lost) ms of sound lost by the source, recorded as silence so that the sound stays in step")
+        }
     }
 }
 

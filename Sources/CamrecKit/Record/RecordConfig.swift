@@ -36,6 +36,8 @@ public struct RecordConfig: Sendable {
     public var cameraBack: (@Sendable (String) -> [String])?
     /// Rotation, mirroring and overlays, for the movie and its stills.
     public var picture: PictureSettings = .unchanged
+    /// The movie's sound (`--audio`); nil for a silent movie.
+    public var audio: AudioSettings?
 
     public init(
         source: VideoSource, size: FrameSize, rate: FrameRateValue, maxDuration: TimeSpec?,

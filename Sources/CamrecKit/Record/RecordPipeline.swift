@@ -55,6 +55,14 @@ public struct RecordPipeline: Sendable {
         // was paid for anyway.
         Self.addPicture(config.picture, size: config.size, printed: printed, to: &values, template: template,
                         convertFirst: "videoconvert ! video/x-raw,format=I420" + colorimetry)
+        // A template written before {audio} existed records silent movies.
+        if config.audio != nil || template.placeholders.contains("audio") {
+            values["audio"] = config.audio.map { audio in
+                audio.branch(muxerPad: "mux.audio_0") { value in
+                    printed ? ShellQuoting.quote(value) : "\"" + Self.escapeForParser(value) + "\""
+                }
+            } ?? ""
+        }
         return values
     }
 

@@ -179,9 +179,11 @@ private struct RunTotals: Sendable {
     var dropped: UInt64 = 0
     var corrupt: UInt64 = 0
     var keyframeInterval: Double?
+    var droppedAudioMs: Int?
 
     mutating func add(_ result: RecordingResult) {
         sessions += 1
+        if let lost = result.droppedAudioMs { droppedAudioMs = (droppedAudioMs ?? 0) + lost }
         if let interval = result.keyframeInterval { keyframeInterval = max(keyframeInterval ?? 0, interval) }
         files += result.files
         dropped += result.droppedFrames
@@ -196,6 +198,7 @@ private struct RunTotals: Sendable {
         let ordered = files.filter { $0.kind == "movie" } + files.filter { $0.kind != "movie" }
         var result = RecordingResult(reason: reason, files: ordered, droppedFrames: dropped, corruptFrames: corrupt, message: message)
         result.keyframeInterval = keyframeInterval
+        result.droppedAudioMs = droppedAudioMs
         return result
     }
 }

@@ -57,6 +57,39 @@ public struct RecordingStart: Sendable, Codable, Equatable {
     public var bitrate: Int?
     /// Seconds between keyframes asked of the encoder; nil for passthrough (the camera's).
     public var keyframeInterval: Double?
+    /// The sound recorded with the movie; nil for a silent movie.
+    public var audio: StartedAudio?
+}
+
+/// The sound of a recording, as the `started` line reports it.
+public struct StartedAudio: Sendable, Equatable, Codable {
+    /// The source: a sound-server source name, an ALSA device, "default" or "test".
+    public var device: String
+    /// "aac" or "opus".
+    public var codec: String
+    /// The encoder element.
+    public var encoder: String
+    /// Channels recorded.
+    public var channels: Int
+    /// Sample rate encoded, in Hz.
+    public var rate: Int
+    /// kbit/s.
+    public var bitrate: Int
+    /// What was picked and why, for people.
+    public var reason: String
+    /// The camera this microphone belongs to, when it is one.
+    public var camera: String?
+
+    public init(_ settings: AudioSettings) {
+        device = settings.input.deviceName
+        codec = settings.codec.rawValue
+        encoder = settings.codec.encoder
+        channels = settings.channels
+        rate = settings.rate
+        bitrate = settings.bitrate
+        reason = settings.input.reason
+        camera = settings.input.camera
+    }
 }
 
 /// A progress report.

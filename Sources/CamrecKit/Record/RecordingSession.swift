@@ -29,6 +29,8 @@ final class RecordingSession {
     /// The run's movie number (0-based) of this pipeline's first movie file: the gate
     /// counts this pipeline's files from 0, the plan the run's.
     private let firstMovie: Int
+    /// The sound branch (`--audio`); nil for a silent movie.
+    private let sound: SoundBranch?
 
     init(config: RecordConfig, pipeline builder: RecordPipeline, control: RecordingControl,
          plan: OutputPlan) throws(CamrecError) {
@@ -79,10 +81,17 @@ final class RecordingSession {
                              stillEvery: config.stills.every, settle: config.settle,
                              measuresKeyframes: config.encoder.isPassthrough)
         self.gate = gate
+        let sound = try SoundBranch.install(config.audio, in: pipeline)
+        self.sound = sound
+        let audioGate = sound?.gate
         settleToken = try Self.installSettleProbe(config: config, pipeline: pipeline, gate: gate)
         let muxer = muxer
-        let startSegment: @Sendable (UInt64) -> Void = { [plan] runningTime in
+        // With sound, the recording branch's running time is later than the camera's
+        // timestamps by the sound encoder's priming (`SoundBranch.videoOffset`).
+        let videoOffset = sound?.videoOffset ?? 0
+        let startSegment: @Sendable (UInt64) -> Void = { [plan] pts in
             plan.movieStarts()
+            let runningTime = pts + videoOffset
             if let event = Event.forceKeyUnit(atRunningTime: runningTime) { encoderPad?.send(event) }
             do {
                 try muxer?.emitAction("split-at-running-time", runningTime)
@@ -92,6 +101,7 @@ final class RecordingSession {
         }
         do {
             let pad = try pipeline.element(named: "record").staticPad("src")
+            if videoOffset > 0 { pad.offset = Int64(videoOffset) }
             var decimator: RateDecimator?
             if case .camera(_, let format) = config.source, format.rate != config.rate {
                 decimator = RateDecimator(cameraRate: format.rate, movieRate: config.rate)
@@ -106,13 +116,18 @@ final class RecordingSession {
                     guard let kept = decimator.keep(pts: pts) else { return .drop }
                     slot = kept.time
                 }
-                return gate.admit(pts: pts, slot: slot, keyframe: keyframe) {
+                let decision = gate.admit(pts: pts, slot: slot, keyframe: keyframe) {
+                    // The sound ends where the last frame does.
+                    if let audioGate, let end = gate.videoEnd { audioGate.close(at: end) }
                     bus.postApplicationMessage(RecordingControl.Wake.limit)
                 } onSegmentStart: { pts in
                     startSegment(pts)
                 } onStillDue: { pts in
                     control.stills?.request(.periodic, notBefore: pts)
                 }
+                // The sound starts where the first frame does.
+                if let audioGate, !audioGate.hasStarted, let first = gate.firstFramePTS { audioGate.videoStarted(at: first) }
+                return decision
             }
         } catch {
             throw CamrecError(.usage, "the pipeline template needs a queue named 'record' on the recording branch (\(error))")
@@ -150,6 +165,7 @@ final class RecordingSession {
         defer {
             control.detach()
             locationToken?.disconnect()
+            sound?.remove()
             gateToken.remove()
             settleToken?.remove()
             frameGuardToken?.remove()
@@ -194,6 +210,7 @@ final class RecordingSession {
         if announce { events(.started(startInfo())) }
         var result = try loop(events: events)
         result.keyframeInterval = gate.longestKeyframeInterval
+        result.droppedAudioMs = sound?.droppedMilliseconds
         return result
     }
 
@@ -201,6 +218,7 @@ final class RecordingSession {
     /// still in the pipeline), then stops the pipeline. Returns the stills written.
     private func stopPipeline() -> [ResultFile] {
         let files = stills?.finish() ?? []
+        sound?.gate.release()
         _ = try? pipeline.setState(.null)
         return files
     }
@@ -230,6 +248,7 @@ final class RecordingSession {
         let gop = encoder.codec == .mjpeg ? 1 : encoder.gop(rate: config.rate)
         let frames = encoder.isPassthrough ? encoder.cameraKeyframePeriod : gop
         start.keyframeInterval = frames.map { Double($0) / config.rate.framesPerSecond }
+        start.audio = config.audio.map(StartedAudio.init)
         return start
     }
 
@@ -265,6 +284,7 @@ final class RecordingSession {
                 let action = actions.removeFirst()
                 switch action {
                 case .sendEndOfStream:
+                    endSoundWithPicture()
                     pipeline.send(.endOfStream())
                 case .report(.stopping(let reason)):
                     events(.stopping(reason))
@@ -294,6 +314,19 @@ final class RecordingSession {
         }
     }
 
+    /// With sound, before the sources are told to end: no more frames are let through, and
+    /// the sound up to the end of the last frame is waited for (at most a second: it is
+    /// captured by then), so that sound and picture end together.
+    private func endSoundWithPicture() {
+        guard let sound else { return }
+        gate.close()
+        if let end = gate.videoEnd {
+            sound.gate.close(at: end)
+            _ = sound.gate.waitUntilComplete(seconds: 1)
+        }
+        sound.gate.release()
+    }
+
     /// The machine's event for a bus message; nil for messages it does not care about.
     private func event(for message: Message, at now: ContinuousClock.Instant) -> RecordingMachine.Event? {
         switch message {
@@ -310,6 +343,12 @@ final class RecordingSession {
             return .failed(.signal(object: muxer?.name ?? "mux", name: "split-at-running-time"))
         case .error(let failure):
             if let camera, failure.source.is(camera) { return .cameraFailed(failure, framesRecorded: gate.frames, now) }
+            if let sound, failure.source.is(sound.source) {
+                // The source ends its branch (end of stream) as it fails: the movie goes on
+                // with the sound it has, and the rest is silent-free picture only.
+                sound.gate.release()
+                return .warning("the sound source stopped (\(failure.message)): the movie goes on without sound from here")
+            }
             if failure.isResourceError(.noSpaceLeft) { return .diskFull }
             return .failed(.element(failure))
         case .warning(let failure):

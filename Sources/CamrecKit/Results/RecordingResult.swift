@@ -72,6 +72,9 @@ public struct RecordingResult: Sendable, Codable, Equatable {
     /// movies, in seconds (what a crash can lose, and where segments can start); nil when
     /// camrec encodes (its `--keyframe-interval` holds) or before a second keyframe.
     public var keyframeInterval: Double?
+    /// With sound: milliseconds of sound the source lost (recorded as silence of the same
+    /// length, so the sound never shifts); nil without sound.
+    public var droppedAudioMs: Int?
 
     public init(reason: StopReason, files: [ResultFile], droppedFrames: UInt64, corruptFrames: UInt64 = 0,
                 message: String? = nil) {

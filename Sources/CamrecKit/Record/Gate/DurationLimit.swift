@@ -29,6 +29,11 @@ struct DurationLimit: Equatable {
         return true
     }
 
+    /// Holds back every later frame, as reaching the limit does.
+    mutating func close() {
+        isReached = true
+    }
+
     /// The last time a frame can start and be let through; nil before the first frame or
     /// without a limit.
     var latestStart: UInt64? {

@@ -26,6 +26,10 @@ final class FrameGate: Sendable {
         var settleReported = false
         /// Passthrough: the keyframes the camera sent (nil when frames are encoded here).
         var keyframes: KeyframeGaps?
+        /// The camera timestamps of the first and the latest frame let through (where the
+        /// sound starts and, at the end, stops).
+        var firstPTS: UInt64?
+        var lastPTS: UInt64?
     }
 
     private let jobs: Mutex<Jobs>
@@ -92,6 +96,8 @@ final class FrameGate: Sendable {
             if keyframe { jobs.keyframes?.note(time) }
             if jobs.runFirst == nil { jobs.runFirst = time }
             jobs.lastTime = time
+            if jobs.firstPTS == nil { jobs.firstPTS = pts ?? time }
+            jobs.lastPTS = pts ?? time
             if let first = jobs.runFirst, jobs.stills?.isDue(movieTime: time - first) == true { stillDue = pts ?? time }
             return .pass
         }
@@ -122,6 +128,22 @@ final class FrameGate: Sendable {
             jobs.settleReported = true
             return outcome
         }
+    }
+
+    /// The timestamp of the run's first frame let through; nil before it.
+    var firstFramePTS: UInt64? { jobs.withLock { $0.firstPTS } }
+
+    /// Where the latest frame let through ends (its timestamp plus one frame interval);
+    /// nil before the first frame.
+    var videoEnd: UInt64? {
+        let interval = UInt64(frameDuration * 1e9)
+        return jobs.withLock { $0.lastPTS.map { $0 + interval } }
+    }
+
+    /// Lets no more frames through, as the limit does (a stop with sound: the sound then
+    /// ends where the last frame does).
+    func close() {
+        jobs.withLock { $0.limit.close() }
     }
 
     /// Asks for the next frame to start a new movie file (`camrec ctl … split`).

@@ -1,0 +1,89 @@
+import FoundationEssentials
+import GStreamer
+
+/// The sound branch's gate, after `audiorate`: it lets through the sound that belongs
+/// with the movie's frames (`SoundWindow`). The recording branch's gate tells it where
+/// the movie starts and ends. Sound can reach it before the first frame has reached the
+/// recording branch's gate (frames take longer to arrive: decoding), so a buffer whose
+/// place is not known yet waits for it here, on the sound branch's own streaming thread
+/// (its queue holds what arrives meanwhile); `release()` ends every wait when the run stops.
+final class AudioGate: @unchecked Sendable {
+    private let condition = ThreadCondition()
+    // Guarded by `condition`.
+    private var window = SoundWindow()
+    private var released = false
+    private var complete = false
+    private var passed: UInt64 = 0
+
+    /// The movie's first frame has timestamp `pts` (only the first call counts).
+    func videoStarted(at pts: UInt64) {
+        condition.withLock {
+            guard window.start == nil else { return }
+            window.start = pts
+            condition.broadcast()
+        }
+    }
+
+    /// Whether the first frame is known.
+    var hasStarted: Bool { condition.withLock { window.start != nil } }
+
+    /// The movie's last frame ends at `end` (only the first call counts): sound from
+    /// there on is dropped.
+    func close(at end: UInt64) {
+        condition.withLock {
+            guard window.end == nil else { return }
+            window.end = end
+            condition.broadcast()
+        }
+    }
+
+    /// Decides for one sound buffer; may wait (bounded by `release()`) until the first frame is known.
+    func admit(pts: UInt64?, duration: UInt64?) -> ProbeDecision {
+        guard let pts else { return .drop }
+        return condition.withLock {
+            while true {
+                switch window.decide(pts: pts, duration: duration ?? 0) {
+                case .wait:
+                    if released { return .drop }
+                    condition.wait(seconds: 0.1)
+                case .before:
+                    return .drop
+                case .pass:
+                    passed += duration ?? 0
+                    return .pass
+                case .after:
+                    if !complete {
+                        complete = true
+                        condition.broadcast()
+                    }
+                    return .drop
+                }
+            }
+        }
+    }
+
+    /// Waits until sound past the movie's end has arrived (so the sound up to the end has
+    /// all passed), at most `seconds`; true when it did.
+    func waitUntilComplete(seconds: Double) -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        return condition.withLock {
+            while !complete, !released {
+                let left = deadline - ContinuousClock.now
+                guard left > .zero else { return false }
+                condition.wait(seconds: Double(left.components.attoseconds) / 1e18 + Double(left.components.seconds))
+            }
+            return complete
+        }
+    }
+
+    /// Ends every wait: the run is stopping (or the sound source failed).
+    func release() {
+        condition.withLock {
+            released = true
+            condition.broadcast()
+        }
+    }
+
+    /// Seconds of sound let through.
+    var passedSeconds: Double { condition.withLock { Double(passed) / 1e9 } }
+}

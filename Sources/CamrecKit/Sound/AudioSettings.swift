@@ -1,0 +1,55 @@
+/// How a recording's sound is made: the source, the codec and its encoder, channels,
+/// sample rate and bitrate.
+public struct AudioSettings: Sendable, Equatable {
+    /// Where the sound comes from.
+    public var input: AudioInput
+    /// The movie's sound codec.
+    public var codec: AudioCodec
+    /// Channels recorded: the source's own (a mono microphone stays mono), at most 2.
+    public var channels: Int
+    /// The sample rate encoded.
+    public var rate: Int
+    /// kbit/s.
+    public var bitrate: Int
+
+    /// Settings for `input` in `container`, at `bitrate` kbit/s (nil: the codec's default).
+    public init(input: AudioInput, container: Container, bitrate: Int? = nil) {
+        self.input = input
+        codec = AudioCodec(container: container)
+        channels = min(max(input.channels ?? 2, 1), 2)
+        rate = codec.encodingRate(source: input.rate)
+        self.bitrate = bitrate ?? codec.defaultBitrate(channels: channels)
+    }
+
+    /// The source element, in pipeline syntax, named "audiosrc". A sound server's or ALSA
+    /// source does not provide the pipeline's clock: the pipeline runs on the system's
+    /// monotonic clock, which the camera's timestamps are already on, and the source's
+    /// timestamps follow it (`slave-method=skew`: when its sample clock drifts from the
+    /// system clock, it resynchronises instead of letting the sound slide away).
+    public func sourceElement(quote: (String) -> String) -> String {
+        switch input.element {
+        case .pulse(let device):
+            return "pulsesrc name=audiosrc provide-clock=false slave-method=skew"
+                + (device.map { " device=" + quote($0) } ?? "")
+        case .alsa(let device):
+            return "alsasrc name=audiosrc provide-clock=false slave-method=skew device=" + quote(device)
+        case .test:
+            // 10-ms buffers, as a sound server's.
+            return "audiotestsrc name=audiosrc is-live=true wave=sine freq=440 volume=0.2 samplesperbuffer=480"
+        }
+    }
+
+    /// The sound branch, in pipeline syntax, ending in the muxer's sound pad `muxerPad`
+    /// (e.g. "mux.audio_0"): source → queue → conversion to the encoder's channels and
+    /// rate → `audiorate` (named "audiorate": lost samples become silence of the same
+    /// length, so the sound never shifts; it counts them) → encoder (named
+    /// "audioencoder") → muxer.
+    public func branch(muxerPad: String, quote: (String) -> String) -> String {
+        let raw = "audio/x-raw,channels=\(channels),rate=\(rate)"
+        let sourceCaps = input.channels.map { " ! audio/x-raw,channels=\($0)" } ?? ""
+        return sourceElement(quote: quote) + sourceCaps
+            + " ! queue name=audioqueue max-size-buffers=0 max-size-bytes=0 max-size-time=10000000000"
+            + " ! audioconvert ! audioresample ! " + raw + " ! audiorate name=audiorate skip-to-first=true"
+            + " ! \(codec.encoder) name=audioencoder \(codec.bitrateProperty(kilobits: bitrate)) ! " + muxerPad
+    }
+}

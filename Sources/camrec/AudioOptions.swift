@@ -1,0 +1,45 @@
+import ArgumentParsing
+import CamrecKit
+
+/// The sound options of `camrec` (record).
+enum AudioOptions {
+    static let specs = [
+        OptionSpec(["--audio", "-a"], value: "SOURCE", help: "record sound: default (the sound server's default input, else ALSA's), camera (the camera's own microphone), test (a tone), a sound-server source name, an ALSA device (hw:1,0), or none (default); camrec devices lists them"),
+        OptionSpec(["--audio-bitrate"], value: "RATE", help: "the sound's bitrate, e.g. 96k (default: AAC 128k, Opus 96k; mono 96k, 64k)"),
+    ]
+
+    static let discussion = """
+        Sound (--audio): AAC in MP4 and MOV, Opus in MKV, with the source's channels (a mono
+        microphone stays mono). Sound and picture start and end together and stay together:
+        the pipeline runs on the system's monotonic clock, which the camera's timestamps are
+        on, and the sound source's timestamps follow it; sound the source loses becomes
+        silence of the same length (the result's dropped_audio_ms), so it never shifts.
+        """
+}
+
+/// The sound asked for on the command line, typed once.
+struct AudioChoice {
+    var request: AudioRequest
+    /// kbit/s.
+    var bitrate: Int?
+
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        request = try parsed.value("--audio") { (text: String) throws(ValueError) -> AudioRequest in
+            guard let request = AudioRequest(parsing: text) else {
+                throw ValueError("give a sound source: default, camera, test, a source name, an ALSA device such as hw:1,0, or none")
+            }
+            return request
+        } ?? .none
+        bitrate = try parsed.value("--audio-bitrate", BitRate.parseSoundKilobits)
+        if bitrate != nil, !request.isWanted {
+            throw UsageError("--audio-bitrate without --audio: give --audio SOURCE (e.g. --audio default) to record sound")
+        }
+    }
+
+    /// The settings for a recording into `container` from `camera` (its path; nil for the
+    /// test pattern); nil without sound.
+    func settings(container: Container, camera: String?) throws(CamrecError) -> AudioSettings? {
+        guard let input = try AudioPicking.resolve(request, camera: camera) else { return nil }
+        return AudioSettings(input: input, container: container, bitrate: bitrate)
+    }
+}
