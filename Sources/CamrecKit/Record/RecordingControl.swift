@@ -17,6 +17,8 @@ final class RecordingControl: Sendable {
         static let corruptFrame = "camrec/corrupt-frame"
         /// splitmuxsink refused a split (not a splitmuxsink after all).
         static let splitFailed = "camrec/split-failed"
+        /// The sound source delivered nothing while frames waited for it.
+        static let noSound = "camrec/no-sound"
     }
 
     private struct Shared {

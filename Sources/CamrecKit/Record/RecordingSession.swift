@@ -81,7 +81,7 @@ final class RecordingSession {
                              stillEvery: config.stills.every, settle: config.settle,
                              measuresKeyframes: config.encoder.isPassthrough)
         self.gate = gate
-        let sound = try SoundBranch.install(config.audio, in: pipeline)
+        let sound = try SoundBranch.install(config.audio, in: pipeline, length: gate.movieLength)
         self.sound = sound
         let audioGate = sound?.gate
         settleToken = try Self.installSettleProbe(config: config, pipeline: pipeline, gate: gate)
@@ -115,6 +115,13 @@ final class RecordingSession {
                 if let decimator {
                     guard let kept = decimator.keep(pts: pts) else { return .drop }
                     slot = kept.time
+                }
+                if let audioGate, !audioGate.hasStarted, let pts {
+                    switch audioGate.mayStart(at: pts) {
+                    case .go: break
+                    case .hold: return .drop
+                    case .goWithoutSound: bus.postApplicationMessage(RecordingControl.Wake.noSound)
+                    }
                 }
                 let decision = gate.admit(pts: pts, slot: slot, keyframe: keyframe) {
                     // The sound ends where the last frame does.
@@ -337,6 +344,9 @@ final class RecordingSession {
         case .application(_, RecordingControl.Wake.stop):
             let (reason, count) = control.pendingStop
             return .stopRequested(reason ?? .signal, count: count, now)
+        case .application(_, RecordingControl.Wake.noSound):
+            sound?.end()
+            return .warning("the sound source delivered nothing within \(AudioGate.soundStartTimeout.components.seconds) s: recording without sound (camrec devices lists sound sources)")
         case .application(_, RecordingControl.Wake.corruptFrame):
             return .firstCorruptFrame
         case .application(_, RecordingControl.Wake.splitFailed):
@@ -344,9 +354,12 @@ final class RecordingSession {
         case .error(let failure):
             if let camera, failure.source.is(camera) { return .cameraFailed(failure, framesRecorded: gate.frames, now) }
             if let sound, failure.source.is(sound.source) {
-                // The source ends its branch (end of stream) as it fails: the movie goes on
-                // with the sound it has, and the rest is silent-free picture only.
-                sound.gate.release()
+                // Before the first frame: the run fails (nothing was recorded). Later, the
+                // movie goes on with the sound it has, the rest without sound.
+                if gate.frames == 0 { return .failed(.element(failure)) }
+                // Its branch then fails too ("Internal data stream error"): one warning.
+                if sound.hasEnded { return nil }
+                sound.end()
                 return .warning("the sound source stopped (\(failure.message)): the movie goes on without sound from here")
             }
             if failure.isResourceError(.noSpaceLeft) { return .diskFull }

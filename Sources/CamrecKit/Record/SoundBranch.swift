@@ -1,4 +1,5 @@
 import GStreamer
+import Synchronization
 
 /// The sound branch of a recording's pipeline (`AudioSettings.branch`): its gate, the
 /// picture's delay that matches the encoder's priming, and the count of lost sound.
@@ -6,11 +7,13 @@ final class SoundBranch {
     /// The settings it was built from.
     let settings: AudioSettings
     /// Lets through the sound that belongs with the movie's frames.
-    let gate = AudioGate()
+    let gate: AudioGate
     /// The source element ("audiosrc"): its errors are the sound source's.
     let source: Element
     /// `audiorate`, which counts the samples it added for lost sound.
     private let rate: Element
+    /// Ends the branch once: at the movie's end, or when its source fails.
+    private let ending: SoundEnding
     private var tokens: [ProbeToken]
     /// How much later the picture goes into the muxer than it was captured: AAC's encoder
     /// puts 1024 samples of priming before the first real one, and the muxer does not tell
@@ -21,23 +24,31 @@ final class SoundBranch {
     let videoOffset: UInt64
 
     /// Finds the branch in `pipeline` and installs its probes; nil without sound.
-    static func install(_ settings: AudioSettings?, in pipeline: Pipeline) throws(CamrecError) -> SoundBranch? {
+    /// `length`: the movie's length when it has a limit (ns), where the sound ends.
+    static func install(_ settings: AudioSettings?, in pipeline: Pipeline, length: UInt64?) throws(CamrecError) -> SoundBranch? {
         guard let settings else { return nil }
         do {
-            return try SoundBranch(settings: settings, pipeline: pipeline)
+            return try SoundBranch(settings: settings, pipeline: pipeline, length: length)
         } catch {
             throw CamrecError(.usage, "the pipeline template needs {audio} (a source named 'audiosrc', 'audiorate' and 'audioencoder') for --audio (\(error))")
         }
     }
 
-    private init(settings: AudioSettings, pipeline: Pipeline) throws(GStreamerError) {
+    private init(settings: AudioSettings, pipeline: Pipeline, length: UInt64?) throws(GStreamerError) {
         self.settings = settings
+        gate = AudioGate(length: length)
         source = try pipeline.element(named: "audiosrc")
         rate = try pipeline.element(named: "audiorate")
-        let gate = gate
+        let ending = SoundEnding(encoderInput: try pipeline.element(named: "audioencoder").staticPad("sink"))
+        self.ending = ending
+        let gate = self.gate
         tokens = [try rate.staticPad("src").addProbe(.buffer) { info in
             guard let buffer = info.buffer else { return .pass }
-            return gate.admit(pts: buffer.pts, duration: buffer.duration)
+            let decision = gate.admit(pts: buffer.pts, duration: buffer.duration)
+            // The sound is complete: the muxer learns so at once (splitmuxsink would
+            // otherwise hold the picture back, waiting for sound that never comes).
+            if case .drop = decision, gate.isComplete { ending.end() }
+            return decision
         }]
         videoOffset = UInt64(settings.codec.primingSamples) * 1_000_000_000 / UInt64(max(settings.rate, 1))
     }
@@ -49,10 +60,39 @@ final class SoundBranch {
         return Int(added * 1000 / UInt64(max(settings.rate, 1)))
     }
 
+    /// Ends the sound (its source failed or never delivered): the gate lets nothing more
+    /// through and the encoder is told the stream ended, so the muxer does not wait for
+    /// sound and finishes the movie with the sound it has.
+    func end() {
+        gate.release()
+        ending.end()
+    }
+
+    /// Whether `end()` was called.
+    var hasEnded: Bool { ending.hasEnded }
+
     /// Removes the probes and ends every wait of the gate.
     func remove() {
         gate.release()
         for token in tokens { token.remove() }
         tokens = []
     }
+}
+
+/// Sends end-of-stream into the sound encoder, once.
+private final class SoundEnding: Sendable {
+    private let encoderInput: Pad
+    private let ended = Mutex(false)
+
+    init(encoderInput: Pad) { self.encoderInput = encoderInput }
+
+    func end() {
+        let first = ended.withLock { ended in
+            defer { ended = true }
+            return !ended
+        }
+        if first { encoderInput.send(.endOfStream()) }
+    }
+
+    var hasEnded: Bool { ended.withLock { $0 } }
 }

@@ -46,15 +46,15 @@ enum FailureMapping {
 
     /// The sound source (the element named "audiosrc") could not start.
     static func soundError(for failure: ElementFailure) -> CamrecError {
-        let debug = failure.debug
-        let detail = failure.message + (debug.isEmpty ? "" : " (\(debug.split(separator: "\n").first ?? ""))")
+        let debug = failure.debug + " " + failure.message
+        let detail = failure.message
         if debug.contains("busy") || failure.isResourceError(.busy) {
             return CamrecError(.cameraBusy, "the sound source is busy: another program is using it; close that program, or record through the sound server (--audio default): \(detail)")
         }
         if debug.contains("Permission denied") || debug.contains("Access denied") || failure.isResourceError(.notAuthorized) {
             return CamrecError(.permissionDenied, "permission denied opening the sound source: add yourself to the audio group (sudo usermod -aG audio $USER) and log in again: \(detail)")
         }
-        if failure.isResourceError(.notFound) || debug.contains("No such") || debug.contains("No such entity") {
+        if failure.isResourceError(.notFound) || debug.contains("No such") {
             return CamrecError(.noCamera, "the sound source is not there: \(detail); camrec devices lists sound sources")
         }
         return CamrecError(.failure, "the sound source cannot record: \(detail); camrec devices lists sound sources")

@@ -10,10 +10,50 @@ import GStreamer
 final class AudioGate: @unchecked Sendable {
     private let condition = ThreadCondition()
     // Guarded by `condition`.
-    private var window = SoundWindow()
+    private var window: SoundWindow
     private var released = false
     private var complete = false
     private var passed: UInt64 = 0
+    /// The first sound buffer's timestamp: frames before it cannot start the movie.
+    private var firstSound: UInt64?
+    /// When a frame first asked to start the movie while no sound had come yet.
+    private var firstAsked: ContinuousClock.Instant?
+    private var gaveUp = false
+
+    /// How long frames wait for the sound source's first sound before the movie starts
+    /// without sound (a sound server takes up to about a second to start a stream).
+    static let soundStartTimeout: Duration = .seconds(5)
+
+    /// Whether the movie may start with a frame at `pts`.
+    enum Start: Equatable {
+        /// Yes: sound is there from this frame on (or the wait for it is over).
+        case go
+        /// Not yet: the frame is before the sound's first buffer, or no sound has come yet.
+        case hold
+        /// Yes, without sound: none came within `soundStartTimeout` (reported once).
+        case goWithoutSound
+    }
+
+    /// Decides whether a frame at `pts` may be the movie's first: the sound and the
+    /// picture start together, so the movie starts with the first frame at or after the
+    /// first sound (a sound source takes longer to start than a camera).
+    func mayStart(at pts: UInt64, now: ContinuousClock.Instant = .now) -> Start {
+        condition.withLock {
+            if gaveUp || released { return .go }
+            if let firstSound { return pts >= firstSound ? .go : .hold }
+            let asked = firstAsked ?? now
+            firstAsked = asked
+            guard now - asked >= Self.soundStartTimeout else { return .hold }
+            gaveUp = true
+            condition.broadcast()
+            return .goWithoutSound
+        }
+    }
+
+    /// A gate for a movie of `length` (whole frames, ns; nil: until stopped).
+    init(length: UInt64?) {
+        window = SoundWindow(length: length)
+    }
 
     /// The movie's first frame has timestamp `pts` (only the first call counts).
     func videoStarted(at pts: UInt64) {
@@ -41,6 +81,8 @@ final class AudioGate: @unchecked Sendable {
     func admit(pts: UInt64?, duration: UInt64?) -> ProbeDecision {
         guard let pts else { return .drop }
         return condition.withLock {
+            if gaveUp { return .drop }
+            if firstSound == nil { firstSound = pts }
             while true {
                 switch window.decide(pts: pts, duration: duration ?? 0) {
                 case .wait:
@@ -61,6 +103,9 @@ final class AudioGate: @unchecked Sendable {
             }
         }
     }
+
+    /// Whether sound past the movie's end has arrived: the sound is complete.
+    var isComplete: Bool { condition.withLock { complete } }
 
     /// Waits until sound past the movie's end has arrived (so the sound up to the end has
     /// all passed), at most `seconds`; true when it did.

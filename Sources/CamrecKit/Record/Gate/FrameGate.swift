@@ -130,6 +130,16 @@ final class FrameGate: Sendable {
         }
     }
 
+    /// The length of a movie with a limit, in whole frames (ns): where its last frame
+    /// ends after its first frame's timestamp. Nil without a limit.
+    var movieLength: UInt64? {
+        jobs.withLock { jobs in
+            guard let limit = jobs.limit.limit else { return nil }
+            let frames = (Double(limit) / 1e9 / frameDuration).rounded()
+            return UInt64(frames * frameDuration * 1e9)
+        }
+    }
+
     /// The timestamp of the run's first frame let through; nil before it.
     var firstFramePTS: UInt64? { jobs.withLock { $0.firstPTS } }
 
