@@ -5,15 +5,18 @@ import Testing
 /// records sound: the emulated camera flashes every 2 s (`flash=2s`), the click player
 /// clicks into the test sound server at the same CLOCK_MONOTONIC instants, ffmpeg records
 /// `-f v4l2` and `-f pulse` (the sink's monitor) for 8 s, and AVSync finds one offset per
-/// flash, all alike. ffmpeg's offset itself is reported, not judged: its v4l2 and pulse
-/// timestamps come from different places (`-timestamps mono2abs` turns the camera's
-/// monotonic stamps into wall-clock time, as its pulse input stamps on the wall clock; it
-/// gave ffmpeg its best sync here).
+/// flash. ffmpeg's offset itself is reported, not judged. Measured here over three runs each
+/// (MP4/AAC; ms, sound early when negative): `-timestamps default` −5 to −28, `abs` −2 to
+/// −33, `mono2abs` −3 to −38, `-use_wallclock_as_timestamps 1` on both inputs −46 to −72;
+/// within one 8 s run ffmpeg's offset wanders by up to 17 ms (its pulse input stamps each
+/// read with the wall clock minus a latency estimate), so the bound on the spread is loose.
+/// `default` (the camera's monotonic stamps converted to wall-clock time, as ffmpeg does
+/// unless told otherwise) was its best and steadiest: it is the peer's configuration.
 @Suite("A/V sync harness: ffmpeg records the flashing camera and the clicks", .serialized)
 struct AVSyncHarnessTests {
-    @Test("8 s of ffmpeg -f v4l2 + -f pulse: one offset per flash, consistent within 5 ms",
-          arguments: [("mp4", ["-c:a", "aac"], "mono2abs"), ("mkv", ["-c:a", "libopus"], "mono2abs"), ("mp4", ["-c:a", "aac"], "default")])
-    func ffmpegRecording(_ container: String, _ audioCodec: [String], _ timestamps: String) throws {
+    @Test("8 s of ffmpeg -f v4l2 + -f pulse: one offset per flash, all within 40 ms of each other",
+          arguments: [("mp4", ["-c:a", "aac"]), ("mkv", ["-c:a", "libopus"])])
+    func ffmpegRecording(_ container: String, _ audioCodec: [String]) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let server = try TestSoundServer()
@@ -21,19 +24,19 @@ struct AVSyncHarnessTests {
         let player = try ClickPlayer(server: server, periodMilliseconds: 2000)
         defer { player.stop() }
         let movie = folder.path("ffmpeg.\(container)")
-        var env = try VirtualCameraEnvironment.shared().environment(
-            spec: "/dev/video0,formats=mjpeg,sizes=640x480@30,flash=2s", base: server.environment())
+        let camera = VirtualCameraDevice(formats: ["mjpeg"], sizes: ["640x480@30"], flash: "2s")
+        var env = try VirtualCameraEnvironment.shared().environment([camera], base: server.environment())
         env["AV_LOG_FORCE_NOCOLOR"] = "1"
         let run = try ChildProcess.run("ffmpeg", [
             "-nostdin", "-v", "error", "-y",
-            "-thread_queue_size", "512", "-f", "v4l2", "-timestamps", timestamps, "-input_format", "mjpeg",
+            "-thread_queue_size", "512", "-f", "v4l2", "-input_format", "mjpeg",
             "-framerate", "30", "-video_size", "640x480", "-i", "/dev/video0",
             "-thread_queue_size", "512", "-f", "pulse", "-i", "vsink.monitor",
             "-t", "8", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p",
         ] + audioCodec + [movie], environment: env, timeout: 60)
         try #require(run.status == 0, "ffmpeg: \(run.stderr.suffix(800))")
         let sync = try AVSync.measure(movie)
-        print("ffmpeg -timestamps \(timestamps), \(container): \(sync); click player \(player.clicks.map { String(format: "%.2f", $0.error * 1000) }) ms")
+        print("ffmpeg, \(container): \(sync); click player \(player.clicks.map { String(format: "%.2f", $0.error * 1000) }) ms")
 
         // every flash that the sound track covers has its click
         let span = try Self.audioSpan(movie)
@@ -42,7 +45,7 @@ struct AVSyncHarnessTests {
         #expect(sync.offsets.count >= covered.count && sync.offsets.count <= sync.flashes.count, "\(sync), sound \(span)")
         #expect(sync.offsets.count >= 3, "\(sync)")
         if let low = sync.offsets.min(), let high = sync.offsets.max() {
-            #expect(high - low < 0.005, "offsets \(sync.offsets)")
+            #expect(high - low < 0.040, "offsets \(sync.offsets)")
             #expect(abs(low) < 0.25 && abs(high) < 0.25, "offsets \(sync.offsets)")
         }
         // the clicks were where they should be while ffmpeg recorded
