@@ -18,7 +18,8 @@
  *  - every later click goes where j / R + D = k * P; each is found on the monitor and its
  *    error (heard - k * P) is added into D, so the next one lands on its instant.
  * Prints (stdout, one line each, times in monotonic seconds):
- *   calibrated D=...                 after the first click was heard
+ *   calibrated D=... (...)           after the first click was heard, with how long it took
+ *                                    from our write to the monitor (pipe, pacat, server)
  *   click T heard H error E_ms       for every click at a multiple T
  *   locked                           once a click was heard within 1 ms of its instant
  * Runs for S seconds (default 900) or until SIGTERM/SIGINT; its children end with it.
@@ -116,6 +117,7 @@ int main(int argc, char **argv) {
     double next_target = -1;       /* the multiple next_click is meant for (-1: calibration) */
     double D = 0;                  /* played sample j reaches the monitor at j / rate + D */
     int calibrated = 0, locked = 0;
+    double calibration_written = 0;
     /* what we are waiting to hear: one click at a time, in order */
     double pending_target[64];
     int pending = 0;
@@ -158,7 +160,8 @@ int main(int argc, char **argv) {
                     if (target < 0) { /* the calibration click, sent at sample rate / 5 */
                         D = at - 0.2;
                         calibrated = 1;
-                        printf("calibrated D=%.6f\n", D);
+                        printf("calibrated D=%.6f (the click reached the monitor %.1f ms after we wrote it)\n", D,
+                               (at - calibration_written) * 1000);
                     } else {
                         double error = at - target;
                         D += error;
@@ -188,6 +191,7 @@ int main(int argc, char **argv) {
                 int64_t j = written + i, p = next_click >= 0 ? j - next_click : -1;
                 int16_t v = p >= 0 && p < click_len ? click[p] : 0;
                 if (p == 0 && pending < 64) pending_target[pending++] = next_target;
+                if (p == 0 && next_target < 0) calibration_written = now_s(); /* written just below */
                 if (p == click_len - 1) next_click = -1; /* the click is out: plan the next */
                 for (int c = 0; c < channels; c++) frame[i * channels + c] = v;
                 if (next_click < 0 && calibrated && i + 1 < n) { /* within this buffer too */
