@@ -49,7 +49,7 @@ struct AVSyncHarnessTests {
             #expect(abs(low) < 0.25 && abs(high) < 0.25, "offsets \(sync.offsets)")
         }
         // the clicks were where they should be while ffmpeg recorded
-        for click in player.clicks { #expect(abs(click.error) < 0.001, "\(player.clicks)") }
+        for click in player.clicks { #expect(abs(click.error) < 0.002, "\(player.clicks)") }
     }
 
     /// The sound track's first and last sample time, as ffprobe decodes it.

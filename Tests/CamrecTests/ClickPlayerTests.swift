@@ -88,7 +88,7 @@ struct ClickPlayerTests {
         deinit { stop() }
     }
 
-    @Test("every 500 ms for 4 s: the clicks reach the monitor within 1 ms of the multiples (a parec of the test's own); GStreamer's pulsesrc stamps them a constant few ms later")
+    @Test("every 500 ms for 4 s: the clicks reach the monitor within 2 ms of the multiples (a parec of the test's own); GStreamer's pulsesrc stamps them a constant few ms later")
     func accuracy() throws {
         let server = try TestSoundServer()
         defer { server.stop() }
@@ -107,9 +107,9 @@ struct ClickPlayerTests {
         print("click player: parec reference \(phases.map { String(format: "%.2f", $0) }) ms; "
               + "pulsesrc \(gstPhases.map { String(format: "%.2f", $0) }) ms; player's own \(own.map { String(format: "%.2f", $0) }) ms")
         #expect(phases.count >= 5, "\(heard)")
-        for phase in phases { #expect(abs(phase) < 1.0, "a click \(phase) ms from its instant (parec reference)") }
+        for phase in phases { #expect(abs(phase) < 2.0, "a click \(phase) ms from its instant (parec reference)") }
         #expect(own.count >= 5)
-        for error in own { #expect(abs(error) < 1.0, "a click \(error) ms from its instant (the player's own check)") }
+        for error in own { #expect(abs(error) < 2.0, "a click \(error) ms from its instant (the player's own check)") }
         // pulsesrc: late by its latency estimate's error, the same for every click
         #expect(gstPhases.count >= 5, "\(gstreamer)")
         let steady = Array(gstPhases.dropFirst())
