@@ -154,6 +154,20 @@ def start_and_end_offsets(path: Path) -> tuple[float | None, float | None]:
     return sync.first, sync.last
 
 
+def ffmpeg_peer_argv(device: str, monitor: str, seconds: float, output: Path, width: int = 640,
+                     height: int = 480, fps: int = 30, input_format: str = "mjpeg",
+                     audio_codec: str = "aac") -> list[str]:
+    """ffmpeg recording the camera and the monitor as a fair peer: its default v4l2 timestamps
+    (its best and steadiest sync of default/abs/mono2abs/wall clock, measured: see
+    docs/av-sync-harness.md), x264 ultrafast, AAC (or audio_codec, e.g. libopus for MKV)."""
+    return ["ffmpeg", "-nostdin", "-v", "error", "-y",
+            "-thread_queue_size", "512", "-f", "v4l2", "-input_format", input_format,
+            "-framerate", str(fps), "-video_size", f"{width}x{height}", "-i", device,
+            "-thread_queue_size", "512", "-f", "pulse", "-i", monitor,
+            "-t", str(seconds), "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p",
+            "-c:a", audio_codec, str(output)]
+
+
 # ---- the sound server and the click player, for a bench run --------------------------
 
 
