@@ -6,7 +6,7 @@ import Testing
 /// clicks into the test sound server at the same CLOCK_MONOTONIC instants, ffmpeg records
 /// `-f v4l2` and `-f pulse` (the sink's monitor) for 8 s, and AVSync finds one offset per
 /// flash. ffmpeg's offset itself is reported, not judged. Measured here over three runs each
-/// (MP4/AAC; ms, sound early when negative): `-timestamps default` −5 to −42, `abs` −2 to
+/// (MP4/AAC; ms, sound early when negative): `-timestamps default` −5 to −45, `abs` −2 to
 /// −33, `mono2abs` −3 to −38, `-use_wallclock_as_timestamps 1` on both inputs −46 to −72;
 /// within one 8 s run ffmpeg's offset wanders by up to 17 ms (its pulse input stamps each
 /// read with the wall clock minus a latency estimate), so the bound on the spread is loose.
