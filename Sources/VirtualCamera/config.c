@@ -122,16 +122,18 @@ static int parse_every(const char *v, long *n) {
     return strncmp(v, "every:", 6) != 0 || parse_count(v + 6, n) || *n < 2;
 }
 
-/* trace=controls, trace=buffers, both joined with +, or none; a bad name rejects the value */
+/* trace=controls, buffers, frames, several joined with +, or none; a bad name rejects the value */
 static int parse_trace(vcam_config *c, char *v) {
-    int controls = 0, buffers = 0;
+    int controls = 0, buffers = 0, frames = 0;
     for (char *save = NULL, *tok = strtok_r(v, "+", &save); tok; tok = strtok_r(NULL, "+", &save)) {
         if (strcmp(tok, "controls") == 0) controls = 1;
         else if (strcmp(tok, "buffers") == 0) buffers = 1;
+        else if (strcmp(tok, "frames") == 0) frames = 1;
         else if (strcmp(tok, "none") != 0) return -1;
     }
     c->trace_controls = controls;
     c->trace_buffers = buffers;
+    c->trace_frames = frames;
     return 0;
 }
 
@@ -247,8 +249,14 @@ static void parse_key(vcam_config *c, char *key, char *value, int *in_formats) {
         bad = strcmp(value, "fixed") != 0 && strcmp(value, "settable") != 0;
         c->priority_fixed = !bad && strcmp(value, "fixed") == 0;
     } else if (strcmp(key, "flash") == 0) {
-        bad = strcmp(value, "none") != 0 && strcmp(value, "led") != 0;
-        c->no_flash = !bad && strcmp(value, "none") == 0;
+        /* led | none: the LED control; a duration: the picture flashes every PERIOD (with the LED control) */
+        if (strcmp(value, "none") == 0 || strcmp(value, "led") == 0) {
+            c->no_flash = strcmp(value, "none") == 0;
+        } else {
+            bad = parse_duration_ns(value, &c->flash_ns) || c->flash_ns < 1000000;
+            if (bad) c->flash_ns = 0;
+            else c->no_flash = 0;
+        }
     } else if (strcmp(key, "h264controls") == 0) {
         bad = strcmp(value, "on") != 0 && strcmp(value, "off") != 0;
         c->h264_controls = !bad && strcmp(value, "on") == 0;

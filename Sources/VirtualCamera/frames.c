@@ -171,8 +171,12 @@ void vcam_compose_yuyv(const vcam_pattern *p, uint32_t seq, int gain, uint8_t *d
     size_t off = (size_t)vcam_pattern_offset(p, seq) * 2;
     for (int y = band; y < p->h; y++) {
         uint8_t *d = dst + (size_t)y * stride;
+        if (gain == VCAM_FLASH) {
+            for (size_t i = 0; i < stride; i += 2) d[i] = VCAM_Y_WHITE, d[i + 1] = VCAM_GREY;
+            continue;
+        }
         memcpy(d, p->syuyv + (size_t)y * sstride + off, stride);
-        if (gain < 256)
+        if (gain >= 0 && gain < 256)
             for (size_t i = 0; i < stride; i += 2) d[i] = darken(d[i], 16, gain), d[i + 1] = darken(d[i + 1], 128, gain);
     }
 }
@@ -184,8 +188,13 @@ void vcam_compose_planar(const vcam_pattern *p, uint32_t seq, int gain, const vc
     vcam_stamp_levels(seq, levels);
     for (int y = 0; y < band; y++) band_row(p, levels, dst->y + (size_t)y * dst->ystride);
     size_t off = (size_t)vcam_pattern_offset(p, seq);
+    int flash = gain == VCAM_FLASH;
     for (int y = band; y < p->h; y++) {
         uint8_t *d = dst->y + (size_t)y * dst->ystride;
+        if (flash) {
+            memset(d, VCAM_Y_WHITE, (size_t)p->w);
+            continue;
+        }
         memcpy(d, p->sy + (size_t)y * sw + off, (size_t)p->w);
         if (gain < 256)
             for (int x = 0; x < p->w; x++) d[x] = darken(d[x], 16, gain);
@@ -193,7 +202,7 @@ void vcam_compose_planar(const vcam_pattern *p, uint32_t seq, int gain, const vc
     int ch = p->h >> dst->chroma_vshift, cband = band >> dst->chroma_vshift;
     for (int r = 0; r < ch; r++) {
         uint8_t *du = dst->u + (size_t)r * dst->cstride, *dv = dst->v + (size_t)r * dst->cstride;
-        if (r < cband) {
+        if (r < cband || flash) {
             memset(du, VCAM_GREY, cw);
             memset(dv, VCAM_GREY, cw);
             continue;

@@ -139,6 +139,11 @@ static void *producer_main(void *arg) {
         int rc = 0;
         while (dev->stream_gen == gen && rc != ETIMEDOUT) rc = pthread_cond_timedwait(&dev->cond, &dev->lock, &ts);
         if (dev->stream_gen != gen) break;
+        /* flash=PERIOD: the first frame whose timestamp (the microseconds the buffer
+         * carries) is at or after a multiple of PERIOD on CLOCK_MONOTONIC; decided from
+         * the previous frame's due time, delivered or not, so a lost flash stays lost */
+        int flash = cfg.flash_ns > 0 &&
+                    due / 1000 * 1000 / cfg.flash_ns > prev_due / 1000 * 1000 / cfg.flash_ns;
         prev_due = due;
         if (cfg.drop_every && (seq + 1) % (uint32_t)cfg.drop_every == 0) {
             dev->sequence++; /* a lost frame: the sequence number is used up */
@@ -172,6 +177,7 @@ static void *producer_main(void *arg) {
         if (relook) renderer_relook(&r, &look);
         int gain = cfg.dark_frames > 0 && seq < (uint32_t)cfg.dark_frames && vcam_look_adapts(&look)
                        ? (int)(256LL * seq / cfg.dark_frames) : 256;
+        if (flash) gain = VCAM_FLASH;
         int empty = cfg.empty_every && (seq + 1) % (uint32_t)cfg.empty_every == 0;
         uint32_t flags = 0;
         size_t n = 0;
@@ -197,6 +203,9 @@ static void *producer_main(void *arg) {
         b->sequence = seq;
         b->timestamp.tv_sec = due / 1000000000;
         b->timestamp.tv_usec = due % 1000000000 / 1000;
+        if (cfg.trace_frames)
+            fprintf(stderr, "camrec VirtualCamera: %s: frame %u at %ld.%06ld%s\n", cfg.path, seq,
+                    (long)b->timestamp.tv_sec, (long)b->timestamp.tv_usec, flash ? " flash" : "");
         vcam_ring_push(&dev->done, i);
         dev->sequence++;
         dev->delivered++;

@@ -56,9 +56,11 @@ typedef struct {
     long focus_busy;      /* focusbusy=N: auto_focus_status reads busy for the first N frames */
     int scene_dark;       /* scene=dark: half the light; auto-exposure may halve the frame rate */
     int no_flash;         /* flash=none: no LED control */
+    long flash_ns;        /* flash=PERIOD: frames first at or after k*PERIOD of CLOCK_MONOTONIC are white; 0: none */
     int priority_fixed;   /* priority=fixed: exposure_auto_priority is read-only (on) */
     int trace_controls;   /* trace=controls: every control write is printed on stderr */
     int trace_buffers;    /* trace=buffers: REQBUFS counts and frames lost for lack of a buffer */
+    int trace_frames;     /* trace=frames: every delivered frame's sequence, timestamp and flash */
     long starve_seq;      /* starve=FRAMES@SEQ: DQBUF of frame SEQ waits until FRAMES more */
     long starve_frames;   /*   frames were due (a starved capture thread); 0: none */
     int overrun_wait;     /* overrun=wait: a frame due with no buffer queued waits for one */
@@ -290,7 +292,9 @@ void vcam_stamp_levels(uint32_t seq, uint8_t out[VCAM_STAMP_BLOCKS]);
 int vcam_pattern_init(vcam_pattern *p, int w, int h, int yuyv, const vcam_look *look);
 void vcam_pattern_free(vcam_pattern *p);
 int vcam_pattern_offset(const vcam_pattern *p, uint32_t seq);
-/* gain: 256 = normal picture, 0 = black (dark=N ramp); the stamp is never darkened */
+/* gain: 256 = normal picture, 0 = black (dark=N ramp), VCAM_FLASH = all white below the
+ * band (flash=PERIOD); the stamp is never changed */
+#define VCAM_FLASH (-1)
 void vcam_compose_yuyv(const vcam_pattern *p, uint32_t seq, int gain, uint8_t *dst);
 void vcam_compose_planar(const vcam_pattern *p, uint32_t seq, int gain, const vcam_planes *dst);
 void vcam_band_luma(const vcam_pattern *p, uint32_t seq, int x, uint8_t *y_out); /* one band column */

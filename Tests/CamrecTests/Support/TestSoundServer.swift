@@ -38,7 +38,14 @@ final class TestSoundServer: @unchecked Sendable {
         FileManager.default.createFile(atPath: log.path, contents: nil)
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        // pulseaudio closes every file it inherits when it starts, among them the socket by
+        // which Foundation's Process learns that a child ended; Foundation then takes that for
+        // the end and blocks in waitpid on its monitoring thread, and no other child's end is
+        // ever noticed again (every later pactl or ffmpeg stays a zombie and times out). A
+        // shell in between keeps that socket open; it passes SIGTERM on and waits.
+        let keeper = "\"$@\" & child=$!; trap 'kill -TERM $child; wait $child; exit 0' TERM INT; wait $child"
         var arguments = ChildProcess.cleanSignals + [
+            "/bin/sh", "-c", keeper, "sh",
             "/usr/bin/pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no",
             "--disable-shm=true", "--log-target=stderr", "--load=module-native-protocol-unix",
         ]
@@ -51,14 +58,17 @@ final class TestSoundServer: @unchecked Sendable {
         process.standardError = try FileHandle(forWritingTo: log)
         try process.run()
         let process = process
+        var lastAnswer = ""
         let answered = Wait.until(timeout: 30) {
             guard process.isRunning else { return true }
-            return (try? ChildProcess.run("pactl", ["info"], environment: clients, timeout: 10))?.status == 0
+            let answer = try? ChildProcess.run("pactl", ["info"], environment: clients, timeout: 10)
+            lastAnswer = answer.map { "pactl status \($0.status): \($0.stderr)" } ?? "pactl did not run"
+            return answer?.status == 0
         }
         guard answered, process.isRunning else {
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             stop()
-            throw Failure(description: "the test sound server did not start: \(text.suffix(600))")
+            throw Failure(description: "the test sound server did not start (\(lastAnswer)): \(text.suffix(1500))")
         }
     }
 

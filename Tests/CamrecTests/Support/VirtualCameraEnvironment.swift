@@ -19,11 +19,15 @@ struct VirtualCameraDevice: Sendable {
     /// `overrun=wait`: a frame due while no buffer is queued waits instead of being lost, so
     /// a test that counts every frame holds on a loaded machine.
     var waitOnOverrun = false
+    /// `flash=PERIOD` (e.g. `2s`): the first frame at or after each multiple of PERIOD on
+    /// CLOCK_MONOTONIC is white, for A/V sync tests (see ClickPlayer, AVSync).
+    var flash: String? = nil
 
     init(path: String = "/dev/video0", card: String? = nil, formats: [String]? = nil, sizes: [String]? = nil,
          fault: String? = nil, slow: String? = nil, dropEvery: Int? = nil, darkFrames: Int? = nil,
-         waitOnOverrun: Bool = false) {
+         waitOnOverrun: Bool = false, flash: String? = nil) {
         self.waitOnOverrun = waitOnOverrun
+        self.flash = flash
         self.path = path
         self.card = card
         self.formats = formats
@@ -45,6 +49,7 @@ struct VirtualCameraDevice: Sendable {
         if let dropEvery { parts.append("drop=every:\(dropEvery)") }
         if let darkFrames { parts.append("dark=\(darkFrames)") }
         if waitOnOverrun { parts.append("overrun=wait") }
+        if let flash { parts.append("flash=\(flash)") }
         return parts.joined(separator: ",")
     }
 }
