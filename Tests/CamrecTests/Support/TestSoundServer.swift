@@ -38,7 +38,11 @@ final class TestSoundServer: @unchecked Sendable {
         FileManager.default.createFile(atPath: log.path, contents: nil)
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        // pulseaudio runs under a shell that forwards TERM to it: started as this process's
+        // direct child, it left every later child of the test process unreaped (`pactl`,
+        // camrec: zombies whose termination handlers never ran) on this machine.
         var arguments = ChildProcess.cleanSignals + [
+            "/bin/sh", "-c", #""$@" & child=$!; trap 'kill -TERM $child; wait $child; exit 0' TERM INT; wait $child"#, "sh",
             "/usr/bin/pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no",
             "--disable-shm=true", "--log-target=stderr", "--load=module-native-protocol-unix",
         ]
