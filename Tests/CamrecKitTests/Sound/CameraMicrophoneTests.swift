@@ -7,7 +7,7 @@ import Testing
 /// device), a camera without one (video2 on 1-1.4), and a built-in sound card on PCI (card0).
 struct CameraMicrophoneTests {
     /// The fake tree; removed by `remove()`.
-    final class FakeSys {
+    final class FakeSys: @unchecked Sendable {
         let root: URL
         let tree: SysfsTree
 
