@@ -26,11 +26,17 @@ public struct AudioSourceResolver: Sendable {
 
     /// The resolver over this machine: `SoundCatalog.scan()`, the camera's sysfs entry and
     /// QUERYCAP bus info, /dev/snd, GStreamer's registry.
-    public static let live = AudioSourceResolver(
-        catalog: { SoundCatalog.scan() },
-        camera: { CameraMicrophone.camera(path: $0) },
-        alsaState: { AlsaCaptureNodes.state(of: $0) },
-        elementExists: { name in (try? ElementFactory.find(name)) != nil })
+    public static let live = machine(environment: SoundServer.processEnvironment())
+
+    /// The resolver over this machine, looking for the sound server where a client with
+    /// `environment` would (`PULSE_SERVER`, `XDG_RUNTIME_DIR`).
+    public static func machine(environment: [String: String]) -> AudioSourceResolver {
+        AudioSourceResolver(
+            catalog: { SoundCatalog.scan(environment: environment) },
+            camera: { CameraMicrophone.camera(path: $0) },
+            alsaState: { AlsaCaptureNodes.state(of: $0) },
+            elementExists: { name in (try? ElementFactory.find(name)) != nil })
+    }
 
     /// Where sound sources are listed, for the end of error messages.
     static let listHint = "camrec devices lists sound sources"

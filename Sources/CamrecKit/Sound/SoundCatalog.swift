@@ -28,12 +28,15 @@ public struct SoundCatalog: Sendable, Equatable {
     /// sources through GStreamer's device monitor (and `pactl`, when installed, for their
     /// channels and rates), and reads the ALSA cards (/proc/asound, /sys) and capture nodes
     /// (/dev/snd).
-    public static func scan(sysfs: SysfsTree = .system, asound: String = "/proc/asound", snd: String = "/dev/snd") -> SoundCatalog {
-        let server = SoundServer.find()
+    /// `environment` decides where the server is looked for (`PULSE_SERVER`, `XDG_RUNTIME_DIR`).
+    public static func scan(environment: [String: String] = SoundServer.processEnvironment(), sysfs: SysfsTree = .system,
+                            asound: String = "/proc/asound", snd: String = "/dev/snd") -> SoundCatalog {
+        let server = SoundServer.find(environment: environment)
         var serverSources: [SoundSource] = []
-        if server != nil {
-            let pactl = Pactl.read()
-            serverSources = ServerSources.sources(SoundMachine.serverDevices(), formats: pactl.formats, defaultName: pactl.defaultSource)
+        if let server {
+            let pactl = Pactl.read(socket: server)
+            serverSources = ServerSources.sources(SoundMachine.serverDevices(socket: server), formats: pactl.formats,
+                                                  defaultName: pactl.defaultSource)
         }
         let cards = SoundMachine.cards(sysfs: sysfs, asound: asound)
         let nodes = AlsaCaptureNodes.list(folder: snd)

@@ -1,4 +1,5 @@
 import GStreamer
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -7,18 +8,28 @@ import Glibc
 /// The thin layer that reads the machine for `SoundCatalog`: GStreamer's device monitor and
 /// /proc/asound with /sys. Everything it returns is parsed by pure code.
 enum SoundMachine {
-    /// The pulse device provider's `Audio/Source` devices. The monitor is started so that
-    /// the provider asks the server which source is the default; `show-all` keeps a
-    /// PipeWire provider from hiding the pulse one. Other providers' devices are left out
-    /// (ALSA's are read from /proc; PipeWire's would repeat the server's sources).
-    static func serverDevices() -> [ServerSources.Found] {
-        guard let monitor = try? DeviceMonitor() else { return [] }
-        monitor.showsAll = true
-        monitor.addFilter(classes: "Audio/Source")
-        let started = monitor.start()
-        defer { if started { monitor.stop() } }
-        return monitor.devices().compactMap { device in
-            guard device.typeName == "GstPulseDevice", let name = device.stringProperty("internal-name") else { return nil }
+    /// The `Audio/Source` devices of GStreamer's pulse device provider, asked of the server
+    /// at `socket` (its "server" property, so that the server listed is the one found).
+    /// The provider is started so that it asks the server which source is the default.
+    /// (One provider rather than a device monitor: a monitor's pipewiredeviceprovider
+    /// would hide it, and ALSA's devices are read from /proc.)
+    static func serverDevices(socket: String) -> [ServerSources.Found] {
+        // The provider is one per process (its factory keeps it): configure, start, list
+        // and stop it as one step.
+        providerLock.withLock { _ in unlockedServerDevices(socket: socket) }
+    }
+
+    private static let providerLock = Mutex(())
+
+    private static func unlockedServerDevices(socket: String) -> [ServerSources.Found] {
+        guard let provider = try? DeviceProvider.make("pulsedeviceprovider"),
+              (try? provider.set("server", .string("unix:" + socket))) != nil
+        else { return [] }
+        let started = provider.start()
+        defer { if started { provider.stop() } }
+        return provider.devices().compactMap { device in
+            guard device.deviceClass.split(separator: "/").contains("Source"),
+                  let name = device.stringProperty("internal-name") else { return nil }
             return ServerSources.Found(name: name, displayName: device.displayName, properties: device.properties)
         }
     }
@@ -43,10 +54,16 @@ enum SoundMachine {
 /// `pactl` (pulseaudio-utils), when installed: the sources' sample specs and the default
 /// source, which GStreamer's pulse device provider does not give.
 enum Pactl {
-    static func read() -> (formats: [String: ServerSources.Format], defaultSource: String?) {
-        guard let list = run("pactl list short sources") else { return ([:], nil) }
-        let name = run("pactl get-default-source")?.trimmingWhitespace
+    static func read(socket: String) -> (formats: [String: ServerSources.Format], defaultSource: String?) {
+        let server = "PULSE_SERVER=" + quoted("unix:" + socket) + " "
+        guard let list = run(server + "pactl list short sources") else { return ([:], nil) }
+        let name = run(server + "pactl get-default-source")?.trimmingWhitespace
         return (ServerSources.formats(pactlShortSources: list), name?.isEmpty == false ? name : nil)
+    }
+
+    /// `text` in single quotes for the shell.
+    static func quoted(_ text: String) -> String {
+        "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: #"'\''"#) + "'"
     }
 
     /// The command's standard output, nil when it failed (not installed, no server).
