@@ -18,7 +18,7 @@ enum DevicesCommand: Subcommand {
             Probes /dev/video0 … /dev/video63 and the colon-separated paths in
             $CAMREC_DEVICE_PATHS (GStreamer's device monitor sees only udev devices).
             Sound sources: the sound server's sources (PulseAudio or PipeWire, through
-            GStreamer's device monitor), then the ALSA capture devices (hw:C,D, used
+            GStreamer's pulse device provider), then the ALSA capture devices (hw:C,D, used
             directly); each with its channels and rate when known, the server's default
             marked, and the camera it belongs to (same USB device). --audio takes a
             source's name; see docs/sound-sources.md.

@@ -25,7 +25,7 @@ public struct SoundCatalog: Sendable, Equatable {
     public var defaultSource: SoundSource? { serverSources.first(where: \.isDefault) }
 
     /// Reads this machine: finds a server's socket (`SoundServer`), asks the server for its
-    /// sources through GStreamer's device monitor (and `pactl`, when installed, for their
+    /// sources through GStreamer's pulse device provider (and `pactl`, when installed, for their
     /// channels and rates), and reads the ALSA cards (/proc/asound, /sys) and capture nodes
     /// (/dev/snd).
     /// `environment` decides where the server is looked for (`PULSE_SERVER`, `XDG_RUNTIME_DIR`).
