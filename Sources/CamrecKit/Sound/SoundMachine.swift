@@ -5,7 +5,7 @@ import Synchronization
 import Glibc
 #endif
 
-/// The thin layer that reads the machine for `SoundCatalog`: GStreamer's device monitor and
+/// The thin layer that reads the machine for `SoundCatalog`: GStreamer's pulse device provider and
 /// /proc/asound with /sys. Everything it returns is parsed by pure code.
 enum SoundMachine {
     /// The `Audio/Source` devices of GStreamer's pulse device provider, asked of the server
