@@ -23,3 +23,20 @@ extension Object {
         }
     }
 }
+
+extension Object {
+    /// Reads a string property (e.g. a pulse device's "internal-name"); nil when there is no
+    /// such readable string property or its value is NULL. The C string is copied and freed.
+    public func stringProperty(_ property: String) -> String? {
+        guard let spec = camrec_find_property(UnsafeMutableRawPointer(objectPointer), property),
+              spec.pointee.flags.rawValue & G_PARAM_READABLE.rawValue != 0,
+              camrec_value_kind(spec.pointee.value_type) == CAMREC_VALUE_STRING
+        else { return nil }
+        var value = GValue()
+        g_value_init(&value, spec.pointee.value_type)
+        defer { g_value_unset(&value) }
+        g_object_get_property(UnsafeMutableRawPointer(objectPointer).assumingMemoryBound(to: GObject.self),
+                              property, &value)
+        return g_value_get_string(&value).map { String(cString: $0) }
+    }
+}

@@ -1,21 +1,27 @@
 import ArgumentParsing
 import CamrecKit
 
-/// `camrec devices [--json] [--check]`: lists cameras by our own V4L2 probing.
+/// `camrec devices [--json] [--check]`: lists cameras by our own V4L2 probing, and sound
+/// sources (`SoundCatalog`).
 enum DevicesCommand: Subcommand {
     static let spec = CommandSpec(
         name: "camrec devices",
-        abstract: "List the cameras (V4L2 capture devices), their formats, sizes, frame rates and controls.",
+        abstract: "List the cameras (V4L2 capture devices), their formats, sizes, frame rates and controls, and the sound sources.",
         usage: "",
         options: [
             OptionSpec(["--json"], help: "print one JSON object on stdout"),
-            OptionSpec(["--check"], help: "print nothing; exit 0 when a camera that can capture exists, else 66 (none), 75 (busy) or 77 (not permitted)"),
+            OptionSpec(["--check"], help: "print nothing; exit 0 when a camera that can capture exists, else 66 (none), 75 (busy) or 77 (not permitted); sound sources are not looked at"),
             OptionSpec(["--controls"], help: "also list each camera's controls (always in --json)"),
         ],
         positionals: [],
         discussion: """
             Probes /dev/video0 … /dev/video63 and the colon-separated paths in
             $CAMREC_DEVICE_PATHS (GStreamer's device monitor sees only udev devices).
+            Sound sources: the sound server's sources (PulseAudio or PipeWire, through
+            GStreamer's pulse device provider), then the ALSA capture devices (hw:C,D, used
+            directly); each with its channels and rate when known, the server's default
+            marked, and the camera it belongs to (same USB device). --audio takes a
+            source's name; see docs/sound-sources.md.
             """
     )
 
@@ -30,10 +36,11 @@ enum DevicesCommand: Subcommand {
         if options.check { return catalog.error?.status ?? .success }
         // Listings on stdout; why a camera is missing or unusable on stderr, as camrec's
         // other commands say it (the JSON document also lists it under "problems").
+        let sound = SoundCatalog.scan().attaching(cameras: catalog.microphoneCameras())
         if options.json {
-            print(catalog.jsonText)
+            print(catalog.jsonText(sound: sound))
         } else {
-            print(catalog.humanText(showControls: options.controls), terminator: "")
+            print(catalog.humanText(showControls: options.controls, sound: sound), terminator: "")
         }
         if let error = catalog.error { errors.fail(error) }
         for warning in catalog.warnings { errors.say("camrec: warning: \(warning)") }

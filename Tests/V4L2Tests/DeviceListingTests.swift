@@ -19,7 +19,7 @@ import Testing
     @Test func jsonIsOneStableSnakeCaseLine() {
         let json = DeviceListing.jsonText([camera])
         #expect(!json.contains("\n"))
-        #expect(json == #"{"devices":[{"bus":"usb-0000:00:14.0-1","capabilities":["video_capture","streaming","ext_pix_format"],"card":"Integrated Camera","controls":[{"default":128,"flags":[],"friendly":"brightness","id":9963776,"key":"brightness","max":255,"menu":[],"min":0,"name":"Brightness","step":1,"type":"integer","value":140},{"default":251,"flags":["inactive"],"friendly":"exposure","id":10094850,"key":"exposure_absolute","max":2047,"menu":[],"min":3,"name":"Exposure (Absolute)","step":4,"type":"integer","value":null},{"default":1,"flags":[],"friendly":"power-line","id":9963800,"key":"power_line_frequency","max":2,"menu":[{"index":0,"name":"Disabled"},{"index":1,"name":"50 Hz"},{"index":2,"name":"60 Hz"}],"min":0,"name":"Power Line Frequency","step":1,"type":"menu","value":2}],"driver":"uvcvideo","formats":[{"compressed":false,"description":"YUYV 4:2:2","fourcc":"YUYV","sizes":[{"fps":[30,15],"height":480,"width":640}]},{"compressed":true,"description":"Motion-JPEG","fourcc":"MJPG","sizes":[{"fps":[29.97],"height":720,"width":1280}]}],"index":0,"path":"/dev/video0","stable_name":null}],"problems":[]}"#)
+        #expect(json == #"{"devices":[{"bus":"usb-0000:00:14.0-1","capabilities":["video_capture","streaming","ext_pix_format"],"card":"Integrated Camera","controls":[{"default":128,"flags":[],"friendly":"brightness","id":9963776,"key":"brightness","max":255,"menu":[],"min":0,"name":"Brightness","step":1,"type":"integer","value":140},{"default":251,"flags":["inactive"],"friendly":"exposure","id":10094850,"key":"exposure_absolute","max":2047,"menu":[],"min":3,"name":"Exposure (Absolute)","step":4,"type":"integer","value":null},{"default":1,"flags":[],"friendly":"power-line","id":9963800,"key":"power_line_frequency","max":2,"menu":[{"index":0,"name":"Disabled"},{"index":1,"name":"50 Hz"},{"index":2,"name":"60 Hz"}],"min":0,"name":"Power Line Frequency","step":1,"type":"menu","value":2}],"driver":"uvcvideo","formats":[{"compressed":false,"description":"YUYV 4:2:2","fourcc":"YUYV","sizes":[{"fps":[30,15],"height":480,"width":640}]},{"compressed":true,"description":"Motion-JPEG","fourcc":"MJPG","sizes":[{"fps":[29.97],"height":720,"width":1280}]}],"index":0,"kind":"video","path":"/dev/video0","stable_name":null}],"problems":[],"sound_server":null,"sound_sources":[]}"#)
     }
 
     @Test func jsonParsesWithTheDocumentedShape() throws {
@@ -27,7 +27,8 @@ import Testing
         let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let devices = try #require(root["devices"] as? [[String: Any]])
         let device = try #require(devices.first)
-        #expect(Set(device.keys) == ["index", "path", "card", "driver", "bus", "capabilities", "formats", "controls", "stable_name"])
+        #expect(Set(root.keys) == ["devices", "problems", "sound_server", "sound_sources"])
+        #expect(Set(device.keys) == ["kind", "index", "path", "card", "driver", "bus", "capabilities", "formats", "controls", "stable_name"])
         let format = try #require((device["formats"] as? [[String: Any]])?.first)
         #expect(format["fourcc"] as? String == "YUYV")
         let size = try #require((format["sizes"] as? [[String: Any]])?.first)

@@ -14,12 +14,27 @@ public struct CameraCatalog: Sendable {
     /// Whether a camera that can capture exists.
     public var hasCamera: Bool { !scan.devices.isEmpty }
 
-    /// The listing as JSON (one document).
-    public var jsonText: String { DeviceListing.jsonText(scan.devices, failures: scan.failures) }
+    /// The listing as JSON (one document), with `sound`'s sources when given.
+    public func jsonText(sound: SoundCatalog? = nil) -> String {
+        DeviceListing.jsonText(scan.devices, failures: scan.failures, sound: sound)
+    }
 
-    /// The listing for people; `showControls` adds each camera's controls.
-    public func humanText(showControls: Bool) -> String {
-        DeviceListing.humanText(scan.devices, showControls: showControls)
+    /// The listing for people; `showControls` adds each camera's controls; `sound` adds a
+    /// "Sound sources" part after the cameras.
+    public func humanText(showControls: Bool, sound: SoundCatalog? = nil) -> String {
+        let cameras = DeviceListing.humanText(scan.devices, showControls: showControls)
+        guard let sound else { return cameras }
+        return cameras + (cameras.isEmpty ? "" : "\n") + SoundListing.humanText(sound)
+    }
+
+    /// The cameras as microphone matching needs them: their bus info, and their USB device
+    /// in `sysfs` when they have an entry there.
+    public func microphoneCameras(sysfs: SysfsTree = .system) -> [CameraMicrophone.Camera] {
+        scan.devices.map { device in
+            let node = SoundFiles.realPath(device.path).map { String($0.split(separator: "/").last ?? "") } ?? ""
+            return CameraMicrophone.Camera(path: device.path, usbDevice: node.hasPrefix("video") ? sysfs.usbDevice(ofVideoNode: node) : nil,
+                                           busInfo: device.bus)
+        }
     }
 
     /// Why no camera can be used (exit 66, 75 or 77), nil when one can.

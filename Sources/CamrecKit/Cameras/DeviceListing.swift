@@ -7,16 +7,38 @@ import FoundationEssentials
 /// never a missing key); frame rates are numbers rounded to two decimals (29.97), sizes and
 /// rates fastest/driver order as the camera reports them.
 public enum DeviceListing {
-    /// The whole `--json` document: `{"devices":[…],"problems":[…]}`.
+    /// The whole `--json` document:
+    /// `{"devices":[…],"problems":[…],"sound_server":…,"sound_sources":[…]}`.
     public struct Document: Codable, Sendable, Equatable {
-        /// The cameras.
+        /// The cameras (`"kind":"video"`).
         public let devices: [Device]
         /// Nodes that exist but could not be probed, with a message for each.
         public let problems: [Problem]
+        /// The socket a sound server (PulseAudio, PipeWire) answered on; null when none did.
+        public var soundServer: String? = nil
+        /// The sound sources (`"kind":"audio"`): the server's, then ALSA capture devices.
+        public var soundSources: [SoundListing.Entry] = []
+
+        enum CodingKeys: String, CodingKey {
+            case devices, problems
+            case soundServer = "sound_server"
+            case soundSources = "sound_sources"
+        }
+
+        /// Encodes every key, `sound_server` as null when none answered.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(devices, forKey: .devices)
+            try container.encode(problems, forKey: .problems)
+            try container.encode(soundServer, forKey: .soundServer)
+            try container.encode(soundSources, forKey: .soundSources)
+        }
     }
 
     /// One camera.
     public struct Device: Codable, Sendable, Equatable {
+        /// Always "video" (sound sources are "audio").
+        public var kind: String = "video"
         /// Position in the list (what `--device N` selects).
         public let index: Int
         /// Device node.
@@ -39,13 +61,14 @@ public enum DeviceListing {
         public let stableName: String?
 
         enum CodingKeys: String, CodingKey {
-            case index, path, card, driver, bus, capabilities, formats, controls
+            case kind, index, path, card, driver, bus, capabilities, formats, controls
             case stableName = "stable_name"
         }
 
         /// Encodes every key, `stable_name` as null when there is none.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(kind, forKey: .kind)
             try container.encode(index, forKey: .index)
             try container.encode(path, forKey: .path)
             try container.encode(card, forKey: .card)
@@ -146,20 +169,23 @@ public enum DeviceListing {
         public let message: String
     }
 
-    /// The JSON document for `devices` and scan `failures`.
-    public static func document(_ devices: [CaptureDevice], failures: [DeviceError] = []) -> Document {
-        Document(devices: devices.map(entry), problems: failures.map { Problem(path: $0.path, message: $0.message) })
+    /// The JSON document for `devices`, scan `failures` and the `sound` sources (none
+    /// listed when nil).
+    public static func document(_ devices: [CaptureDevice], failures: [DeviceError] = [], sound: SoundCatalog? = nil) -> Document {
+        Document(devices: devices.map(entry), problems: failures.map { Problem(path: $0.path, message: $0.message) },
+                 soundServer: sound?.server, soundSources: sound.map(SoundListing.entries) ?? [])
     }
 
     /// The JSON text: one line by default (scripts read JSON lines), indented when `pretty`.
     /// Keys are sorted, so the text is stable.
-    public static func jsonText(_ devices: [CaptureDevice], failures: [DeviceError] = [], pretty: Bool = false) -> String {
+    public static func jsonText(_ devices: [CaptureDevice], failures: [DeviceError] = [], sound: SoundCatalog? = nil,
+                                pretty: Bool = false) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
             : [.sortedKeys, .withoutEscapingSlashes]
         // Encoding plain strings and numbers cannot fail; an empty document is a safe fallback.
-        guard let data = try? encoder.encode(document(devices, failures: failures)) else {
-            return #"{"devices":[],"problems":[]}"#
+        guard let data = try? encoder.encode(document(devices, failures: failures, sound: sound)) else {
+            return #"{"devices":[],"problems":[],"sound_server":null,"sound_sources":[]}"#
         }
         return String(decoding: data, as: UTF8.self)
     }

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Sound sources: a PulseAudio or PipeWire server that answers (pulsesrc), and ALSA
 /// capture devices this user may open (alsasrc). Never a problem: a movie needs no sound.
 enum SoundChecks {
@@ -69,66 +65,23 @@ enum SoundChecks {
         return [pulse, alsa]
     }
 
-    /// Where a PulseAudio client looks for its server: `$PULSE_SERVER` (its unix: entries),
-    /// else the user's runtime folder, then the system-wide socket.
+    /// Where a PulseAudio client looks for its server (see `SoundServer.sockets`).
     static func pulseSockets(environment: [String: String]) -> [String] {
-        if let server = environment["PULSE_SERVER"], !server.isEmpty {
-            return server.split(separator: " ").compactMap { entry in
-                let entry = entry.hasPrefix("{") ? String(entry.drop { $0 != "}" }.dropFirst()) : String(entry)
-                if entry.hasPrefix("unix:") { return String(entry.dropFirst(5)) }
-                return entry.hasPrefix("/") ? entry : nil
-            }
-        }
-        let runtime = environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/run/user/\(getuid())"
-        return [runtime + "/pulse/native", "/run/pulse/native", "/var/run/pulse/native"]
+        SoundServer.sockets(environment: environment)
     }
 
     /// Whether something accepts a connection on the Unix socket at `path`.
-    static func answers(_ path: String) -> Bool {
-        guard path.utf8.count < 108 else { return false }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            let bytes = Array(path.utf8)
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
-            }
-        }
-    }
+    static func answers(_ path: String) -> Bool { SoundServer.answers(path) }
 
-    /// ALSA capture PCM nodes (`/dev/snd/pcmC0D0c` is "hw:0,0"), and whether this user may open each.
+    /// ALSA capture PCM nodes and whether this user may open each (see `AlsaCaptureNodes`).
     static func alsaCaptureDevices(folder: String = "/dev/snd") -> [Findings.AlsaDevice] {
-        guard let directory = opendir(folder) else { return [] }
-        defer { closedir(directory) }
-        var found: [Findings.AlsaDevice] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard let hw = alsaName(node: name) else { continue }
-            found.append(.init(name: hw, permitted: access(folder + "/" + name, R_OK | W_OK) == 0))
-        }
-        return found.sorted { $0.name < $1.name }
+        AlsaCaptureNodes.list(folder: folder).map { .init(name: $0.name, permitted: $0.permitted) }
     }
 
     /// "hw:0,0" for "pcmC0D0c" (a capture node); nil for anything else.
     static func alsaName(node: String) -> String? {
-        guard node.hasPrefix("pcmC"), node.hasSuffix("c") else { return nil }
-        let parts = node.dropFirst(4).dropLast().split(separator: "D")
-        guard parts.count == 2, let card = Int(parts[0]), let device = Int(parts[1]) else { return nil }
-        return "hw:\(card),\(device)"
+        AlsaCaptureNodes.parse(node: node).map(\.name)
     }
 
-    private static func environment() -> [String: String] {
-        var values: [String: String] = [:]
-        for name in ["PULSE_SERVER", "XDG_RUNTIME_DIR"] {
-            if let value = getenv(name) { values[name] = String(cString: value) }
-        }
-        return values
-    }
+    private static func environment() -> [String: String] { SoundServer.processEnvironment() }
 }
