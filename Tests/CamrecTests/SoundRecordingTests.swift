@@ -1,0 +1,213 @@
+import Foundation
+import Testing
+
+/// Sound with the movie (`--audio`): what ffprobe and ffmpeg find in the files, sync measured
+/// with the emulated camera's flashes and the click player (AVSync), and the faults.
+@Suite("Sound: --audio", .serialized)
+struct SoundRecordingTests {
+    /// The first sample's time and where the last one ends, for stream `a:0` or `v:0`, as
+    /// ffprobe decodes the file (edit lists, pre-skip and start times applied). A video
+    /// frame lasts `frameDuration`.
+    static func span(_ movie: String, stream: String, frameDuration: Double = 1.0 / 30) throws -> ClosedRange<Double> {
+        let run = try ChildProcess.run("ffprobe", ["-v", "error", "-select_streams", stream, "-show_frames",
+                                                   "-show_entries", "frame=best_effort_timestamp_time,duration_time",
+                                                   "-of", "csv=p=0", movie])
+        let rows = run.stdoutText.split(separator: "\n").map { $0.split(separator: ",").map { Double($0) } }
+        guard let first = rows.first?.first ?? nil, let last = rows.last, let start = last.first ?? nil else {
+            throw MediaProbe.Failure(description: "ffprobe found no frames in \(stream) of \(movie): \(run.stderr)")
+        }
+        let duration = stream.hasPrefix("v") ? frameDuration : (last.count > 1 ? last[1] ?? 0 : 0)
+        return first...(start + duration)
+    }
+
+    /// NAME.partial.EXT, where a movie is written until it is finalised.
+    static func partial(_ movie: String) -> String {
+        let url = URL(fileURLWithPath: movie)
+        return url.deletingPathExtension().path + ".partial." + url.pathExtension
+    }
+
+    /// codec, channels and sample rate of the first sound stream.
+    static func soundStream(_ movie: String) throws -> (codec: String, channels: Int, rate: Int) {
+        let run = try ChildProcess.run("ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries",
+                                                   "stream=codec_name,channels,sample_rate", "-of", "csv=p=0", movie])
+        let fields = run.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",")
+        guard fields.count == 3 else { throw MediaProbe.Failure(description: "no sound stream in \(movie): \(run.stdoutText) \(run.stderr)") }
+        return (String(fields[0]), Int(fields[2]) ?? 0, Int(fields[1]) ?? 0)
+    }
+
+    @Test("--audio test: AAC in MP4, Opus in MKV, mono 48 kHz; sound and picture start and end together", arguments: [
+        ("mp4", "aac", 1024.0 / 48000), ("mkv", "opus", 0.020),
+    ])
+    func toneInEachContainer(_ container: String, _ codec: String, _ packet: Double) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let movie = folder.path("tone.\(container)")
+        let run = try CamrecBinary.run(["--device", "test", "--size", "320x240", "--max-duration", "3s",
+                                        "--audio", "test", "--json", movie])
+        try #require(run.status == 0, "\(run.stderr)")
+        let lines = JSONLines.parse(run)
+        let started = try #require(lines.first { $0["type"] as? String == "started" })
+        let audio = try #require(started["audio"] as? [String: Any], "started line: \(started)")
+        #expect(audio["codec"] as? String == codec && audio["channels"] as? Int == 1 && audio["rate"] as? Int == 48000)
+        #expect(audio["device"] as? String == "test")
+        let result = try #require(lines.first { $0["type"] as? String == "result" })
+        #expect(result["dropped_audio_ms"] as? Int == 0, "\(result)")
+
+        let stream = try Self.soundStream(movie)
+        #expect(stream.codec == codec && stream.channels == 1 && stream.rate == 48000, "\(stream)")
+        #expect(try MediaProbe.decodeErrors(movie).isEmpty)
+        let picture = try Self.span(movie, stream: "v:0")
+        let sound = try Self.span(movie, stream: "a:0")
+        // the sound's first real sample: after AAC's 1024 samples of priming (what players play first)
+        let priming = codec == "aac" ? 1024.0 / 48000 : 0
+        #expect(abs(sound.lowerBound + priming - picture.lowerBound) <= 1.0 / 30, "sound \(sound), picture \(picture)")
+        #expect(abs(sound.upperBound - picture.upperBound) <= packet + 0.002, "sound \(sound), picture \(picture)")
+    }
+
+    @Test("sound and picture in sync to the frame: flashes and clicks on the same instants (emulated camera, test sound server)",
+          arguments: ["mp4", "mkv"])
+    func syncMeasured(_ container: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let server = try TestSoundServer()
+        defer { server.stop() }
+        let player = try ClickPlayer(server: server, periodMilliseconds: 2000)
+        defer { player.stop() }
+        let movie = folder.path("sync.\(container)")
+        let camera = VirtualCameraDevice(formats: ["mjpeg"], sizes: ["640x480@30"], flash: "2s")
+        let env = try VirtualCameraEnvironment.shared().environment([camera], base: server.environment())
+        let run = try CamrecBinary.run(["--device", "/dev/video0", "--size", "640x480", "--fps", "30",
+                                        "--max-duration", "9s", "--audio", "vsink.monitor", "--json", movie],
+                                       environment: env)
+        try #require(run.status == 0, "\(run.stderr)")
+        let sync = try AVSync.measure(movie)
+        print("camrec, \(container): \(sync)")
+        #expect(sync.offsets.count >= 3, "\(sync)")
+        for offset in sync.offsets { #expect(abs(offset) <= 1.0 / 30, "offsets \(sync.offsets)") }
+        for click in player.clicks { #expect(abs(click.error) < 0.002, "\(player.clicks)") }
+    }
+
+    @Test("--audio default records the sound server's default source; a mono source stays mono")
+    func serverSources() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let server = try TestSoundServer(sinks: [.init(name: "vsink"), .init(name: "mic", channels: 1, rate: 44100)])
+        defer { server.stop() }
+        let stereo = folder.path("stereo.mp4")
+        var run = try CamrecBinary.run(["--device", "test", "--size", "320x240", "--max-duration", "2s",
+                                        "--audio", "default", stereo], environment: server.environment())
+        try #require(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("vsink.monitor"), "\(run.stderr)")
+        var stream = try Self.soundStream(stereo)
+        #expect(stream.codec == "aac" && stream.channels == 2 && stream.rate == 48000, "\(stream)")
+
+        let mono = folder.path("mono.mp4")
+        run = try CamrecBinary.run(["--device", "test", "--size", "320x240", "--max-duration", "2s",
+                                    "--audio", "mic.monitor", "--audio-bitrate", "64k", "--json", mono],
+                                   environment: server.environment())
+        try #require(run.status == 0, "\(run.stderr)")
+        stream = try Self.soundStream(mono)
+        // AAC takes the source's own standard rate: no resampling
+        #expect(stream.codec == "aac" && stream.channels == 1 && stream.rate == 44100, "\(stream)")
+        let started = JSONLines.parse(run).first { $0["type"] as? String == "started" }
+        #expect((started?["audio"] as? [String: Any])?["bitrate"] as? Int == 64)
+    }
+
+    @Test("a missing source is exit 66 naming the sources there are; no sound server is 69; nothing is written")
+    func missingSources() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let server = try TestSoundServer()
+        defer { server.stop() }
+        let movie = folder.path("none.mp4")
+        var run = try CamrecBinary.run(["--device", "test", "--max-duration", "2s", "--audio", "nosuch", movie],
+                                       environment: server.environment())
+        #expect(run.status == 66, "\(run.status) \(run.stderr)")
+        #expect(run.stderr.contains("nosuch") && run.stderr.contains("vsink.monitor"), "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+
+        var env = ProcessInfo.processInfo.environment
+        env["PULSE_SERVER"] = "unix:" + folder.path("no-server")
+        env["XDG_RUNTIME_DIR"] = folder.path("runtime")
+        run = try CamrecBinary.run(["--device", "test", "--max-duration", "2s", "--audio", "default", movie], environment: env)
+        #expect(run.status == 69, "\(run.status) \(run.stderr)")
+        #expect(run.stderr.contains("no sound server answers"), "\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix("none") }.isEmpty)
+
+        run = try CamrecBinary.run(["--device", "test", "--audio-bitrate", "96k", movie])
+        #expect(run.status == 64 && run.stderr.contains("--audio"), "\(run.stderr)")
+    }
+
+    @Test("the sound server going away mid-recording: one warning, the picture goes on to the limit, the sound stops there")
+    func serverGoesAway() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let server = try TestSoundServer()
+        defer { server.stop() }
+        let movie = folder.path("lost.mp4")
+        let camrec = try CamrecBinary.start(["--device", "test", "--size", "320x240", "--max-duration", "6s",
+                                             "--audio", "default", "--json", movie], environment: server.environment())
+        let progressed = camrec.waitUntil { lines in
+            lines.contains { $0["type"] as? String == "started" }
+        }
+        try #require(progressed, "no started line")
+        // the sound has begun once the movie has frames: wait for a second of them
+        let sounding = Wait.until(timeout: 60) {
+            (try? Self.span(Self.partial(movie), stream: "a:0"))?.upperBound ?? 0 > 1
+        }
+        try #require(sounding, "no sound in the partial movie")
+        server.stop()
+        let status = camrec.wait(timeout: 60)
+        #expect(status == 0, "\(camrec.stderrText)")
+        let warnings = camrec.lines(type: "warning").compactMap { $0["message"] as? String }
+        #expect(warnings.count == 1 && warnings[0].contains("sound source stopped"), "\(warnings)")
+        #expect(try MediaProbe.probe(movie).frames == 180)
+        let sound = try Self.span(movie, stream: "a:0")
+        #expect(sound.upperBound > 0.9 && sound.upperBound < 5.5, "sound \(sound)")
+    }
+
+    @Test("segments with sound: every segment has both, the sound adds up to the picture, cut at the same instant")
+    func segments() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let run = try CamrecBinary.run(["--device", "test", "--size", "320x240", "--max-duration", "3s", "--segment", "1s",
+                                        "--audio", "test", "--json", folder.path("seg.mp4")])
+        try #require(run.status == 0, "\(run.stderr)")
+        let result = try #require(JSONLines.parse(run).first { $0["type"] as? String == "result" })
+        #expect(result["reason"] as? String == "max-duration", "\(result)")
+        let movies = (1...3).map { folder.path(String(format: "seg-%04d.mp4", $0)) }
+        var soundTotal = 0.0
+        for (index, movie) in movies.enumerated() {
+            let picture = try Self.span(movie, stream: "v:0")
+            let sound = try Self.span(movie, stream: "a:0")
+            // the first file holds AAC's priming before its first frame; later ones start at the cut
+            let priming = index == 0 ? 1024.0 / 48000 : 0
+            #expect(abs(sound.lowerBound + priming - picture.lowerBound) <= 1024.0 / 48000 + 0.002,
+                    "\(movie): sound \(sound), picture \(picture)")
+            soundTotal += sound.upperBound - sound.lowerBound
+            #expect(try MediaProbe.decodeErrors(movie).isEmpty)
+        }
+        // 3 s of sound plus the priming, to within one packet: nothing lost or doubled at the cuts
+        #expect(abs(soundTotal - (3 + 1024.0 / 48000)) <= 1024.0 / 48000 + 0.002, "sound in all: \(soundTotal)")
+    }
+
+    @Test("kill -9: the partial MP4's fragments hold both the picture and the sound")
+    func killedRecordingKeepsSound() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let movie = folder.path("killed.mp4")
+        let camrec = try CamrecBinary.start(["--device", "test", "--size", "320x240", "--max-duration", "60s",
+                                             "--audio", "test", "--json", movie])
+        let partial = Self.partial(movie)
+        let written = Wait.until(timeout: 60) {
+            (try? Self.span(partial, stream: "a:0"))?.upperBound ?? 0 > 2
+        }
+        try #require(written, "no sound in the partial movie")
+        camrec.signal(SIGKILL)
+        _ = camrec.wait(timeout: 30)
+        let picture = try Self.span(partial, stream: "v:0")
+        let sound = try Self.span(partial, stream: "a:0")
+        #expect(picture.upperBound > 2 && sound.upperBound > 2, "picture \(picture), sound \(sound)")
+        #expect(abs(picture.upperBound - sound.upperBound) < 1, "picture \(picture), sound \(sound)")
+    }
+}
