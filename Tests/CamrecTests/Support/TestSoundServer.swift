@@ -28,7 +28,9 @@ final class TestSoundServer: @unchecked Sendable {
 
     /// Starts a server with `sinks` (the first is the default sink, its monitor the default
     /// source) and waits until it answers (`pactl info`).
-    init(sinks: [Sink] = [Sink(name: "vsink")]) throws {
+    /// `modules`: more modules to load, e.g. "module-sine-source source_name=tone" (a source
+    /// that records a 440 Hz sine: sound that is never silent).
+    init(sinks: [Sink] = [Sink(name: "vsink")], modules: [String] = []) throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/pulseaudio") else {
             throw Failure(description: "pulseaudio is not installed: run scripts/deps")
         }
@@ -49,7 +51,7 @@ final class TestSoundServer: @unchecked Sendable {
             "/usr/bin/pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no",
             "--disable-shm=true", "--log-target=stderr", "--load=module-native-protocol-unix",
         ]
-        arguments += sinks.map { "--load=" + $0.argument }
+        arguments += sinks.map { "--load=" + $0.argument } + modules.map { "--load=" + $0 }
         process.arguments = arguments
         let clients = Self.clientEnvironment(folder: folder, base: ProcessInfo.processInfo.environment)
         process.environment = clients
