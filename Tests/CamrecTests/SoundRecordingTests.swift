@@ -88,6 +88,38 @@ struct SoundRecordingTests {
         for click in player.clicks { #expect(abs(click.error) < 0.002, "\(player.clicks)") }
     }
 
+    @Test("camrec trim keeps the sound in step: the offsets of flashes and clicks are the same after the cut",
+          arguments: ["mp4", "mkv"])
+    func trimKeepsSync(_ container: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let server = try TestSoundServer()
+        defer { server.stop() }
+        let player = try ClickPlayer(server: server, periodMilliseconds: 2000)
+        defer { player.stop() }
+        let movie = folder.path("whole.\(container)")
+        let camera = VirtualCameraDevice(formats: ["mjpeg"], sizes: ["640x480@30"], flash: "2s")
+        let env = try VirtualCameraEnvironment.shared().environment([camera], base: server.environment())
+        let run = try CamrecBinary.run(["--device", "/dev/video0", "--size", "640x480", "--fps", "30",
+                                        "--max-duration", "9s", "--audio", "vsink.monitor", movie], environment: env)
+        try #require(run.status == 0, "\(run.stderr)")
+        let whole = try AVSync.measure(movie)
+        let cut = folder.path("cut.\(container)")
+        let trim = try CamrecBinary.run(["trim", "--start", "2.3", "--end", "7.9", "--output", cut, movie])
+        try #require(trim.status == 0, "\(trim.stderr)")
+        let trimmed = try AVSync.measure(cut)
+        print("trim, \(container): whole \(whole), cut \(trimmed)")
+        try #require(trimmed.offsets.count >= 2, "\(trimmed)")
+        // each flash of the cut is a flash of the whole, 2.3 s earlier (to the frame), with the same offset
+        for (flash, offset) in zip(trimmed.flashes, trimmed.offsets) {
+            guard let index = whole.flashes.firstIndex(where: { abs($0 - 2.3 - flash) < 0.04 }), index < whole.offsets.count else {
+                Issue.record("flash at \(flash) s of the cut is not in the whole movie: \(whole), \(trimmed)")
+                continue
+            }
+            #expect(abs(offset - whole.offsets[index]) <= 0.003, "cut \(trimmed.offsets), whole \(whole.offsets)")
+        }
+    }
+
     @Test("--audio default records the sound server's default source; a mono source stays mono")
     func serverSources() throws {
         let folder = try TemporaryFolder()
