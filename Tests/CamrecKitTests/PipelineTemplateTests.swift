@@ -4,11 +4,11 @@ import Testing
 @Suite struct PipelineTemplateTests {
     @Test func builtInTemplateHasTheNamedElementsCamrecReaches() {
         let body = PipelineTemplate.record.body
-        // "encoder" comes with {encode} (there is none with --codec copy).
+        // "encoder" comes with {encode} (there is none with --codec copy), "audiosrc" with {audio}.
         for name in ["name=src", "name=t", "name=record", "name=stills"] {
             #expect(body.contains(name), "record.pipeline lacks \(name)")
         }
-        #expect(PipelineTemplate.record.placeholders == ["source", "caps", "decode_shared", "picture", "decode_record", "encode", "output"])
+        #expect(PipelineTemplate.record.placeholders == ["source", "caps", "decode_shared", "picture", "decode_record", "encode", "output", "audio"])
     }
 
     @Test func renderFillsPlaceholdersAndDropsComments() throws {
