@@ -120,6 +120,44 @@ struct SoundRecordingTests {
         }
     }
 
+    @Test("a stop (SIGINT) ends the sound where the last frame ends")
+    func stopEndsTogether() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let movie = folder.path("stopped.mkv")
+        let camrec = try CamrecBinary.start(["--device", "test", "--size", "320x240", "--max-duration", "60s",
+                                             "--audio", "test", "--json", movie])
+        defer { camrec.signal(SIGKILL) }
+        try #require(camrec.waitForLine(type: "started"))
+        // Matroska is readable as it is written: wait for two seconds of picture and sound
+        let going = Wait.until(timeout: 60) {
+            (try? Self.span(Self.partial(movie), stream: "a:0"))?.upperBound ?? 0 > 2
+        }
+        try #require(going, "\(camrec.stderrText)")
+        camrec.signal(SIGINT)
+        #expect(camrec.wait(timeout: 60) == 0, "\(camrec.stderrText)")
+        let picture = try Self.span(movie, stream: "v:0")
+        let sound = try Self.span(movie, stream: "a:0")
+        #expect(abs(sound.upperBound - picture.upperBound) <= 0.020 + 0.002, "sound \(sound), picture \(picture)")
+    }
+
+    @Test("the camera lost mid-recording: exit 79, the movie kept with its sound to the last frame")
+    func cameraLostKeepsSound() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let movie = folder.path("lost.mp4")
+        let camera = VirtualCameraDevice(formats: ["mjpeg"], sizes: ["640x480@30"], fault: "unplug@90")
+        let env = try VirtualCameraEnvironment.shared().environment([camera])
+        let run = try CamrecBinary.run(["--device", "/dev/video0", "--max-duration", "60s", "--audio", "test", "--json", movie],
+                                       environment: env)
+        #expect(run.status == 79, "\(run.status) \(run.stderr)")
+        let picture = try Self.span(movie, stream: "v:0")
+        let sound = try Self.span(movie, stream: "a:0")
+        #expect(picture.upperBound > 2, "picture \(picture)")
+        #expect(abs(sound.upperBound - picture.upperBound) <= 0.2, "sound \(sound), picture \(picture)")
+        #expect(try MediaProbe.decodeErrors(movie).isEmpty)
+    }
+
     @Test("--audio default records the sound server's default source; a mono source stays mono")
     func serverSources() throws {
         let folder = try TemporaryFolder()

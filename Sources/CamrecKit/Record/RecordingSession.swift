@@ -352,7 +352,14 @@ final class RecordingSession {
         case .application(_, RecordingControl.Wake.splitFailed):
             return .failed(.signal(object: muxer?.name ?? "mux", name: "split-at-running-time"))
         case .error(let failure):
-            if let camera, failure.source.is(camera) { return .cameraFailed(failure, framesRecorded: gate.frames, now) }
+            if let camera, failure.source.is(camera) {
+                // The camera ends its branch itself; the sound ends where its last frame does.
+                if let sound {
+                    gate.close()
+                    if let end = gate.videoEnd { sound.gate.close(at: end) } else { sound.end() }
+                }
+                return .cameraFailed(failure, framesRecorded: gate.frames, now)
+            }
             if let sound, failure.source.is(sound.source) {
                 // Before the first frame: the run fails (nothing was recorded). Later, the
                 // movie goes on with the sound it has, the rest without sound.
