@@ -136,6 +136,7 @@ def write(ctx: Context, path: Path, sections: list[SectionResult], elapsed: floa
               "bench/run --only picture --output /tmp/picture.md     # section 9 alone, about 3.5 minutes",
               "bench/run --only encoding --output /tmp/encoding.md   # section 10 alone, about 11 minutes",
               "bench/run --only footprint --output /tmp/footprint.md # section 11 alone, about 2.5 minutes",
+              "bench/run --only sound --output /tmp/sound.md         # section 12 alone, about 17 minutes (--length 180: about 10)",
               "```", "",
               "Everything the run wrote (movies, logs, each command line) is under `bench/out/` (not committed).", ""]
     path.write_text("\n".join(lines))
