@@ -21,6 +21,8 @@ struct AVSyncHarnessTests {
         defer { folder.remove() }
         let server = try TestSoundServer()
         defer { server.stop() }
+        ClickedRecording.lock.lock()
+        defer { ClickedRecording.lock.unlock() }
         let player = try ClickPlayer(server: server, periodMilliseconds: 2000)
         defer { player.stop() }
         let movie = folder.path("ffmpeg.\(container)")

@@ -92,6 +92,8 @@ struct ClickPlayerTests {
     func accuracy() throws {
         let server = try TestSoundServer()
         defer { server.stop() }
+        ClickedRecording.lock.lock()
+        defer { ClickedRecording.lock.unlock() }
         let player = try ClickPlayer(server: server, periodMilliseconds: 500)
         defer { player.stop() }
         let reference = try MonitorReference(server: server)

@@ -1,4 +1,5 @@
 @testable import CamrecKit
+import Foundation
 import GStreamer
 import Testing
 
@@ -99,9 +100,11 @@ import Testing
 
     @Test func heldFramesWaitForTheFirstSoundsTime() {
         let gate = AudioGate(length: 1_000_000_000)
-        // the first sound arrives while no frame has started the movie: it would wait for one,
-        // so it is given on another thread, and the frame before it is held back
-        let first = Task.detached { gate.admit(pts: 50_000_000, duration: 10_000_000) }
+        // the first sound arrives while no frame has started the movie: it waits for one (on a
+        // thread of its own, as on the sound branch's streaming thread), and the frame before
+        // it is held back
+        let first = Thread { _ = gate.admit(pts: 50_000_000, duration: 10_000_000) }
+        first.start()
         let arrived = Wait.until { gate.mayStart(at: 40_000_000) == .hold && gate.mayStart(at: 60_000_000) == .go }
         #expect(arrived)
         gate.videoStarted(at: 60_000_000)
