@@ -136,6 +136,49 @@ struct SoundRecordingTests {
         #expect(abs(sound.upperBound - picture.upperBound) <= 0.020 + 0.002, "sound \(sound), picture \(picture)")
     }
 
+    @Test("a second signal aborts (exit 130): the movie is kept as written, with its sound", arguments: ["mp4", "mkv"])
+    func abortKeepsSound(_ container: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let output = folder.path("aborted.\(container)")
+        let socket = folder.path("control")
+        let run = try CamrecBinary.start(["--device", "test", "--size", "320x240", "--max-duration", "none",
+                                          "--audio", "test", "--control", socket, "--json", output])
+        defer { run.signal(SIGKILL) }
+        try #require(RecordingWait.frames(75, socket: socket), "\(run.stderrText)")
+        // two different signals pending together, as RecordingTests does it
+        run.signal(SIGSTOP)
+        run.signal(SIGINT)
+        run.signal(SIGTERM)
+        run.signal(SIGCONT)
+        #expect(run.wait() == 130, "\(run.stderrText)")
+        let picture = try Self.span(output, stream: "v:0")
+        let sound = try Self.span(output, stream: "a:0")
+        #expect(picture.upperBound > 1 && sound.upperBound > 1, "picture \(picture), sound \(sound)")
+        #expect(abs(picture.upperBound - sound.upperBound) < 0.6, "picture \(picture), sound \(sound)")
+        #expect(try MediaProbe.decodeErrors(output).isEmpty)
+    }
+
+    @Test("a full disk: exit 74, the movie kept with its sound, both decodable", arguments: ["mp4", "mkv"])
+    func fullDiskKeepsSound(_ container: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let small = folder.path("small")
+        try FileManager.default.createDirectory(atPath: small, withIntermediateDirectories: false)
+        // a 400 KB tmpfs (tests run as root, as CI does), as DiskFullTests use
+        let mount = try ChildProcess.run("mount", ["-t", "tmpfs", "-o", "size=400k", "tmpfs", small])
+        try #require(mount.status == 0, "cannot mount a small tmpfs to fill: \(mount.stderr)")
+        defer { _ = try? ChildProcess.run("umount", [small]) }
+        let output = small + "/full.\(container)"
+        let run = try CamrecBinary.run(["--device", "test", "--size", "640x480", "--max-duration", "30",
+                                        "--audio", "test", "--json", output])
+        #expect(run.status == 74, "\(run.stderr)")
+        let picture = try Self.span(output, stream: "v:0")
+        let sound = try Self.span(output, stream: "a:0")
+        #expect(picture.upperBound > 0.5 && sound.upperBound > 0.5, "picture \(picture), sound \(sound)")
+        #expect(try MediaProbe.decodeErrors(output).isEmpty)
+    }
+
     @Test("the camera lost mid-recording: exit 79, the movie kept with its sound to the last frame")
     func cameraLostKeepsSound() throws {
         let folder = try TemporaryFolder()
