@@ -183,18 +183,33 @@ enum OutputFileSize {
     }
 }
 
+/// A tmpfs of a few hundred KB to fill (tests run as root, as CI does).
+enum SmallDisk {
+    /// Mounts one of `size` (e.g. "400k") at a new folder "small" in `folder`; returns its path.
+    static func mount(size: String, in folder: TemporaryFolder) throws -> String {
+        let small = folder.path("small")
+        try FileManager.default.createDirectory(atPath: small, withIntermediateDirectories: false)
+        let mount = try ChildProcess.run("mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", small])
+        guard mount.status == 0 else {
+            throw MediaProbe.Failure(description: "cannot mount a small tmpfs to fill: \(mount.stderr)")
+        }
+        return small
+    }
+
+    static func unmount(_ path: String) {
+        _ = try? ChildProcess.run("umount", [path])
+    }
+}
+
 /// A full disk: the recording so far is kept, plays, and the exit code says so.
 @Suite struct DiskFullTests {
     @Test(arguments: ["mp4", "mkv"])
     func fullDiskKeepsAPlayableRecording(container: String) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let small = folder.path("small")
-        try FileManager.default.createDirectory(atPath: small, withIntermediateDirectories: false)
         // A 400 KB tmpfs (tests run as root, as CI does).
-        let mount = try ChildProcess.run("mount", ["-t", "tmpfs", "-o", "size=400k", "tmpfs", small])
-        try #require(mount.status == 0, "cannot mount a small tmpfs to fill: \(mount.stderr)")
-        defer { _ = try? ChildProcess.run("umount", [small]) }
+        let small = try SmallDisk.mount(size: "400k", in: folder)
+        defer { SmallDisk.unmount(small) }
         let output = small + "/full.\(container)"
         let result = try CamrecBinary.run(["--device", "test", "--size", "640x480", "--max-duration", "30", "--json", output])
         #expect(result.status == 74, "\(result.stderr)")

@@ -163,12 +163,8 @@ struct SoundRecordingTests {
     func fullDiskKeepsSound(_ container: String) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let small = folder.path("small")
-        try FileManager.default.createDirectory(atPath: small, withIntermediateDirectories: false)
-        // a 400 KB tmpfs (tests run as root, as CI does), as DiskFullTests use
-        let mount = try ChildProcess.run("mount", ["-t", "tmpfs", "-o", "size=400k", "tmpfs", small])
-        try #require(mount.status == 0, "cannot mount a small tmpfs to fill: \(mount.stderr)")
-        defer { _ = try? ChildProcess.run("umount", [small]) }
+        let small = try SmallDisk.mount(size: "400k", in: folder)
+        defer { SmallDisk.unmount(small) }
         let output = small + "/full.\(container)"
         let run = try CamrecBinary.run(["--device", "test", "--size", "640x480", "--max-duration", "30",
                                         "--audio", "test", "--json", output])
