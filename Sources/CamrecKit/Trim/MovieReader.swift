@@ -71,6 +71,10 @@ final class MovieReader {
             try sink.set("sync", false)
             try sink.set("async", false)
             try sink.set("enable-last-sample", false)
+            // Without this, a stream's end waits in the sink (holding its preroll lock) until
+            // every packet is pulled; the reader pulls video first, so a state change then
+            // waits on that sink and the video sink waits on the state change: a deadlock.
+            try sink.set("wait-on-eos", false)
             try pipeline.add(queue)
             try pipeline.add(sink)
             try queue.link(sink)
