@@ -46,6 +46,17 @@ public struct BufferView {
     public var isKeyframe: Bool { camrec_buffer_is_delta(bufferPointer) == 0 }
     /// Size in bytes.
     public var size: Int { Int(gst_buffer_get_size(bufferPointer)) }
+    /// The media offsets: for raw sound from a source, the first sample frame's number and
+    /// the one after the last (nil when either is unset).
+    public var offsets: Range<UInt64>? {
+        let start = UInt64(bufferPointer.pointee.offset), end = UInt64(bufferPointer.pointee.offset_end)
+        guard start != UInt64.max, end != UInt64.max, end >= start else { return nil }
+        return start..<end
+    }
+    /// Whether data was lost before this buffer (the DISCONT flag).
+    public var isDiscontinuous: Bool {
+        bufferPointer.pointee.mini_object.flags & GST_BUFFER_FLAG_DISCONT.rawValue != 0
+    }
     /// Timing, flags and size, copied out.
     public var timing: BufferTiming { BufferTiming(bufferPointer) }
     /// The reference count, which the view does not change (for ownership tests; racy by nature).

@@ -180,9 +180,12 @@ private struct RunTotals: Sendable {
     var corrupt: UInt64 = 0
     var keyframeInterval: Double?
     var droppedAudioMs: Int?
+    var audioClockPPM: Int?
 
     mutating func add(_ result: RecordingResult) {
         sessions += 1
+        // The latest pipeline's measure: the longest-running, usually, and the card's state now.
+        audioClockPPM = result.audioClockPPM ?? audioClockPPM
         if let lost = result.droppedAudioMs { droppedAudioMs = (droppedAudioMs ?? 0) + lost }
         if let interval = result.keyframeInterval { keyframeInterval = max(keyframeInterval ?? 0, interval) }
         files += result.files
@@ -199,6 +202,7 @@ private struct RunTotals: Sendable {
         var result = RecordingResult(reason: reason, files: ordered, droppedFrames: dropped, corruptFrames: corrupt, message: message)
         result.keyframeInterval = keyframeInterval
         result.droppedAudioMs = droppedAudioMs
+        result.audioClockPPM = audioClockPPM
         return result
     }
 }

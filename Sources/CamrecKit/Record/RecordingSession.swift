@@ -218,6 +218,7 @@ final class RecordingSession {
         var result = try loop(events: events)
         result.keyframeInterval = gate.longestKeyframeInterval
         result.droppedAudioMs = sound?.droppedMilliseconds
+        result.audioClockPPM = sound.map { Int($0.clockPPM.rounded()) }
         return result
     }
 

@@ -14,6 +14,8 @@ final class SoundBranch {
     private let rate: Element
     /// Ends the branch once: at the movie's end, or when its source fails.
     private let ending: SoundEnding
+    /// Keeps the source's sound on the system clock.
+    private let clock: SoundClockProbe
     private var tokens: [ProbeToken]
     /// How much later the picture goes into the muxer than it was captured: AAC's encoder
     /// puts 1024 samples of priming before the first real one, and the muxer does not tell
@@ -41,6 +43,7 @@ final class SoundBranch {
         rate = try pipeline.element(named: "audiorate")
         let ending = SoundEnding(encoderInput: try pipeline.element(named: "audioencoder").staticPad("sink"))
         self.ending = ending
+        clock = try SoundClockProbe(source: source)
         let gate = self.gate
         tokens = [try rate.staticPad("src").addProbe(.buffer) { info in
             guard let buffer = info.buffer else { return .pass }
@@ -68,6 +71,10 @@ final class SoundBranch {
         ending.end()
     }
 
+    /// How fast the sound card's clock ran against the system clock (ppm, positive: fast),
+    /// as corrected so far.
+    var clockPPM: Double { clock.clockPPM }
+
     /// Whether `end()` was called.
     var hasEnded: Bool { ending.hasEnded }
 
@@ -76,6 +83,7 @@ final class SoundBranch {
         gate.release()
         for token in tokens { token.remove() }
         tokens = []
+        clock.remove()
     }
 }
 

@@ -75,6 +75,10 @@ public struct RecordingResult: Sendable, Codable, Equatable {
     /// With sound: milliseconds of sound the source lost (recorded as silence of the same
     /// length, so the sound never shifts); nil without sound.
     public var droppedAudioMs: Int?
+    /// With sound: how fast the sound card's clock ran against the system clock, in parts
+    /// per million (positive: fast), as camrec corrected it to keep the sound with the
+    /// picture; nil without sound.
+    public var audioClockPPM: Int?
 
     public init(reason: StopReason, files: [ResultFile], droppedFrames: UInt64, corruptFrames: UInt64 = 0,
                 message: String? = nil) {

@@ -23,16 +23,17 @@ public struct AudioSettings: Sendable, Equatable {
 
     /// The source element, in pipeline syntax, named "audiosrc". A sound server's or ALSA
     /// source does not provide the pipeline's clock: the pipeline runs on the system's
-    /// monotonic clock, which the camera's timestamps are already on, and the source's
-    /// timestamps follow it (`slave-method=skew`: when its sample clock drifts from the
-    /// system clock, it resynchronises instead of letting the sound slide away).
+    /// monotonic clock, which the camera's timestamps are already on. The source stamps
+    /// its sound by sample count (`slave-method=none`) and the recording's `SoundClock`
+    /// places it on the system clock, correcting the sound card's drift sample by sample
+    /// (GStreamer's `skew` slaving lets it grow to a whole ring buffer, then jumps).
     public func sourceElement(quote: (String) -> String) -> String {
         switch input.element {
         case .pulse(let device):
-            return "pulsesrc name=audiosrc provide-clock=false slave-method=skew"
+            return "pulsesrc name=audiosrc provide-clock=false slave-method=none"
                 + (device.map { " device=" + quote($0) } ?? "")
         case .alsa(let device):
-            return "alsasrc name=audiosrc provide-clock=false slave-method=skew device=" + quote(device)
+            return "alsasrc name=audiosrc provide-clock=false slave-method=none device=" + quote(device)
         case .test:
             // 10-ms buffers, as a sound server's.
             return "audiotestsrc name=audiosrc is-live=true wave=sine freq=440 volume=0.2 samplesperbuffer=480"
@@ -42,14 +43,15 @@ public struct AudioSettings: Sendable, Equatable {
     /// The sound branch, in pipeline syntax, ending in the muxer's sound pad `muxerPad`
     /// (e.g. "mux.audio_0"): source → queue → conversion to the encoder's channels and
     /// rate → `audiorate` (named "audiorate": lost samples become silence of the same
-    /// length, so the sound never shifts; it counts them) → encoder (named
+    /// length, so the sound never shifts; it counts them; `tolerance` 5 ms, below the 10 ms
+    /// a source loses at once, instead of its 40-ms default) → encoder (named
     /// "audioencoder") → muxer.
     public func branch(muxerPad: String, quote: (String) -> String) -> String {
         let raw = "audio/x-raw,channels=\(channels),rate=\(rate)"
         let sourceCaps = input.channels.map { " ! audio/x-raw,channels=\($0)" } ?? ""
         return sourceElement(quote: quote) + sourceCaps
             + " ! queue name=audioqueue max-size-buffers=0 max-size-bytes=0 max-size-time=10000000000"
-            + " ! audioconvert ! audioresample ! " + raw + " ! audiorate name=audiorate skip-to-first=true"
+            + " ! audioconvert ! audioresample ! " + raw + " ! audiorate name=audiorate skip-to-first=true tolerance=5000000"
             + " ! \(codec.encoder) name=audioencoder \(codec.bitrateProperty(kilobits: bitrate)) ! " + muxerPad
     }
 }

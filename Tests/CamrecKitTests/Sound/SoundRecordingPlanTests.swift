@@ -41,8 +41,8 @@ import Testing
         let settings = AudioSettings(input: AudioInput(element: .pulse(device: "a b"), channels: 1, rate: 48000, reason: ""),
                                      container: .mp4)
         let branch = settings.branch(muxerPad: "mux.audio_0") { "'\($0)'" }
-        #expect(branch.hasPrefix("pulsesrc name=audiosrc provide-clock=false slave-method=skew device='a b' ! audio/x-raw,channels=1"))
-        #expect(branch.contains("audiorate name=audiorate skip-to-first=true"))
+        #expect(branch.hasPrefix("pulsesrc name=audiosrc provide-clock=false slave-method=none device='a b' ! audio/x-raw,channels=1"))
+        #expect(branch.contains("audiorate name=audiorate skip-to-first=true tolerance=5000000"))
         #expect(branch.contains("avenc_aac name=audioencoder bitrate=96000 ! mux.audio_0"))
         let alsa = AudioSettings(input: AudioInput(element: .alsa(device: "hw:1,0"), reason: ""), container: .mkv)
         #expect(alsa.sourceElement { $0 }.hasPrefix("alsasrc name=audiosrc provide-clock=false"))
