@@ -12,8 +12,10 @@ enum AudioOptions {
         Sound (--audio): AAC in MP4 and MOV, Opus in MKV, with the source's channels (a mono
         microphone stays mono). Sound and picture start and end together and stay together:
         the pipeline runs on the system's monotonic clock, which the camera's timestamps are
-        on, and the sound source's timestamps follow it; sound the source loses becomes
-        silence of the same length (the result's dropped_audio_ms), so it never shifts.
+        on, and camrec places the sound on it, correcting the sound card's own clock by
+        repeating or dropping single samples (the result's audio_clock_ppm says how far off
+        it was); sound the source loses becomes silence of the same length (the result's
+        dropped_audio_ms), so it never shifts.
         """
 }
 
