@@ -28,8 +28,9 @@ final class TestSoundServer: @unchecked Sendable {
 
     /// Starts a server with `sinks` (the first is the default sink, its monitor the default
     /// source) and waits until it answers (`pactl info`).
-    /// `modules`: more modules to load, e.g. "module-sine-source source_name=tone" (a source
-    /// that records a 440 Hz sine: sound that is never silent).
+    /// `modules`: more modules to load, e.g. `DriftingSoundCard.module(…)` (a pipe source
+    /// fed by the test). Not `module-sine-source`: in this server it delivers 200 ms of
+    /// sound every few seconds, far slower than real time.
     init(sinks: [Sink] = [Sink(name: "vsink")], modules: [String] = []) throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/pulseaudio") else {
             throw Failure(description: "pulseaudio is not installed: run scripts/deps")

@@ -93,10 +93,11 @@ struct SoundClock {
         self.tuning = tuning
     }
 
-    /// How fast the sound card's clock ran against the system clock, in parts per million
-    /// (positive: fast, frames were dropped), from the corrections so far.
+    /// How fast the sound card's clock runs against the system clock, in parts per million
+    /// (positive: fast, frames are dropped): the standing correction the loop has learnt
+    /// (not the corrections so far, which include putting the start in place).
     var clockPPM: Double {
-        placedFrames > 0 ? -Double(editedFrames) / Double(placedFrames) * 1_000_000 : 0
+        -standing / (Double(rate) * Double(tuning.block) / 1_000_000_000) * 1_000_000
     }
 
     /// Places a buffer of `count` sample frames that the source stamped `pts` and that
