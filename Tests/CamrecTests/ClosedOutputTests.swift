@@ -25,7 +25,8 @@ import Testing
         defer { folder.remove() }
         let output = folder.path("movie.mp4")
         let statusFile = folder.path("status")
-        let arguments = "--device test --size 320x240 --fps 30 --max-duration 2 '\(output)'"
+        // One second is enough: every reader goes away before camrec stops (or never reads).
+        let arguments = "--device test --size 320x240 --fps 30 --max-duration 1 '\(output)'"
         // PIPESTATUS[0] is camrec's own exit status, whatever the reader did.
         let script = template.replacingOccurrences(of: "ARGS", with: arguments)
             + "; echo ${PIPESTATUS[0]} > '\(statusFile)'"
@@ -37,7 +38,7 @@ import Testing
         #expect(status == "0", "\(name): camrec exited with \(status) (a crash is 132, SIGPIPE 141): \(shell.stderr)")
         #expect(folder.contents == ["movie.mp4", "status"], "\(name): left \(folder.contents)")
         let probe = try MediaProbe.probe(output)
-        #expect(probe.frames == 60, "\(name): \(probe.frames) frames, want 60")
+        #expect(probe.frames == 30, "\(name): \(probe.frames) frames, want 30")
         #expect(!(try MediaProbe.topLevelBoxes(output)).contains("moof"), "\(name): not finalised")
     }
 
