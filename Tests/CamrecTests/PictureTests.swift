@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// The picture options end to end: rotation and mirroring in the movie and its stills,
@@ -24,6 +25,27 @@ import Testing
         return JSONLines.parse(result)
     }
 
+    /// The plain 1-s YUYV recording (no picture option) that the orientation and overlay
+    /// tests compare with, made once per test process: the camera draws the same picture
+    /// for the same sequence number in every run, so one plain recording is the same as one
+    /// per test. Each test still checks what it needs of it (the stamps, the regions).
+    /// Kept in a folder of its own in the temporary directory for the whole run.
+    static let plainMovie = Mutex<Result<String, any Error>?>(nil)
+
+    func plainRecording() throws -> String {
+        try Self.plainMovie.withLock { made in
+            if let made { return try made.get() }
+            let result = Result<String, any Error> {
+                let folder = try TemporaryFolder()
+                let plain = folder.path("plain.mp4")
+                _ = try record(plain, [])
+                return plain
+            }
+            made = result
+            return try result.get()
+        }
+    }
+
     // MARK: orientation
 
     @Test(arguments: [
@@ -35,8 +57,7 @@ import Testing
     func orientedFramesMatchFFmpegsFilterOfThePlainRecording(options: [String], filter: String, swaps: Bool) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let (plain, turned) = (folder.path("plain.mp4"), folder.path("turned.mp4"))
-        _ = try record(plain, [])
+        let (plain, turned) = (try plainRecording(), folder.path("turned.mp4"))
         let lines = try record(turned, options)
         let size = swaps ? (Self.height, Self.width) : (Self.width, Self.height)
         let probe = try MediaProbe.probe(turned)
@@ -108,8 +129,7 @@ import Testing
         defer { folder.remove() }
         let logo = folder.path("logo.png")
         try #require(try ChildProcess.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=c=white:s=80x40", "-frames:v", "1", logo]).status == 0)
-        let (plain, marked) = (folder.path("plain.mp4"), folder.path("marked.mp4"))
-        _ = try record(plain, [])
+        let (plain, marked) = (try plainRecording(), folder.path("marked.mp4"))
         _ = try record(marked, ["--overlay", "%Y-%m-%d %H:%M:%S #{frame}", "--overlay-position", "bottom-left",
                                 "--overlay-image", logo])
         for k in [5, 20] {
