@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// `camrec trim` run as a user runs it: the built binary, real signals, paths as typed,
@@ -7,12 +8,29 @@ import Testing
 struct TrimCommandTests {
     // MARK: Interrupted trims leave nothing behind
 
+    /// 20 s of 720p for the interrupted trims, made once per test process (a few seconds of
+    /// encoding) in a folder of its own; each case trims its own copy.
+    static let longMovie = Mutex<Result<String, any Error>?>(nil)
+
+    static func longInput() throws -> String {
+        try longMovie.withLock { made in
+            if let made { return try made.get() }
+            let result = Result<String, any Error> {
+                try TrimMedia.h264(try TemporaryFolder().path("long.mp4"), seconds: 20, size: "1280x720")
+            }
+            made = result
+            return try result.get()
+        }
+    }
+
     @Test("a signal mid-trim removes the temporary file and exits 130", arguments: [SIGINT, SIGTERM])
     func signalRemovesTheTemporaryFile(signal: Int32) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         // Re-encoding 20 s of 720p takes several seconds: long enough to be caught mid-way.
-        let input = try TrimMedia.h264(folder.path("in.mp4"), seconds: 20, size: "1280x720")
+        // Both signals trim a copy of the same input, made once.
+        let input = folder.path("in.mp4")
+        try FileManager.default.copyItem(atPath: try Self.longInput(), toPath: input)
         let output = folder.path("out.mp4")
         let run = try CamrecBinary.start(["trim", "--start", "1", "--mode", "reencode", "--json", "-o", output, input])
         // Wait until the trim writes its hidden temporary file, then interrupt it.
