@@ -10,9 +10,18 @@ import Testing
     let folder: URL
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("camrec-recover-mkv-\(UUID().uuidString)")
+        folder = Self.scratch.appendingPathComponent("camrec-recover-mkv-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
+
+    /// Where the movies go: memory (/dev/shm) where there is one. Each recovery syncs its
+    /// output to disk, and the cut and fuzz tests recover or finish thousands of files: on
+    /// a disk the syncs, not the recoveries, take most of the time. What is checked (the
+    /// scan, the finished copy) does not depend on the file system.
+    static let scratch: URL = {
+        let memory = URL(fileURLWithPath: "/dev/shm")
+        return access(memory.path, W_OK) == 0 ? memory : FileManager.default.temporaryDirectory
+    }()
 
     func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
