@@ -29,14 +29,14 @@ import Testing
     /// tests compare with, made once per test process: the camera draws the same picture
     /// for the same sequence number in every run, so one plain recording is the same as one
     /// per test. Each test still checks what it needs of it (the stamps, the regions).
-    /// Kept in a folder of its own in the temporary directory for the whole run.
+    /// Kept in a folder of its own for the whole run, removed when the test process exits.
     static let plainMovie = Mutex<Result<String, any Error>?>(nil)
 
     func plainRecording() throws -> String {
         try Self.plainMovie.withLock { made in
             if let made { return try made.get() }
             let result = Result<String, any Error> {
-                let folder = try TemporaryFolder()
+                let folder = try TemporaryFolder.forTheRun()
                 let plain = folder.path("plain.mp4")
                 _ = try record(plain, [])
                 return plain

@@ -16,7 +16,7 @@ struct TrimCommandTests {
         try longMovie.withLock { made in
             if let made { return try made.get() }
             let result = Result<String, any Error> {
-                try TrimMedia.h264(try TemporaryFolder().path("long.mp4"), seconds: 20, size: "1280x720")
+                try TrimMedia.h264(try TemporaryFolder.forTheRun().path("long.mp4"), seconds: 20, size: "1280x720")
             }
             made = result
             return try result.get()

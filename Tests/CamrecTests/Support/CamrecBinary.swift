@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// The built `camrec` executable, run as a user would.
@@ -165,4 +166,29 @@ struct TemporaryFolder {
     var contents: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted() }
 
     func remove() { try? FileManager.default.removeItem(at: url) }
+
+    /// A folder shared by the tests of the whole run (an input made once), removed when the
+    /// test process exits.
+    static func forTheRun() throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        RunFolders.add(folder.url.path)
+        return folder
+    }
+}
+
+/// The folders `TemporaryFolder.forTheRun()` made, removed at exit.
+private enum RunFolders {
+    private static let paths = Mutex<[String]?>(nil)
+
+    static func add(_ path: String) {
+        let first = paths.withLock { paths in
+            defer { paths = (paths ?? []) + [path] }
+            return paths == nil
+        }
+        if first { atexit { RunFolders.removeAll() } }
+    }
+
+    private static func removeAll() {
+        for path in paths.withLock({ $0 ?? [] }) { try? FileManager.default.removeItem(atPath: path) }
+    }
 }
