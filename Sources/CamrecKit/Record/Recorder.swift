@@ -184,7 +184,7 @@ private struct RunTotals: Sendable {
 
     mutating func add(_ result: RecordingResult) {
         sessions += 1
-        // The latest pipeline's measure: the longest-running, usually, and the card's state now.
+        // The latest pipeline's: the drift its sound clock learnt last.
         audioClockPPM = result.audioClockPPM ?? audioClockPPM
         if let lost = result.droppedAudioMs { droppedAudioMs = (droppedAudioMs ?? 0) + lost }
         if let interval = result.keyframeInterval { keyframeInterval = max(keyframeInterval ?? 0, interval) }

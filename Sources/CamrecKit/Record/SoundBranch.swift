@@ -71,8 +71,8 @@ final class SoundBranch {
         ending.end()
     }
 
-    /// How fast the sound card's clock ran against the system clock (ppm, positive: fast),
-    /// as corrected so far.
+    /// How fast the sound card's clock runs against the system clock (ppm, positive: fast):
+    /// the drift the sound clock has learnt.
     var clockPPM: Double { clock.clockPPM }
 
     /// Whether `end()` was called.

@@ -38,8 +38,8 @@ final class SoundClockProbe: Sendable {
         }
     }
 
-    /// How fast the sound card's clock ran against the system clock (ppm, positive: fast),
-    /// as corrected so far.
+    /// How fast the sound card's clock runs against the system clock (ppm, positive: fast):
+    /// the drift the sound clock has learnt.
     var clockPPM: Double { shared.clock.withLock { $0?.clockPPM ?? 0 } }
 
     /// Removes the probe.

@@ -83,9 +83,8 @@ struct SoundClock {
     private var recent: [(arrival: UInt64, lateness: Int64)] = []
     /// A jump decided after the last buffer, reported with the next.
     private var carriedJump: Int64 = 0
-    /// Totals: frames placed, net frames repeated (dropped negative), and jumps.
+    /// Frames placed so far (the start is the first `tuning.start` of them), and jumps made.
     private(set) var placedFrames: Int64 = 0
-    private(set) var editedFrames: Int64 = 0
     private(set) var jumps = 0
 
     init(rate: Int, tuning: Tuning = Tuning()) {
@@ -134,7 +133,6 @@ struct SoundClock {
             carriedJump = lost
         }
         placedFrames += Int64(count + edit)
-        editedFrames += Int64(edit)
         if jump != 0 { jumps += 1 }
         return Placement(pts: start, duration: end - start, edit: edit, jump: jump)
     }
