@@ -7,6 +7,8 @@ final class RecordingSession {
     private let config: RecordConfig
     private let plan: OutputPlan
     private let pipeline: Pipeline
+    /// Stops the pipeline, giving up (and saying so) on one that never stops.
+    private let stopper: PipelineStopper
     private let bus: Bus
     /// The camera (the element named "src"): its errors are a lost or unusable camera.
     private let camera: Element?
@@ -47,6 +49,7 @@ final class RecordingSession {
         } catch {
             throw CamrecError(.failure, "\(error)")
         }
+        stopper = PipelineStopper(pipeline)
         guard let bus = pipeline.bus else { throw CamrecError(.failure, "the pipeline has no bus") }
         self.bus = bus
         camera = try? pipeline.element(named: "src")
@@ -177,7 +180,7 @@ final class RecordingSession {
             settleToken?.remove()
             frameGuardToken?.remove()
             overlayToken?.remove()
-            _ = try? pipeline.setState(.null)
+            _ = stopper.stop()
         }
         var moviePath: (@Sendable (Int) -> String?)?
         if config.segments != nil {
@@ -215,7 +218,14 @@ final class RecordingSession {
                 segment: config.segments == nil ? nil : plan.movieCount)
         }
         if announce { events(.started(startInfo())) }
-        var result = try loop(events: events)
+        var result: RecordingResult
+        do {
+            result = try loop(events: events)
+        } catch {
+            reportStuckStop(events: events)
+            throw error
+        }
+        reportStuckStop(events: events)
         result.keyframeInterval = gate.longestKeyframeInterval
         result.droppedAudioMs = sound?.droppedMilliseconds
         result.audioClockPPM = sound.map { Int($0.clockPPM.rounded()) }
@@ -227,8 +237,16 @@ final class RecordingSession {
     private func stopPipeline() -> [ResultFile] {
         let files = stills?.finish() ?? []
         sound?.gate.release()
-        _ = try? pipeline.setState(.null)
+        _ = stopper.stop()
         return files
+    }
+
+    /// Warns when the pipeline did not stop in time: camrec went on without it, keeping the
+    /// files as they were written (a movie not finalised plays, or `camrec recover` finishes it).
+    private func reportStuckStop(events: @Sendable (RecordingEvent) -> Void) {
+        guard stopper.isStuck else { return }
+        events(.warning("GStreamer did not stop within \(Int(PipelineStopper.timeoutSeconds)) s (an element is stuck): "
+                        + "camrec went on without it; the files are kept as written"))
     }
 
     private func startInfo() -> RecordingStart {

@@ -65,10 +65,13 @@ final class SoundBranch {
 
     /// Ends the sound (its source failed or never delivered): the gate lets nothing more
     /// through and the encoder is told the stream ended, so the muxer does not wait for
-    /// sound and finishes the movie with the sound it has.
+    /// sound and finishes the movie with the sound it has. Called from the bus loop, which
+    /// must never block: the end-of-stream event waits for the sound's streaming thread to
+    /// leave the encoder, and that thread may be held downstream (the muxer waiting for
+    /// the picture), so the event is sent from a thread of its own.
     func end() {
         gate.release()
-        ending.end()
+        ending.endAsynchronously()
     }
 
     /// How fast the sound card's clock runs against the system clock (ppm, positive: fast):
@@ -94,12 +97,24 @@ private final class SoundEnding: Sendable {
 
     init(encoderInput: Pad) { self.encoderInput = encoderInput }
 
+    /// Sends it from the calling thread (the sound's streaming thread).
     func end() {
-        let first = ended.withLock { ended in
+        if claim() { encoderInput.send(.endOfStream()) }
+    }
+
+    /// Sends it from a thread of its own: the caller never waits for the streaming thread.
+    func endAsynchronously() {
+        guard claim() else { return }
+        let encoderInput = encoderInput
+        NamedThread.start("camrec-sound-end") { encoderInput.send(.endOfStream()) }
+    }
+
+    /// True for the first caller only.
+    private func claim() -> Bool {
+        ended.withLock { ended in
             defer { ended = true }
             return !ended
         }
-        if first { encoderInput.send(.endOfStream()) }
     }
 
     var hasEnded: Bool { ended.withLock { $0 } }
