@@ -102,23 +102,32 @@ enum Completions {
         }
     }
 
-    /// Positional arguments: by position after the subcommand (ctl has no options, so the
-    /// position is exact there); files for the others.
+    /// Positional arguments: where they complete differently (ctl's SOCKET and COMMAND), by
+    /// position after the subcommand, counting the words that are neither options nor their
+    /// values; otherwise the one completion they share (files when they differ).
     private static func bashPositionals(_ entry: CommandCatalog.Entry) -> String {
         let positionals = entry.spec.positionals
         guard !positionals.isEmpty else { return "" }
         var code = ""
-        if entry.spec.options.isEmpty {
-            code += "            case $(( COMP_CWORD - first )) in\n"
+        let kinds = Set(positionals.map { "\(CommandCatalog.completion(for: $0, of: entry.name))" })
+        if entry.spec.options.isEmpty || kinds.count > 1 {
+            let valued = entry.spec.options.filter(\.takesValue).flatMap(\.names)
+            code += "            local -i position=0 i\n"
+            code += "            for (( i = first; i < COMP_CWORD; i++ )); do\n"
+            code += "                case ${COMP_WORDS[i]} in\n"
+            if !valued.isEmpty { code += "                    \(valued.joined(separator: "|"))) (( i++ )) ;;\n" }
+            code += "                    -*) ;;\n"
+            code += "                    *) (( position++ )) ;;\n"
+            code += "                esac\n"
+            code += "            done\n"
+            code += "            case $position in\n"
             for (index, positional) in positionals.enumerated() {
                 code += "                \(index)) "
                     + bashValue(CommandCatalog.completion(for: positional, of: entry.name)) + " ;;\n"
             }
             code += "            esac\n"
         } else {
-            let kinds = Set(positionals.map { "\(CommandCatalog.completion(for: $0, of: entry.name))" })
-            let completion = kinds.count == 1 ? CommandCatalog.completion(for: positionals[0], of: entry.name) : .files
-            code += "            " + bashValue(completion) + "\n"
+            code += "            " + bashValue(CommandCatalog.completion(for: positionals[0], of: entry.name)) + "\n"
         }
         return code
     }

@@ -9,6 +9,9 @@ enum ControlHandling {
         case .set:
             // The server hands `set` to the camera's controls; it never comes here.
             return ControlReply.error("this recorder cannot set camera controls")
+        case .clip:
+            // The server hands `clip` to `clip(_:recorder:)`; it never comes here.
+            return clip(nil, recorder: recorder)
         case .stop:
             recorder.requestStop(.control)
             return ControlReply.ok
@@ -36,6 +39,29 @@ enum ControlHandling {
             case .success(let file): return ControlReply.success(file)
             case .failure(let error): return ControlReply.error(error.message)
             }
+        }
+    }
+}
+
+extension ControlHandling {
+    /// `clip [--after T]`: asks for an event clip.
+    static func clip(_ argument: String?, recorder: Recorder) -> String {
+        var after: TimeSpec?
+        if let argument {
+            let words = argument.split(separator: " ", omittingEmptySubsequences: true)
+            guard words.count == 2, words[0] == "--after", let value = try? TimeSpec.parse(String(words[1])),
+                  value.nanoseconds >= 0 else {
+                return ControlReply.error("clip takes only --after T (e.g. clip --after 20s)")
+            }
+            after = value
+        }
+        guard recorder.config.clips != nil else {
+            return ControlReply.error("this recording makes no clips: start camrec with --pre-roll T or --post-roll T")
+        }
+        switch recorder.requestClip(after: after) {
+        case nil: return ControlReply.error("the recording is not running")
+        case .success(let trigger)?: return ControlReply.success(trigger)
+        case .failure(let error)?: return ControlReply.error(error.message)
         }
     }
 }

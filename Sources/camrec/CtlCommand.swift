@@ -1,16 +1,18 @@
 import ArgumentParsing
 import CamrecKit
 
-/// `camrec ctl PATH still|stop|status|split|set NAME=VALUE`: talks to a recording started with `--control PATH`.
+/// `camrec ctl PATH still|stop|status|split|clip|set NAME=VALUE`: talks to a recording started with `--control PATH`.
 enum CtlCommand: Subcommand {
     static let spec = CommandSpec(
         name: "camrec ctl",
         abstract: "Send a command to a running recording's control socket and print its JSON reply.",
-        usage: "camrec ctl SOCKET still|stop|status|split|set NAME=VALUE",
-        options: [],
+        usage: "camrec ctl SOCKET still|stop|status|split|clip [--after T]|set NAME=VALUE",
+        options: [
+            OptionSpec(["--after"], value: "T", help: "for clip: the clip goes on T after this trigger (instead of --post-roll)"),
+        ],
         positionals: [
             PositionalSpec("SOCKET", help: "the path given to camrec --control"),
-            PositionalSpec("COMMAND", help: "still (take a still; the reply names the file), stop (finalise and stop), status, split (start the next segment now, with --segment), set (set camera controls, as --set does)"),
+            PositionalSpec("COMMAND", help: "still (take a still; the reply names the file), stop (finalise and stop), status, split (start the next segment now, with --segment), clip (make an event clip, with --pre-roll or --post-roll; the reply names it), set (set camera controls, as --set does)"),
             PositionalSpec("NAME=VALUE", help: "for set: the controls, NAME=VALUE[,NAME=VALUE…] (e.g. exposure=1/60,zoom=200); checked against the camera first", optional: true),
         ],
         discussion: """
@@ -29,6 +31,11 @@ enum CtlCommand: Subcommand {
             }
             return (socket, "set " + assignments)
         }
+        let after = parsed.value("--after")
+        if command == "clip" {
+            return (socket, after.map { "clip --after " + $0 } ?? "clip")
+        }
+        if after != nil { throw UsageError("--after goes with clip only, e.g. camrec ctl /tmp/camrec.sock clip --after 20s") }
         return (socket, command)
     }
 

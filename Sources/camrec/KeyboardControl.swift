@@ -4,15 +4,16 @@ import FoundationEssentials
 import Glibc
 #endif
 
-/// On an interactive terminal, single keys control a recording: `s` takes a still, `q`
-/// stops. The terminal is put in non-canonical, no-echo mode while recording and restored
+/// On an interactive terminal, single keys control a recording: `s` takes a still, `c`
+/// makes an event clip (with `--pre-roll`/`--post-roll`), `q` stops. The terminal is put in non-canonical, no-echo mode while recording and restored
 /// afterwards.
 final class KeyboardControl: @unchecked Sendable {
     private var saved = termios()
     private let active: Bool
 
     /// Starts listening when stdin is a terminal; does nothing otherwise.
-    init(onStill: @escaping @Sendable () -> Void, onStop: @escaping @Sendable () -> Void) {
+    init(onStill: @escaping @Sendable () -> Void, onStop: @escaping @Sendable () -> Void,
+         onClip: @escaping @Sendable () -> Void = {}) {
         guard isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &saved) == 0 else {
             active = false
             return
@@ -26,6 +27,7 @@ final class KeyboardControl: @unchecked Sendable {
             while read(STDIN_FILENO, &byte, 1) == 1 {
                 switch byte {
                 case UInt8(ascii: "s"), UInt8(ascii: "S"): onStill()
+                case UInt8(ascii: "c"), UInt8(ascii: "C"): onClip()
                 case UInt8(ascii: "q"), UInt8(ascii: "Q"): onStop()
                 default: continue
                 }

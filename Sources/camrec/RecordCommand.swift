@@ -11,7 +11,7 @@ enum RecordCommand: Subcommand {
         name: "camrec",
         abstract: "Record a movie from a camera (v4l2src → H.264 → MP4, MOV or MKV).",
         usage: "camrec [record] [options] OUTPUT",
-        options: CameraOptions.specs + EncodingOptions.specs + AudioOptions.specs + UnattendedOptions.specs + PictureControlOptions.specs + [PictureControlOptions.settleSpec] + PictureOptions.specs + [
+        options: CameraOptions.specs + EncodingOptions.specs + AudioOptions.specs + ClipOptions.specs + UnattendedOptions.specs + PictureControlOptions.specs + [PictureControlOptions.settleSpec] + PictureOptions.specs + [
             OptionSpec(["--max-duration", "-t"], value: "T", help: "stop by itself after T: 600, 90s, 10m, 1h2m3s, 00:10:00; 0 or none for no limit (default: 10m)"),
             OptionSpec(["--keyframe-interval", "-g"], value: "T", help: "time between keyframes (default: 1s, 0.5s with --segment); a crash loses at most about this much of an MP4/MOV"),
             OptionSpec(["--force", "-f"], help: "replace OUTPUT if it exists"),
@@ -19,8 +19,8 @@ enum RecordCommand: Subcommand {
             OptionSpec(["--still-format"], value: "FMT", help: "jpeg (default) or png; a --stills pattern's extension decides (a different --still-format is an error)"),
             OptionSpec(["--still-quality"], value: "Q", help: "JPEG quality, 1-100 (default: 90)"),
             OptionSpec(["--still-every"], value: "T", help: "take a still every T of recorded video (the first at T), e.g. 30s"),
-            OptionSpec(["--control"], value: "PATH", help: "create a control socket (mode 0600) for `camrec ctl PATH still|stop|status|split|set NAME=VALUE`"),
-            OptionSpec(["--json"], help: "print JSON lines on stdout: started, settled, still, segment, deleted, camera-lost, camera-back, warning, result"),
+            OptionSpec(["--control"], value: "PATH", help: "create a control socket (mode 0600) for `camrec ctl PATH still|stop|status|split|clip|set NAME=VALUE`"),
+            OptionSpec(["--json"], help: "print JSON lines on stdout: started, settled, still, segment, clip, deleted, camera-lost, camera-back, warning, result"),
             OptionSpec(["--quiet", "-q"], help: "print nothing on stderr but errors"),
             OptionSpec(["--print-pipeline"], help: "print the gst-launch-1.0 line that would run, and exit"),
             OptionSpec(["--pipeline"], value: "FILE", help: "record with this pipeline template instead of the built-in one (pipelines/record.pipeline: same placeholders and element names)"),
@@ -33,7 +33,7 @@ enum RecordCommand: Subcommand {
               camrec devices [--json] [--check] [--controls]
                                                list cameras and what they can capture
               camrec still [options] OUTPUT.jpg  take a photo (waits for exposure to settle)
-              camrec ctl SOCKET still|stop|status|split|set NAME=VALUE
+              camrec ctl SOCKET still|stop|status|split|clip|set NAME=VALUE
                                                control a recording started with --control
               camrec help [SUBCOMMAND]         show camrec's or a subcommand's help
               camrec trim [options] INPUT      cut the start or end of a movie
@@ -45,8 +45,9 @@ enum RecordCommand: Subcommand {
             signal aborts at once (the file still plays). SIGUSR1 takes a still: the newest
             camera frame at full size (an MJPEG camera's own JPEG, unless --rotate, --flip,
             --mirror or an overlay changes the picture), written beside the movie
-            without touching the recording. On an interactive terminal, the key s takes a
-            still and q stops. The movie is written to
+            without touching the recording. SIGUSR2 makes an event clip (with --pre-roll or
+            --post-roll). On an interactive terminal, the key s takes a still, c makes a
+            clip and q stops. The movie is written to
             NAME.partial.EXT and renamed to OUTPUT once finalised; after a crash that file
             holds all but about the last second (camrec recover finishes it).
 
@@ -57,6 +58,8 @@ enum RecordCommand: Subcommand {
             \(EncodingOptions.discussion)
 
             \(AudioOptions.discussion)
+
+            \(ClipOptions.discussion)
 
             \(PictureControlOptions.discussion)
 
@@ -132,6 +135,7 @@ enum RecordCommand: Subcommand {
         config.segments = options.unattended.segments
         config.reconnect = options.unattended.reconnect
         config.settle = options.settle
+        config.clips = options.clips.settings
         // Names and values are checked against the camera before anything starts (exit 64).
         var controlRequest = options.controls
         if config.encoder.isPassthrough, config.encoder.codec == .h264 {
@@ -169,7 +173,10 @@ enum RecordCommand: Subcommand {
             for received in signals where received == SIGUSR1 {
                 if !recorder.requestStill(.signal) { console.say("camrec: no still: the recording is not running") }
             }
-            let stops = signals.count { $0 != SIGUSR1 }
+            for received in signals where received == SIGUSR2 {
+                Self.clip(recorder, console: console)
+            }
+            let stops = signals.count { $0 != SIGUSR1 && $0 != SIGUSR2 }
             if stops > 0 { recorder.requestStop(.signal, requests: stops) }
         }
         var setHandler: ControlServer.SetHandler?
@@ -177,15 +184,32 @@ enum RecordCommand: Subcommand {
             setHandler = { @Sendable text in controls.setReply(text) }
         }
         let control = try options.controlPath.map { path throws(CamrecError) in
-            try ControlServer(path: path, setHandler: setHandler) { command in ControlHandling.answer(command, recorder: recorder) }
+            try ControlServer(path: path, setHandler: setHandler,
+                              clipHandler: { argument in ControlHandling.clip(argument, recorder: recorder) }) { command in
+                ControlHandling.answer(command, recorder: recorder)
+            }
         }
         defer { control?.shutdown() }
-        let keys = KeyboardControl(onStill: { recorder.requestStill(.key) }, onStop: { recorder.requestStop(.control) })
+        let keys = KeyboardControl(onStill: { recorder.requestStill(.key) }, onStop: { recorder.requestStop(.control) },
+                                   onClip: { Self.clip(recorder, console: console) })
         defer { keys.restore() }
         let result = try recorder.run { event in printer.show(event) }
         for warning in controls?.finish() ?? [] { printer.show(.warning(warning)) }
         printer.show(result)
         return result.exitStatus
+    }
+
+    /// A clip trigger from a signal or a key: a line when it cannot make one.
+    private static func clip(_ recorder: Recorder, console: Console) {
+        guard recorder.config.clips != nil else {
+            console.say("camrec: no clip: start camrec with --pre-roll T or --post-roll T to make clips")
+            return
+        }
+        switch recorder.requestClip() {
+        case nil: console.say("camrec: no clip: the recording is not running")
+        case .failure(let error)?: console.say("camrec: \(error.message)")
+        case .success?: break
+        }
     }
 
     /// What asks for decoded frames, one phrase each: storing the camera's stream as it
@@ -194,6 +218,7 @@ enum RecordCommand: Subcommand {
         var reasons: [String] = []
         if picture.isActive { reasons.append("--rotate, --flip, --mirror or an overlay changes the picture") }
         if options.settle.nanoseconds > 0 { reasons.append("--settle measures the picture") }
+        if options.clips.settings != nil { reasons.append("event clips (--pre-roll, --post-roll) are cut from the encoder's output") }
         return reasons
     }
 
@@ -243,12 +268,15 @@ struct RecordOptions {
     var encoding: EncodingChoice
     /// `--audio`, `--audio-bitrate`.
     var audio: AudioChoice
+    /// `--pre-roll`, `--post-roll`, `--max-clip`.
+    var clips: ClipChoice
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         camera = try CameraChoice(parsed)
         picture = try PictureChoice(parsed)
         encoding = try EncodingChoice(parsed)
         audio = try AudioChoice(parsed)
+        clips = try ClipChoice(parsed)
         if let limit = try parsed.value("--max-duration", MaxDuration.parseLimit) {
             maxDuration = limit
         } else {
@@ -275,6 +303,7 @@ struct RecordOptions {
         }
         unattended = try UnattendedChoice(parsed, output: output)
         stills = try Self.stillSettings(parsed, moviePath: unattended.segments.map { Self.plainName($0.naming) } ?? output)
+        clips.settings?.namedAfter = unattended.segments.map { Self.plainName($0.naming) }
         controlPath = parsed.value("--control")
         if let controlPath, controlPath == output {
             throw UsageError("--control \(controlPath) is OUTPUT too: give the control socket another path, e.g. /tmp/camrec.sock")

@@ -42,6 +42,11 @@ struct RecordingPrinter: Sendable {
             let number = file.index.map { "segment \($0)" } ?? "segment"
             console.say("camrec: \(number) saved: \(file.path) (\(counted(file.frames ?? 0, "frame")), "
                 + String(cFormat: "%.2f s, ", file.duration ?? 0) + humanBytes(file.bytes) + ")")
+        case .clip(let file):
+            console.emit(file, type: "clip")
+            let short = file.preRollShort == true ? "; the pre-roll was shorter than asked" : ""
+            console.say("camrec: clip \(file.index ?? 0) saved: \(file.path) (\(counted(file.frames ?? 0, "frame")), "
+                + String(cFormat: "%.2f s, ", file.duration ?? 0) + humanBytes(file.bytes) + short + ")")
         case .deleted(let file):
             console.emit(file, type: "deleted")
             console.say("camrec: deleted \(file.path) (\(humanBytes(file.bytes)), --\(file.rule.rawValue))")
@@ -74,6 +79,8 @@ struct RecordingPrinter: Sendable {
             let duration = file.duration.map { String(cFormat: "%.2f s, ", $0) } ?? ""
             console.say("camrec: saved \(file.path) (\(frames)\(duration)\(humanBytes(file.bytes)))")
         }
+        let clips = result.files.filter { $0.kind == "clip" }.count
+        if clips > 0 { console.say("camrec: " + counted(clips, "clip") + " saved") }
         let stills = result.files.filter { $0.kind == "still" }.count
         if stills > 0 { console.say("camrec: " + counted(stills, "still") + " taken") }
         if let message = result.message { console.say("camrec: \(message)") }

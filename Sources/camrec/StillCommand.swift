@@ -61,7 +61,7 @@ enum StillCommand: Subcommand {
         SignalWatcher.block(SignalWatcher.recordingSignals)
         let camera = StillCamera(config: config)
         SignalWatcher.start(SignalWatcher.recordingSignals) { signal in
-            if signal != SIGUSR1 { camera.requestStop() }
+            if signal != SIGUSR1, signal != SIGUSR2 { camera.requestStop() }
         }
         let printer = RecordingPrinter(console: console)
         for warning in warnings + (try controls?.apply().warnings ?? []) { printer.show(.warning(warning)) }

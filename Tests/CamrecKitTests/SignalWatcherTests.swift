@@ -115,8 +115,9 @@ import Testing
         #expect(SignalWatcher.name(SIGTERM) == "TERM")
         #expect(SignalWatcher.name(SIGHUP) == "HUP")
         #expect(SignalWatcher.name(SIGUSR1) == "USR1")
-        #expect(SignalWatcher.name(SIGUSR2) == "\(SIGUSR2)")
-        #expect(SignalWatcher.recordingSignals == [SIGINT, SIGTERM, SIGHUP, SIGUSR1])
+        #expect(SignalWatcher.name(SIGUSR2) == "USR2")
+        #expect(SignalWatcher.name(SIGWINCH) == "\(SIGWINCH)")
+        #expect(SignalWatcher.recordingSignals == [SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2])
     }
 }
 

@@ -84,16 +84,21 @@ import Testing
         // encoder lines: one that works, one that does not (with its reason), auto's choice.
         result = try run(["encoders", "--json"], log: log, environment: FakeHardwareEncoder.environment(), timeout: 180)
         #expect(result.status == 0, "\(result.stderr)")
-        // ctl replies: status, still, refused, done.
+        // ctl replies: status, still, clip, refused, done; the clip line.
         let socket = folder.path("ctl.sock")
-        let recording = try CamrecBinary.start(["--device", "test", "--size", "320x240", "--max-duration", "none",
-                                                "--control", socket, "--json", folder.path("ctl.mp4")])
+        let clipping = ["--device", "test", "--size", "320x240", "--max-duration", "none",
+                        "--post-roll", "0.5s", "--control", socket, "--json", folder.path("ctl.mp4")]
+        let recording = try CamrecBinary.start(clipping)
         #expect(recording.waitForLine(type: "started"))
-        for command in ["status", "still", "nonsense", "stop"] {
+        #expect(RecordingWait.frames(5, socket: socket))
+        for command in ["status", "still", "clip", "nonsense"] {
             result = try run(["ctl", socket, command], log: log)
             #expect(result.status == (command == "nonsense" ? 1 : 0), "\(command): \(result.stdoutText) \(result.stderr)")
         }
+        #expect(recording.waitForLine(type: "clip"), "\(recording.stderrText)")
+        result = try run(["ctl", socket, "stop"], log: log)
         #expect(recording.wait() == 0)
+        JSONLog.write(arguments: clipping, stdout: recording.stdoutData, to: log)
         // ctl set: a recording from a camera.
         let cameraSocket = folder.path("ctl-camera.sock")
         let fromCamera = try CamrecBinary.start(["--device", "/dev/video0", "--max-duration", "none",

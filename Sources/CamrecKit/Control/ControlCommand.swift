@@ -12,6 +12,8 @@ public enum ControlCommand: String, Sendable, CaseIterable {
     case split
     /// Set camera controls: `set NAME=VALUE[,NAME=VALUE…]` (the same names as `--set`).
     case set
+    /// Make an event clip now: `clip`, or `clip --after T` to override `--post-roll`.
+    case clip
 
     /// The longest command line accepted, in bytes; longer input is refused unread.
     public static let maximumLength = 256
@@ -22,6 +24,10 @@ public enum ControlCommand: String, Sendable, CaseIterable {
             return parse(bytes).map { ($0, nil) }
         }
         let trimmed = text.trimmingWhitespace
+        if trimmed.hasPrefix("clip ") {
+            let argument = trimmed.dropFirst(4).trimmingWhitespace
+            return .success((.clip, argument.isEmpty ? nil : String(argument)))
+        }
         guard trimmed == "set" || trimmed.hasPrefix("set ") else { return parse(bytes).map { ($0, nil) } }
         let argument = trimmed.dropFirst(3).trimmingWhitespace
         guard !argument.isEmpty else {
@@ -41,7 +47,7 @@ public enum ControlCommand: String, Sendable, CaseIterable {
         let word = text.trimmingWhitespace
         guard let command = ControlCommand(rawValue: word) else {
             let shown = word.count > 20 ? String(word.prefix(20)) + "…" : word
-            return .failure(ControlReplyError("unknown command '\(shown)': use still, stop, status, split or set NAME=VALUE"))
+            return .failure(ControlReplyError("unknown command '\(shown)': use still, stop, status, split, clip or set NAME=VALUE"))
         }
         return .success(command)
     }

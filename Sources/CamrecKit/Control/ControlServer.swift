@@ -33,12 +33,20 @@ public final class ControlServer: Sendable {
 
     private let setHandler: SetHandler?
 
+    /// What the server does for `clip [--after T]`: gets the text after `clip` (nil when none).
+    public typealias ClipHandler = @Sendable (String?) -> String
+
+    private let clipHandler: ClipHandler?
+
     /// Creates the socket at `path`. An existing file there is replaced only when it is a
     /// socket nobody listens on (left by a camrec that crashed); otherwise it is refused.
     /// `set` commands go to `setHandler` (refused when nil), the others to `handler`.
-    public init(path: String, setHandler: SetHandler? = nil, handler: @escaping Handler) throws(CamrecError) {
+    /// `clip` commands go to `clipHandler` (refused when nil).
+    public init(path: String, setHandler: SetHandler? = nil, clipHandler: ClipHandler? = nil,
+                handler: @escaping Handler) throws(CamrecError) {
         self.path = path
         self.setHandler = setHandler
+        self.clipHandler = clipHandler
         guard path.utf8.count < 100 else {
             throw CamrecError(.usage, "--control path is too long for a Unix socket (max 99 bytes): use a shorter one such as /tmp/camrec.sock")
         }
@@ -133,6 +141,9 @@ public final class ControlServer: Sendable {
             } else {
                 reply = ControlReply.error("this recorder cannot set camera controls (no camera)")
             }
+        case .success((.clip, let argument)):
+            reply = clipHandler?(argument)
+                ?? ControlReply.error("this recording makes no clips: start camrec with --pre-roll T or --post-roll T")
         case .success((let command, _)): reply = handler(command)
         case .failure(let error): reply = ControlReply.error(error.message)
         }

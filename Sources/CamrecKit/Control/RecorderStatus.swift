@@ -18,4 +18,6 @@ public struct RecorderStatus: Sendable, Codable, Equatable {
     /// With `--segment`: the number of the movie being written (1 for the first); `path`
     /// is its name.
     public var segment: Int?
+    /// With event clips: the bytes of encoded stream the pre-roll holds in memory.
+    public var preRollBytes: Int?
 }

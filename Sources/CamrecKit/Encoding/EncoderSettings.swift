@@ -96,4 +96,10 @@ public struct EncoderSettings: Sendable, Equatable {
         case .mjpeg: ""
         }
     }
+
+    /// `parser` where the encoder's output went through a tee first (event clips): a tee's
+    /// caps are anything, so Motion JPEG gets a caps filter to link to the muxer.
+    public var clipParser: String {
+        codec == .mjpeg ? "! image/jpeg" : parser
+    }
 }

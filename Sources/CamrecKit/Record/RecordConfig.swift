@@ -38,6 +38,8 @@ public struct RecordConfig: Sendable {
     public var picture: PictureSettings = .unchanged
     /// The movie's sound (`--audio`); nil for a silent movie.
     public var audio: AudioSettings?
+    /// Event clips (`--pre-roll`, `--post-roll`, `--max-clip`); nil: triggers make no clips.
+    public var clips: ClipSettings?
 
     public init(
         source: VideoSource, size: FrameSize, rate: FrameRateValue, maxDuration: TimeSpec?,

@@ -48,7 +48,9 @@ public struct RecordPipeline: Sendable {
         var decodes = false
         if case .camera(_, let format) = config.source { decodes = format.decoding != .none }
         let colorimetry = decodes ? ",colorimetry=bt601" : ""
-        addEncode(colorimetry: colorimetry, to: &values)
+        // Event clips: the encoded stream also goes to the pre-roll (camrec's own code; a
+        // printed gst-launch line leaves it out).
+        addEncode(colorimetry: colorimetry, clipFeed: config.clips != nil && !printed, to: &values)
         // The picture is changed after the conversion to I420 (which then moves before the
         // tee, leaving the recording branch's videoconvert with nothing to do): turning
         // 4:2:0 moves a quarter fewer bytes than the camera's 4:2:2, and the conversion
@@ -71,7 +73,9 @@ public struct RecordPipeline: Sendable {
     /// and the codec's parser. Passthrough: nothing (the camera's stream is parsed before
     /// the tee). A template written before {encode} existed has `{colorimetry}` and
     /// `{encoder}` followed by h264parse: it is filled that way, and records H.264 only.
-    private func addEncode(colorimetry: String, to values: inout [String: String]) {
+    /// With `clipFeed`, the encoder's output also goes to event clips (`clipFeed`), before
+    /// the parser (a tee's caps are anything; the parser's are the muxer's).
+    private func addEncode(colorimetry: String, clipFeed: Bool = false, to values: inout [String: String]) {
         let encoder = config.encoder
         guard let profile = encoder.profile(size: config.size, rate: config.rate) else {
             values["encode"] = ""
@@ -84,8 +88,16 @@ public struct RecordPipeline: Sendable {
             return
         }
         let raw = "video/x-raw" + (profile.inputFormat.map { ",format=" + $0 } ?? "") + colorimetry
-        values["encode"] = "! videoconvert ! \(raw) ! \(profile.element) name=encoder \(encoder.parser)"
+        let feed = clipFeed ? Self.clipFeed + " " + encoder.clipParser : encoder.parser
+        values["encode"] = "! videoconvert ! \(raw) ! \(profile.element) name=encoder \(feed)"
     }
+
+    /// The branch after the encoder that feeds event clips (`ClipRecorder`): a tee, and an
+    /// appsink on its own queue's thread (the clip writer parses what it gets). The queue never blocks the movie: when the
+    /// clips' thread falls 5 s behind, it drops (counted as lost clip packets).
+    static let clipFeed = " ! tee name=encoded encoded. ! queue name=clipqueue leaky=downstream max-size-buffers=0"
+        + " max-size-bytes=0 max-size-time=5000000000 ! appsink name=clipfeed sync=false async=false"
+        + " wait-on-eos=false encoded."
 
     /// Fills {picture} (`PictureSettings.fragment`). A template without {picture} (a
     /// `--pipeline` written before it existed) still works while nothing is done to the

@@ -41,6 +41,19 @@ public final class Recorder: Sendable {
         control.requestSplit()
     }
 
+    /// Asks for an event clip now (`camrec ctl … clip`, SIGUSR2, the key c); `after`
+    /// overrides `--post-roll` for this trigger. Nil when no recording runs.
+    public func requestClip(after: TimeSpec? = nil) -> Result<ClipTrigger, CamrecError>? {
+        control.requestClip(after: after).map { result in
+            result.map { outcome in
+                switch outcome {
+                case .started(let path, let number): ClipTrigger(path: path, clip: number, extended: false)
+                case .extended(let path, let number): ClipTrigger(path: path, clip: number, extended: true)
+                }
+            }
+        }
+    }
+
     /// The running recording's state; nil before it starts and after it ends.
     public func status() -> RecorderStatus? {
         control.status()

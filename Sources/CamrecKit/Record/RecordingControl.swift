@@ -26,6 +26,7 @@ final class RecordingControl: Sendable {
         var stills: StillTaker?
         var status: (@Sendable () -> RecorderStatus)?
         var split: (@Sendable () -> Void)?
+        var clip: (@Sendable (TimeSpec?) -> Result<ClipRecorder.TriggerOutcome, CamrecError>)?
         var requestedStop: StopReason?
         var stopRequests = 0
     }
@@ -69,13 +70,20 @@ final class RecordingControl: Sendable {
         return true
     }
 
-    /// Called by the session once its pipeline runs.
+    /// Asks the running session for an event clip; nil when no recording runs.
+    func requestClip(after: TimeSpec?) -> Result<ClipRecorder.TriggerOutcome, CamrecError>? {
+        shared.withLock { $0.clip }.map { $0(after) }
+    }
+
+    /// Called by the session once its pipeline runs; `clip` is nil without event clips.
     func attach(bus: Bus, stills: StillTaker, split: @escaping @Sendable () -> Void,
+                clip: (@Sendable (TimeSpec?) -> Result<ClipRecorder.TriggerOutcome, CamrecError>)? = nil,
                 status: @escaping @Sendable () -> RecorderStatus) {
         let pendingRequests = shared.withLock { shared -> Int in
             shared.bus = bus
             shared.stills = stills
             shared.split = split
+            shared.clip = clip
             shared.status = status
             return shared.stopRequests
         }
@@ -104,6 +112,7 @@ final class RecordingControl: Sendable {
             shared.bus = nil
             shared.stills = nil
             shared.split = nil
+            shared.clip = nil
             shared.status = nil
         }
     }

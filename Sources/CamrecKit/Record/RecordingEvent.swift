@@ -20,6 +20,8 @@ public enum RecordingEvent: Sendable {
     case cameraBack(device: String, gap: Double)
     /// With `--settle`: the picture settled (or the limit came first); the movie starts now.
     case settled(SettleOutcome)
+    /// An event clip is complete (in place; `kind` "clip").
+    case clip(ResultFile)
 }
 
 /// What a recording runs with, reported once at the start.

@@ -33,6 +33,10 @@ final class RecordingSession {
     private let firstMovie: Int
     /// The sound branch (`--audio`); nil for a silent movie.
     private let sound: SoundBranch?
+    /// The appsink that feeds event clips ("clipfeed"); nil without `--pre-roll`/`--post-roll`.
+    private let clipSink: AppSink?
+    /// Event clips while the session runs.
+    private var clips: ClipRecorder?
 
     init(config: RecordConfig, pipeline builder: RecordPipeline, control: RecordingControl,
          plan: OutputPlan) throws(CamrecError) {
@@ -152,6 +156,15 @@ final class RecordingSession {
             throw CamrecError(.usage, "the pipeline template needs a source named 'src' (\(error))")
         }
         cameraQueue = try? CameraQueueDepth.install(for: config.source, in: pipeline)
+        if config.clips != nil {
+            do {
+                clipSink = try AppSink(pipeline.element(named: "clipfeed"))
+            } catch {
+                throw CamrecError(.usage, "the pipeline template needs {encode} for event clips (--pre-roll, --post-roll) (\(error))")
+            }
+        } else {
+            clipSink = nil
+        }
         do {
             stillSink = try AppSink(pipeline.element(named: "stills"))
         } catch {
@@ -197,6 +210,17 @@ final class RecordingSession {
         }
         let stills = StillTaker(sink: stillSink, settings: config.stills, gate: gate, moviePath: moviePath,
                                 keeper: kept?.0, events: events)
+        var clipToken: AppSinkCallbacksToken?
+        if let settings = config.clips, let clipSink {
+            // The clip writer parses the encoder's output as the movie's branch does.
+            let parser = config.encoder.parser
+            let chain = (parser.hasPrefix("! ") ? String(parser.dropFirst(2)) + " ! " : "") + config.container.muxer
+            let recorder = ClipRecorder(settings: settings, moviePath: settings.namedAfter ?? config.outputPath, muxer: chain,
+                                        frameDuration: UInt64(frameDuration * 1e9), events: events)
+            clipToken = recorder.attach(to: clipSink)
+            clips = recorder
+        }
+        defer { clipToken?.remove() }
         do {
             try pipeline.setStateThrowingPostedError(.playing)
         } catch {
@@ -207,15 +231,19 @@ final class RecordingSession {
         self.stills = stills
         let flusher = DurabilityFlusher { [plan] in plan.openPartialPaths }
         defer { flusher.stop() }
-        let (gate, config, control, plan) = (gate, config, control, plan)
+        let (gate, config, control, plan, clipRecorder) = (gate, config, control, plan, clips)
         let frameDuration = frameDuration
-        control.attach(bus: bus, stills: stills, split: { [gate] in gate.requestSplit() }) {
+        var clipTrigger: (@Sendable (TimeSpec?) -> Result<ClipRecorder.TriggerOutcome, CamrecError>)?
+        if let recorder = clips {
+            clipTrigger = { @Sendable after in recorder.trigger(after: after) }
+        }
+        control.attach(bus: bus, stills: stills, split: { [gate] in gate.requestSplit() }, clip: clipTrigger) {
             RecorderStatus(
                 state: control.pendingStop.count > 0 || gate.isClosed ? "stopping" : "recording",
                 path: plan.currentPath, elapsed: gate.recordedSeconds(frameDuration: frameDuration),
                 frames: gate.frames, stills: 0, droppedFrames: gate.droppedFrames,
                 maxDuration: config.maxDuration?.seconds,
-                segment: config.segments == nil ? nil : plan.movieCount)
+                segment: config.segments == nil ? nil : plan.movieCount, preRollBytes: clipRecorder?.preRollBytes)
         }
         if announce { events(.started(startInfo())) }
         var result: RecordingResult
@@ -233,10 +261,13 @@ final class RecordingSession {
     }
 
     /// Stops the still triggers and takes the stills already asked for (their frames are
-    /// still in the pipeline), then stops the pipeline. Returns the stills written.
+    /// still in the pipeline), ends the event clips, then stops the pipeline. Returns the
+    /// clips and stills written.
     private func stopPipeline() -> [ResultFile] {
-        let files = stills?.finish() ?? []
+        var files = stills?.finish() ?? []
         sound?.gate.release()
+        // The clip being written ends with the run; clips being finished are waited for.
+        files = (clips?.finish() ?? []) + files
         _ = stopper.stop()
         return files
     }

@@ -45,6 +45,15 @@ public struct ResultFile: Sendable, Codable, Equatable {
     public var index: Int?
     /// Segments: the wall-clock time the movie started, ISO 8601 with the zone.
     public var start: String?
+    /// Clips: each trigger's time in the clip, in seconds from its first frame.
+    public var triggers: [Double]?
+    /// Clips: true when the pre-roll was shorter than asked (the run had just started):
+    /// the clip starts later than trigger − pre-roll.
+    public var preRollShort: Bool?
+    /// Clips: the frames re-encoded to start the clip exactly where it was asked (between
+    /// the keyframe before the start and the start; 0 when the start was a keyframe or the
+    /// frames before it are hidden by an edit list).
+    public var reencodedFrames: Int?
 
     public init(path: String, kind: String, duration: Double?, frames: Int?, bytes: Int64) {
         self.path = path

@@ -8,8 +8,9 @@ import Glibc
 /// `block(_:)` must run on the main thread before any other thread starts (GStreamer's
 /// threads inherit the mask), so that the signals reach only the watcher.
 public final class SignalWatcher: Sendable {
-    /// The signals a recording reacts to: stop (INT, TERM, HUP) and take a still (USR1).
-    public static let recordingSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGUSR1]
+    /// The signals a recording reacts to: stop (INT, TERM, HUP), take a still (USR1) and
+    /// make an event clip (USR2).
+    public static let recordingSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2]
 
     /// Blocks `signals` for this thread and every thread it starts later; ignores SIGPIPE
     /// (a closed stdout must give an error, not kill a recording).
@@ -56,6 +57,7 @@ public final class SignalWatcher: Sendable {
         case SIGTERM: "TERM"
         case SIGHUP: "HUP"
         case SIGUSR1: "USR1"
+        case SIGUSR2: "USR2"
         default: "\(signal)"
         }
     }

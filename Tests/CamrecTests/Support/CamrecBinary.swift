@@ -62,6 +62,9 @@ final class RunningCamrec: @unchecked Sendable {
 
     var stderrText: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
 
+    /// What it printed on stdout so far, as printed.
+    var stdoutData: Data { (try? Data(contentsOf: stdoutURL)) ?? Data() }
+
     /// JSON lines of `type` printed so far.
     func lines(type: String) -> [[String: Any]] { jsonLines.filter { $0["type"] as? String == type } }
 

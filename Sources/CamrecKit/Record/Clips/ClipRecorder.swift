@@ -1,0 +1,247 @@
+import FoundationEssentials
+import GStreamer
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Event clips of a running recording (issue 16): keeps the pre-roll of the encoded stream
+/// (fed by the appsink "clipfeed" after the encoder, on its own queue's thread), starts a
+/// clip on a trigger with the pre-roll's packets, feeds it live packets until
+/// `ClipSchedule` says it ends, then finishes it on a thread of its own: the file is
+/// finalised, cut to start exactly at trigger − pre-roll (`Trimmer`: the frames between
+/// the keyframe it had to start from and the start are hidden or re-encoded), and moved
+/// to `NAME-clip-0001.EXT`. Nothing here ever blocks the movie's branch.
+final class ClipRecorder: @unchecked Sendable {
+    private struct Active {
+        var writer: ClipWriter
+        var number: Int
+        var isShort: Bool
+    }
+
+    private let settings: ClipSettings
+    private let moviePath: String
+    private let muxer: String
+    private let frameDuration: UInt64
+    private let events: @Sendable (RecordingEvent) -> Void
+    private let condition = ThreadCondition()
+    // Guarded by `condition`.
+    private var preRoll: PreRoll<Buffer>
+    private var schedule: ClipSchedule
+    private var caps: Caps?
+    private var newest: UInt64?
+    /// The first packet's time: the movie's first frame (the feed comes after the gate).
+    private var firstPTS: UInt64?
+    private var active: Active?
+    private var finishing = 0
+    private var files: [ResultFile] = []
+    private var lastNumber = 0
+    private var ended = false
+    private var feedEnded = false
+
+    /// Clips beside `moviePath`, written with `muxer` (the movie's, gst-launch syntax).
+    init(settings: ClipSettings, moviePath: String, muxer: String, frameDuration: UInt64,
+         events: @escaping @Sendable (RecordingEvent) -> Void) {
+        self.settings = settings
+        self.moviePath = moviePath
+        self.muxer = muxer
+        self.frameDuration = frameDuration
+        self.events = events
+        preRoll = PreRoll(length: UInt64(max(settings.preRoll.nanoseconds, 0)))
+        schedule = ClipSchedule(preRoll: UInt64(max(settings.preRoll.nanoseconds, 0)),
+                                postRoll: UInt64(max(settings.postRoll.nanoseconds, 0)),
+                                maxClip: UInt64(max(settings.maxClip.nanoseconds, 0)))
+    }
+
+    /// Feeds it from `sink` (the appsink "clipfeed").
+    func attach(to sink: AppSink) -> AppSinkCallbacksToken {
+        sink.setCallbacks(newSample: { [self] view in
+            if let sample = view.pullSample() { receive(sample) }
+            return .ok
+        }, endOfStream: { [self] in
+            condition.withLock {
+                feedEnded = true
+                condition.broadcast()
+            }
+        })
+    }
+
+    /// One encoded packet, in the order of the stream.
+    private func receive(_ sample: Sample) {
+        guard let buffer = sample.buffer, let pts = buffer.pts else { return }
+        condition.withLock {
+            if caps == nil { caps = sample.caps }
+            if firstPTS == nil { firstPTS = pts }
+            newest = pts
+            preRoll.append(.init(pts: pts, duration: buffer.duration ?? frameDuration, isKeyframe: buffer.isKeyframe,
+                                 bytes: buffer.size, payload: buffer))
+            guard let current = active else { return }
+            // Frames are taken to the nearest frame: one half a frame or less before the end
+            // is not in the clip (camera timestamps jitter; the test pattern's are rounded).
+            if let clip = schedule.frame(at: pts + frameDuration / 2) {
+                finishLocked(current, clip: clip)
+            } else {
+                current.writer.push(buffer)
+            }
+        }
+    }
+
+    /// What a trigger did, for the control socket's reply.
+    enum TriggerOutcome: Equatable {
+        /// A new clip, to be written to `path`.
+        case started(path: String, number: Int)
+        /// The clip being written now goes on to `end` (seconds of the run).
+        case extended(path: String, number: Int)
+    }
+
+    /// A trigger now (at the newest encoded frame); `after` overrides the post-roll.
+    func trigger(after: TimeSpec? = nil) -> Result<TriggerOutcome, CamrecError> {
+        condition.withLock { () -> Result<TriggerOutcome, CamrecError> in
+            guard !ended else { return .failure(CamrecError(.usage, "no clip: the recording is ending")) }
+            guard let time = newest, let caps else {
+                return .failure(CamrecError(.usage, "no clip: no frame has been recorded yet"))
+            }
+            let postRoll = after.map { UInt64(max($0.nanoseconds, 0)) }
+            switch schedule.trigger(at: time, after: postRoll) {
+            case .extended:
+                guard let current = active else { return .failure(CamrecError(.failure, "no clip is being written")) }
+                return .success(.extended(path: finalPath(current.number), number: current.number))
+            case .started(let clip):
+                let kept = preRoll.clip(from: clip.start > frameDuration / 2 ? clip.start - frameDuration / 2 : 0)
+                guard let first = kept.packets.first else {
+                    _ = schedule.close(at: clip.start)
+                    return .failure(CamrecError(.failure, "no clip: nothing decodable has been encoded yet"))
+                }
+                let number = nextNumber()
+                let made = Result { () throws(CamrecError) -> ClipWriter in
+                    try ClipWriter(path: partialPath(number), muxer: muxer, caps: caps, base: first.pts)
+                }
+                guard case .success(let writer) = made else {
+                    _ = schedule.close(at: clip.start)
+                    if case .failure(let error) = made { return .failure(error) }
+                    return .failure(CamrecError(.failure, "no clip"))
+                }
+                for packet in kept.packets { writer.push(packet.payload) }
+                active = Active(writer: writer, number: number, isShort: kept.isShort)
+                // With no post-roll, the clip may already be complete.
+                if let done = schedule.frame(at: time + frameDuration / 2), let current = active {
+                    finishLocked(current, clip: done)
+                }
+                return .success(.started(path: finalPath(number), number: number))
+            }
+        }
+    }
+
+    /// Bytes the pre-roll holds now (for `ctl status`).
+    var preRollBytes: Int { condition.withLock { preRoll.bytes } }
+
+    /// The run ends: the clip being written ends with the last packet, and every clip
+    /// still being finished is waited for (at most `seconds`). Returns the clips made.
+    func finish(within seconds: Double = 60) -> [ResultFile] {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        return condition.withLock {
+            // The feed's last packets come on its own thread: wait for its end (briefly).
+            let feedDeadline = ContinuousClock.now + .seconds(2)
+            while !feedEnded, ContinuousClock.now < feedDeadline { condition.wait(seconds: 0.05) }
+            ended = true
+            if let current = active, let clip = schedule.close(at: (newest ?? 0) + frameDuration) {
+                finishLocked(current, clip: clip)
+            }
+            while finishing > 0, ContinuousClock.now < deadline { condition.wait(seconds: 0.1) }
+            return files
+        }
+    }
+
+    // MARK: Finishing a clip
+
+    /// Hands the clip being written to a thread of its own (the lock is held).
+    private func finishLocked(_ current: Active, clip: ClipSchedule.Clip) {
+        active = nil
+        finishing += 1
+        NamedThread.start("camrec-clip") { [self] in
+            let file = complete(current, clip: clip)
+            if let file { events(.clip(file)) }
+            condition.withLock {
+                if let file { files.append(file) }
+                finishing -= 1
+                condition.broadcast()
+            }
+        }
+    }
+
+    /// Finalises, cuts and moves one clip into place; nil (with a warning) when it could not.
+    private func complete(_ current: Active, clip: ClipSchedule.Clip) -> ResultFile? {
+        let writer = current.writer
+        let final = finalPath(current.number)
+        guard writer.finish() else {
+            events(.warning("clip \(current.number) could not be finalised: kept as written at \(writer.path) (camrec recover finishes it)"))
+            return nil
+        }
+        // The first frame asked for (the nearest to the start), in the written file, which
+        // starts at the keyframe at or before it.
+        let half = frameDuration / 2
+        let wanted = clip.start > half ? clip.start - half : 0
+        let offset = writer.times.first { writer.base + $0 >= wanted } ?? 0
+        var file: ResultFile
+        var reencoded = 0
+        if offset > 0 {
+            let request = TrimRequest(input: writer.path, start: TimeSpec(nanoseconds: Int64(offset)), mode: .accurate,
+                                      destination: .path(final))
+            do {
+                let trimmed = try Trimmer.run(request)
+                unlink(writer.path)
+                file = ResultFile(path: final, kind: "clip", duration: trimmed.duration, frames: trimmed.frames, bytes: trimmed.bytes)
+                reencoded = trimmed.framesReencoded
+            } catch {
+                events(.warning("clip \(current.number) starts at the keyframe before the time asked for: \(error.message)"))
+                guard let moved = move(writer, to: final, frames: writer.packets) else { return nil }
+                file = moved
+            }
+        } else {
+            guard let moved = move(writer, to: final, frames: writer.packets) else { return nil }
+            file = moved
+        }
+        let first = writer.base + offset
+        file.index = current.number
+        file.triggers = clip.triggers.map { Double(Int64($0) - Int64(first)) / 1e9 }
+        // Where it starts in the movie (the run's recorded time, as stills say it).
+        let movieStart = Double(first - min(first, firstPTSValue)) / 1e9
+        file.pts = movieStart
+        file.frame = Int((movieStart * 1e9 / Double(max(frameDuration, 1))).rounded())
+        file.preRollShort = current.isShort
+        file.reencodedFrames = reencoded
+        return file
+    }
+
+    private var firstPTSValue: UInt64 { condition.withLock { firstPTS ?? 0 } }
+
+    /// Moves the finalised file into place as it is.
+    private func move(_ writer: ClipWriter, to final: String, frames: Int) -> ResultFile? {
+        guard rename(writer.path, final) == 0 else {
+            events(.warning("clip kept at \(writer.path): cannot move it to \(final): \(systemMessage(errno))"))
+            return nil
+        }
+        var info = stat()
+        let bytes = stat(final, &info) == 0 ? Int64(info.st_size) : 0
+        return ResultFile(path: final, kind: "clip", duration: Double(UInt64(frames) * frameDuration) / 1e9,
+                          frames: frames, bytes: bytes)
+    }
+
+    // MARK: Names
+
+    /// The next clip number whose final and partial names are both free.
+    private func nextNumber() -> Int {
+        var number = lastNumber + 1
+        while access(finalPath(number), F_OK) == 0 || access(partialPath(number), F_OK) == 0 { number += 1 }
+        lastNumber = number
+        return number
+    }
+
+    private func finalPath(_ number: Int) -> String {
+        ClipSettings.path(forClip: number, moviePath: moviePath)
+    }
+
+    private func partialPath(_ number: Int) -> String {
+        let (stem, ext) = OutputFile.split(finalPath(number))
+        return stem + ".partial" + ext
+    }
+}

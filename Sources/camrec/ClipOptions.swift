@@ -1,0 +1,46 @@
+import ArgumentParsing
+import CamrecKit
+
+/// The event-clip options of `camrec` (record).
+enum ClipOptions {
+    static let specs = [
+        OptionSpec(["--pre-roll"], value: "T", help: "keep the last T of the encoded stream in memory: a clip starts T before its trigger (default: 0); enables clips"),
+        OptionSpec(["--post-roll"], value: "T", help: "a clip goes on T after its last trigger (default: 10s); enables clips"),
+        OptionSpec(["--max-clip"], value: "T", help: "triggers during a clip extend it up to T in all (default: 5m); enables clips"),
+    ]
+
+    static let discussion = """
+        Event clips (--pre-roll, --post-roll, --max-clip): `camrec ctl SOCKET clip [--after T]`,
+        SIGUSR2 or the key c writes NAME-clip-0001.EXT beside the movie, from the pre-roll
+        before the trigger to the post-roll after it, alongside the movie (which it never
+        disturbs). The clip starts exactly there: its first frames are cut from the keyframe
+        before it as camrec trim cuts. A trigger while a clip is written extends it.
+        """
+}
+
+/// The clips asked for on the command line, typed once.
+struct ClipChoice {
+    /// Nil: no clip option given, triggers make no clips.
+    var settings: ClipSettings?
+
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        let preRoll = try parsed.value("--pre-roll") { (text: String) throws(ValueError) in try Self.length(text, zeroAllowed: true) }
+        let postRoll = try parsed.value("--post-roll") { (text: String) throws(ValueError) in try Self.length(text, zeroAllowed: true) }
+        let maxClip = try parsed.value("--max-clip") { (text: String) throws(ValueError) in try Self.length(text, zeroAllowed: false) }
+        guard preRoll != nil || postRoll != nil || maxClip != nil else { return }
+        let chosen = ClipSettings(preRoll: preRoll ?? .zero, postRoll: postRoll ?? ClipSettings.defaultPostRoll,
+                                  maxClip: maxClip ?? ClipSettings.defaultMaxClip)
+        if chosen.preRoll.nanoseconds + chosen.postRoll.nanoseconds == 0 {
+            throw UsageError("--pre-roll and --post-roll are both 0: a clip would be empty; give one of them a length, e.g. --post-roll 10s")
+        }
+        settings = chosen
+    }
+
+    private static func length(_ text: String, zeroAllowed: Bool) throws(ValueError) -> TimeSpec {
+        let value = try TimeSpec.parse(text)
+        guard value.nanoseconds > 0 || (zeroAllowed && value.nanoseconds == 0) else {
+            throw ValueError(zeroAllowed ? "give a length of 0 or more, e.g. 10s" : "give a length above 0, e.g. 2m")
+        }
+        return value
+    }
+}

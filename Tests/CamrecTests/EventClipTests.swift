@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+
+/// Event clips (`--pre-roll`, `--post-roll`, `ctl clip`, SIGUSR2): checked against the
+/// emulated camera's frame stamps and ffprobe, never against camrec's own word alone.
+/// Each test triggers once the recording has the frames it needs (a frame count from the
+/// control socket) and waits for the `clip` line, never for a fixed time.
+@Suite("Event clips", .serialized)
+struct EventClipTests {
+    static func camera() throws -> [String: String] {
+        try VirtualCameraEnvironment.shared().environment(spec: "/dev/video0,formats=yuyv,sizes=320x240@30")
+    }
+
+    /// `camrec ctl SOCKET clip [--after T]`'s JSON reply.
+    static func trigger(_ socket: String, after: String? = nil) throws -> [String: Any] {
+        let run = try CamrecBinary.run(["ctl", socket, "clip"] + (after.map { ["--after", $0] } ?? []), timeout: 30)
+        let reply = (try? JSONSerialization.jsonObject(with: run.stdout)) as? [String: Any]
+        return reply ?? ["ok": false, "stderr": run.stderr]
+    }
+
+    /// The camera stamps of a movie's frames, in order (all must read).
+    static func stamps(_ path: String) throws -> [UInt32] {
+        let read = try FrameStampReader.sequences(inVideo: URL(fileURLWithPath: path))
+        let stamps = read.compactMap { $0 }
+        #expect(stamps.count == read.count, "\(read.count - stamps.count) frames of \(path) have no readable stamp")
+        return stamps
+    }
+
+    static func contiguous(_ stamps: [UInt32]) -> Bool {
+        zip(stamps, stamps.dropFirst()).allSatisfy { $1 == $0 + 1 }
+    }
+
+    @Test("a clip holds exactly the pre-roll before its trigger and the post-roll after, to the frame",
+          arguments: [("mp4", "2s", 60, "3s", 90), ("mkv", "0.5s", 15, "1s", 30)])
+    func exactBoundaries(_ container: String, _ preRoll: String, _ preFrames: Int, _ postRoll: String, _ postFrames: Int) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let movie = folder.path("run.\(container)")
+        let socket = folder.path("control")
+        let run = try CamrecBinary.start(["--size", "320x240", "--fps", "30", "--max-duration", "none", "--pre-roll", preRoll,
+                                          "--post-roll", postRoll, "--control", socket, "--json", movie],
+                                         environment: try Self.camera())
+        defer { run.signal(SIGKILL) }
+        try #require(RecordingWait.frames(preFrames + 20, socket: socket), "\(run.stderrText)")
+        // The pre-roll's memory is in the status.
+        let held = RecordingWait.status(socket: socket)?["pre_roll_bytes"] as? Int ?? 0
+        #expect(held > 0, "ctl status gives no pre_roll_bytes")
+        let reply = try Self.trigger(socket)
+        #expect(reply["ok"] as? Bool == true && reply["extended"] as? Bool == false, "\(reply)")
+        try #require(run.waitForLine(type: "clip"), "\(run.stderrText)")
+        #expect(RecordingWait.stop(socket: socket))
+        #expect(run.wait() == 0, "\(run.stderrText)")
+
+        let line = try #require(run.lines(type: "clip").first)
+        let clip = try #require(line["path"] as? String)
+        #expect(clip == folder.path("run-clip-0001.\(container)"))
+        #expect(reply["path"] as? String == clip)
+        #expect(line["pre_roll_short"] as? Bool == false, "\(line)")
+        let triggers = try #require(line["triggers"] as? [Double])
+        #expect(triggers.count == 1 && abs(triggers[0] - Double(preFrames) / 30) < 0.002, "\(line)")
+        // ffprobe: the frames camrec says, starting at 0, decodable.
+        let probe = try MediaProbe.probe(clip)
+        #expect(probe.frames == preFrames + postFrames, "ffprobe counts \(probe.frames)")
+        #expect(line["frames"] as? Int == probe.frames)
+        #expect(try MediaProbe.decodeErrors(clip).isEmpty)
+        let first = try SoundRecordingTests.span(clip, stream: "v:0").lowerBound
+        #expect(abs(first) < 0.001, "the clip's first frame is shown at \(first) s")
+        // The camera's stamps: the clip is a run of the movie's frames, from the movie frame
+        // the line names, and the movie lost nothing while the clip was written.
+        let movieStamps = try Self.stamps(movie)
+        let clipStamps = try Self.stamps(clip)
+        #expect(Self.contiguous(movieStamps), "the movie lost frames")
+        #expect(Self.contiguous(clipStamps), "the clip is not a run of camera frames: \(clipStamps)")
+        let index = try #require(line["frame"] as? Int)
+        try #require(index + clipStamps.count <= movieStamps.count, "clip from movie frame \(index) runs past the movie")
+        #expect(Array(movieStamps[index..<(index + clipStamps.count)]) == clipStamps,
+                "clip stamps \(clipStamps.first ?? 0)…, movie from frame \(index): \(movieStamps[index])…")
+        let result = try #require(run.jsonLines.last)
+        #expect(result["dropped_frames"] as? Int == 0)
+        let kinds = (result["files"] as? [[String: Any]])?.compactMap { $0["kind"] as? String }
+        #expect(kinds == ["movie", "clip"], "\(result)")
+    }
+
+    @Test("a trigger while a clip is written extends it: one clip to the post-roll after the last trigger")
+    func triggersCloseTogetherMakeOneClip() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let movie = folder.path("run.mp4")
+        let socket = folder.path("control")
+        let run = try CamrecBinary.start(["--size", "320x240", "--fps", "30", "--max-duration", "none", "--pre-roll", "1s",
+                                          "--post-roll", "2s", "--control", socket, "--json", movie],
+                                         environment: try Self.camera())
+        defer { run.signal(SIGKILL) }
+        try #require(RecordingWait.frames(45, socket: socket), "\(run.stderrText)")
+        let first = try Self.trigger(socket)
+        #expect(first["extended"] as? Bool == false, "\(first)")
+        let at = try #require(RecordingWait.currentFrames(socket: socket))
+        try #require(RecordingWait.frames(at + 15, socket: socket))
+        let second = try Self.trigger(socket)
+        #expect(second["extended"] as? Bool == true && second["clip"] as? Int == 1, "\(second)")
+        try #require(run.waitForLine(type: "clip"), "\(run.stderrText)")
+        #expect(RecordingWait.stop(socket: socket))
+        #expect(run.wait() == 0, "\(run.stderrText)")
+        #expect(run.lines(type: "clip").count == 1)
+        let line = try #require(run.lines(type: "clip").first)
+        let triggers = try #require(line["triggers"] as? [Double])
+        try #require(triggers.count == 2, "\(line)")
+        // From 1 s before the first trigger to 2 s after the second, to the frame.
+        let gap = Int(((triggers[1] - triggers[0]) * 30).rounded())
+        #expect(gap >= 15, "\(triggers)")
+        let probe = try MediaProbe.probe(try #require(line["path"] as? String))
+        #expect(probe.frames == 30 + gap + 60, "ffprobe counts \(probe.frames), triggers \(triggers)")
+        #expect(Self.contiguous(try Self.stamps(try #require(line["path"] as? String))))
+    }
+
+    @Test("a trigger before the pre-roll has filled: the clip starts with the movie and says its pre-roll was short; SIGUSR2 triggers")
+    func shortPreRollAndSignal() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let movie = folder.path("run.mkv")
+        let socket = folder.path("control")
+        let run = try CamrecBinary.start(["--size", "320x240", "--fps", "30", "--max-duration", "none", "--pre-roll", "5s",
+                                          "--post-roll", "1s", "--control", socket, "--json", movie],
+                                         environment: try Self.camera())
+        defer { run.signal(SIGKILL) }
+        try #require(RecordingWait.frames(10, socket: socket), "\(run.stderrText)")
+        run.signal(SIGUSR2)
+        try #require(run.waitForLine(type: "clip"), "\(run.stderrText)")
+        #expect(RecordingWait.stop(socket: socket))
+        #expect(run.wait() == 0, "\(run.stderrText)")
+        let line = try #require(run.lines(type: "clip").first)
+        #expect(line["pre_roll_short"] as? Bool == true, "\(line)")
+        #expect(line["frame"] as? Int == 0, "\(line)")
+        let clipStamps = try Self.stamps(try #require(line["path"] as? String))
+        let movieStamps = try Self.stamps(movie)
+        #expect(clipStamps.first == movieStamps.first && Self.contiguous(clipStamps), "\(clipStamps)")
+        let triggers = try #require(line["triggers"] as? [Double])
+        #expect(clipStamps.count == Int((triggers[0] * 30).rounded()) + 30, "\(clipStamps.count) frames, trigger at \(triggers)")
+    }
+
+    @Test("without --pre-roll or --post-roll a trigger says how to get clips; bad lengths are usage errors")
+    func notEnabledAndBadValues() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let socket = folder.path("control")
+        let run = try CamrecBinary.start(["--device", "test", "--size", "160x120", "--max-duration", "none",
+                                          "--control", socket, folder.path("plain.mp4")])
+        defer { run.signal(SIGKILL) }
+        try #require(RecordingWait.frames(5, socket: socket), "\(run.stderrText)")
+        let reply = try Self.trigger(socket)
+        #expect(reply["ok"] as? Bool == false && (reply["error"] as? String ?? "").contains("--pre-roll"), "\(reply)")
+        #expect(RecordingWait.stop(socket: socket))
+        #expect(run.wait() == 0)
+        #expect(folder.contents == ["plain.mp4"])
+
+        for (options, mentions) in [(["--max-clip", "0"], "--max-clip"), (["--pre-roll", "0", "--post-roll", "0"], "--post-roll"),
+                                    (["--pre-roll", "-2s"], "--pre-roll")] {
+            let bad = try CamrecBinary.run(["--device", "test"] + options + [folder.path("never.mp4")])
+            #expect(bad.status == 64 && bad.stderr.contains(mentions), "\(options): \(bad.status) \(bad.stderr)")
+        }
+        let ctl = try CamrecBinary.run(["ctl", socket, "still", "--after", "2s"])
+        #expect(ctl.status == 64 && ctl.stderr.contains("--after"), "\(ctl.stderr)")
+    }
+}
