@@ -15,6 +15,11 @@ public final class Sample: @unchecked Sendable {
         gst_mini_object_unref(UnsafeMutableRawPointer(samplePointer).assumingMemoryBound(to: GstMiniObject.self))
     }
 
+    /// The segment its buffer belongs to (a copy), nil when it has none.
+    public var segment: Segment? {
+        gst_sample_get_segment(samplePointer).map { Segment($0.pointee) }
+    }
+
     /// The sample's caps (borrowed by the sample; the wrapper takes its own reference).
     public var caps: Caps? {
         gst_sample_get_caps(samplePointer).map { Caps($0, transfer: .none) }

@@ -41,4 +41,14 @@ public struct Segment: @unchecked Sendable {
 
     /// Start, stream time and stop.
     public var times: SegmentTimes { SegmentTimes(start: start, time: time, stop: stop) }
+
+    /// The running time of buffer time `position` in this (time) segment; nil when it lies
+    /// outside the segment. Different branches of a pipeline compare their buffers by
+    /// running time: an encoder may shift its buffer times (x264enc adds 1000 hours) and a
+    /// pad offset moves the running time, both through the segment.
+    public func runningTime(of position: UInt64) -> UInt64? {
+        var copy = raw
+        let time = gst_segment_to_running_time(&copy, GST_FORMAT_TIME, guint64(position))
+        return time == guint64(UInt64.max) ? nil : UInt64(time)
+    }
 }

@@ -138,6 +138,51 @@ struct EventClipTests {
         #expect(clipStamps.count == Int((triggers[0] * 30).rounded()) + 30, "\(clipStamps.count) frames, trigger at \(triggers)")
     }
 
+    @Test("with --audio a clip has the sound of its frames, in step with the picture as in the movie (flashes and clicks)",
+          arguments: ["mp4", "mkv"])
+    func clipKeepsSoundInStep(_ container: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let movie = folder.path("run.\(container)")
+        let socket = folder.path("control")
+        let (whole, line) = try ClickedRecording.run { server -> (AVSync.Measurement, [String: Any]) in
+            let camera = VirtualCameraDevice(formats: ["mjpeg"], sizes: ["640x480@30"], flash: "2s")
+            let env = try VirtualCameraEnvironment.shared().environment([camera], base: server.environment())
+            let run = try CamrecBinary.start(["--device", "/dev/video0", "--size", "640x480", "--fps", "30", "--max-duration", "none",
+                                              "--audio", "vsink.monitor", "--pre-roll", "3.3s", "--post-roll", "3.5s",
+                                              "--control", socket, "--json", "-f", movie], environment: env)
+            defer { run.signal(SIGKILL) }
+            try #require(RecordingWait.frames(130, socket: socket), "\(run.stderrText)")
+            let reply = try Self.trigger(socket)
+            try #require(reply["ok"] as? Bool == true, "\(reply)")
+            try #require(run.waitForLine(type: "clip"), "\(run.stderrText)")
+            #expect(RecordingWait.stop(socket: socket))
+            #expect(run.wait() == 0, "\(run.stderrText)")
+            return (try AVSync.measure(movie), try #require(run.lines(type: "clip").first))
+        }
+        let clip = try #require(line["path"] as? String)
+        #expect(try SoundRecordingTests.soundStream(clip).codec == (container == "mp4" ? "aac" : "opus"))
+        #expect(try MediaProbe.decodeErrors(clip).isEmpty)
+        let cut = try AVSync.measure(clip)
+        print("clip, \(container): movie \(whole), clip \(cut)")
+        // 6.8 s of clip with a flash every 2 s: three or four flashes, each with its click,
+        // each as far from it as in the movie (the clip is where it says in the movie).
+        try #require(cut.offsets.count >= 3, "\(cut)")
+        let start = try #require(line["pts"] as? Double)
+        for (flash, offset) in zip(cut.flashes, cut.offsets) {
+            #expect(abs(offset) <= 1.0 / 30, "clip offsets \(cut.offsets)")
+            guard let index = whole.flashes.firstIndex(where: { abs($0 - start - flash) < 0.04 }), index < whole.offsets.count else {
+                Issue.record("flash at \(flash) s of the clip is not in the movie: \(whole), \(cut)")
+                continue
+            }
+            #expect(abs(offset - whole.offsets[index]) <= 0.003, "clip \(cut.offsets), movie \(whole.offsets)")
+        }
+        // The sound lasts as long as the picture (within a packet).
+        let picture = try SoundRecordingTests.span(clip, stream: "v:0")
+        let sound = try SoundRecordingTests.span(clip, stream: "a:0")
+        #expect(abs(sound.upperBound - picture.upperBound) <= 0.025, "sound \(sound), picture \(picture)")
+    }
+
     @Test("without --pre-roll or --post-roll a trigger says how to get clips; bad lengths are usage errors")
     func notEnabledAndBadValues() throws {
         let folder = try TemporaryFolder()

@@ -59,8 +59,10 @@ public struct RecordPipeline: Sendable {
                         convertFirst: "videoconvert ! video/x-raw,format=I420" + colorimetry)
         // A template written before {audio} existed records silent movies.
         if config.audio != nil || template.placeholders.contains("audio") {
+            // Event clips take the sound encoder's output too.
+            let clipSound = config.clips != nil && !printed ? Self.clipSoundFeed + " " : ""
             values["audio"] = config.audio.map { audio in
-                audio.branch(muxerPad: "mux.audio_0") { value in
+                audio.branch(muxerPad: clipSound + "mux.audio_0") { value in
                     printed ? ShellQuoting.quote(value) : "\"" + Self.escapeForParser(value) + "\""
                 }
             } ?? ""
@@ -98,6 +100,12 @@ public struct RecordPipeline: Sendable {
     static let clipFeed = " ! tee name=encoded encoded. ! queue name=clipqueue leaky=downstream max-size-buffers=0"
         + " max-size-bytes=0 max-size-time=5000000000 ! appsink name=clipfeed sync=false async=false"
         + " wait-on-eos=false encoded."
+
+    /// The same for the sound: the sound encoder's output to event clips, and on to the
+    /// muxer's sound pad (named, so the tee's caps do not matter there).
+    static let clipSoundFeed = "tee name=encodedaudio ! queue name=clipaudioqueue leaky=downstream max-size-buffers=0"
+        + " max-size-bytes=0 max-size-time=5000000000 ! appsink name=clipsound sync=false async=false"
+        + " wait-on-eos=false encodedaudio. !"
 
     /// Fills {picture} (`PictureSettings.fragment`). A template without {picture} (a
     /// `--pipeline` written before it existed) still works while nothing is done to the

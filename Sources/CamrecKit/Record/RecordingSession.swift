@@ -35,6 +35,8 @@ final class RecordingSession {
     private let sound: SoundBranch?
     /// The appsink that feeds event clips ("clipfeed"); nil without `--pre-roll`/`--post-roll`.
     private let clipSink: AppSink?
+    /// The appsink that feeds event clips the sound ("clipsound"); nil without sound or clips.
+    private let clipSoundSink: AppSink?
     /// Event clips while the session runs.
     private var clips: ClipRecorder?
 
@@ -159,11 +161,13 @@ final class RecordingSession {
         if config.clips != nil {
             do {
                 clipSink = try AppSink(pipeline.element(named: "clipfeed"))
+                clipSoundSink = config.audio == nil ? nil : try AppSink(pipeline.element(named: "clipsound"))
             } catch {
-                throw CamrecError(.usage, "the pipeline template needs {encode} for event clips (--pre-roll, --post-roll) (\(error))")
+                throw CamrecError(.usage, "the pipeline template needs {encode} (and {audio} with --audio) for event clips (--pre-roll, --post-roll) (\(error))")
             }
         } else {
             clipSink = nil
+            clipSoundSink = nil
         }
         do {
             stillSink = try AppSink(pipeline.element(named: "stills"))
@@ -211,6 +215,7 @@ final class RecordingSession {
         let stills = StillTaker(sink: stillSink, settings: config.stills, gate: gate, moviePath: moviePath,
                                 keeper: kept?.0, events: events)
         var clipToken: AppSinkCallbacksToken?
+        var clipSoundToken: AppSinkCallbacksToken?
         if let settings = config.clips, let clipSink {
             // The clip writer parses the encoder's output as the movie's branch does.
             let parser = config.encoder.parser
@@ -218,9 +223,13 @@ final class RecordingSession {
             let recorder = ClipRecorder(settings: settings, moviePath: settings.namedAfter ?? config.outputPath, muxer: chain,
                                         frameDuration: UInt64(frameDuration * 1e9), events: events)
             clipToken = recorder.attach(to: clipSink)
+            clipSoundToken = clipSoundSink.map { recorder.attachSound(to: $0) }
             clips = recorder
         }
-        defer { clipToken?.remove() }
+        defer {
+            clipToken?.remove()
+            clipSoundToken?.remove()
+        }
         do {
             try pipeline.setStateThrowingPostedError(.playing)
         } catch {

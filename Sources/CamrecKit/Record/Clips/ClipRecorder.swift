@@ -25,7 +25,14 @@ final class ClipRecorder: @unchecked Sendable {
     private let events: @Sendable (RecordingEvent) -> Void
     private let condition = ThreadCondition()
     // Guarded by `condition`.
-    private var preRoll: PreRoll<Buffer>
+    private var preRoll: PreRoll<ClipPacket>
+    /// The sound's pre-roll (every packet decodes on its own), when the recording has sound.
+    private var soundPreRoll: PreRoll<ClipPacket>
+    private var soundCaps: Caps?
+    /// Whether the recording has sound (`attachSound` was called).
+    private var hasSound = false
+    /// Clips whose picture has ended, waiting for the sound up to their end.
+    private var soundClosing: [(writer: ClipWriter, end: UInt64)] = []
     private var schedule: ClipSchedule
     private var caps: Caps?
     private var newest: UInt64?
@@ -46,7 +53,10 @@ final class ClipRecorder: @unchecked Sendable {
         self.muxer = muxer
         self.frameDuration = frameDuration
         self.events = events
-        preRoll = PreRoll(length: UInt64(max(settings.preRoll.nanoseconds, 0)))
+        // A frame more than asked: the frame nearest the start may begin up to half a frame before it.
+        preRoll = PreRoll(length: UInt64(max(settings.preRoll.nanoseconds, 0)) + frameDuration)
+        // Sound reaches back to the video's first keyframe, which may be a GOP earlier.
+        soundPreRoll = PreRoll(length: UInt64(max(settings.preRoll.nanoseconds, 0)) + 10_000_000_000)
         schedule = ClipSchedule(preRoll: UInt64(max(settings.preRoll.nanoseconds, 0)),
                                 postRoll: UInt64(max(settings.postRoll.nanoseconds, 0)),
                                 maxClip: UInt64(max(settings.maxClip.nanoseconds, 0)))
@@ -65,22 +75,59 @@ final class ClipRecorder: @unchecked Sendable {
         })
     }
 
+    /// Feeds it the sound encoder's output from `sink` (the appsink "clipsound").
+    func attachSound(to sink: AppSink) -> AppSinkCallbacksToken {
+        condition.withLock { hasSound = true }
+        return sink.setCallbacks(newSample: { [self] view in
+            if let sample = view.pullSample() { receiveSound(sample) }
+            return .ok
+        }, endOfStream: { [self] in
+            condition.withLock {
+                for closing in soundClosing { closing.writer.endAudio() }
+                soundClosing.removeAll()
+            }
+        })
+    }
+
+    /// One encoded sound packet: into the sound's pre-roll, the clip being written, and the
+    /// clips whose picture has ended while their sound has not.
+    private func receiveSound(_ sample: Sample) {
+        guard let packet = ClipPacket(sample) else { return }
+        let pts = packet.time
+        condition.withLock {
+            if soundCaps == nil { soundCaps = sample.caps }
+            soundPreRoll.append(.init(pts: pts, duration: packet.buffer.duration ?? 0, isKeyframe: true,
+                                      bytes: packet.buffer.size, payload: packet))
+            // Sound past the clip's planned end waits in the pre-roll: a trigger may extend it.
+            if let current = active, let end = schedule.current?.end, pts < end { current.writer.pushAudio(packet) }
+            soundClosing.removeAll { closing in
+                guard pts >= closing.end else {
+                    closing.writer.pushAudio(packet)
+                    return false
+                }
+                closing.writer.endAudio()
+                return true
+            }
+        }
+    }
+
     /// One encoded packet, in the order of the stream.
     private func receive(_ sample: Sample) {
-        guard let buffer = sample.buffer, let pts = buffer.pts else { return }
+        guard let packet = ClipPacket(sample) else { return }
+        let (buffer, pts) = (packet.buffer, packet.time)
         condition.withLock {
             if caps == nil { caps = sample.caps }
             if firstPTS == nil { firstPTS = pts }
             newest = pts
             preRoll.append(.init(pts: pts, duration: buffer.duration ?? frameDuration, isKeyframe: buffer.isKeyframe,
-                                 bytes: buffer.size, payload: buffer))
+                                 bytes: buffer.size, payload: packet))
             guard let current = active else { return }
             // Frames are taken to the nearest frame: one half a frame or less before the end
             // is not in the clip (camera timestamps jitter; the test pattern's are rounded).
             if let clip = schedule.frame(at: pts + frameDuration / 2) {
                 finishLocked(current, clip: clip)
             } else {
-                current.writer.push(buffer)
+                current.writer.push(packet)
             }
         }
     }
@@ -97,13 +144,19 @@ final class ClipRecorder: @unchecked Sendable {
     func trigger(after: TimeSpec? = nil) -> Result<TriggerOutcome, CamrecError> {
         condition.withLock { () -> Result<TriggerOutcome, CamrecError> in
             guard !ended else { return .failure(CamrecError(.usage, "no clip: the recording is ending")) }
-            guard let time = newest, let caps else {
+            guard let time = newest, let caps, !hasSound || soundCaps != nil else {
                 return .failure(CamrecError(.usage, "no clip: no frame has been recorded yet"))
             }
             let postRoll = after.map { UInt64(max($0.nanoseconds, 0)) }
             switch schedule.trigger(at: time, after: postRoll) {
-            case .extended:
+            case .extended(let clip):
                 guard let current = active else { return .failure(CamrecError(.failure, "no clip is being written")) }
+                // Sound that came past the old end and waited in the pre-roll goes in now.
+                if current.writer.hasSound {
+                    for packet in soundPreRoll.packets where packet.pts > current.writer.soundPushedUpTo && packet.pts < clip.end {
+                        current.writer.pushAudio(packet.payload)
+                    }
+                }
                 return .success(.extended(path: finalPath(current.number), number: current.number))
             case .started(let clip):
                 let kept = preRoll.clip(from: clip.start > frameDuration / 2 ? clip.start - frameDuration / 2 : 0)
@@ -113,7 +166,8 @@ final class ClipRecorder: @unchecked Sendable {
                 }
                 let number = nextNumber()
                 let made = Result { () throws(CamrecError) -> ClipWriter in
-                    try ClipWriter(path: partialPath(number), muxer: muxer, caps: caps, base: first.pts)
+                    try ClipWriter(path: partialPath(number), chain: muxer, caps: caps, audioCaps: hasSound ? soundCaps : nil,
+                                   base: first.pts)
                 }
                 guard case .success(let writer) = made else {
                     _ = schedule.close(at: clip.start)
@@ -121,7 +175,12 @@ final class ClipRecorder: @unchecked Sendable {
                     return .failure(CamrecError(.failure, "no clip"))
                 }
                 for packet in kept.packets { writer.push(packet.payload) }
-                active = Active(writer: writer, number: number, isShort: kept.isShort)
+                if writer.hasSound {
+                    for packet in soundPreRoll.clip(from: first.pts).packets { writer.pushAudio(packet.payload) }
+                }
+
+                // Short: the first frame kept is later than the frame nearest the start.
+                active = Active(writer: writer, number: number, isShort: first.pts > clip.start + frameDuration / 2)
                 // With no post-roll, the clip may already be complete.
                 if let done = schedule.frame(at: time + frameDuration / 2), let current = active {
                     finishLocked(current, clip: done)
@@ -132,7 +191,7 @@ final class ClipRecorder: @unchecked Sendable {
     }
 
     /// Bytes the pre-roll holds now (for `ctl status`).
-    var preRollBytes: Int { condition.withLock { preRoll.bytes } }
+    var preRollBytes: Int { condition.withLock { preRoll.bytes + soundPreRoll.bytes } }
 
     /// The run ends: the clip being written ends with the last packet, and every clip
     /// still being finished is waited for (at most `seconds`). Returns the clips made.
@@ -157,6 +216,14 @@ final class ClipRecorder: @unchecked Sendable {
     private func finishLocked(_ current: Active, clip: ClipSchedule.Clip) {
         active = nil
         finishing += 1
+        // The sound goes on to the picture's end (it arrives on its own thread, maybe later).
+        if current.writer.hasSound {
+            if ended || clip.end <= soundPreRoll.packets.last.map({ $0.end }) ?? 0 {
+                current.writer.endAudio()
+            } else {
+                soundClosing.append((current.writer, clip.end))
+            }
+        }
         NamedThread.start("camrec-clip") { [self] in
             let file = complete(current, clip: clip)
             if let file { events(.clip(file)) }

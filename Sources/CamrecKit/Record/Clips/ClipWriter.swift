@@ -1,33 +1,67 @@
 import FoundationEssentials
 import GStreamer
 
+/// One encoded packet for event clips: its buffer, and its place on the recording's
+/// timeline (running time), which branches share; its buffer times may be shifted (an
+/// encoder's 1000-hour offset) and are moved by `shift` onto that timeline.
+struct ClipPacket: @unchecked Sendable {
+    let buffer: Buffer
+    /// Running time minus buffer time (ns).
+    let shift: Int64
+    /// Its presentation time on the recording's timeline (running time, ns).
+    var time: UInt64 { UInt64(max(0, Int64(bitPattern: buffer.pts ?? 0) + shift)) }
+
+    /// The sample's buffer and its running time; nil without a time or outside its segment.
+    init?(_ sample: Sample) {
+        guard let buffer = sample.buffer, let pts = buffer.pts else { return nil }
+        let running = sample.segment.flatMap { $0.isTime ? $0.runningTime(of: pts) : nil } ?? pts
+        self.buffer = buffer
+        shift = Int64(bitPattern: running) - Int64(bitPattern: pts)
+    }
+}
+
 /// Writes one event clip's packets (already encoded: nothing is decoded) into a file of its
-/// own: `appsrc ! muxer ! filesink`, the muxer the movie's (hybrid MP4, crash-safe as a
-/// movie is, or Matroska). Packets are restamped so that the clip starts at 0 with its
-/// first packet (a keyframe).
+/// own: `appsrc ! parser ! muxer ! filesink`, the muxer the movie's (hybrid MP4, crash-safe
+/// as a movie is, or Matroska), with a second appsrc for the sound when the recording has
+/// sound. Packets are restamped so that the clip starts at 0 with its first video packet
+/// (a keyframe); sound and picture keep the distance they had in the movie.
 final class ClipWriter: @unchecked Sendable {
     private let pipeline: Pipeline
-    private let source: AppSrc
+    private let video: AppSrc
+    private let audio: AppSrc?
     private let stopper: PipelineStopper
     /// The first packet's time on the recording's timeline: the clip's 0.
     let base: UInt64
     /// The file written.
     let path: String
-    /// Each packet's time in the file (ns from `base`), in the order pushed.
+    /// Each video packet's time in the file (ns from `base`), in the order pushed.
     private(set) var times: [UInt64] = []
-    /// Packets pushed.
+    /// Video packets pushed.
     var packets: Int { times.count }
+    private let audioEnded = ThreadCondition()
+    private var audioIsEnded = false
 
-    /// A writer into `path` with `muxer` (gst-launch syntax, e.g. the movie's muxer), for
-    /// packets of `caps` whose first is at `base`.
-    init(path: String, muxer: String, caps: Caps, base: UInt64) throws(CamrecError) {
+    /// A writer into `path` through `chain` (gst-launch syntax: the parser and the movie's
+    /// muxer), for video packets of `caps` whose first is at `base`, and sound packets of
+    /// `audioCaps` when there is sound.
+    init(path: String, chain: String, caps: Caps, audioCaps: Caps?, base: UInt64) throws(CamrecError) {
         self.path = path
         self.base = base
         let location = "\"" + RecordPipeline.escapeForParser(path) + "\""
+        var description = "appsrc name=clipsrc format=time ! \(chain) name=clipmux ! filesink location=\(location)"
+        if audioCaps != nil { description += " appsrc name=clipaudio format=time ! clipmux.audio_0" }
         do {
-            pipeline = try Pipeline.parse("appsrc name=clipsrc format=time ! \(muxer) ! filesink location=\(location)")
-            source = try AppSrc(pipeline.element(named: "clipsrc"))
-            source.setCaps(caps)
+            pipeline = try Pipeline.parse(description)
+            video = try AppSrc(pipeline.element(named: "clipsrc"))
+            video.setCaps(caps)
+            if let audioCaps {
+                let audio = try AppSrc(pipeline.element(named: "clipaudio"))
+                audio.setCaps(audioCaps)
+                self.audio = audio
+            } else {
+                audio = nil
+                audioIsEnded = true
+            }
             stopper = PipelineStopper(pipeline)
             try pipeline.setState(.playing)
         } catch {
@@ -35,20 +69,58 @@ final class ClipWriter: @unchecked Sendable {
         }
     }
 
-    /// Pushes one packet (its timestamps moved so that `base` is 0, on a copy of its
+    /// Whether it takes sound.
+    var hasSound: Bool { audio != nil }
+
+    /// Pushes one video packet (its timestamps moved so that `base` is 0, on a copy of its
     /// metadata: the pre-roll keeps the original); never blocks.
-    func push(_ packet: Buffer) {
-        let buffer = Buffer(packet.bufferPointer, transfer: .none)
-        if let pts = buffer.pts { buffer.pts = pts >= base ? pts - base : 0 }
-        if let dts = buffer.dts { buffer.dts = dts >= base ? dts - base : 0 }
-        source.push(buffer)
+    func push(_ packet: ClipPacket) {
+        let buffer = Self.restamped(packet, base: base)
+        video.push(buffer)
         times.append(buffer.pts ?? 0)
     }
 
-    /// Ends the clip: the muxer finalises the file (waited for, at most `seconds`), then
-    /// the pipeline stops. True when the file was finalised.
-    func finish(within seconds: Double = 30) -> Bool {
-        _ = source.endOfStream()
+    /// The newest sound packet's time pushed (the recording's timeline); 0 before any.
+    private(set) var soundPushedUpTo: UInt64 = 0
+
+    /// Pushes one sound packet; packets from before the clip's start, or not newer than
+    /// the last pushed, are left out.
+    func pushAudio(_ packet: ClipPacket) {
+        let pts = packet.time
+        guard let audio, pts >= base, pts > soundPushedUpTo || soundPushedUpTo == 0 else { return }
+        soundPushedUpTo = pts
+        audio.push(Self.restamped(packet, base: base))
+    }
+
+    /// The sound is complete (a packet past the clip's end came, or the run ended).
+    func endAudio() {
+        let first = audioEnded.withLock { () -> Bool in
+            defer { audioIsEnded = true; audioEnded.broadcast() }
+            return !audioIsEnded
+        }
+        if first, let audio { _ = audio.endOfStream() }
+    }
+
+    /// The packet on the clip's timeline: its running time less `base` (DTS moved as
+    /// much as PTS), on a copy of its metadata.
+    private static func restamped(_ packet: ClipPacket, base: UInt64) -> Buffer {
+        let buffer = Buffer(packet.buffer.bufferPointer, transfer: .none)
+        let move = { (time: UInt64) -> UInt64 in UInt64(max(0, Int64(bitPattern: time) + packet.shift - Int64(bitPattern: base))) }
+        if let pts = buffer.pts { buffer.pts = move(pts) }
+        if let dts = buffer.dts { buffer.dts = move(dts) }
+        return buffer
+    }
+
+    /// Ends the clip: the picture ends now; the sound when `endAudio()` is called (waited
+    /// for at most `soundSeconds`, then ended); then the muxer finalises the file (waited
+    /// for, at most `seconds`) and the pipeline stops. True when the file was finalised.
+    func finish(soundSeconds: Double = 3, within seconds: Double = 30) -> Bool {
+        _ = video.endOfStream()
+        let soundDeadline = ContinuousClock.now + .milliseconds(Int(soundSeconds * 1000))
+        audioEnded.withLock {
+            while !audioIsEnded, ContinuousClock.now < soundDeadline { audioEnded.wait(seconds: 0.05) }
+        }
+        endAudio()
         var finalised = false
         if let bus = pipeline.bus {
             let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
