@@ -7,6 +7,7 @@ enum ClipOptions {
         OptionSpec(["--pre-roll"], value: "T", help: "keep the last T of the encoded stream in memory: a clip starts T before its trigger (default: 0); enables clips"),
         OptionSpec(["--post-roll"], value: "T", help: "a clip goes on T after its last trigger (default: 10s); enables clips"),
         OptionSpec(["--max-clip"], value: "T", help: "triggers during a clip extend it up to T in all (default: 5m); enables clips"),
+        OptionSpec(["--live-photo"], help: "each clip also gets the still of its trigger's frame (a Live Photo); enables clips"),
     ]
 
     static let discussion = """
@@ -15,6 +16,8 @@ enum ClipOptions {
         before the trigger to the post-roll after it, alongside the movie (which it never
         disturbs). The clip starts exactly there: its first frames are cut from the keyframe
         before it as camrec trim cuts. A trigger while a clip is written extends it.
+        --live-photo (or ctl clip --still) also writes the still of the trigger's frame,
+        named in the clip's line.
         """
 }
 
@@ -27,9 +30,11 @@ struct ClipChoice {
         let preRoll = try parsed.value("--pre-roll") { (text: String) throws(ValueError) in try Self.length(text, zeroAllowed: true) }
         let postRoll = try parsed.value("--post-roll") { (text: String) throws(ValueError) in try Self.length(text, zeroAllowed: true) }
         let maxClip = try parsed.value("--max-clip") { (text: String) throws(ValueError) in try Self.length(text, zeroAllowed: false) }
-        guard preRoll != nil || postRoll != nil || maxClip != nil else { return }
-        let chosen = ClipSettings(preRoll: preRoll ?? .zero, postRoll: postRoll ?? ClipSettings.defaultPostRoll,
+        let livePhoto = parsed.flag("--live-photo")
+        guard preRoll != nil || postRoll != nil || maxClip != nil || livePhoto else { return }
+        var chosen = ClipSettings(preRoll: preRoll ?? .zero, postRoll: postRoll ?? ClipSettings.defaultPostRoll,
                                   maxClip: maxClip ?? ClipSettings.defaultMaxClip)
+        chosen.livePhoto = livePhoto
         if chosen.preRoll.nanoseconds + chosen.postRoll.nanoseconds == 0 {
             throw UsageError("--pre-roll and --post-roll are both 0: a clip would be empty; give one of them a length, e.g. --post-roll 10s")
         }

@@ -44,21 +44,26 @@ enum ControlHandling {
 }
 
 extension ControlHandling {
-    /// `clip [--after T]`: asks for an event clip.
+    /// `clip [--after T] [--still]`: asks for an event clip (with `--still`, a Live Photo).
     static func clip(_ argument: String?, recorder: Recorder) -> String {
         var after: TimeSpec?
-        if let argument {
-            let words = argument.split(separator: " ", omittingEmptySubsequences: true)
-            guard words.count == 2, words[0] == "--after", let value = try? TimeSpec.parse(String(words[1])),
-                  value.nanoseconds >= 0 else {
-                return ControlReply.error("clip takes only --after T (e.g. clip --after 20s)")
+        var still = false
+        var words = (argument ?? "").split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        while let word = words.first {
+            words.removeFirst()
+            if word == "--still" {
+                still = true
+            } else if word == "--after", let text = words.first, let value = try? TimeSpec.parse(text), value.nanoseconds >= 0 {
+                words.removeFirst()
+                after = value
+            } else {
+                return ControlReply.error("clip takes --after T and --still (e.g. clip --after 20s --still)")
             }
-            after = value
         }
         guard recorder.config.clips != nil else {
             return ControlReply.error("this recording makes no clips: start camrec with --pre-roll T or --post-roll T")
         }
-        switch recorder.requestClip(after: after) {
+        switch recorder.requestClip(after: after, still: still) {
         case nil: return ControlReply.error("the recording is not running")
         case .success(let trigger)?: return ControlReply.success(trigger)
         case .failure(let error)?: return ControlReply.error(error.message)

@@ -6,9 +6,10 @@ enum CtlCommand: Subcommand {
     static let spec = CommandSpec(
         name: "camrec ctl",
         abstract: "Send a command to a running recording's control socket and print its JSON reply.",
-        usage: "camrec ctl SOCKET still|stop|status|split|clip [--after T]|set NAME=VALUE",
+        usage: "camrec ctl SOCKET still|stop|status|split|clip [--after T] [--still]|set NAME=VALUE",
         options: [
             OptionSpec(["--after"], value: "T", help: "for clip: the clip goes on T after this trigger (instead of --post-roll)"),
+            OptionSpec(["--still"], help: "for clip: also write the still of the trigger's frame (a Live Photo)"),
         ],
         positionals: [
             PositionalSpec("SOCKET", help: "the path given to camrec --control"),
@@ -32,10 +33,13 @@ enum CtlCommand: Subcommand {
             return (socket, "set " + assignments)
         }
         let after = parsed.value("--after")
+        let still = parsed.flag("--still")
         if command == "clip" {
-            return (socket, after.map { "clip --after " + $0 } ?? "clip")
+            return (socket, "clip" + (after.map { " --after " + $0 } ?? "") + (still ? " --still" : ""))
         }
-        if after != nil { throw UsageError("--after goes with clip only, e.g. camrec ctl /tmp/camrec.sock clip --after 20s") }
+        if after != nil || still {
+            throw UsageError("--after and --still go with clip only, e.g. camrec ctl /tmp/camrec.sock clip --after 20s")
+        }
         return (socket, command)
     }
 

@@ -183,6 +183,39 @@ struct EventClipTests {
         #expect(abs(sound.upperBound - picture.upperBound) <= 0.025, "sound \(sound), picture \(picture)")
     }
 
+    @Test("Live Photos: the still is the clip's trigger frame, to the camera's frame stamp; --live-photo and ctl clip --still",
+          arguments: [true, false])
+    func livePhoto(_ everyClip: Bool) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let movie = folder.path("run.mp4")
+        let socket = folder.path("control")
+        let run = try CamrecBinary.start(["--size", "320x240", "--fps", "30", "--max-duration", "none", "--pre-roll", "1s",
+                                          "--post-roll", "1s", "--control", socket, "--json", movie] + (everyClip ? ["--live-photo"] : []),
+                                         environment: try Self.camera())
+        defer { run.signal(SIGKILL) }
+        try #require(RecordingWait.frames(45, socket: socket), "\(run.stderrText)")
+        let reply = try CamrecBinary.run(["ctl", socket, "clip"] + (everyClip ? [] : ["--still"]), timeout: 30)
+        #expect(reply.status == 0, "\(reply.stdoutText) \(reply.stderr)")
+        try #require(run.waitForLine(type: "clip"), "\(run.stderrText)")
+        #expect(RecordingWait.stop(socket: socket))
+        #expect(run.wait() == 0, "\(run.stderrText)")
+        let line = try #require(run.lines(type: "clip").first)
+        let stillPath = try #require(line["still"] as? String, "\(line)")
+        let index = try #require(line["trigger_frame"] as? Int)
+        let triggers = try #require(line["triggers"] as? [Double])
+        #expect(index == Int((triggers[0] * 30).rounded()), "\(line)")
+        #expect(index == 30, "1 s of pre-roll: the trigger is the clip's frame 30: \(line)")
+        let still = try #require(run.lines(type: "still").first)
+        #expect(still["path"] as? String == stillPath && still["trigger"] as? String == "clip", "\(still)")
+        // The still shows the clip's frame at trigger_frame: the camera's stamp says so.
+        let clipStamps = try Self.stamps(try #require(line["path"] as? String))
+        let stamp = try FrameStampReader.sequence(inImage: URL(fileURLWithPath: stillPath))
+        try #require(index < clipStamps.count)
+        #expect(stamp == clipStamps[index], "still stamp \(String(describing: stamp)), clip frame \(index) stamp \(clipStamps[index])")
+        #expect(clipStamps.count == 60 && Self.contiguous(clipStamps))
+    }
+
     @Test("without --pre-roll or --post-roll a trigger says how to get clips; bad lengths are usage errors")
     func notEnabledAndBadValues() throws {
         let folder = try TemporaryFolder()

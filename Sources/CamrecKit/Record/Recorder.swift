@@ -42,9 +42,10 @@ public final class Recorder: Sendable {
     }
 
     /// Asks for an event clip now (`camrec ctl … clip`, SIGUSR2, the key c); `after`
-    /// overrides `--post-roll` for this trigger. Nil when no recording runs.
-    public func requestClip(after: TimeSpec? = nil) -> Result<ClipTrigger, CamrecError>? {
-        control.requestClip(after: after).map { result in
+    /// overrides `--post-roll` for this trigger; `still` makes it a Live Photo (as
+    /// `--live-photo` makes every clip). Nil when no recording runs.
+    public func requestClip(after: TimeSpec? = nil, still: Bool = false) -> Result<ClipTrigger, CamrecError>? {
+        control.requestClip(after: after, still: still).map { result in
             result.map { outcome in
                 switch outcome {
                 case .started(let path, let number): ClipTrigger(path: path, clip: number, extended: false)

@@ -26,7 +26,7 @@ final class RecordingControl: Sendable {
         var stills: StillTaker?
         var status: (@Sendable () -> RecorderStatus)?
         var split: (@Sendable () -> Void)?
-        var clip: (@Sendable (TimeSpec?) -> Result<ClipRecorder.TriggerOutcome, CamrecError>)?
+        var clip: ClipTrigger.Request?
         var requestedStop: StopReason?
         var stopRequests = 0
     }
@@ -71,13 +71,13 @@ final class RecordingControl: Sendable {
     }
 
     /// Asks the running session for an event clip; nil when no recording runs.
-    func requestClip(after: TimeSpec?) -> Result<ClipRecorder.TriggerOutcome, CamrecError>? {
-        shared.withLock { $0.clip }.map { $0(after) }
+    func requestClip(after: TimeSpec?, still: Bool) -> Result<ClipRecorder.TriggerOutcome, CamrecError>? {
+        shared.withLock { $0.clip }.map { $0(after, still) }
     }
 
     /// Called by the session once its pipeline runs; `clip` is nil without event clips.
     func attach(bus: Bus, stills: StillTaker, split: @escaping @Sendable () -> Void,
-                clip: (@Sendable (TimeSpec?) -> Result<ClipRecorder.TriggerOutcome, CamrecError>)? = nil,
+                clip: ClipTrigger.Request? = nil,
                 status: @escaping @Sendable () -> RecorderStatus) {
         let pendingRequests = shared.withLock { shared -> Int in
             shared.bus = bus

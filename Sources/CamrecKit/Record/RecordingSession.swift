@@ -242,9 +242,13 @@ final class RecordingSession {
         defer { flusher.stop() }
         let (gate, config, control, plan, clipRecorder) = (gate, config, control, plan, clips)
         let frameDuration = frameDuration
-        var clipTrigger: (@Sendable (TimeSpec?) -> Result<ClipRecorder.TriggerOutcome, CamrecError>)?
+        var clipTrigger: ClipTrigger.Request?
         if let recorder = clips {
-            clipTrigger = { @Sendable after in recorder.trigger(after: after) }
+            let livePhoto = config.clips?.livePhoto ?? false
+            clipTrigger = { @Sendable after, still in
+                guard still || livePhoto else { return recorder.trigger(after: after) }
+                return LivePhotoTrigger.trigger(recorder, stills: stills, gate: gate, after: after)
+            }
         }
         control.attach(bus: bus, stills: stills, split: { [gate] in gate.requestSplit() }, clip: clipTrigger) {
             RecorderStatus(

@@ -54,6 +54,15 @@ public struct ResultFile: Sendable, Codable, Equatable {
     /// the keyframe before the start and the start; 0 when the start was a keyframe or the
     /// frames before it are hidden by an edit list).
     public var reencodedFrames: Int?
+    /// Clips: the first and the last frame's times in the run (seconds of recorded video
+    /// before them; the first is `pts`).
+    public var firstFrameTime: Double?
+    public var lastFrameTime: Double?
+    /// Clips that are Live Photos: the still of the (first) trigger's frame.
+    public var still: String?
+    /// Clips: the index in the clip of the (first) trigger's frame (a Live Photo's still
+    /// shows that frame).
+    public var triggerFrame: Int?
 
     public init(path: String, kind: String, duration: Double?, frames: Int?, bytes: Int64) {
         self.path = path

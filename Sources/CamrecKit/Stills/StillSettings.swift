@@ -102,4 +102,7 @@ public enum StillTrigger: String, Sendable, Codable {
     case key
     /// `camrec still`.
     case command
+    /// A Live Photo: the still of an event clip's trigger frame (`--live-photo`,
+    /// `ctl clip --still`).
+    case clip
 }

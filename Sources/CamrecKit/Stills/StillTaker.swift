@@ -40,21 +40,28 @@ final class StillTaker: @unchecked Sendable {
     /// Called with the outcome of one still.
     typealias Completion = @Sendable (Result<ResultFile, CamrecError>) -> Void
 
+    /// Called with the chosen frame's timestamp, before the still is encoded.
+    typealias FrameChosen = @Sendable (UInt64) -> Void
+
     private struct Request {
         let trigger: StillTrigger
         let time: ContinuousClock.Instant
         let notBefore: UInt64?
         let completion: Completion?
+        var onFrame: FrameChosen?
     }
 
     /// Queues a still; false once the recording is finishing. With `notBefore`, the still
     /// is the first frame whose timestamp is at least that (a periodic still names the
     /// frame that reached its time, which may not have reached the stills branch yet).
     @discardableResult
-    func request(_ trigger: StillTrigger, notBefore: UInt64? = nil, completion: Completion? = nil) -> Bool {
+    /// `onFrame` learns which frame it is (its timestamp) as soon as it is chosen.
+    func request(_ trigger: StillTrigger, notBefore: UInt64? = nil, completion: Completion? = nil,
+                 onFrame: FrameChosen? = nil) -> Bool {
         condition.withLock {
             guard !closed else { return false }
-            requests.append(Request(trigger: trigger, time: .now, notBefore: notBefore, completion: completion))
+            requests.append(Request(trigger: trigger, time: .now, notBefore: notBefore, completion: completion,
+                                    onFrame: onFrame))
             condition.signal()
             return true
         }
@@ -85,7 +92,7 @@ final class StillTaker: @unchecked Sendable {
                 return requests.removeFirst()
             }
             guard let next else { return }
-            let result = take(next.trigger, requestedAt: next.time, notBefore: next.notBefore)
+            let result = take(next.trigger, requestedAt: next.time, notBefore: next.notBefore, onFrame: next.onFrame)
             // Reported before `finish()` can return: a still's line never follows the result.
             switch result {
             case .success(let file): events(.still(file))
@@ -121,12 +128,13 @@ final class StillTaker: @unchecked Sendable {
     }
 
     private func take(_ trigger: StillTrigger, requestedAt: ContinuousClock.Instant,
-                      notBefore: UInt64?) -> Result<ResultFile, CamrecError> {
+                      notBefore: UInt64?, onFrame: FrameChosen? = nil) -> Result<ResultFile, CamrecError> {
         let sample: Sample
         switch newestFrame(notBefore: notBefore) {
         case .success(let newest): sample = newest
         case .failure(let error): return .failure(error)
         }
+        if let onFrame, let pts = sample.timing?.pts { onFrame(pts) }
         guard let encoder else { return .failure(CamrecError(.failure, "the still encoder is not ready")) }
         do throws(CamrecError) {
             let bytes = try encoder.get().encode(sample)

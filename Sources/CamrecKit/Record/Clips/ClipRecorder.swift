@@ -16,6 +16,8 @@ final class ClipRecorder: @unchecked Sendable {
         var writer: ClipWriter
         var number: Int
         var isShort: Bool
+        /// Whether a Live Photo still of the first trigger's frame goes with it.
+        var hasStill: Bool
     }
 
     private let settings: ClipSettings
@@ -44,6 +46,8 @@ final class ClipRecorder: @unchecked Sendable {
     private var lastNumber = 0
     private var ended = false
     private var feedEnded = false
+    /// Live Photos: the still written for each clip number (nil: it failed).
+    private var stills: [Int: String?] = [:]
 
     /// Clips beside `moviePath`, written with `muxer` (the movie's, gst-launch syntax).
     init(settings: ClipSettings, moviePath: String, muxer: String, frameDuration: UInt64,
@@ -141,12 +145,15 @@ final class ClipRecorder: @unchecked Sendable {
     }
 
     /// A trigger now (at the newest encoded frame); `after` overrides the post-roll.
-    func trigger(after: TimeSpec? = nil) -> Result<TriggerOutcome, CamrecError> {
+    /// A Live Photo's trigger is at its still's frame: `at` (the recording's running time)
+    /// and `withStill` (the still is paired with the clip once `stillTaken` reports it).
+    func trigger(at explicit: UInt64? = nil, after: TimeSpec? = nil, withStill: Bool = false) -> Result<TriggerOutcome, CamrecError> {
         condition.withLock { () -> Result<TriggerOutcome, CamrecError> in
             guard !ended else { return .failure(CamrecError(.usage, "no clip: the recording is ending")) }
-            guard let time = newest, let caps, !hasSound || soundCaps != nil else {
+            guard let newest, let caps, !hasSound || soundCaps != nil else {
                 return .failure(CamrecError(.usage, "no clip: no frame has been recorded yet"))
             }
+            let time = explicit ?? newest
             let postRoll = after.map { UInt64(max($0.nanoseconds, 0)) }
             switch schedule.trigger(at: time, after: postRoll) {
             case .extended(let clip):
@@ -180,7 +187,8 @@ final class ClipRecorder: @unchecked Sendable {
                 }
 
                 // Short: the first frame kept is later than the frame nearest the start.
-                active = Active(writer: writer, number: number, isShort: first.pts > clip.start + frameDuration / 2)
+                active = Active(writer: writer, number: number, isShort: first.pts > clip.start + frameDuration / 2,
+                                hasStill: withStill)
                 // With no post-roll, the clip may already be complete.
                 if let done = schedule.frame(at: time + frameDuration / 2), let current = active {
                     finishLocked(current, clip: done)
@@ -274,12 +282,38 @@ final class ClipRecorder: @unchecked Sendable {
         let movieStart = Double(first - min(first, firstPTSValue)) / 1e9
         file.pts = movieStart
         file.frame = Int((movieStart * 1e9 / Double(max(frameDuration, 1))).rounded())
+        file.firstFrameTime = movieStart
+        file.lastFrameTime = movieStart + Double(max((file.frames ?? 1) - 1, 0) * Int(frameDuration)) / 1e9
         file.preRollShort = current.isShort
         file.reencodedFrames = reencoded
+        if let trigger = clip.triggers.first {
+            file.triggerFrame = Int((Double(Int64(trigger) - Int64(first)) / Double(max(frameDuration, 1))).rounded())
+        }
+        if current.hasStill { file.still = awaitStill(forClip: current.number) }
         return file
     }
 
     private var firstPTSValue: UInt64 { condition.withLock { firstPTS ?? 0 } }
+
+    /// The running time of the movie's first frame, once one was encoded.
+    var firstFrameTime: UInt64? { condition.withLock { firstPTS } }
+
+    /// A Live Photo's still for clip `number` was written (or not).
+    func stillTaken(forClip number: Int, _ result: Result<ResultFile, CamrecError>) {
+        condition.withLock {
+            if case .success(let file) = result { stills[number] = file.path } else { stills[number] = .some(nil) }
+            condition.broadcast()
+        }
+    }
+
+    /// Waits (at most 10 s) for clip `number`'s still; its path, nil when none was written.
+    private func awaitStill(forClip number: Int) -> String? {
+        let deadline = ContinuousClock.now + .seconds(10)
+        return condition.withLock {
+            while stills[number] == nil, ContinuousClock.now < deadline { condition.wait(seconds: 0.05) }
+            return stills[number] ?? nil
+        }
+    }
 
     /// Moves the finalised file into place as it is.
     private func move(_ writer: ClipWriter, to final: String, frames: Int) -> ResultFile? {

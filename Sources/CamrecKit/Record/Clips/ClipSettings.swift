@@ -12,6 +12,8 @@ public struct ClipSettings: Sendable, Equatable {
     /// The name clips are named after (`NAME-clip-0001.EXT`); nil: the recording's OUTPUT
     /// (with `--segment`, camrec gives the name without its time fields and counter).
     public var namedAfter: String?
+    /// `--live-photo`: every clip also has the still of its trigger's frame.
+    public var livePhoto = false
 
     /// The default post-roll: 10 s.
     public static let defaultPostRoll = TimeSpec.seconds(10)
@@ -34,6 +36,10 @@ public struct ClipSettings: Sendable, Equatable {
 
 /// What a clip trigger did (the reply of `camrec ctl SOCKET clip`).
 public struct ClipTrigger: Sendable, Codable, Equatable {
+    /// How a running session takes a trigger: the post-roll for it (nil: `--post-roll`),
+    /// and whether it is a Live Photo.
+    typealias Request = @Sendable (TimeSpec?, Bool) -> Result<ClipRecorder.TriggerOutcome, CamrecError>
+
     /// Where the clip goes once complete.
     public var path: String
     /// The clip's number in the run (1 for the first).
