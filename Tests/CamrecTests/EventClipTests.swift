@@ -216,6 +216,69 @@ struct EventClipTests {
         #expect(clipStamps.count == 60 && Self.contiguous(clipStamps))
     }
 
+    @Test("20 clips in a run: each exact, each numbered, the movie untouched")
+    func twentyClips() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let movie = folder.path("run.mkv")
+        let socket = folder.path("control")
+        let run = try CamrecBinary.start(["--size", "320x240", "--fps", "30", "--max-duration", "none", "--pre-roll", "0.2s",
+                                          "--post-roll", "0.3s", "--control", socket, "--json", movie],
+                                         environment: try Self.camera())
+        defer { run.signal(SIGKILL) }
+        try #require(RecordingWait.frames(15, socket: socket), "\(run.stderrText)")
+        for count in 1...20 {
+            let reply = try Self.trigger(socket)
+            try #require(reply["clip"] as? Int == count && reply["extended"] as? Bool == false, "\(reply)")
+            try #require(run.waitForLines(type: "clip", count: count), "clip \(count) never came: \(run.stderrText)")
+        }
+        #expect(RecordingWait.stop(socket: socket))
+        #expect(run.wait() == 0, "\(run.stderrText)")
+        let lines = run.lines(type: "clip")
+        #expect(lines.compactMap { $0["index"] as? Int } == Array(1...20))
+        let movieStamps = try Self.stamps(movie)
+        #expect(Self.contiguous(movieStamps), "the movie lost frames")
+        for line in lines {
+            let path = try #require(line["path"] as? String)
+            let stamps = try Self.stamps(path)
+            let index = try #require(line["frame"] as? Int)
+            #expect(stamps.count == 15 && Self.contiguous(stamps), "\(path): \(stamps)")
+            #expect(index + stamps.count <= movieStamps.count && Array(movieStamps[index..<(index + stamps.count)]) == stamps,
+                    "\(path) is not the movie's frames from \(index)")
+        }
+        let names = folder.contents.filter { $0.contains("-clip-") }
+        #expect(names == (1...20).map { String(format: "run-clip-%04d.mkv", $0) })
+    }
+
+    @Test("kill -9 while a clip is written: its partial file plays and camrec recover finishes it")
+    func killedDuringAClip() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let movie = folder.path("run.mp4")
+        let socket = folder.path("control")
+        let run = try CamrecBinary.start(["--size", "320x240", "--fps", "30", "--max-duration", "none", "--pre-roll", "1s",
+                                          "--post-roll", "60s", "--control", socket, "--json", movie],
+                                         environment: try Self.camera())
+        defer { run.signal(SIGKILL) }
+        try #require(RecordingWait.frames(40, socket: socket), "\(run.stderrText)")
+        #expect(try Self.trigger(socket)["ok"] as? Bool == true)
+        // Hybrid MP4: fragments of half a second reach the file as they are written.
+        let partial = folder.path("run-clip-0001.partial.mp4")
+        let growing = Wait.until(timeout: 60) {
+            ((try? FileManager.default.attributesOfItem(atPath: partial))?[.size] as? Int ?? 0) > 60_000
+        }
+        try #require(growing, "\(folder.contents) \(run.stderrText)")
+        run.signal(SIGKILL)
+        _ = run.wait()
+        let recovered = folder.path("recovered.mp4")
+        let recover = try CamrecBinary.run(["recover", "-o", recovered, partial])
+        #expect(recover.status == 0, "\(recover.stderr)")
+        let probe = try MediaProbe.probe(recovered)
+        #expect(probe.frames >= 30, "\(probe.frames) frames recovered")
+        #expect(try MediaProbe.decodeErrors(recovered).isEmpty)
+        #expect(Self.contiguous(try Self.stamps(recovered)))
+    }
+
     @Test("without --pre-roll or --post-roll a trigger says how to get clips; bad lengths are usage errors")
     func notEnabledAndBadValues() throws {
         let folder = try TemporaryFolder()
