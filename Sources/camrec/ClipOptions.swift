@@ -7,6 +7,7 @@ enum ClipOptions {
         OptionSpec(["--pre-roll"], value: "T", help: "keep the last T of the encoded stream in memory: a clip starts T before its trigger (default: 0); enables clips"),
         OptionSpec(["--post-roll"], value: "T", help: "a clip goes on T after its last trigger (default: 10s); enables clips"),
         OptionSpec(["--max-clip"], value: "T", help: "triggers during a clip extend it up to T in all (default: 5m); enables clips"),
+        OptionSpec(["--clips"], value: "PATTERN", help: "name clips with strftime fields of their start and/or a counter, as --segment names movies (clips/door-%Y%m%d-%H%M%S.mp4; --utc for UTC); the container of OUTPUT (default: NAME-clip-0001.EXT); enables clips"),
         OptionSpec(["--live-photo"], help: "each clip also gets the still of its trigger's frame (a Live Photo); enables clips"),
     ]
 
@@ -26,15 +27,27 @@ struct ClipChoice {
     /// Nil: no clip option given, triggers make no clips.
     var settings: ClipSettings?
 
-    init(_ parsed: ParsedArguments) throws(UsageError) {
+    init(_ parsed: ParsedArguments, output: String, container: Container) throws(UsageError) {
         let preRoll = try parsed.value("--pre-roll") { (text: String) throws(ValueError) in try Self.length(text, zeroAllowed: true) }
         let postRoll = try parsed.value("--post-roll") { (text: String) throws(ValueError) in try Self.length(text, zeroAllowed: true) }
         let maxClip = try parsed.value("--max-clip") { (text: String) throws(ValueError) in try Self.length(text, zeroAllowed: false) }
         let livePhoto = parsed.flag("--live-photo")
-        guard preRoll != nil || postRoll != nil || maxClip != nil || livePhoto else { return }
+        var pattern: SegmentNaming?
+        if let text = parsed.value("--clips") {
+            guard Container(path: text) == container else {
+                throw UsageError("--clips \(text): clips are written like the movie: end the pattern with .\(PathName.pathExtension(output))")
+            }
+            do {
+                pattern = try SegmentNaming(output: text, utc: parsed.flag("--utc"))
+            } catch {
+                throw UsageError("--clips: " + error.message)
+            }
+        }
+        guard preRoll != nil || postRoll != nil || maxClip != nil || livePhoto || pattern != nil else { return }
         var chosen = ClipSettings(preRoll: preRoll ?? .zero, postRoll: postRoll ?? ClipSettings.defaultPostRoll,
                                   maxClip: maxClip ?? ClipSettings.defaultMaxClip)
         chosen.livePhoto = livePhoto
+        chosen.pattern = pattern
         if chosen.preRoll.nanoseconds + chosen.postRoll.nanoseconds == 0 {
             throw UsageError("--pre-roll and --post-roll are both 0: a clip would be empty; give one of them a length, e.g. --post-roll 10s")
         }

@@ -98,6 +98,10 @@ enum RecordCommand: Subcommand {
                 try OutputFile.checkDestination(options.output, overwrite: options.force)
             }
             try options.stills.naming.checkDestination()
+            // A --clips folder that cannot take files is found now, not at the first trigger.
+            if let clips = options.clips.settings?.pattern {
+                try OutputFile.checkDestination(clips.path(counter: 1, date: Date()), overwrite: true)
+            }
         }
         let encodingRequest = options.encoding.request(keyframeInterval: options.keyframeInterval?.seconds
             ?? EncoderSettings.defaultKeyframeInterval(segmented: options.unattended.segments != nil))
@@ -276,7 +280,6 @@ struct RecordOptions {
         picture = try PictureChoice(parsed)
         encoding = try EncodingChoice(parsed)
         audio = try AudioChoice(parsed)
-        clips = try ClipChoice(parsed)
         if let limit = try parsed.value("--max-duration", MaxDuration.parseLimit) {
             maxDuration = limit
         } else {
@@ -289,6 +292,7 @@ struct RecordOptions {
             throw UsageError("cannot tell the format of '\(output)': end OUTPUT with .mp4, .mov or .mkv")
         }
         self.output = output
+        clips = try ClipChoice(parsed, output: output, container: container)
         self.container = container
         force = parsed.flag("--force")
         json = parsed.flag("--json")

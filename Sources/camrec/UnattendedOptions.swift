@@ -29,7 +29,8 @@ struct UnattendedChoice {
             return length
         }
         let segmented = segmentText != nil || reconnect
-        let given = (parsed.flag("--utc") ? ["--utc"] : [])
+        // --utc also names clips (--clips PATTERN).
+        let given = (parsed.flag("--utc") && parsed.value("--clips") == nil ? ["--utc"] : [])
             + ["--keep", "--keep-size", "--min-free"].filter { parsed.value($0) != nil }
         if !segmented, let option = given.first {
             throw UsageError("\(option) applies to segmented runs: add --segment T (e.g. --segment 10m)")

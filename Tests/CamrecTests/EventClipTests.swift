@@ -279,6 +279,57 @@ struct EventClipTests {
         #expect(Self.contiguous(try Self.stamps(recovered)))
     }
 
+    /// Records with `--clips pattern` (the test pattern) and triggers `clips` clips; the
+    /// clips' paths.
+    func clipPaths(pattern: String, clips: Int, in folder: TemporaryFolder) throws -> [String] {
+        let socket = folder.path("control")
+        let run = try CamrecBinary.start(["--device", "test", "--size", "160x120", "--max-duration", "none", "--post-roll", "0.3s",
+                                          "--clips", pattern, "--utc", "--control", socket, "--json", folder.path("run.mkv"), "-f"])
+        defer { run.signal(SIGKILL) }
+        try #require(RecordingWait.frames(5, socket: socket), "\(run.stderrText)")
+        for count in 1...clips {
+            #expect(try Self.trigger(socket)["ok"] as? Bool == true)
+            try #require(run.waitForLines(type: "clip", count: count), "\(run.stderrText)")
+        }
+        #expect(RecordingWait.stop(socket: socket))
+        #expect(run.wait() == 0, "\(run.stderrText)")
+        let paths = run.lines(type: "clip").compactMap { $0["path"] as? String }
+        for path in paths { #expect(try MediaProbe.probe(path).frames == 9) }
+        return paths
+    }
+
+    @Test("--clips names clips with time fields and a counter; a taken name is never replaced")
+    func clipsPattern() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(atPath: folder.path("events"), withIntermediateDirectories: true)
+        let before = Self.today()
+        let dated = try clipPaths(pattern: folder.path("events/door-%04d-%Y%m%d.mkv"), clips: 2, in: folder)
+        let days = [before, Self.today()]
+        #expect(dated.count == 2)
+        for (index, path) in dated.enumerated() {
+            #expect(days.contains { path == folder.path("events/door-000\(index + 1)-\($0).mkv") }, "\(path)")
+        }
+        // A file already there under the first name: the counter moves past it, the file is kept.
+        let taken = folder.path("events/gate-0001.mkv")
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: taken))
+        #expect(try clipPaths(pattern: folder.path("events/gate-%04d.mkv"), clips: 1, in: folder) == [folder.path("events/gate-0002.mkv")])
+        #expect(try String(contentsOfFile: taken, encoding: .utf8) == "keep me")
+
+        let wrong = try CamrecBinary.run(["--device", "test", "--clips", folder.path("c-%04d.mp4"), folder.path("never.mkv")])
+        #expect(wrong.status == 64 && wrong.stderr.contains(".mkv"), "\(wrong.stderr)")
+        let bad = try CamrecBinary.run(["--device", "test", "--clips", folder.path("c-%q.mkv"), folder.path("never.mkv")])
+        #expect(bad.status == 64 && bad.stderr.contains("%q"), "\(bad.stderr)")
+    }
+
+    /// Today's date in UTC as %Y%m%d.
+    static func today() -> String {
+        let formatter = DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd"
+        return formatter.string(from: Date())
+    }
+
     @Test("without --pre-roll or --post-roll a trigger says how to get clips; bad lengths are usage errors")
     func notEnabledAndBadValues() throws {
         let folder = try TemporaryFolder()

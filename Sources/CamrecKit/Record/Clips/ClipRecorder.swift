@@ -15,13 +15,15 @@ final class ClipRecorder: @unchecked Sendable {
     private struct Active {
         var writer: ClipWriter
         var number: Int
+        /// Where it goes once complete.
+        var final: String
         var isShort: Bool
         /// Whether a Live Photo still of the first trigger's frame goes with it.
         var hasStill: Bool
     }
 
     private let settings: ClipSettings
-    private let moviePath: String
+    private let naming: SegmentNaming
     private let muxer: String
     private let frameDuration: UInt64
     private let events: @Sendable (RecordingEvent) -> Void
@@ -53,7 +55,7 @@ final class ClipRecorder: @unchecked Sendable {
     init(settings: ClipSettings, moviePath: String, muxer: String, frameDuration: UInt64,
          events: @escaping @Sendable (RecordingEvent) -> Void) {
         self.settings = settings
-        self.moviePath = moviePath
+        naming = settings.naming(moviePath: moviePath)
         self.muxer = muxer
         self.frameDuration = frameDuration
         self.events = events
@@ -164,16 +166,16 @@ final class ClipRecorder: @unchecked Sendable {
                         current.writer.pushAudio(packet.payload)
                     }
                 }
-                return .success(.extended(path: finalPath(current.number), number: current.number))
+                return .success(.extended(path: current.final, number: current.number))
             case .started(let clip):
                 let kept = preRoll.clip(from: clip.start > frameDuration / 2 ? clip.start - frameDuration / 2 : 0)
                 guard let first = kept.packets.first else {
                     _ = schedule.close(at: clip.start)
                     return .failure(CamrecError(.failure, "no clip: nothing decodable has been encoded yet"))
                 }
-                let number = nextNumber()
+                let (number, final) = nextName()
                 let made = Result { () throws(CamrecError) -> ClipWriter in
-                    try ClipWriter(path: partialPath(number), chain: muxer, caps: caps, audioCaps: hasSound ? soundCaps : nil,
+                    try ClipWriter(path: Self.partialPath(final), chain: muxer, caps: caps, audioCaps: hasSound ? soundCaps : nil,
                                    base: first.pts)
                 }
                 guard case .success(let writer) = made else {
@@ -187,13 +189,13 @@ final class ClipRecorder: @unchecked Sendable {
                 }
 
                 // Short: the first frame kept is later than the frame nearest the start.
-                active = Active(writer: writer, number: number, isShort: first.pts > clip.start + frameDuration / 2,
+                active = Active(writer: writer, number: number, final: final, isShort: first.pts > clip.start + frameDuration / 2,
                                 hasStill: withStill)
                 // With no post-roll, the clip may already be complete.
                 if let done = schedule.frame(at: time + frameDuration / 2), let current = active {
                     finishLocked(current, clip: done)
                 }
-                return .success(.started(path: finalPath(number), number: number))
+                return .success(.started(path: final, number: number))
             }
         }
     }
@@ -246,7 +248,7 @@ final class ClipRecorder: @unchecked Sendable {
     /// Finalises, cuts and moves one clip into place; nil (with a warning) when it could not.
     private func complete(_ current: Active, clip: ClipSchedule.Clip) -> ResultFile? {
         let writer = current.writer
-        let final = finalPath(current.number)
+        let final = current.final
         guard writer.finish() else {
             events(.warning("clip \(current.number) could not be finalised: kept as written at \(writer.path) (camrec recover finishes it)"))
             return nil
@@ -329,20 +331,24 @@ final class ClipRecorder: @unchecked Sendable {
 
     // MARK: Names
 
-    /// The next clip number whose final and partial names are both free.
-    private func nextNumber() -> Int {
-        var number = lastNumber + 1
-        while access(finalPath(number), F_OK) == 0 || access(partialPath(number), F_OK) == 0 { number += 1 }
+    /// The next clip's number and name, a name whose final and partial files are both
+    /// free: the counter moves on past taken names; a pattern without a counter (time
+    /// fields only) gets `-2`, `-3`, … as segments do.
+    private func nextName() -> (Int, String) {
+        let number = lastNumber + 1
         lastNumber = number
-        return number
+        let date = Date()
+        var counter = number
+        var collision = 1
+        while true {
+            let path = naming.path(counter: counter, date: date, collision: collision)
+            if access(path, F_OK) != 0, access(Self.partialPath(path), F_OK) != 0 { return (number, path) }
+            if naming.hasCounter { counter += 1 } else { collision += 1 }
+        }
     }
 
-    private func finalPath(_ number: Int) -> String {
-        ClipSettings.path(forClip: number, moviePath: moviePath)
-    }
-
-    private func partialPath(_ number: Int) -> String {
-        let (stem, ext) = OutputFile.split(finalPath(number))
+    private static func partialPath(_ final: String) -> String {
+        let (stem, ext) = OutputFile.split(final)
         return stem + ".partial" + ext
     }
 }

@@ -12,6 +12,9 @@ public struct ClipSettings: Sendable, Equatable {
     /// The name clips are named after (`NAME-clip-0001.EXT`); nil: the recording's OUTPUT
     /// (with `--segment`, camrec gives the name without its time fields and counter).
     public var namedAfter: String?
+    /// `--clips PATTERN`: the clips' names, as segments' (strftime fields of the clip's
+    /// start, local time or `utc`, and/or one counter); nil: `NAME-clip-0001.EXT`.
+    public var pattern: SegmentNaming?
     /// `--live-photo`: every clip also has the still of its trigger's frame.
     public var livePhoto = false
 
@@ -26,12 +29,18 @@ public struct ClipSettings: Sendable, Equatable {
         self.maxClip = maxClip
     }
 
-    /// `NAME-clip-0001.EXT` beside the movie `moviePath`: the clip with number `counter`.
-    public static func path(forClip counter: Int, moviePath: String) -> String {
-        let (stem, ext) = OutputFile.split(moviePath)
-        let digits = String(counter)
-        return stem + "-clip-" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits + ext
+    /// How clips are named: `pattern`, or `NAME-clip-0001.EXT` beside the movie `moviePath`.
+    public func naming(moviePath: String) -> SegmentNaming {
+        if let pattern { return pattern }
+        let (stem, ext) = OutputFile.split(namedAfter ?? moviePath)
+        // A plain name: the counter is added (NAME-clip-0001.EXT); no time fields to refuse.
+        let plain = stem.replacing("%", with: "%%") + "-clip" + ext.replacing("%", with: "%%")
+        return (try? SegmentNaming(output: plain, utc: false)) ?? Self.fallbackNaming
     }
+
+    private static let fallbackNaming: SegmentNaming = {
+        do { return try SegmentNaming(output: "clip.mp4", utc: false) } catch { preconditionFailure("a fixed plain name is valid") }
+    }()
 }
 
 /// What a clip trigger did (the reply of `camrec ctl SOCKET clip`).
