@@ -8,6 +8,7 @@ enum ClipOptions {
         OptionSpec(["--post-roll"], value: "T", help: "a clip goes on T after its last trigger (default: 10s); enables clips"),
         OptionSpec(["--max-clip"], value: "T", help: "triggers during a clip extend it up to T in all (default: 5m); enables clips"),
         OptionSpec(["--clips"], value: "PATTERN", help: "name clips with strftime fields of their start and/or a counter, as --segment names movies (clips/door-%Y%m%d-%H%M%S.mp4; --utc for UTC); the container of OUTPUT (default: NAME-clip-0001.EXT); enables clips"),
+        OptionSpec(["--standby"], help: "record no movie, only clips on triggers (OUTPUT names them and picks the container; nothing is written to it); enables clips"),
         OptionSpec(["--live-photo"], help: "each clip also gets the still of its trigger's frame (a Live Photo); enables clips"),
     ]
 
@@ -18,7 +19,7 @@ enum ClipOptions {
         disturbs). The clip starts exactly there: its first frames are cut from the keyframe
         before it as camrec trim cuts. A trigger while a clip is written extends it.
         --live-photo (or ctl clip --still) also writes the still of the trigger's frame,
-        named in the clip's line.
+        named in the clip's line. --standby records no movie: only the clips.
         """
 }
 
@@ -26,6 +27,8 @@ enum ClipOptions {
 struct ClipChoice {
     /// Nil: no clip option given, triggers make no clips.
     var settings: ClipSettings?
+    /// `--standby`: clips only, no movie.
+    var standby = false
 
     init(_ parsed: ParsedArguments, output: String, container: Container) throws(UsageError) {
         let preRoll = try parsed.value("--pre-roll") { (text: String) throws(ValueError) in try Self.length(text, zeroAllowed: true) }
@@ -43,7 +46,8 @@ struct ClipChoice {
                 throw UsageError("--clips: " + error.message)
             }
         }
-        guard preRoll != nil || postRoll != nil || maxClip != nil || livePhoto || pattern != nil else { return }
+        standby = parsed.flag("--standby")
+        guard preRoll != nil || postRoll != nil || maxClip != nil || livePhoto || pattern != nil || standby else { return }
         var chosen = ClipSettings(preRoll: preRoll ?? .zero, postRoll: postRoll ?? ClipSettings.defaultPostRoll,
                                   maxClip: maxClip ?? ClipSettings.defaultMaxClip)
         chosen.livePhoto = livePhoto

@@ -94,7 +94,7 @@ enum RecordCommand: Subcommand {
         if !options.printPipeline {
             if let naming = options.unattended.segments?.naming {
                 try OutputFile.checkDestination(naming.path(counter: 1, date: Date()), overwrite: true)
-            } else {
+            } else if !options.clips.standby {
                 try OutputFile.checkDestination(options.output, overwrite: options.force)
             }
             try options.stills.naming.checkDestination()
@@ -140,6 +140,11 @@ enum RecordCommand: Subcommand {
         config.reconnect = options.unattended.reconnect
         config.settle = options.settle
         config.clips = options.clips.settings
+        if options.clips.standby {
+            // No movie is written: OUTPUT only names the clips, so an existing file is no obstacle.
+            config.standby = true
+            config.overwrite = true
+        }
         // Names and values are checked against the camera before anything starts (exit 64).
         var controlRequest = options.controls
         if config.encoder.isPassthrough, config.encoder.codec == .h264 {
@@ -293,6 +298,10 @@ struct RecordOptions {
         }
         self.output = output
         clips = try ClipChoice(parsed, output: output, container: container)
+        if clips.standby, parsed.value("--segment") != nil || parsed.flag("--reconnect") {
+            let option = parsed.value("--segment") != nil ? "--segment" : "--reconnect"
+            throw UsageError("--standby records no movie, so \(option) does not apply to it (yet): record continuously with clips instead")
+        }
         self.container = container
         force = parsed.flag("--force")
         json = parsed.flag("--json")

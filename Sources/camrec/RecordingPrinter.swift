@@ -10,7 +10,11 @@ struct RecordingPrinter: Sendable {
             console.emit(start, type: "started")
             let limit = start.maxDuration.map { " for up to " + limitTime($0) } ?? " until stopped"
             let from = start.device == "test" ? "the test pattern" : "\(start.device) (\(start.format))"
-            console.say("camrec: recording \(from) at \(start.size) \(start.fps) fps to \(start.path)\(limit)")
+            if start.standby == true {
+                console.say("camrec: standby on \(from) at \(start.size) \(start.fps) fps: no movie, clips on triggers (named after \(start.path))\(limit)")
+            } else {
+                console.say("camrec: recording \(from) at \(start.size) \(start.fps) fps to \(start.path)\(limit)")
+            }
             if let reason = start.formatReason { console.say("camrec: format: \(reason)") }
             var encoding = start.encodingReason
             if let bitrate = start.bitrate { encoding += "; \(bitrate) kbit/s" }

@@ -279,6 +279,42 @@ struct EventClipTests {
         #expect(Self.contiguous(try Self.stamps(recovered)))
     }
 
+    @Test("--standby: no movie, only exact clips on triggers, until a signal; --max-duration still ends the run")
+    func standby() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let socket = folder.path("control")
+        let run = try CamrecBinary.start(["--size", "320x240", "--fps", "30", "--max-duration", "none", "--standby", "--pre-roll", "1s",
+                                          "--post-roll", "1s", "--control", socket, "--json", folder.path("cam.mp4")],
+                                         environment: try Self.camera())
+        defer { run.signal(SIGKILL) }
+        try #require(RecordingWait.frames(40, socket: socket), "\(run.stderrText)")
+        for count in 1...2 {
+            #expect(try Self.trigger(socket)["ok"] as? Bool == true)
+            try #require(run.waitForLines(type: "clip", count: count), "\(run.stderrText)")
+        }
+        run.signal(SIGINT)
+        #expect(run.wait() == 0, "\(run.stderrText)")
+        #expect(run.lines(type: "started").first?["standby"] as? Bool == true)
+        #expect(folder.contents.filter { $0.hasPrefix("cam") } == ["cam-clip-0001.mp4", "cam-clip-0002.mp4"],
+                "no movie, only the clips: \(folder.contents)")
+        let result = try #require(run.jsonLines.last)
+        #expect(result["reason"] as? String == "signal")
+        #expect((result["files"] as? [[String: Any]])?.compactMap { $0["kind"] as? String } == ["clip", "clip"], "\(result)")
+        for line in run.lines(type: "clip") {
+            let stamps = try Self.stamps(try #require(line["path"] as? String))
+            #expect(stamps.count == 60 && Self.contiguous(stamps), "\(line)")
+        }
+
+        let limited = try CamrecBinary.run(["--device", "test", "--size", "160x120", "--max-duration", "2s", "--standby", "--post-roll", "1s",
+                                            "--json", folder.path("limited.mkv")])
+        #expect(limited.status == 0, "\(limited.stderr)")
+        #expect(JSONLines.parse(limited).last?["reason"] as? String == "max-duration")
+        #expect(!folder.contents.contains { $0.hasPrefix("limited") }, "\(folder.contents)")
+        let segmented = try CamrecBinary.run(["--device", "test", "--standby", "--segment", "10s", folder.path("never.mp4")])
+        #expect(segmented.status == 64 && segmented.stderr.contains("--segment"), "\(segmented.stderr)")
+    }
+
     /// Records with `--clips pattern` (the test pattern) and triggers `clips` clips; the
     /// clips' paths.
     func clipPaths(pattern: String, clips: Int, in folder: TemporaryFolder) throws -> [String] {

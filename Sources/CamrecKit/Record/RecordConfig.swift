@@ -40,6 +40,9 @@ public struct RecordConfig: Sendable {
     public var audio: AudioSettings?
     /// Event clips (`--pre-roll`, `--post-roll`, `--max-clip`); nil: triggers make no clips.
     public var clips: ClipSettings?
+    /// `--standby`: no continuous movie, only event clips (the encoder's output goes to a
+    /// fakesink besides the clips).
+    public var standby = false
 
     public init(
         source: VideoSource, size: FrameSize, rate: FrameRateValue, maxDuration: TimeSpec?,

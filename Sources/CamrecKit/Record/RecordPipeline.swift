@@ -39,6 +39,9 @@ public struct RecordPipeline: Sendable {
                 output += " max-size-time=\(max(1, length.nanoseconds)) send-keyframe-requests=true"
             }
             values["output"] = output
+        } else if config.standby && !printed {
+            // No movie: the encoded frames go only to the clips.
+            values["output"] = "fakesink name=sink sync=false async=false"
         } else {
             values["output"] = config.container.muxer + " name=mux ! filesink name=sink location=" + location
         }
@@ -61,8 +64,10 @@ public struct RecordPipeline: Sendable {
         if config.audio != nil || template.placeholders.contains("audio") {
             // Event clips take the sound encoder's output too.
             let clipSound = config.clips != nil && !printed ? Self.clipSoundFeed + " " : ""
+            // Standby: the sound goes only to the clips.
+            let muxerPad = config.standby && !printed ? Self.standbySoundFeed : clipSound + "mux.audio_0"
             values["audio"] = config.audio.map { audio in
-                audio.branch(muxerPad: clipSound + "mux.audio_0") { value in
+                audio.branch(muxerPad: muxerPad) { value in
                     printed ? ShellQuoting.quote(value) : "\"" + Self.escapeForParser(value) + "\""
                 }
             } ?? ""
@@ -106,6 +111,10 @@ public struct RecordPipeline: Sendable {
     static let clipSoundFeed = "tee name=encodedaudio ! queue name=clipaudioqueue leaky=downstream max-size-buffers=0"
         + " max-size-bytes=0 max-size-time=5000000000 ! appsink name=clipsound sync=false async=false"
         + " wait-on-eos=false encodedaudio. !"
+
+    /// `--standby`: the sound encoder's output to event clips only.
+    static let standbySoundFeed = "queue name=clipaudioqueue leaky=downstream max-size-buffers=0 max-size-bytes=0"
+        + " max-size-time=5000000000 ! appsink name=clipsound sync=false async=false wait-on-eos=false"
 
     /// Fills {picture} (`PictureSettings.fragment`). A template without {picture} (a
     /// `--pipeline` written before it existed) still works while nothing is done to the

@@ -63,6 +63,8 @@ public final class Recorder: Sendable {
     /// Records until the limit, a stop request, or a failure; returns every file made.
     public func run(events: @escaping @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
         let plan = try OutputPlan(config: config)
+        // Standby writes no movie: the claim only checked that the folder takes files.
+        if config.standby { plan.discardOpen() }
         // Unfinished movies an earlier camrec left here are mentioned once, never touched.
         if let warning = StalePartials.warning(for: StalePartials.find(besideOutput: config.outputPath,
                                                                      excluding: plan.openPartialPaths)) {

@@ -59,6 +59,8 @@ public struct RecordingStart: Sendable, Codable, Equatable {
     public var bitrate: Int?
     /// Seconds between keyframes asked of the encoder; nil for passthrough (the camera's).
     public var keyframeInterval: Double?
+    /// `--standby`: no movie is written, only event clips.
+    public var standby: Bool?
     /// The sound recorded with the movie; nil for a silent movie.
     public var audio: StartedAudio?
 }

@@ -319,6 +319,7 @@ final class RecordingSession {
         let frames = encoder.isPassthrough ? encoder.cameraKeyframePeriod : gop
         start.keyframeInterval = frames.map { Double($0) / config.rate.framesPerSecond }
         start.audio = config.audio.map(StartedAudio.init)
+        if config.standby { start.standby = true }
         return start
     }
 
@@ -565,7 +566,7 @@ final class RecordingSession {
                 if let note = kept.note { notes.append(note) }
             }
         }
-        guard gate.frames > 0, keptNow > 0 else {
+        guard gate.frames > 0, keptNow > 0 || config.standby else {
             plan.discardOpen()
             let note = committed.isEmpty
                 ? cause + ": nothing of the movie was written, so no file was kept"
@@ -574,6 +575,7 @@ final class RecordingSession {
                                    corruptFrames: corruptFrames, message: note)
         }
         var note = cause + ": the recording so far is kept as written, not finalised (it plays)"
+        if config.standby { note = cause + ": the clips made so far are kept" }
         for problem in notes { note += "; \(problem)" }
         return RecordingResult(reason: reason, files: committed + stillFiles, droppedFrames: gate.droppedFrames,
                                corruptFrames: corruptFrames, message: note)
