@@ -4,7 +4,7 @@
  *
  * Keys: card, bus, formats, sizes, fault, replug, byid, bypath, slow, drop, empty,
  * corrupt, dark, focusbusy, scene, priority, flash, trace, overrun, starve, dump,
- * h264controls (docs/virtual-camera.md).
+ * h264controls, objects, ramp, noise (docs/virtual-camera.md).
  * Parsing never fails hard: a bad key is reported once on stderr and ignored, so
  * a typo cannot crash the host process. */
 #define _GNU_SOURCE
@@ -171,6 +171,43 @@ static int parse_link_name(char *out, size_t cap, const char *v) {
     return 0;
 }
 
+/* objects=none | START:FRAMES[+START:FRAMES...]: sequence numbers, in order, not overlapping.
+ * A bad entry rejects the whole value. */
+static int parse_objects(vcam_config *c, char *v) {
+    long start[VCAM_MAX_OBJECTS], frames[VCAM_MAX_OBJECTS];
+    int n = 0;
+    if (strcmp(v, "none") != 0) {
+        for (char *save = NULL, *tok = strtok_r(v, "+", &save); tok; tok = strtok_r(NULL, "+", &save)) {
+            char *colon = strchr(tok, ':');
+            if (!colon || n == VCAM_MAX_OBJECTS) return -1;
+            *colon++ = 0;
+            if (parse_count(tok, &start[n]) || parse_count(colon, &frames[n]) || frames[n] == 0 ||
+                start[n] > UINT32_MAX || frames[n] > UINT32_MAX)
+                return -1;
+            if (n > 0 && start[n] < start[n - 1] + frames[n - 1]) return -1; /* out of order or overlapping */
+            n++;
+        }
+        if (n == 0) return -1;
+    }
+    memcpy(c->object_start, start, sizeof start);
+    memcpy(c->object_frames, frames, sizeof frames);
+    c->nobjects = n;
+    c->objects_set = 1;
+    return 0;
+}
+
+/* ramp=FRAMES[:LEVELS]: FRAMES >= 1, LEVELS 1..100 (40 when left out) */
+static int parse_ramp(vcam_config *c, char *v) {
+    long frames, levels = 40;
+    char *colon = strchr(v, ':');
+    if (colon) *colon++ = 0;
+    if (parse_count(v, &frames) || frames == 0 || frames > 1000000) return -1;
+    if (colon && (parse_count(colon, &levels) || levels == 0 || levels > 100)) return -1;
+    c->ramp_frames = frames;
+    c->ramp_levels = (int)levels;
+    return 0;
+}
+
 static void add_format(vcam_config *c, int f) {
     for (int i = 0; i < c->nformats; i++)
         if (c->formats[i] == f) return;
@@ -263,6 +300,14 @@ static void parse_key(vcam_config *c, char *key, char *value, int *in_formats) {
     } else if (strcmp(key, "dump") == 0) {
         bad = value[0] != '/' || strlen(value) >= sizeof c->dump;
         if (!bad) snprintf(c->dump, sizeof c->dump, "%s", value);
+    } else if (strcmp(key, "objects") == 0) {
+        bad = parse_objects(c, value);
+    } else if (strcmp(key, "ramp") == 0) {
+        bad = parse_ramp(c, value);
+    } else if (strcmp(key, "noise") == 0) {
+        long level;
+        bad = parse_count(value, &level) || level > 64;
+        if (!bad) c->noise_level = (int)level;
     } else if (strcmp(key, "overrun") == 0) {
         bad = strcmp(value, "drop") != 0 && strcmp(value, "wait") != 0;
         c->overrun_wait = !bad && strcmp(value, "wait") == 0;
@@ -278,6 +323,9 @@ static void parse_key(vcam_config *c, char *key, char *value, int *in_formats) {
         if (strcmp(key, "empty") == 0) c->empty_every = 0;
         if (strcmp(key, "corrupt") == 0) c->corrupt_every = 0;
         if (strcmp(key, "starve") == 0) c->starve_frames = 0;
+        if (strcmp(key, "objects") == 0) c->objects_set = c->nobjects = 0;
+        if (strcmp(key, "ramp") == 0) c->ramp_frames = 0;
+        if (strcmp(key, "noise") == 0) c->noise_level = 0;
     }
 }
 
@@ -312,6 +360,8 @@ static int parse_one(char *spec, vcam_config *c, int index) {
         *eq = 0;
         parse_key(c, tok, eq + 1, &in_formats);
     }
+    /* the motion scene: nothing moves but what objects= brings in */
+    c->still = c->objects_set || c->ramp_frames > 0 || c->noise_level > 0;
     return 0;
 }
 

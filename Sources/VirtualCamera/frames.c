@@ -10,7 +10,11 @@
  * Below the band: hue bars with a vertical luma ramp, a grid and a white bar,
  * rendered once into a strip twice the frame width; frame n shows the window at
  * an offset that advances every frame (a 32-frame cycle), so producing a frame is
- * one memcpy per row. Controls re-render the strip. */
+ * one memcpy per row. Controls re-render the strip.
+ *
+ * The motion scene (objects=, ramp=, noise=) stops the scroll and draws, per frame and
+ * in this order: a dark object (objects=), the dark=N gain, then the ramp's lift and the
+ * noise on luma (vcam_fx). All below the band: the stamp always reads. */
 #define _GNU_SOURCE
 #include "vcam.h"
 
@@ -133,8 +137,84 @@ void vcam_pattern_free(vcam_pattern *p) {
     memset(p, 0, sizeof *p);
 }
 
+int vcam_pattern_phase(const vcam_pattern *p, uint32_t seq) {
+    return p->still ? 0 : (int)(seq % VCAM_CYCLE);
+}
+
 int vcam_pattern_offset(const vcam_pattern *p, uint32_t seq) {
-    return (int)((long)(seq % VCAM_CYCLE) * p->w / VCAM_CYCLE) & ~1;
+    return (int)((long)vcam_pattern_phase(p, seq) * p->w / VCAM_CYCLE) & ~1;
+}
+
+/* ---- the motion scene ---- */
+
+#define VCAM_Y_OBJECT 40           /* the object: dark grey, neutral chroma */
+#define VCAM_NOISE_TABLE 65536     /* noise values; a row reads up to 4096 more */
+#define VCAM_NOISE_ROW_STEP 4099u  /* odd: the rows of a frame start at different places */
+
+int8_t *vcam_noise_new(int level) {
+    if (level <= 0) return NULL;
+    int8_t *t = malloc(VCAM_NOISE_TABLE + 4096);
+    if (!t) return NULL;
+    uint32_t x = 0x9E3779B9u; /* xorshift32: the same noise in every run */
+    for (size_t i = 0; i < VCAM_NOISE_TABLE + 4096; i++) {
+        x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+        t[i] = (int8_t)((int)((x >> 8) % (uint32_t)(2 * level + 1)) - level);
+    }
+    return t;
+}
+
+vcam_fx vcam_frame_fx(const vcam_config *cfg, uint32_t seq, int gain, const int8_t *noise) {
+    vcam_fx fx = {.gain = gain};
+    if (gain == VCAM_FLASH) return fx;
+    for (int i = 0; i < cfg->nobjects; i++) {
+        if ((long)seq >= cfg->object_start[i] && (long)seq - cfg->object_start[i] < cfg->object_frames[i]) {
+            fx.object_step = (long)seq - cfg->object_start[i];
+            fx.object_steps = cfg->object_frames[i];
+        }
+    }
+    if (cfg->ramp_frames > 0) { /* a triangle: up over ramp_frames, down over ramp_frames */
+        long t = (long)seq % (2 * cfg->ramp_frames);
+        long up = t <= cfg->ramp_frames ? t : 2 * cfg->ramp_frames - t;
+        fx.lift = (int)(cfg->ramp_levels * up / cfg->ramp_frames);
+    }
+    if (noise) {
+        uint32_t h = seq * 2654435761u;
+        fx.noise = noise;
+        fx.noise_base = (h ^ h >> 16) % VCAM_NOISE_TABLE;
+    }
+    return fx;
+}
+
+void vcam_object_rect(const vcam_pattern *p, long k, long n, int rect[4]) {
+    int ow = p->w / 4 & ~1, oh = p->h / 4 & ~1, y = (p->h - oh) / 2 & ~1;
+    if (y < p->block) y = p->block; /* small pictures: never over the stamp */
+    if (y + oh > p->h) oh = (p->h - y) & ~1;
+    /* left edge from w/8 in the first frame to 5w/8 in the last: always whole in the picture */
+    int x = (int)(p->w / 8 + (n > 1 ? (long long)(p->w / 2) * k / (n - 1) : 0)) & ~1;
+    rect[0] = x, rect[1] = y, rect[2] = oh > 0 ? ow : 0, rect[3] = oh;
+}
+
+/* The object's columns [*x0, *x1) in row y (empty when it is not there). */
+static void object_span(const int rect[4], int y, int *x0, int *x1) {
+    int in = rect[2] > 0 && y >= rect[1] && y < rect[1] + rect[3];
+    *x0 = in ? rect[0] : 0;
+    *x1 = in ? rect[0] + rect[2] : 0;
+}
+
+/* ramp= and noise= on row y's luma, every step-th byte from d, kept in 16..235 */
+static void light_row(uint8_t *d, int w, int step, const vcam_fx *fx, int y) {
+    if (fx->noise) {
+        const int8_t *n = fx->noise + (fx->noise_base + (uint32_t)y * VCAM_NOISE_ROW_STEP) % VCAM_NOISE_TABLE;
+        for (int x = 0; x < w; x++, d += step) {
+            int v = *d + fx->lift + n[x];
+            *d = (uint8_t)(v < 16 ? 16 : v > 235 ? 235 : v);
+        }
+    } else if (fx->lift) {
+        for (int x = 0; x < w; x++, d += step) {
+            int v = *d + fx->lift;
+            *d = (uint8_t)(v < 16 ? 16 : v > 235 ? 235 : v);
+        }
+    }
 }
 
 void vcam_band_luma(const vcam_pattern *p, uint32_t seq, int x, uint8_t *y_out) {
@@ -158,9 +238,9 @@ static inline uint8_t darken(uint8_t v, int centre, int gain) {
     return (uint8_t)(centre + (((int)v - centre) * gain >> 8));
 }
 
-void vcam_compose_yuyv(const vcam_pattern *p, uint32_t seq, int gain, uint8_t *dst) {
+void vcam_compose_yuyv(const vcam_pattern *p, uint32_t seq, const vcam_fx *fx, uint8_t *dst) {
     size_t stride = (size_t)p->w * 2, sstride = stride * 2;
-    int band = p->block < p->h ? p->block : p->h;
+    int band = p->block < p->h ? p->block : p->h, gain = fx->gain, rect[4] = {0};
     uint8_t levels[VCAM_STAMP_BLOCKS], row[8192];
     vcam_stamp_levels(seq, levels);
     band_row(p, levels, row);
@@ -168,6 +248,7 @@ void vcam_compose_yuyv(const vcam_pattern *p, uint32_t seq, int gain, uint8_t *d
         uint8_t *d = dst + (size_t)y * stride;
         for (int x = 0; x < p->w; x++) d[2 * x] = row[x], d[2 * x + 1] = VCAM_GREY;
     }
+    if (fx->object_steps) vcam_object_rect(p, fx->object_step, fx->object_steps, rect);
     size_t off = (size_t)vcam_pattern_offset(p, seq) * 2;
     for (int y = band; y < p->h; y++) {
         uint8_t *d = dst + (size_t)y * stride;
@@ -176,17 +257,22 @@ void vcam_compose_yuyv(const vcam_pattern *p, uint32_t seq, int gain, uint8_t *d
             continue;
         }
         memcpy(d, p->syuyv + (size_t)y * sstride + off, stride);
+        int x0, x1;
+        object_span(rect, y, &x0, &x1);
+        for (int x = x0; x < x1; x++) d[2 * x] = VCAM_Y_OBJECT, d[2 * x + 1] = VCAM_GREY;
         if (gain >= 0 && gain < 256)
             for (size_t i = 0; i < stride; i += 2) d[i] = darken(d[i], 16, gain), d[i + 1] = darken(d[i + 1], 128, gain);
+        light_row(d, p->w, 2, fx, y);
     }
 }
 
-void vcam_compose_planar(const vcam_pattern *p, uint32_t seq, int gain, const vcam_planes *dst) {
+void vcam_compose_planar(const vcam_pattern *p, uint32_t seq, const vcam_fx *fx, const vcam_planes *dst) {
     size_t sw = (size_t)p->w * 2, cw = (size_t)p->w / 2;
-    int band = p->block < p->h ? p->block : p->h;
+    int band = p->block < p->h ? p->block : p->h, gain = fx->gain, rect[4] = {0};
     uint8_t levels[VCAM_STAMP_BLOCKS];
     vcam_stamp_levels(seq, levels);
     for (int y = 0; y < band; y++) band_row(p, levels, dst->y + (size_t)y * dst->ystride);
+    if (fx->object_steps) vcam_object_rect(p, fx->object_step, fx->object_steps, rect);
     size_t off = (size_t)vcam_pattern_offset(p, seq);
     int flash = gain == VCAM_FLASH;
     for (int y = band; y < p->h; y++) {
@@ -196,8 +282,12 @@ void vcam_compose_planar(const vcam_pattern *p, uint32_t seq, int gain, const vc
             continue;
         }
         memcpy(d, p->sy + (size_t)y * sw + off, (size_t)p->w);
+        int x0, x1;
+        object_span(rect, y, &x0, &x1);
+        if (x1 > x0) memset(d + x0, VCAM_Y_OBJECT, (size_t)(x1 - x0));
         if (gain < 256)
             for (int x = 0; x < p->w; x++) d[x] = darken(d[x], 16, gain);
+        light_row(d, p->w, 1, fx, y);
     }
     int ch = p->h >> dst->chroma_vshift, cband = band >> dst->chroma_vshift;
     for (int r = 0; r < ch; r++) {
@@ -210,6 +300,12 @@ void vcam_compose_planar(const vcam_pattern *p, uint32_t seq, int gain, const vc
         size_t srow = (size_t)(r << dst->chroma_vshift) * sw / 2 + off / 2;
         memcpy(du, p->su + srow, cw);
         memcpy(dv, p->sv + srow, cw);
+        int x0, x1;
+        object_span(rect, r << dst->chroma_vshift, &x0, &x1);
+        if (x1 > x0) {
+            memset(du + x0 / 2, VCAM_GREY, (size_t)(x1 - x0) / 2);
+            memset(dv + x0 / 2, VCAM_GREY, (size_t)(x1 - x0) / 2);
+        }
         if (gain < 256)
             for (size_t x = 0; x < cw; x++) du[x] = darken(du[x], 128, gain), dv[x] = darken(dv[x], 128, gain);
     }

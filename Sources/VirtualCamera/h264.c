@@ -60,12 +60,12 @@ void vcam_h264_free(vcam_h264 *h) {
     free(h);
 }
 
-size_t vcam_h264_frame(vcam_h264 *h, uint32_t seq, int gain, int period, uint8_t *dst, size_t cap, int *keyframe) {
+size_t vcam_h264_frame(vcam_h264 *h, uint32_t seq, const vcam_fx *fx, int period, uint8_t *dst, size_t cap, int *keyframe) {
     vcam_planes planes = {
         .y = h->pic.img.plane[0], .u = h->pic.img.plane[1], .v = h->pic.img.plane[2],
         .ystride = h->pic.img.i_stride[0], .cstride = h->pic.img.i_stride[1], .chroma_vshift = 1,
     };
-    vcam_compose_planar(h->p, seq, gain, &planes);
+    vcam_compose_planar(h->p, seq, fx, &planes);
     h->pic.i_pts = seq;
     int idr = h->since_idr < 0 || h->since_idr + 1 >= period;
     h->pic.i_type = idr ? X264_TYPE_IDR : X264_TYPE_AUTO;

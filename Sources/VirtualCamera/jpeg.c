@@ -8,8 +8,9 @@
  * the band ends in a mid-grey MCU whose DC is 0, which is also the predictor a
  * fresh scan starts from: the cached scan of the body (a separate W x (H-B)
  * image) can follow the band's bits directly, shifted to the band's bit position.
- * When that is not possible (odd tables, restart markers, darkened frames) the
- * whole frame is compressed with libturbojpeg instead; both give the same picture. */
+ * When that is not possible (odd tables, restart markers, darkened frames, frames of
+ * the motion scene with an object, a ramp or noise) the whole frame is compressed with
+ * libturbojpeg instead; both give the same picture. */
 #define _GNU_SOURCE
 #include "vcam.h"
 
@@ -274,8 +275,8 @@ static size_t splice(vcam_jpeg *j, const body_cache *c, uint32_t seq, uint8_t *d
     return (size_t)(w.dst - dst);
 }
 
-static size_t compress_full(vcam_jpeg *j, uint32_t seq, int gain, uint8_t *dst, size_t cap) {
-    vcam_compose_planar(j->p, seq, gain, &j->frame);
+static size_t compress_full(vcam_jpeg *j, uint32_t seq, const vcam_fx *fx, uint8_t *dst, size_t cap) {
+    vcam_compose_planar(j->p, seq, fx, &j->frame);
     const unsigned char *planes[3] = {j->frame.y, j->frame.u, j->frame.v};
     int strides[3] = {j->frame.ystride, j->frame.cstride, j->frame.cstride};
     unsigned long size = j->out_cap;
@@ -287,14 +288,14 @@ static size_t compress_full(vcam_jpeg *j, uint32_t seq, int gain, uint8_t *dst, 
     return size;
 }
 
-size_t vcam_jpeg_frame(vcam_jpeg *j, uint32_t seq, int gain, uint8_t *dst, size_t cap) {
-    if (gain == 256 && !j->splice_broken && j->p->block % 8 == 0) {
-        body_cache *c = &j->cache[seq % VCAM_CYCLE];
+size_t vcam_jpeg_frame(vcam_jpeg *j, uint32_t seq, const vcam_fx *fx, uint8_t *dst, size_t cap) {
+    if (vcam_fx_plain(fx) && !j->splice_broken && j->p->block % 8 == 0) {
+        body_cache *c = &j->cache[vcam_pattern_phase(j->p, seq)];
         if (!c->scan && fill_cache(j, seq, c) != 0) j->splice_broken = 1;
         size_t n = c->scan ? splice(j, c, seq, dst, cap) : 0;
         if (n) return n;
     }
-    return compress_full(j, seq, gain, dst, cap);
+    return compress_full(j, seq, fx, dst, cap);
 }
 
 /* ---- corrupt=every:N: a frame cut short, as cheap UVC cameras send them ---- */

@@ -1,8 +1,9 @@
 /* The streaming thread of a device: paces frames on CLOCK_MONOTONIC at the
  * negotiated rate, fills the oldest queued buffer, marks it done and adds 1 to
  * the owner's eventfd. Faults and quirks (drop, empty, corrupt, slow, dark,
- * unplug) are applied here. At an unplug the producer leaves its loop at once, without
- * letting go of the lock, so whoever sees `unplugged` also sees it gone (replug relies on it).
+ * unplug) and what the motion scene shows (objects, ramp, noise) are decided here. At an
+ * unplug the producer leaves its loop at once, without letting go of the lock, so whoever
+ * sees `unplugged` also sees it gone (replug relies on it).
  *
  * Rendering happens outside the device lock so QBUF/DQBUF on other threads are
  * never held up by an encoder. */
@@ -22,6 +23,7 @@ typedef struct {
     int fmt, fps;
     int h264_period; /* h264_i_frame_period: frames between IDRs, 0 = fps */
     vcam_pattern pattern;
+    int8_t *noise; /* noise=LEVEL: the noise table, or NULL */
     vcam_jpeg *jpeg;
     vcam_h264 *h264;
 } renderer;
@@ -32,12 +34,15 @@ static struct timespec to_timespec(int64_t ns) {
 }
 
 /* Returns NULL, or what failed (the caller frees a partial renderer). */
-static const char *renderer_init(renderer *r, int fmt, int w, int h, int fps, const vcam_look *look) {
+static const char *renderer_init(renderer *r, int fmt, int w, int h, int fps, const vcam_look *look,
+                                 const vcam_config *cfg) {
     memset(r, 0, sizeof *r);
     r->fmt = fmt;
     r->fps = fps;
     r->h264_period = look->h264_i_period;
     if (vcam_pattern_init(&r->pattern, w, h, fmt == VCAM_YUYV, look) != 0) return "no memory for the picture";
+    r->pattern.still = cfg->still;
+    if (cfg->noise_level > 0 && !(r->noise = vcam_noise_new(cfg->noise_level))) return "no memory for the noise";
     if (fmt == VCAM_MJPEG && !(r->jpeg = vcam_jpeg_new(&r->pattern)))
         return "the MJPEG encoder (libturbojpeg) did not start";
     if (fmt == VCAM_H264 && !(r->h264 = vcam_h264_new(&r->pattern, fps)))
@@ -49,6 +54,7 @@ static void renderer_free(renderer *r) {
     vcam_jpeg_free(r->jpeg);
     vcam_h264_free(r->h264);
     vcam_pattern_free(&r->pattern);
+    free(r->noise);
 }
 
 /* A control changed: only the background strip depends on controls. */
@@ -56,25 +62,26 @@ static void renderer_relook(renderer *r, const vcam_look *look) {
     r->h264_period = look->h264_i_period;
     vcam_pattern fresh;
     if (vcam_pattern_init(&fresh, r->pattern.w, r->pattern.h, r->pattern.yuyv, look) != 0) return;
+    fresh.still = r->pattern.still;
     vcam_pattern_free(&r->pattern);
     r->pattern = fresh; /* same address: the encoders keep their pointer */
     if (r->jpeg) vcam_jpeg_invalidate(r->jpeg);
 }
 
-static size_t render(renderer *r, uint32_t seq, int gain, uint8_t *dst, size_t cap, uint32_t *flags) {
+static size_t render(renderer *r, uint32_t seq, const vcam_fx *fx, uint8_t *dst, size_t cap, uint32_t *flags) {
     switch (r->fmt) {
     case VCAM_YUYV: {
         size_t n = (size_t)r->pattern.w * (size_t)r->pattern.h * 2;
         if (n > cap) return 0;
-        vcam_compose_yuyv(&r->pattern, seq, gain, dst);
+        vcam_compose_yuyv(&r->pattern, seq, fx, dst);
         return n;
     }
     case VCAM_MJPEG:
         *flags |= V4L2_BUF_FLAG_KEYFRAME;
-        return vcam_jpeg_frame(r->jpeg, seq, gain, dst, cap);
+        return vcam_jpeg_frame(r->jpeg, seq, fx, dst, cap);
     default: {
         int key = 0;
-        size_t n = vcam_h264_frame(r->h264, seq, gain, r->h264_period > 0 ? r->h264_period : r->fps, dst, cap, &key);
+        size_t n = vcam_h264_frame(r->h264, seq, fx, r->h264_period > 0 ? r->h264_period : r->fps, dst, cap, &key);
         *flags |= key ? V4L2_BUF_FLAG_KEYFRAME : V4L2_BUF_FLAG_PFRAME;
         return n;
     }
@@ -100,7 +107,7 @@ static void *producer_main(void *arg) {
     pthread_mutex_unlock(&dev->lock);
 
     renderer r;
-    const char *failure = renderer_init(&r, fmt, w, h, fps, &look);
+    const char *failure = renderer_init(&r, fmt, w, h, fps, &look, &cfg);
     int ok = failure == NULL;
     if (!ok)
         fprintf(stderr, "camrec VirtualCamera: %s: cannot stream %s %dx%d: %s\n", cfg.path,
@@ -178,12 +185,13 @@ static void *producer_main(void *arg) {
         int gain = cfg.dark_frames > 0 && seq < (uint32_t)cfg.dark_frames && vcam_look_adapts(&look)
                        ? (int)(256LL * seq / cfg.dark_frames) : 256;
         if (flash) gain = VCAM_FLASH;
+        const vcam_fx fx = vcam_frame_fx(&cfg, seq, gain, r.noise);
         int empty = cfg.empty_every && (seq + 1) % (uint32_t)cfg.empty_every == 0;
         uint32_t flags = 0;
         size_t n = 0;
         /* an empty H.264 frame is still encoded: the frames after it refer to it, as
          * after a real loss in transit, and the IDR cadence stays the same */
-        if (!empty || fmt == VCAM_H264) n = render(&r, seq, gain, dst, cap, &flags);
+        if (!empty || fmt == VCAM_H264) n = render(&r, seq, &fx, dst, cap, &flags);
         if (n && fmt == VCAM_MJPEG && cfg.corrupt_every && (seq + 1) % (uint32_t)cfg.corrupt_every == 0)
             vcam_jpeg_truncate(dst, n, seq);
         if (empty) n = 0, flags = 0; /* bytesused 0, nothing flagged: no ERROR, no KEYFRAME */
@@ -204,8 +212,9 @@ static void *producer_main(void *arg) {
         b->timestamp.tv_sec = due / 1000000000;
         b->timestamp.tv_usec = due % 1000000000 / 1000;
         if (cfg.trace_frames)
-            fprintf(stderr, "camrec VirtualCamera: %s: frame %u at %ld.%06ld%s\n", cfg.path, seq,
-                    (long)b->timestamp.tv_sec, (long)b->timestamp.tv_usec, flash ? " flash" : "");
+            fprintf(stderr, "camrec VirtualCamera: %s: frame %u at %ld.%06ld%s%s\n", cfg.path, seq,
+                    (long)b->timestamp.tv_sec, (long)b->timestamp.tv_usec, flash ? " flash" : "",
+                    fx.object_steps ? " object" : "");
         vcam_ring_push(&dev->done, i);
         dev->sequence++;
         dev->delivered++;

@@ -23,6 +23,7 @@ struct dirent64;
 #define VCAM_MAX_BUFFERS 32
 #define VCAM_PATH_MAX 256
 #define VCAM_NAME_MAX 128 /* a by-id or by-path link name */
+#define VCAM_MAX_OBJECTS 16
 
 enum vcam_format { VCAM_YUYV = 0, VCAM_MJPEG = 1, VCAM_H264 = 2, VCAM_FORMAT_COUNT = 3 };
 
@@ -66,6 +67,16 @@ typedef struct {
     int overrun_wait;     /* overrun=wait: a frame due with no buffer queued waits for one */
     char dump[VCAM_PATH_MAX]; /* dump=PATH: every delivered frame's bytes appended to PATH, or "" */
     int h264_controls;    /* h264controls=on: the H.264 I-frame period and repeat-header controls */
+    /* the motion scene (objects=, ramp=, noise=): the background stands still, and only
+     * what these keys add changes from frame to frame (besides the stamp) */
+    int still;            /* one of them was given: the background does not scroll */
+    int objects_set;      /* objects= was given (objects=none: a still scene without objects) */
+    int nobjects;         /* objects=START:FRAMES+...: object k is in frames [start, start + frames) */
+    long object_start[VCAM_MAX_OBJECTS];
+    long object_frames[VCAM_MAX_OBJECTS];
+    long ramp_frames;     /* ramp=FRAMES[:LEVELS]: luma rises by LEVELS over FRAMES, falls back over FRAMES; 0: none */
+    int ramp_levels;
+    int noise_level;      /* noise=LEVEL: luma +-LEVEL per pixel and frame; 0: none */
 } vcam_config;
 
 typedef enum { BUF_DEQUEUED, BUF_QUEUED, BUF_FILLING, BUF_DONE } vcam_buf_state;
@@ -283,20 +294,45 @@ typedef struct {
 typedef struct {
     int w, h, block;
     int yuyv;
+    int still;             /* the motion scene: the background stands still (phase 0) */
     uint8_t *sy, *su, *sv; /* planar 4:2:2 strips: 2w luma / w chroma columns per row */
     uint8_t *syuyv;        /* packed strip: 2w pixels per row */
 } vcam_pattern;
+
+/* What one frame shows besides the background and its stamp. The producer decides it
+ * (vcam_frame_fx), the compose functions draw it, so every format shows the same picture. */
+#define VCAM_FLASH (-1)
+typedef struct {
+    int gain;            /* 256 = normal picture, 0 = black (dark=N ramp), VCAM_FLASH = all white
+                          * below the band (flash=PERIOD: nothing else is drawn) */
+    int lift;            /* ramp=: added to luma below the band */
+    const int8_t *noise; /* noise=: the table from vcam_noise_new, or NULL */
+    uint32_t noise_base; /*   where this frame's noise starts in it */
+    long object_step;    /* objects=: the object's k-th frame in the picture, */
+    long object_steps;   /*   of object_steps (0: no object in this frame) */
+} vcam_fx;
+
+static inline int vcam_fx_plain(const vcam_fx *fx) {
+    return fx->gain == 256 && fx->lift == 0 && !fx->noise && fx->object_steps == 0;
+}
 
 int vcam_stamp_block(int width);
 void vcam_stamp_levels(uint32_t seq, uint8_t out[VCAM_STAMP_BLOCKS]);
 int vcam_pattern_init(vcam_pattern *p, int w, int h, int yuyv, const vcam_look *look);
 void vcam_pattern_free(vcam_pattern *p);
+int vcam_pattern_phase(const vcam_pattern *p, uint32_t seq); /* 0..VCAM_CYCLE-1 */
 int vcam_pattern_offset(const vcam_pattern *p, uint32_t seq);
-/* gain: 256 = normal picture, 0 = black (dark=N ramp), VCAM_FLASH = all white below the
- * band (flash=PERIOD); the stamp is never changed */
-#define VCAM_FLASH (-1)
-void vcam_compose_yuyv(const vcam_pattern *p, uint32_t seq, int gain, uint8_t *dst);
-void vcam_compose_planar(const vcam_pattern *p, uint32_t seq, int gain, const vcam_planes *dst);
+/* noise=LEVEL: a table of pseudo-random values in -LEVEL..LEVEL that frames index at a
+ * per-frame, per-row offset; NULL for LEVEL 0 or no memory */
+int8_t *vcam_noise_new(int level);
+/* What frame seq shows under cfg's scene keys; gain as in vcam_fx; noise from vcam_noise_new. */
+vcam_fx vcam_frame_fx(const vcam_config *cfg, uint32_t seq, int gain, const int8_t *noise);
+/* The object's rectangle in its k-th frame of n: x, y, width, height (even numbers), or
+ * width 0 when the picture has no room for it below the band. */
+void vcam_object_rect(const vcam_pattern *p, long k, long n, int rect[4]);
+/* The stamp is never changed. */
+void vcam_compose_yuyv(const vcam_pattern *p, uint32_t seq, const vcam_fx *fx, uint8_t *dst);
+void vcam_compose_planar(const vcam_pattern *p, uint32_t seq, const vcam_fx *fx, const vcam_planes *dst);
 void vcam_band_luma(const vcam_pattern *p, uint32_t seq, int x, uint8_t *y_out); /* one band column */
 
 /* jpeg.c */
@@ -305,7 +341,7 @@ vcam_jpeg *vcam_jpeg_new(const vcam_pattern *p);
 void vcam_jpeg_free(vcam_jpeg *j);
 void vcam_jpeg_invalidate(vcam_jpeg *j); /* the background changed */
 /* Encodes frame seq into dst; returns bytes written or 0 on failure. */
-size_t vcam_jpeg_frame(vcam_jpeg *j, uint32_t seq, int gain, uint8_t *dst, size_t cap);
+size_t vcam_jpeg_frame(vcam_jpeg *j, uint32_t seq, const vcam_fx *fx, uint8_t *dst, size_t cap);
 /* Cuts the n-byte JPEG in jpeg short half-way through its entropy-coded data and fills
  * the rest of the n bytes with garbage that holds no marker (corrupt=every:N). */
 void vcam_jpeg_truncate(uint8_t *jpeg, size_t n, uint32_t seq);
@@ -314,4 +350,4 @@ void vcam_jpeg_truncate(uint8_t *jpeg, size_t n, uint32_t seq);
 typedef struct vcam_h264 vcam_h264;
 vcam_h264 *vcam_h264_new(const vcam_pattern *p, int fps);
 void vcam_h264_free(vcam_h264 *h);
-size_t vcam_h264_frame(vcam_h264 *h, uint32_t seq, int gain, int period, uint8_t *dst, size_t cap, int *keyframe);
+size_t vcam_h264_frame(vcam_h264 *h, uint32_t seq, const vcam_fx *fx, int period, uint8_t *dst, size_t cap, int *keyframe);
