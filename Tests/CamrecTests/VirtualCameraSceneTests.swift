@@ -175,6 +175,17 @@ struct VirtualCameraSceneTests: VirtualCameraHarness {
         #expect(moving == Array(15...25), "\(moving)")
     }
 
+    @Test("objects=none: the picture stands still, YUYV frames identical below the band; without the scene keys it scrolls")
+    func stillPicture() throws {
+        let (still, _) = try capture("yuyv422", keys: "objects=none", count: 4)
+        let (normal, _) = try capture("yuyv422", keys: "dark=0", count: 4)
+        let below = Self.band * Self.width..<Self.width * Self.height
+        for i in 1..<4 {
+            #expect(still[i].luma[below] == still[0].luma[below], "frame \(i) differs from frame 0")
+            #expect(normal[i].luma[below] != normal[i - 1].luma[below], "frame \(i) of the normal picture did not scroll")
+        }
+    }
+
     @Test("a bad objects=, ramp= or noise= value is reported and ignored: the device still streams, without an object",
           arguments: ["objects=bogus", "objects=0:0", "objects=0:20+15:5", "objects=2:1+1:1", "objects=", "ramp=0", "ramp=30:500",
                       "noise=-3", "noise=65"])
