@@ -9,6 +9,8 @@ enum ClipOptions {
         OptionSpec(["--max-clip"], value: "T", help: "triggers during a clip extend it up to T in all (default: 5m); enables clips"),
         OptionSpec(["--clips"], value: "PATTERN", help: "name clips with strftime fields of their start and/or a counter, as --segment names movies (clips/door-%Y%m%d-%H%M%S.mp4; --utc for UTC); the container of OUTPUT (default: NAME-clip-0001.EXT); enables clips"),
         OptionSpec(["--standby"], help: "record no movie, only clips on triggers (OUTPUT names them and picks the container; nothing is written to it); enables clips"),
+        OptionSpec(["--on-motion"], help: "a change in the picture triggers a clip (small grey frames compared a few times a second; noise and slow light changes ignored); enables clips"),
+        OptionSpec(["--motion-sensitivity"], value: "S", help: "with --on-motion: 0 (only large, clear changes) to 1 (small, faint ones); default 0.5"),
         OptionSpec(["--live-photo"], help: "each clip also gets the still of its trigger's frame (a Live Photo); enables clips"),
     ]
 
@@ -20,6 +22,7 @@ enum ClipOptions {
         before it as camrec trim cuts. A trigger while a clip is written extends it.
         --live-photo (or ctl clip --still) also writes the still of the trigger's frame,
         named in the clip's line. --standby records no movie: only the clips.
+        --on-motion makes a change in the picture a trigger (a JSON motion line each).
         """
 }
 
@@ -29,6 +32,8 @@ struct ClipChoice {
     var settings: ClipSettings?
     /// `--standby`: clips only, no movie.
     var standby = false
+    /// `--on-motion`; nil without.
+    var motion: MotionSettings?
 
     init(_ parsed: ParsedArguments, output: String, container: Container) throws(UsageError) {
         let preRoll = try parsed.value("--pre-roll") { (text: String) throws(ValueError) in try Self.length(text, zeroAllowed: true) }
@@ -47,7 +52,16 @@ struct ClipChoice {
             }
         }
         standby = parsed.flag("--standby")
-        guard preRoll != nil || postRoll != nil || maxClip != nil || livePhoto || pattern != nil || standby else { return }
+        let sensitivity = try parsed.value("--motion-sensitivity") { (text: String) throws(ValueError) -> Double in
+            guard let value = Double(text), value >= 0, value <= 1 else { throw ValueError("give a number from 0 to 1, e.g. 0.5") }
+            return value
+        }
+        if parsed.flag("--on-motion") {
+            motion = MotionSettings(sensitivity: sensitivity ?? 0.5)
+        } else if sensitivity != nil {
+            throw UsageError("--motion-sensitivity needs --on-motion")
+        }
+        guard preRoll != nil || postRoll != nil || maxClip != nil || livePhoto || pattern != nil || standby || motion != nil else { return }
         var chosen = ClipSettings(preRoll: preRoll ?? .zero, postRoll: postRoll ?? ClipSettings.defaultPostRoll,
                                   maxClip: maxClip ?? ClipSettings.defaultMaxClip)
         chosen.livePhoto = livePhoto

@@ -140,6 +140,7 @@ enum RecordCommand: Subcommand {
         config.reconnect = options.unattended.reconnect
         config.settle = options.settle
         config.clips = options.clips.settings
+        config.motion = options.clips.motion
         if options.clips.standby {
             // No movie is written: OUTPUT only names the clips, so an existing file is no obstacle.
             config.standby = true

@@ -51,6 +51,10 @@ struct RecordingPrinter: Sendable {
             let short = file.preRollShort == true ? "; the pre-roll was shorter than asked" : ""
             console.say("camrec: clip \(file.index ?? 0) saved: \(file.path) (\(counted(file.frames ?? 0, "frame")), "
                 + String(cFormat: "%.2f s, ", file.duration ?? 0) + humanBytes(file.bytes) + short + ")")
+        case .motion(let line):
+            console.emit(line, type: "motion")
+            console.say("camrec: motion at " + String(cFormat: "%.2f s (%.1f%% of the picture)", line.time, line.area * 100)
+                + (line.clip.map { ": clip \($0)" } ?? ""))
         case .deleted(let file):
             console.emit(file, type: "deleted")
             console.say("camrec: deleted \(file.path) (\(humanBytes(file.bytes)), --\(file.rule.rawValue))")

@@ -8,12 +8,12 @@ import Testing
         for name in ["name=src", "name=t", "name=record", "name=stills"] {
             #expect(body.contains(name), "record.pipeline lacks \(name)")
         }
-        #expect(PipelineTemplate.record.placeholders == ["source", "caps", "decode_shared", "picture", "decode_record", "encode", "output", "audio"])
+        #expect(PipelineTemplate.record.placeholders == ["source", "caps", "decode_shared", "picture", "decode_record", "encode", "output", "audio", "motion"])
     }
 
     @Test func renderFillsPlaceholdersAndDropsComments() throws {
         let template = PipelineTemplate(text: "# a comment\n{a} ! {b}\n  # another\n ! fakesink {c}\n")
-        #expect(try template.render(["a": "videotestsrc", "b": "queue", "c": ""]) == "videotestsrc ! queue ! fakesink ")
+        #expect(try template.render(["a": "videotestsrc", "b": "queue", "c": ""]) == "videotestsrc ! queue ! fakesink")
     }
 
     @Test func missingOrUnknownPlaceholdersAreErrors() {

@@ -315,6 +315,36 @@ struct EventClipTests {
         #expect(segmented.status == 64 && segmented.stderr.contains("--segment"), "\(segmented.stderr)")
     }
 
+    @Test("--on-motion: each object entering makes one motion line and one clip that holds its entry; light ramps and noise make none")
+    func motionTrigger() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // Objects enter at camera frames 60 and 200 (30 frames each); the light ramps up and
+        // down over 6 s; every pixel has sensor noise.
+        let spec = "/dev/video0,formats=yuyv,sizes=320x240@30,objects=60:30+200:30,ramp=90,noise=6"
+        let env = try VirtualCameraEnvironment.shared().environment(spec: spec)
+        let movie = folder.path("run.mp4")
+        let run = try CamrecBinary.run(["--size", "320x240", "--fps", "30", "-t", "10", "--on-motion", "--pre-roll", "1s",
+                                        "--post-roll", "2s", "--json", movie], environment: env, timeout: 120)
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = JSONLines.parse(run)
+        let motions = lines.filter { $0["type"] as? String == "motion" }
+        let clips = lines.filter { $0["type"] as? String == "clip" }
+        try #require(motions.count == 2 && clips.count == 2, "\(motions) \(clips)")
+        let movieStamps = try Self.stamps(movie)
+        #expect(Self.contiguous(movieStamps))
+        for (entry, (motion, clip)) in zip([UInt32(60), 200], zip(motions, clips)) {
+            // Detected within a second of the entry, at a frame of the object.
+            let time = try #require(motion["time"] as? Double)
+            let index = Int((time * 30).rounded())
+            try #require(index < movieStamps.count)
+            #expect(movieStamps[index] >= entry && movieStamps[index] < entry + 30, "motion at \(time) s: stamp \(movieStamps[index])")
+            #expect(motion["clip"] as? Int == clip["index"] as? Int)
+            let stamps = try Self.stamps(try #require(clip["path"] as? String))
+            #expect(stamps.contains(entry) && Self.contiguous(stamps), "clip \(stamps.first ?? 0)…\(stamps.last ?? 0) lacks frame \(entry)")
+        }
+    }
+
     /// Records with `--clips pattern` (the test pattern) and triggers `clips` clips; the
     /// clips' paths.
     func clipPaths(pattern: String, clips: Int, in folder: TemporaryFolder) throws -> [String] {

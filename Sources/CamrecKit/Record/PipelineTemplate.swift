@@ -52,8 +52,9 @@ public struct PipelineTemplate: Sendable {
         for (name, value) in values {
             line = line.replacing("{\(name)}", with: value)
         }
-        // Empty placeholders (e.g. no decoder) leave double spaces behind.
+        // Empty placeholders (e.g. no decoder) leave double spaces behind, or one at the end.
         while line.contains("  ") { line = line.replacing("  ", with: " ") }
+        while line.hasSuffix(" ") { line.removeLast() }
         return line
     }
 }

@@ -43,6 +43,8 @@ public struct RecordConfig: Sendable {
     /// `--standby`: no continuous movie, only event clips (the encoder's output goes to a
     /// fakesink besides the clips).
     public var standby = false
+    /// `--on-motion`: motion in the picture triggers clips; nil: it does not.
+    public var motion: MotionSettings?
 
     public init(
         source: VideoSource, size: FrameSize, rate: FrameRateValue, maxDuration: TimeSpec?,

@@ -60,6 +60,7 @@ public struct RecordPipeline: Sendable {
         // was paid for anyway.
         Self.addPicture(config.picture, size: config.size, printed: printed, to: &values, template: template,
                         convertFirst: "videoconvert ! video/x-raw,format=I420" + colorimetry)
+        addMotion(to: &values, printed: printed)
         // A template written before {audio} existed records silent movies.
         if config.audio != nil || template.placeholders.contains("audio") {
             // Event clips take the sound encoder's output too.
@@ -111,6 +112,24 @@ public struct RecordPipeline: Sendable {
     static let clipSoundFeed = "tee name=encodedaudio ! queue name=clipaudioqueue leaky=downstream max-size-buffers=0"
         + " max-size-bytes=0 max-size-time=5000000000 ! appsink name=clipsound sync=false async=false"
         + " wait-on-eos=false encodedaudio. !"
+
+    /// Fills {motion}: the motion trigger's branch off the camera's tee (`--on-motion`), or
+    /// nothing. A template written before {motion} existed works while it is not asked for.
+    private func addMotion(to values: inout [String: String], printed: Bool) {
+        guard config.motion != nil || template.placeholders.contains("motion") else { return }
+        guard config.motion != nil, !printed else {
+            values["motion"] = ""
+            return
+        }
+        // The tee carries the camera's JPEG frames when only the movie decodes them.
+        var decode = ""
+        if case .camera(_, let format) = config.source, format.decoding == .jpeg, !config.picture.isActive { decode = "! jpegdec " }
+        let size = config.picture.orientation.outputSize(config.size)
+        let height = MotionSettings.height(for: size)
+        values["motion"] = "t. ! queue name=motionqueue leaky=downstream max-size-buffers=1 max-size-bytes=0 max-size-time=0 "
+            + decode + "! videoscale ! videoconvert ! video/x-raw,format=GRAY8,width=\(MotionSettings.width),height=\(height)"
+            + " ! appsink name=motion drop=true max-buffers=1 sync=false async=false wait-on-eos=false"
+    }
 
     /// `--standby`: the sound encoder's output to event clips only.
     static let standbySoundFeed = "queue name=clipaudioqueue leaky=downstream max-size-buffers=0 max-size-bytes=0"

@@ -22,6 +22,18 @@ public enum RecordingEvent: Sendable {
     case settled(SettleOutcome)
     /// An event clip is complete (in place; `kind` "clip").
     case clip(ResultFile)
+    /// `--on-motion`: the picture changed.
+    case motion(MotionLine)
+}
+
+/// A motion detection, as the JSON `motion` line reports it.
+public struct MotionLine: Sendable, Codable, Equatable {
+    /// The frame's time in the run (seconds of recorded video before it).
+    public var time: Double
+    /// The share of the picture that changed (0…1).
+    public var area: Double
+    /// The clip it started or extended; nil when no clip could be made.
+    public var clip: Int?
 }
 
 /// What a recording runs with, reported once at the start.

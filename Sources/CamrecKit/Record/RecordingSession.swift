@@ -226,9 +226,15 @@ final class RecordingSession {
             clipSoundToken = clipSoundSink.map { recorder.attachSound(to: $0) }
             clips = recorder
         }
+        var motion: MotionWatcher?
+        if let settings = config.motion, let recorder = clips {
+            motion = try Self.watchMotion(settings, pipeline: pipeline, size: config.picture.orientation.outputSize(config.size),
+                                          recorder: recorder, gate: gate, events: events)
+        }
         defer {
             clipToken?.remove()
             clipSoundToken?.remove()
+            motion?.remove()
         }
         do {
             try pipeline.setStateThrowingPostedError(.playing)
@@ -283,6 +289,29 @@ final class RecordingSession {
         files = (clips?.finish() ?? []) + files
         _ = stopper.stop()
         return files
+    }
+
+    /// Starts the motion trigger: each detection triggers a clip at its frame and is a
+    /// `motion` event.
+    private static func watchMotion(_ settings: MotionSettings, pipeline: Pipeline, size: FrameSize, recorder: ClipRecorder,
+                                    gate: FrameGate, events: @escaping @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> MotionWatcher {
+        do {
+            return try MotionWatcher(settings: settings, pipeline: pipeline, width: MotionSettings.width,
+                                     height: MotionSettings.height(for: size)) { pts, area in
+                // Frames before the movie's first (held back by --settle, or the sound's start) start nothing.
+                guard let first = gate.firstFramePTS, pts >= first, let clipFirst = recorder.firstFrameTime else { return }
+                let time = UInt64(max(0, Int64(bitPattern: pts) + Int64(bitPattern: clipFirst) - Int64(bitPattern: first)))
+                var clip: Int?
+                switch recorder.trigger(at: time) {
+                case .success(.started(_, let number)), .success(.extended(_, let number)): clip = number
+                case .failure(let error): events(.warning("motion at a frame, but no clip: \(error.message)"))
+                }
+                let seconds = Double(pts - first) / 1e9
+                events(.motion(MotionLine(time: (seconds * 1000).rounded() / 1000, area: (area * 10000).rounded() / 10000, clip: clip)))
+            }
+        } catch {
+            throw CamrecError(.usage, "the pipeline template needs {motion} for --on-motion (\(error))")
+        }
     }
 
     /// Warns when the pipeline did not stop in time: camrec went on without it, keeping the
