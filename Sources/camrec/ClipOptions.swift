@@ -11,6 +11,7 @@ enum ClipOptions {
         OptionSpec(["--standby"], help: "record no movie, only clips on triggers (OUTPUT names them and picks the container; nothing is written to it); enables clips"),
         OptionSpec(["--on-motion"], help: "a change in the picture triggers a clip (small grey frames compared a few times a second; noise and slow light changes ignored); enables clips"),
         OptionSpec(["--motion-sensitivity"], value: "S", help: "with --on-motion: 0 (only large, clear changes) to 1 (small, faint ones); default 0.5"),
+        OptionSpec(["--motion-mask"], value: "FILE", help: "with --on-motion: a PNG (any size, scaled to the picture) whose dark regions are not watched; a missing file or one that is not a PNG is refused (exit 65)"),
         OptionSpec(["--live-photo"], help: "each clip also gets the still of its trigger's frame (a Live Photo); enables clips"),
     ]
 
@@ -34,6 +35,8 @@ struct ClipChoice {
     var standby = false
     /// `--on-motion`; nil without.
     var motion: MotionSettings?
+    /// `--motion-mask`, read once the picture's size is known.
+    var motionMask: String?
 
     init(_ parsed: ParsedArguments, output: String, container: Container) throws(UsageError) {
         let preRoll = try parsed.value("--pre-roll") { (text: String) throws(ValueError) in try Self.length(text, zeroAllowed: true) }
@@ -56,10 +59,11 @@ struct ClipChoice {
             guard let value = Double(text), value >= 0, value <= 1 else { throw ValueError("give a number from 0 to 1, e.g. 0.5") }
             return value
         }
+        motionMask = parsed.value("--motion-mask")
         if parsed.flag("--on-motion") {
             motion = MotionSettings(sensitivity: sensitivity ?? 0.5)
-        } else if sensitivity != nil {
-            throw UsageError("--motion-sensitivity needs --on-motion")
+        } else if sensitivity != nil || motionMask != nil {
+            throw UsageError("\(sensitivity != nil ? "--motion-sensitivity" : "--motion-mask") needs --on-motion")
         }
         guard preRoll != nil || postRoll != nil || maxClip != nil || livePhoto || pattern != nil || standby || motion != nil else { return }
         var chosen = ClipSettings(preRoll: preRoll ?? .zero, postRoll: postRoll ?? ClipSettings.defaultPostRoll,

@@ -141,6 +141,9 @@ enum RecordCommand: Subcommand {
         config.settle = options.settle
         config.clips = options.clips.settings
         config.motion = options.clips.motion
+        if let mask = options.clips.motionMask {
+            config.motion?.mask = try MotionMask.load(mask, size: picture.orientation.outputSize(resolution.size))
+        }
         if options.clips.standby {
             // No movie is written: OUTPUT only names the clips, so an existing file is no obstacle.
             config.standby = true

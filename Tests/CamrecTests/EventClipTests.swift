@@ -345,6 +345,35 @@ struct EventClipTests {
         }
     }
 
+    @Test("--motion-mask: an object moving only where the mask is dark triggers nothing; bad masks are refused (exit 65)")
+    func motionMask() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // Black over the middle half of the picture's height, where the object moves.
+        let mask = folder.path("mask.png")
+        let black = folder.path("black.png")
+        for (path, box) in [(mask, "drawbox=x=0:y=ih/4:w=iw:h=ih/2:color=black:t=fill"), (black, "drawbox=x=0:y=0:w=iw:h=ih:color=black:t=fill")] {
+            let made = try ChildProcess.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "color=white:s=320x240",
+                                                       "-vf", box, "-frames:v", "1", "-y", path])
+            try #require(made.status == 0, "\(made.stderr)")
+        }
+        let env = try VirtualCameraEnvironment.shared().environment(spec: "/dev/video0,formats=yuyv,sizes=320x240@30,objects=75:30,noise=6")
+        let masked = try CamrecBinary.run(["--size", "320x240", "--fps", "30", "-t", "4", "--on-motion", "--motion-mask", mask,
+                                           "--standby", "--post-roll", "1s", "--json", folder.path("masked.mp4")], environment: env)
+        #expect(masked.status == 0, "\(masked.stderr)")
+        #expect(!JSONLines.parse(masked).contains { $0["type"] as? String == "motion" }, "\(masked.stdoutText)")
+        // The same run without the mask sees the object.
+        let seen = try CamrecBinary.run(["--size", "320x240", "--fps", "30", "-t", "4", "--on-motion",
+                                         "--standby", "--post-roll", "1s", "--json", folder.path("seen.mp4")], environment: env)
+        #expect(JSONLines.parse(seen).filter { $0["type"] as? String == "motion" }.count == 1, "\(seen.stdoutText)")
+
+        for (file, mentions) in [(black, "dark all over"), (folder.path("nothing.png"), "no such file"), (folder.path("seen-clip-0001.mp4"), "not a PNG")] {
+            let bad = try CamrecBinary.run(["--size", "320x240", "--on-motion", "--motion-mask", file, folder.path("never.mp4")], environment: env)
+            #expect(bad.status == 65 && bad.stderr.contains(mentions), "\(file): \(bad.status) \(bad.stderr)")
+        }
+        #expect(!folder.contents.contains { $0.hasPrefix("never") })
+    }
+
     /// Records with `--clips pattern` (the test pattern) and triggers `clips` clips; the
     /// clips' paths.
     func clipPaths(pattern: String, clips: Int, in folder: TemporaryFolder) throws -> [String] {

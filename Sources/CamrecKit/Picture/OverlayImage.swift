@@ -16,20 +16,21 @@ public struct OverlayImage: Sendable, Equatable {
 
     /// Reads and checks the PNG at `path`: it must exist, be readable and be a PNG whose
     /// header gives a size. Errors are `invalidInput` (exit 65), as for trim's input.
-    public static func load(_ path: String, position: OverlayPosition) throws(CamrecError) -> OverlayImage {
+    /// `option` names the option in messages (`--motion-mask` reads its PNG the same way).
+    public static func load(_ path: String, position: OverlayPosition, option: String = "--overlay-image") throws(CamrecError) -> OverlayImage {
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
         var info = stat()
         guard stat(absolute, &info) == 0 else {
-            throw CamrecError(.invalidInput, "--overlay-image \(path): no such file: give a PNG image (e.g. a logo with transparency)")
+            throw CamrecError(.invalidInput, "\(option) \(path): no such file: give a PNG image (e.g. a logo with transparency)")
         }
         guard info.st_mode & S_IFMT != S_IFDIR else {
-            throw CamrecError(.invalidInput, "--overlay-image \(path) is a folder: give a PNG image file")
+            throw CamrecError(.invalidInput, "\(option) \(path) is a folder: give a PNG image file")
         }
         guard let header = FileHead.read(absolute, count: 33) else {
-            throw CamrecError(.invalidInput, "--overlay-image \(path): cannot read it (check its permissions)")
+            throw CamrecError(.invalidInput, "\(option) \(path): cannot read it (check its permissions)")
         }
         guard let size = pngSize(Array(header)) else {
-            throw CamrecError(.invalidInput, "--overlay-image \(path) is not a PNG image: give a .png file (convert others with e.g. ffmpeg -i logo.jpg logo.png)")
+            throw CamrecError(.invalidInput, "\(option) \(path) is not a PNG image: give a .png file (convert others with e.g. ffmpeg -i logo.jpg logo.png)")
         }
         return OverlayImage(path: absolute, size: size, position: position)
     }

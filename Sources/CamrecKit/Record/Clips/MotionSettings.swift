@@ -5,6 +5,8 @@ public struct MotionSettings: Sendable, Equatable {
     public var sensitivity: Double
     /// Frames compared per second (the rest never enter the motion branch).
     public var rate: Double
+    /// `--motion-mask`: per pixel of the compared picture, whether it is watched; nil: all.
+    public var mask: [Bool]?
 
     /// The width of the grey pictures compared (the height keeps the aspect ratio).
     static let width = 64

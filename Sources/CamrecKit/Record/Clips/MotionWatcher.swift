@@ -18,7 +18,8 @@ final class MotionWatcher: @unchecked Sendable {
     /// Watches the branch of `pipeline` ("motionqueue", "motion") with `settings`.
     init(settings: MotionSettings, pipeline: Pipeline, width: Int, height: Int,
          onDetection: @escaping @Sendable (_ pts: UInt64, _ area: Double) -> Void) throws(GStreamerError) {
-        detector = MotionDetector(width: width, height: height, tuning: .sensitivity(settings.sensitivity))
+        let mask = settings.mask.flatMap { $0.count == width * height ? $0 : nil }
+        detector = MotionDetector(width: width, height: height, tuning: .sensitivity(settings.sensitivity), mask: mask)
         interval = UInt64(1e9 / max(settings.rate, 0.1))
         let queue = try pipeline.element(named: "motionqueue")
         let sink = try AppSink(pipeline.element(named: "motion"))
