@@ -76,6 +76,12 @@ struct ClipChoice {
         settings = chosen
     }
 
+    /// Whether any clip option is given.
+    static func isWanted(_ parsed: ParsedArguments) -> Bool {
+        ["--pre-roll", "--post-roll", "--max-clip", "--clips", "--motion-mask", "--motion-sensitivity"].contains { parsed.value($0) != nil }
+            || ["--live-photo", "--standby", "--on-motion"].contains { parsed.flag($0) }
+    }
+
     private static func length(_ text: String, zeroAllowed: Bool) throws(ValueError) -> TimeSpec {
         let value = try TimeSpec.parse(text)
         guard value.nanoseconds > 0 || (zeroAllowed && value.nanoseconds == 0) else {

@@ -321,6 +321,7 @@ struct RecordOptions {
         unattended = try UnattendedChoice(parsed, output: output)
         stills = try Self.stillSettings(parsed, moviePath: unattended.segments.map { Self.plainName($0.naming) } ?? output)
         clips.settings?.namedAfter = unattended.segments.map { Self.plainName($0.naming) }
+        clips.settings?.retention = unattended.retention
         controlPath = parsed.value("--control")
         if let controlPath, controlPath == output {
             throw UsageError("--control \(controlPath) is OUTPUT too: give the control socket another path, e.g. /tmp/camrec.sock")

@@ -18,6 +18,9 @@ enum UnattendedOptions {
 struct UnattendedChoice {
     var segments: SegmentSettings?
     var reconnect: ReconnectSettings?
+    /// `--keep`, `--keep-size`, `--min-free`: for the movies of a segmented run and for
+    /// event clips; nil when none is given.
+    var retention: RetentionPolicy?
 
     init(_ parsed: ParsedArguments, output: String) throws(UsageError) {
         let reconnect = parsed.flag("--reconnect")
@@ -32,8 +35,20 @@ struct UnattendedChoice {
         // --utc also names clips (--clips PATTERN).
         let given = (parsed.flag("--utc") && parsed.value("--clips") == nil ? ["--utc"] : [])
             + ["--keep", "--keep-size", "--min-free"].filter { parsed.value($0) != nil }
-        if !segmented, let option = given.first {
-            throw UsageError("\(option) applies to segmented runs: add --segment T (e.g. --segment 10m)")
+        // Retention also keeps event clips in check (not --utc: it names clips only with --clips).
+        let clips = ClipChoice.isWanted(parsed)
+        if !segmented, let option = given.first, !(clips && option != "--utc") {
+            throw UsageError("\(option) applies to segmented runs and event clips: add --segment T (e.g. --segment 10m) or clip options (--pre-roll T)")
+        }
+        if segmented || clips {
+            let keep = try parsed.value("--keep") { (text: String) throws(ValueError) -> Int in
+                guard let count = Int(text), count >= 1 else { throw ValueError("--keep takes a number of movies (and of clips), 1 or more, e.g. --keep 48") }
+                return count
+            }
+            let policy = RetentionPolicy(
+                keep: keep, keepBytes: try parsed.value("--keep-size", ByteCount.parse),
+                minFree: try parsed.value("--min-free", ByteCount.parse))
+            retention = policy.isActive ? policy : nil
         }
         if !reconnect && parsed.value("--reconnect-timeout") != nil {
             throw UsageError("--reconnect-timeout needs --reconnect")
@@ -45,14 +60,7 @@ struct UnattendedChoice {
             } catch {
                 throw UsageError(error.message)
             }
-            let keep = try parsed.value("--keep") { (text: String) throws(ValueError) -> Int in
-                guard let count = Int(text), count >= 1 else { throw ValueError("--keep takes a number of movies, 1 or more, e.g. --keep 48") }
-                return count
-            }
-            let retention = RetentionPolicy(
-                keep: keep, keepBytes: try parsed.value("--keep-size", ByteCount.parse),
-                minFree: try parsed.value("--min-free", ByteCount.parse))
-            segments = SegmentSettings(length: length.flatMap { $0 }, naming: naming, retention: retention)
+            segments = SegmentSettings(length: length.flatMap { $0 }, naming: naming, retention: retention ?? RetentionPolicy())
         }
         if reconnect {
             let timeout = try parsed.value("--reconnect-timeout") { (text: String) throws(ValueError) -> TimeSpec in

@@ -374,6 +374,31 @@ struct EventClipTests {
         #expect(!folder.contents.contains { $0.hasPrefix("never") })
     }
 
+    @Test("--keep applies to clips: the newest N stay, each deletion is a deleted line, the result lists what is left")
+    func clipRetention() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let socket = folder.path("control")
+        let run = try CamrecBinary.start(["--device", "test", "--size", "160x120", "--max-duration", "none", "--standby",
+                                          "--post-roll", "0.3s", "--keep", "2", "--control", socket, "--json", folder.path("door.mkv")])
+        defer { run.signal(SIGKILL) }
+        try #require(RecordingWait.frames(5, socket: socket), "\(run.stderrText)")
+        for count in 1...4 {
+            #expect(try Self.trigger(socket)["ok"] as? Bool == true)
+            try #require(run.waitForLines(type: "clip", count: count), "\(run.stderrText)")
+        }
+        #expect(RecordingWait.stop(socket: socket))
+        #expect(run.wait() == 0, "\(run.stderrText)")
+        let deleted = run.lines(type: "deleted").compactMap { $0["path"] as? String }
+        #expect(deleted == [folder.path("door-clip-0001.mkv"), folder.path("door-clip-0002.mkv")], "\(deleted)")
+        #expect(folder.contents.filter { $0.hasPrefix("door") } == ["door-clip-0003.mkv", "door-clip-0004.mkv"], "\(folder.contents)")
+        let files = (run.jsonLines.last?["files"] as? [[String: Any]])?.compactMap { $0["path"] as? String }
+        #expect(files == [folder.path("door-clip-0003.mkv"), folder.path("door-clip-0004.mkv")], "\(files ?? [])")
+
+        let alone = try CamrecBinary.run(["--device", "test", "--keep", "2", folder.path("never.mp4")])
+        #expect(alone.status == 64 && alone.stderr.contains("--keep"), "\(alone.stderr)")
+    }
+
     /// Records with `--clips pattern` (the test pattern) and triggers `clips` clips; the
     /// clips' paths.
     func clipPaths(pattern: String, clips: Int, in folder: TemporaryFolder) throws -> [String] {

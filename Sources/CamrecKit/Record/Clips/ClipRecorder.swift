@@ -239,6 +239,9 @@ final class ClipRecorder: @unchecked Sendable {
             if let file { events(.clip(file)) }
             condition.withLock {
                 if let file { files.append(file) }
+            }
+            if file != nil { applyRetention() }
+            condition.withLock {
                 finishing -= 1
                 condition.broadcast()
             }
@@ -328,6 +331,23 @@ final class ClipRecorder: @unchecked Sendable {
         return ResultFile(path: final, kind: "clip", duration: Double(UInt64(frames) * frameDuration) / 1e9,
                           frames: frames, bytes: bytes)
     }
+
+    /// `--keep` and friends over the clips (one clip thread at a time: they finish in turn).
+    private func applyRetention() {
+        guard let policy = settings.retention else { return }
+        retentionLock.withLock {
+            let (deleted, stillShort) = RetentionKeeper(policy: policy, naming: naming).apply()
+            for file in deleted {
+                events(.deleted(file))
+                condition.withLock { files.removeAll { $0.path == file.path } }
+            }
+            if stillShort {
+                events(.warning("free space stays below --min-free with only the newest clip left: clips go on, but the disk is nearly full"))
+            }
+        }
+    }
+
+    private let retentionLock = ThreadCondition()
 
     // MARK: Names
 

@@ -15,6 +15,9 @@ public struct ClipSettings: Sendable, Equatable {
     /// `--clips PATTERN`: the clips' names, as segments' (strftime fields of the clip's
     /// start, local time or `utc`, and/or one counter); nil: `NAME-clip-0001.EXT`.
     public var pattern: SegmentNaming?
+    /// `--keep`, `--keep-size`, `--min-free` applied to the clips (those matching their
+    /// names, from this run and earlier ones), after each clip; nil: all are kept.
+    public var retention: RetentionPolicy?
     /// `--live-photo`: every clip also has the still of its trigger's frame.
     public var livePhoto = false
 
