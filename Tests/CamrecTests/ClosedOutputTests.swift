@@ -50,16 +50,9 @@ import Testing
         defer { folder.remove() }
         let output = folder.path("movie.mp4")
         let typescript = folder.path("typescript")
-        // script(1) runs camrec as the session leader on a new pseudo-terminal and copies
-        // what it shows to `typescript`; killing script closes the terminal's master side.
-        let command = "exec '\(CamrecBinary.url.path)' --device test --size 320x240 --max-duration none '\(output)'"
-        let terminal = Process()
-        terminal.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        terminal.arguments = ChildProcess.cleanSignals + ["/usr/bin/script", "-qfec", command, typescript]
-        terminal.standardInput = FileHandle.nullDevice
-        terminal.standardOutput = FileHandle.nullDevice
-        terminal.standardError = FileHandle.nullDevice
-        try terminal.run()
+        // Killing script(1) closes the terminal's master side.
+        let terminal = try PseudoTerminal.start(camrec: ["--device", "test", "--size", "320x240", "--max-duration", "none", output],
+                                                typescript: typescript)
         // The progress line is on the terminal: camrec is recording and writing to it.
         let recording = Wait.until(timeout: 30) {
             let shown = (try? String(contentsOfFile: typescript, encoding: .utf8)) ?? ""

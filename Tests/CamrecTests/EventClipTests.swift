@@ -11,6 +11,13 @@ struct EventClipTests {
         try VirtualCameraEnvironment.shared().environment(spec: "/dev/video0,formats=yuyv,sizes=320x240@30")
     }
 
+    /// Starts an open-ended 320x240@30 recording of the emulated camera into `movie`, with
+    /// `options`, a control socket and JSON lines.
+    static func record(_ options: [String], to movie: String, socket: String) throws -> RunningCamrec {
+        try CamrecBinary.start(["--size", "320x240", "--fps", "30", "--max-duration", "none"] + options
+                                   + ["--control", socket, "--json", movie], environment: try camera())
+    }
+
     /// `camrec ctl SOCKET clip [--after T]`'s JSON reply.
     static func trigger(_ socket: String, after: String? = nil) throws -> [String: Any] {
         let run = try CamrecBinary.run(["ctl", socket, "clip"] + (after.map { ["--after", $0] } ?? []), timeout: 30)
@@ -37,9 +44,7 @@ struct EventClipTests {
         defer { folder.remove() }
         let movie = folder.path("run.\(container)")
         let socket = folder.path("control")
-        let run = try CamrecBinary.start(["--size", "320x240", "--fps", "30", "--max-duration", "none", "--pre-roll", preRoll,
-                                          "--post-roll", postRoll, "--control", socket, "--json", movie],
-                                         environment: try Self.camera())
+        let run = try Self.record(["--pre-roll", preRoll, "--post-roll", postRoll], to: movie, socket: socket)
         defer { run.signal(SIGKILL) }
         try #require(RecordingWait.frames(preFrames + 20, socket: socket), "\(run.stderrText)")
         // The pre-roll's memory is in the status.
@@ -87,9 +92,7 @@ struct EventClipTests {
         defer { folder.remove() }
         let movie = folder.path("run.mp4")
         let socket = folder.path("control")
-        let run = try CamrecBinary.start(["--size", "320x240", "--fps", "30", "--max-duration", "none", "--pre-roll", "1s",
-                                          "--post-roll", "2s", "--control", socket, "--json", movie],
-                                         environment: try Self.camera())
+        let run = try Self.record(["--pre-roll", "1s", "--post-roll", "2s"], to: movie, socket: socket)
         defer { run.signal(SIGKILL) }
         try #require(RecordingWait.frames(45, socket: socket), "\(run.stderrText)")
         let first = try Self.trigger(socket)
@@ -119,9 +122,7 @@ struct EventClipTests {
         defer { folder.remove() }
         let movie = folder.path("run.mkv")
         let socket = folder.path("control")
-        let run = try CamrecBinary.start(["--size", "320x240", "--fps", "30", "--max-duration", "none", "--pre-roll", "5s",
-                                          "--post-roll", "1s", "--control", socket, "--json", movie],
-                                         environment: try Self.camera())
+        let run = try Self.record(["--pre-roll", "5s", "--post-roll", "1s"], to: movie, socket: socket)
         defer { run.signal(SIGKILL) }
         try #require(RecordingWait.frames(10, socket: socket), "\(run.stderrText)")
         run.signal(SIGUSR2)
@@ -190,9 +191,7 @@ struct EventClipTests {
         defer { folder.remove() }
         let movie = folder.path("run.mp4")
         let socket = folder.path("control")
-        let run = try CamrecBinary.start(["--size", "320x240", "--fps", "30", "--max-duration", "none", "--pre-roll", "1s",
-                                          "--post-roll", "1s", "--control", socket, "--json", movie] + (everyClip ? ["--live-photo"] : []),
-                                         environment: try Self.camera())
+        let run = try Self.record(["--pre-roll", "1s", "--post-roll", "1s"] + (everyClip ? ["--live-photo"] : []), to: movie, socket: socket)
         defer { run.signal(SIGKILL) }
         try #require(RecordingWait.frames(45, socket: socket), "\(run.stderrText)")
         let reply = try CamrecBinary.run(["ctl", socket, "clip"] + (everyClip ? [] : ["--still"]), timeout: 30)
@@ -222,9 +221,7 @@ struct EventClipTests {
         defer { folder.remove() }
         let movie = folder.path("run.mkv")
         let socket = folder.path("control")
-        let run = try CamrecBinary.start(["--size", "320x240", "--fps", "30", "--max-duration", "none", "--pre-roll", "0.2s",
-                                          "--post-roll", "0.3s", "--control", socket, "--json", movie],
-                                         environment: try Self.camera())
+        let run = try Self.record(["--pre-roll", "0.2s", "--post-roll", "0.3s"], to: movie, socket: socket)
         defer { run.signal(SIGKILL) }
         try #require(RecordingWait.frames(15, socket: socket), "\(run.stderrText)")
         for count in 1...20 {
@@ -256,9 +253,7 @@ struct EventClipTests {
         defer { folder.remove() }
         let movie = folder.path("run.mp4")
         let socket = folder.path("control")
-        let run = try CamrecBinary.start(["--size", "320x240", "--fps", "30", "--max-duration", "none", "--pre-roll", "1s",
-                                          "--post-roll", "60s", "--control", socket, "--json", movie],
-                                         environment: try Self.camera())
+        let run = try Self.record(["--pre-roll", "1s", "--post-roll", "60s"], to: movie, socket: socket)
         defer { run.signal(SIGKILL) }
         try #require(RecordingWait.frames(40, socket: socket), "\(run.stderrText)")
         #expect(try Self.trigger(socket)["ok"] as? Bool == true)
@@ -284,9 +279,7 @@ struct EventClipTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let socket = folder.path("control")
-        let run = try CamrecBinary.start(["--size", "320x240", "--fps", "30", "--max-duration", "none", "--standby", "--pre-roll", "1s",
-                                          "--post-roll", "1s", "--control", socket, "--json", folder.path("cam.mp4")],
-                                         environment: try Self.camera())
+        let run = try Self.record(["--standby", "--pre-roll", "1s", "--post-roll", "1s"], to: folder.path("cam.mp4"), socket: socket)
         defer { run.signal(SIGKILL) }
         try #require(RecordingWait.frames(40, socket: socket), "\(run.stderrText)")
         for count in 1...2 {

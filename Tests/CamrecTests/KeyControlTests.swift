@@ -11,15 +11,9 @@ struct KeyControlTests {
         defer { folder.remove() }
         let output = folder.path("keys.mp4")
         let typescript = folder.path("typescript")
-        let command = "exec '\(CamrecBinary.url.path)' --device test --size 160x120 --max-duration none --post-roll 0.3s '\(output)'"
-        let terminal = Process()
-        terminal.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        terminal.arguments = ChildProcess.cleanSignals + ["/usr/bin/script", "-qfec", command, typescript]
         let keys = Pipe()
-        terminal.standardInput = keys
-        terminal.standardOutput = FileHandle.nullDevice
-        terminal.standardError = FileHandle.nullDevice
-        try terminal.run()
+        let terminal = try PseudoTerminal.start(camrec: ["--device", "test", "--size", "160x120", "--max-duration", "none",
+                                                         "--post-roll", "0.3s", output], typescript: typescript, input: keys)
         defer { if terminal.isRunning { kill(terminal.processIdentifier, SIGKILL) } }
         let shown = { (try? String(contentsOfFile: typescript, encoding: .utf8)) ?? "" }
         try #require(Wait.until(timeout: 30) { shown().contains(" fps") }, "no progress line on the terminal: \(shown())")
