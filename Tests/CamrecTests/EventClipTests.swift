@@ -392,6 +392,34 @@ struct EventClipTests {
         #expect(alone.status == 64 && alone.stderr.contains("--keep"), "\(alone.stderr)")
     }
 
+    @Test("after a reconnect, clips go on: numbered on from the run's last, named after the run")
+    func clipsAcrossAReconnect() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var environment = try VirtualCameraEnvironment.shared().environment(
+            spec: ReconnectTests.camera.replacing("fault=unplug@45", with: "fault=unplug@60") + ",replug=300")
+        environment["CAMREC_DEVICE_PATHS"] = nil
+        let socket = folder.path("control")
+        let run = try CamrecBinary.start(["--device", "/dev/v4l/by-id/usb-Acme_Cam_0042-video-index0", "--size", "320x240",
+                                          "--fps", "30", "--max-duration", "none", "--reconnect", "--post-roll", "0.3s",
+                                          "--control", socket, "--json", folder.path("r.mp4")], environment: environment)
+        defer { run.signal(SIGKILL) }
+        try #require(RecordingWait.frames(10, socket: socket), "\(run.stderrText)")
+        #expect(try Self.trigger(socket)["clip"] as? Int == 1)
+        try #require(run.waitForLine(type: "camera-back"), "\(run.stderrText)")
+        try #require(run.waitForLines(type: "clip", count: 1), "\(run.stderrText)")
+        let before = try #require(RecordingWait.currentFrames(socket: socket))
+        try #require(RecordingWait.frames(before + 10, socket: socket), "\(run.stderrText)")
+        #expect(try Self.trigger(socket)["clip"] as? Int == 2)
+        try #require(run.waitForLines(type: "clip", count: 2), "\(run.stderrText)")
+        #expect(RecordingWait.stop(socket: socket))
+        #expect(run.wait() == 0, "\(run.stderrText)")
+        let clips = run.lines(type: "clip")
+        #expect(clips.compactMap { $0["index"] as? Int } == [1, 2])
+        #expect(clips.compactMap { $0["path"] as? String } == [folder.path("r-clip-0001.mp4"), folder.path("r-clip-0002.mp4")])
+        for clip in clips { #expect(try MediaProbe.probe(try #require(clip["path"] as? String)).frames == 9) }
+    }
+
     /// Records with `--clips pattern` (the test pattern) and triggers `clips` clips; the
     /// clips' paths.
     func clipPaths(pattern: String, clips: Int, in folder: TemporaryFolder) throws -> [String] {

@@ -85,7 +85,7 @@ public final class Recorder: Sendable {
             let lost: String
             do {
                 let session = try RecordingSession(config: sessionConfig, pipeline: RecordPipeline(config: sessionConfig, template: template),
-                                                   control: control, plan: plan)
+                                                   control: control, plan: plan, clipsBefore: run.lastClip)
                 let result = try session.run(announce: run.sessions == 0, events: events)
                 run.add(result)
                 failedRestarts = 0
@@ -210,6 +210,8 @@ private struct RunTotals: Sendable {
     }
 
     var frames: Int { files.filter { $0.kind == "movie" }.compactMap(\.frames).reduce(0, +) }
+    /// The highest clip number so far (retention deletes the oldest, never the newest).
+    var lastClip: Int { files.filter { $0.kind == "clip" }.compactMap(\.index).max() ?? 0 }
     var seconds: Double { files.filter { $0.kind == "movie" }.compactMap(\.duration).reduce(0, +) }
 
     func result(ending reason: StopReason, message: String?) -> RecordingResult {

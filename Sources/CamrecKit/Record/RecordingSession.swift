@@ -40,8 +40,12 @@ final class RecordingSession {
     /// Event clips while the session runs.
     private var clips: ClipRecorder?
 
+    /// Clips the run's earlier pipelines made (numbers go on after a reconnect).
+    private let clipsBefore: Int
+
     init(config: RecordConfig, pipeline builder: RecordPipeline, control: RecordingControl,
-         plan: OutputPlan) throws(CamrecError) {
+         plan: OutputPlan, clipsBefore: Int = 0) throws(CamrecError) {
+        self.clipsBefore = clipsBefore
         self.config = config
         self.control = control
         self.plan = plan
@@ -221,7 +225,8 @@ final class RecordingSession {
             let parser = config.encoder.parser
             let chain = (parser.hasPrefix("! ") ? String(parser.dropFirst(2)) + " ! " : "") + config.container.muxer
             let recorder = ClipRecorder(settings: settings, moviePath: settings.namedAfter ?? config.outputPath, muxer: chain,
-                                        frameDuration: UInt64(frameDuration * 1e9), events: events)
+                                        frameDuration: UInt64(frameDuration * 1e9),
+                                        clipsBefore: clipsBefore, events: events)
             clipToken = recorder.attach(to: clipSink)
             clipSoundToken = clipSoundSink.map { recorder.attachSound(to: $0) }
             clips = recorder

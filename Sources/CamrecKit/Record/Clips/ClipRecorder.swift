@@ -51,9 +51,12 @@ final class ClipRecorder: @unchecked Sendable {
     /// Live Photos: the still written for each clip number (nil: it failed).
     private var stills: [Int: String?] = [:]
 
-    /// Clips beside `moviePath`, written with `muxer` (the movie's, gst-launch syntax).
-    init(settings: ClipSettings, moviePath: String, muxer: String, frameDuration: UInt64,
+    /// Clips beside `moviePath`, written with `muxer` (the movie's, gst-launch syntax);
+    /// `clipsBefore` clips were made by the run's earlier pipelines (before a reconnect),
+    /// so that numbers go on.
+    init(settings: ClipSettings, moviePath: String, muxer: String, frameDuration: UInt64, clipsBefore: Int = 0,
          events: @escaping @Sendable (RecordingEvent) -> Void) {
+        lastNumber = clipsBefore
         self.settings = settings
         naming = settings.naming(moviePath: moviePath)
         self.muxer = muxer
