@@ -92,7 +92,7 @@ struct EventClipTests {
         defer { folder.remove() }
         let movie = folder.path("run.mp4")
         let socket = folder.path("control")
-        let run = try Self.record(["--pre-roll", "1s", "--post-roll", "2s"], to: movie, socket: socket)
+        let run = try Self.record(["--pre-roll", "1s", "--post-roll", "3s"], to: movie, socket: socket)
         defer { run.signal(SIGKILL) }
         try #require(RecordingWait.frames(45, socket: socket), "\(run.stderrText)")
         let first = try Self.trigger(socket)
@@ -108,12 +108,35 @@ struct EventClipTests {
         let line = try #require(run.lines(type: "clip").first)
         let triggers = try #require(line["triggers"] as? [Double])
         try #require(triggers.count == 2, "\(line)")
-        // From 1 s before the first trigger to 2 s after the second, to the frame.
+        // From 1 s before the first trigger to 3 s after the second, to the frame.
         let gap = Int(((triggers[1] - triggers[0]) * 30).rounded())
         #expect(gap >= 15, "\(triggers)")
         let probe = try MediaProbe.probe(try #require(line["path"] as? String))
-        #expect(probe.frames == 30 + gap + 60, "ffprobe counts \(probe.frames), triggers \(triggers)")
+        #expect(probe.frames == 30 + gap + 90, "ffprobe counts \(probe.frames), triggers \(triggers)")
         #expect(Self.contiguous(try Self.stamps(try #require(line["path"] as? String))))
+    }
+
+    @Test("--max-clip bounds an event that triggers keep extending")
+    func maxClipBoundsAnEvent() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let socket = folder.path("control")
+        // A second trigger within the first clip's 3 s asks for 3 s more: more than --max-clip allows.
+        let run = try CamrecBinary.start(["--device", "test", "--size", "160x120", "--max-duration", "none", "--post-roll", "3s",
+                                          "--max-clip", "3.2s", "--control", socket, "--json", folder.path("run.mkv")])
+        defer { run.signal(SIGKILL) }
+        try #require(RecordingWait.frames(5, socket: socket), "\(run.stderrText)")
+        #expect(try Self.trigger(socket)["extended"] as? Bool == false)
+        let at = try #require(RecordingWait.currentFrames(socket: socket))
+        try #require(RecordingWait.frames(at + 15, socket: socket))
+        let second = try Self.trigger(socket)
+        try #require(second["extended"] as? Bool == true, "\(second)")
+        try #require(run.waitForLine(type: "clip"), "\(run.stderrText)")
+        #expect(RecordingWait.stop(socket: socket))
+        #expect(run.wait() == 0, "\(run.stderrText)")
+        let line = try #require(run.lines(type: "clip").first)
+        #expect(try MediaProbe.probe(try #require(line["path"] as? String)).frames == 96, "\(line)")
+        #expect((line["triggers"] as? [Double])?.count == 2, "\(line)")
     }
 
     @Test("a trigger before the pre-roll has filled: the clip starts with the movie and says its pre-roll was short; SIGUSR2 triggers")
