@@ -335,9 +335,9 @@ struct EventClipTests {
     func motionTrigger() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        // Objects enter at camera frames 60 and 200 (30 frames each); the light ramps up and
-        // down over 6 s; every pixel has sensor noise.
-        let spec = "/dev/video0,formats=yuyv,sizes=320x240@30,objects=60:30+200:30,ramp=90,noise=6"
+        // Objects enter at camera frames 90 and 210 (30 frames each), after the detector's
+        // 2 s of learning; the light ramps up and down over 6 s; every pixel has sensor noise.
+        let spec = "/dev/video0,formats=yuyv,sizes=320x240@30,objects=90:30+210:30,ramp=90,noise=6"
         let env = try VirtualCameraEnvironment.shared().environment(spec: spec)
         let movie = folder.path("run.mp4")
         let run = try CamrecBinary.run(["--size", "320x240", "--fps", "30", "-t", "10", "--on-motion", "--pre-roll", "1s",
@@ -349,7 +349,7 @@ struct EventClipTests {
         try #require(motions.count == 2 && clips.count == 2, "\(motions) \(clips)")
         let movieStamps = try Self.stamps(movie)
         #expect(Self.contiguous(movieStamps))
-        for (entry, (motion, clip)) in zip([UInt32(60), 200], zip(motions, clips)) {
+        for (entry, (motion, clip)) in zip([UInt32(90), 210], zip(motions, clips)) {
             // Detected within a second of the entry, at a frame of the object.
             let time = try #require(motion["time"] as? Double)
             let index = Int((time * 30).rounded())
@@ -373,13 +373,13 @@ struct EventClipTests {
                                                        "-vf", box, "-frames:v", "1", "-y", path])
             try #require(made.status == 0, "\(made.stderr)")
         }
-        let env = try VirtualCameraEnvironment.shared().environment(spec: "/dev/video0,formats=yuyv,sizes=320x240@30,objects=75:30,noise=6")
-        let masked = try CamrecBinary.run(["--size", "320x240", "--fps", "30", "-t", "4", "--on-motion", "--motion-mask", mask,
+        let env = try VirtualCameraEnvironment.shared().environment(spec: "/dev/video0,formats=yuyv,sizes=320x240@30,objects=90:30,noise=6")
+        let masked = try CamrecBinary.run(["--size", "320x240", "--fps", "30", "-t", "5", "--on-motion", "--motion-mask", mask,
                                            "--standby", "--post-roll", "1s", "--json", folder.path("masked.mp4")], environment: env)
         #expect(masked.status == 0, "\(masked.stderr)")
         #expect(!JSONLines.parse(masked).contains { $0["type"] as? String == "motion" }, "\(masked.stdoutText)")
         // The same run without the mask sees the object.
-        let seen = try CamrecBinary.run(["--size", "320x240", "--fps", "30", "-t", "4", "--on-motion",
+        let seen = try CamrecBinary.run(["--size", "320x240", "--fps", "30", "-t", "5", "--on-motion",
                                          "--standby", "--post-roll", "1s", "--json", folder.path("seen.mp4")], environment: env)
         #expect(JSONLines.parse(seen).filter { $0["type"] as? String == "motion" }.count == 1, "\(seen.stdoutText)")
 

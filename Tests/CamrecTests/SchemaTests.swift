@@ -85,8 +85,8 @@ import Testing
         result = try run(["encoders", "--json"], log: log, environment: FakeHardwareEncoder.environment(), timeout: 180)
         #expect(result.status == 0, "\(result.stderr)")
         // A motion line: an object enters the emulated camera's still scene (standby: clips only).
-        let scene = try VirtualCameraEnvironment.shared().environment(spec: "/dev/video0,formats=yuyv,sizes=320x240@30,objects=90:20")
-        result = try run(["--size", "320x240", "-t", "4", "--on-motion", "--standby", "--post-roll", "0.5s", "--json",
+        let scene = try VirtualCameraEnvironment.shared().environment(spec: "/dev/video0,formats=yuyv,sizes=320x240@30,objects=105:20")
+        result = try run(["--size", "320x240", "-t", "5", "--on-motion", "--standby", "--post-roll", "0.5s", "--json",
                           folder.path("motion.mkv")], log: log, environment: scene)
         #expect(result.status == 0 && result.stdoutText.contains("\"motion\""), "\(result.stdoutText) \(result.stderr)")
         // ctl replies: status, still, clip, refused, done; the clip line.
