@@ -231,7 +231,6 @@ enum RecordCommand: Subcommand {
         var reasons: [String] = []
         if picture.isActive { reasons.append("--rotate, --flip, --mirror or an overlay changes the picture") }
         if options.settle.nanoseconds > 0 { reasons.append("--settle measures the picture") }
-        if options.clips.settings != nil { reasons.append("event clips (--pre-roll, --post-roll) are cut from the encoder's output") }
         return reasons
     }
 

@@ -86,6 +86,32 @@ struct EventClipTests {
         #expect(kinds == ["movie", "clip"], "\(result)")
     }
 
+    @Test("passthrough (an H.264 camera's own stream): clips are cut from the camera's stream, exact to the frame")
+    func passthroughClips() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let movie = folder.path("run.mp4")
+        let socket = folder.path("control")
+        let env = try VirtualCameraEnvironment.shared().environment(spec: "/dev/video0,formats=h264,sizes=640x480@30")
+        let run = try CamrecBinary.start(["--size", "640x480", "--fps", "30", "--max-duration", "none", "--pre-roll", "1.5s",
+                                          "--post-roll", "1s", "--control", socket, "--json", movie], environment: env)
+        defer { run.signal(SIGKILL) }
+        try #require(RecordingWait.frames(70, socket: socket), "\(run.stderrText)")
+        #expect(try Self.trigger(socket)["ok"] as? Bool == true)
+        try #require(run.waitForLine(type: "clip"), "\(run.stderrText)")
+        #expect(RecordingWait.stop(socket: socket))
+        #expect(run.wait() == 0, "\(run.stderrText)")
+        #expect(run.lines(type: "started").first?["encoder"] as? String == "copy")
+        let line = try #require(run.lines(type: "clip").first)
+        let clip = try #require(line["path"] as? String)
+        #expect(try MediaProbe.decodeErrors(clip).isEmpty)
+        let clipStamps = try Self.stamps(clip)
+        let movieStamps = try Self.stamps(movie)
+        let index = try #require(line["frame"] as? Int)
+        #expect(clipStamps.count == 75 && Self.contiguous(clipStamps), "\(clipStamps.count) frames")
+        #expect(index + clipStamps.count <= movieStamps.count && Array(movieStamps[index..<(index + clipStamps.count)]) == clipStamps)
+    }
+
     @Test("a trigger while a clip is written extends it: one clip to the post-roll after the last trigger")
     func triggersCloseTogetherMakeOneClip() throws {
         let folder = try TemporaryFolder()

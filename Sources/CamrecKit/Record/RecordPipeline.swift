@@ -86,7 +86,9 @@ public struct RecordPipeline: Sendable {
     private func addEncode(colorimetry: String, clipFeed: Bool = false, to values: inout [String: String]) {
         let encoder = config.encoder
         guard let profile = encoder.profile(size: config.size, rate: config.rate) else {
-            values["encode"] = ""
+            // Passthrough: the camera's own (parsed) stream feeds the clips, parsed again
+            // after the tee so that it links to the muxer.
+            values["encode"] = clipFeed ? Self.clipFeed + " " + encoder.clipParser : ""
             return
         }
         let used = template.placeholders
