@@ -86,15 +86,18 @@ struct EventClipTests {
         #expect(kinds == ["movie", "clip"], "\(result)")
     }
 
-    @Test("passthrough (an H.264 camera's own stream): clips are cut from the camera's stream, exact to the frame")
-    func passthroughClips() throws {
+    @Test("passthrough (the camera's own H.264 or JPEG frames): clips are cut from the camera's stream, exact to the frame, and the pre-roll never starves the camera",
+          arguments: [("h264", "mp4"), ("mjpeg", "mkv")])
+    func passthroughClips(_ format: String, _ container: String) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let movie = folder.path("run.mp4")
+        let movie = folder.path("run.\(container)")
         let socket = folder.path("control")
-        let env = try VirtualCameraEnvironment.shared().environment(spec: "/dev/video0,formats=h264,sizes=640x480@30")
-        let run = try CamrecBinary.start(["--size", "640x480", "--fps", "30", "--max-duration", "none", "--pre-roll", "1.5s",
-                                          "--post-roll", "1s", "--control", socket, "--json", movie], environment: env)
+        let env = try VirtualCameraEnvironment.shared().environment(spec: "/dev/video0,formats=\(format),sizes=640x480@30")
+        // 1.5 s of pre-roll is more frames than the camera has buffers: they must be copies.
+        let run = try CamrecBinary.start(["--size", "640x480", "--fps", "30", "--max-duration", "none", "--codec", "copy",
+                                          "--pre-roll", "1.5s", "--post-roll", "1s", "--control", socket, "--json", movie],
+                                         environment: env)
         defer { run.signal(SIGKILL) }
         try #require(RecordingWait.frames(70, socket: socket), "\(run.stderrText)")
         #expect(try Self.trigger(socket)["ok"] as? Bool == true)
@@ -110,6 +113,8 @@ struct EventClipTests {
         let index = try #require(line["frame"] as? Int)
         #expect(clipStamps.count == 75 && Self.contiguous(clipStamps), "\(clipStamps.count) frames")
         #expect(index + clipStamps.count <= movieStamps.count && Array(movieStamps[index..<(index + clipStamps.count)]) == clipStamps)
+        #expect(Self.contiguous(movieStamps), "the movie lost frames")
+        #expect(run.jsonLines.last?["dropped_frames"] as? Int == 0)
     }
 
     @Test("a trigger while a clip is written extends it: one clip to the post-roll after the last trigger")

@@ -26,6 +26,8 @@ final class ClipRecorder: @unchecked Sendable {
     private let naming: SegmentNaming
     private let muxer: String
     private let frameDuration: UInt64
+    /// Passthrough: the packets are the camera's own buffers, copied before they are kept.
+    private let copiesPackets: Bool
     private let events: @Sendable (RecordingEvent) -> Void
     private let condition = ThreadCondition()
     // Guarded by `condition`.
@@ -55,8 +57,9 @@ final class ClipRecorder: @unchecked Sendable {
     /// `clipsBefore` clips were made by the run's earlier pipelines (before a reconnect),
     /// so that numbers go on.
     init(settings: ClipSettings, moviePath: String, muxer: String, frameDuration: UInt64, clipsBefore: Int = 0,
-         events: @escaping @Sendable (RecordingEvent) -> Void) {
+         copiesPackets: Bool = false, events: @escaping @Sendable (RecordingEvent) -> Void) {
         lastNumber = clipsBefore
+        self.copiesPackets = copiesPackets
         self.settings = settings
         naming = settings.naming(moviePath: moviePath)
         self.muxer = muxer
@@ -122,7 +125,7 @@ final class ClipRecorder: @unchecked Sendable {
 
     /// One encoded packet, in the order of the stream.
     private func receive(_ sample: Sample) {
-        guard let packet = ClipPacket(sample) else { return }
+        guard let packet = ClipPacket(sample, copy: copiesPackets) else { return }
         let (buffer, pts) = (packet.buffer, packet.time)
         condition.withLock {
             if caps == nil { caps = sample.caps }

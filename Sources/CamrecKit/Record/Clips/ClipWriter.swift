@@ -12,8 +12,11 @@ struct ClipPacket: @unchecked Sendable {
     var time: UInt64 { UInt64(max(0, Int64(bitPattern: buffer.pts ?? 0) + shift)) }
 
     /// The sample's buffer and its running time; nil without a time or outside its segment.
-    init?(_ sample: Sample) {
-        guard let buffer = sample.buffer, let pts = buffer.pts else { return nil }
+    /// With `copy`, the buffer's bytes are copied: a camera's own frames (passthrough) live
+    /// in the driver's few buffers, which a pre-roll holding them would starve.
+    init?(_ sample: Sample, copy: Bool = false) {
+        guard let original = sample.buffer, let pts = original.pts,
+              let buffer = copy ? original.view.deepCopy() : original else { return nil }
         let running = sample.segment.flatMap { $0.isTime ? $0.runningTime(of: pts) : nil } ?? pts
         self.buffer = buffer
         shift = Int64(bitPattern: running) - Int64(bitPattern: pts)
