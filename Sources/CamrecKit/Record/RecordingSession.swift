@@ -226,8 +226,7 @@ final class RecordingSession {
             let chain = (parser.hasPrefix("! ") ? String(parser.dropFirst(2)) + " ! " : "") + config.container.muxer
             let recorder = ClipRecorder(settings: settings, moviePath: settings.namedAfter ?? config.outputPath, muxer: chain,
                                         frameDuration: UInt64(frameDuration * 1e9),
-                                        clipsBefore: clipsBefore, copiesPackets: config.encoder.isPassthrough,
-                                        events: events)
+                                        clipsBefore: clipsBefore, events: events)
             clipToken = recorder.attach(to: clipSink)
             clipSoundToken = clipSoundSink.map { recorder.attachSound(to: $0) }
             clips = recorder

@@ -26,8 +26,6 @@ final class ClipRecorder: @unchecked Sendable {
     private let naming: SegmentNaming
     private let muxer: String
     private let frameDuration: UInt64
-    /// Passthrough: the packets are the camera's own buffers, copied before they are kept.
-    private let copiesPackets: Bool
     private let events: @Sendable (RecordingEvent) -> Void
     private let condition = ThreadCondition()
     // Guarded by `condition`.
@@ -57,9 +55,8 @@ final class ClipRecorder: @unchecked Sendable {
     /// `clipsBefore` clips were made by the run's earlier pipelines (before a reconnect),
     /// so that numbers go on.
     init(settings: ClipSettings, moviePath: String, muxer: String, frameDuration: UInt64, clipsBefore: Int = 0,
-         copiesPackets: Bool = false, events: @escaping @Sendable (RecordingEvent) -> Void) {
+         events: @escaping @Sendable (RecordingEvent) -> Void) {
         lastNumber = clipsBefore
-        self.copiesPackets = copiesPackets
         self.settings = settings
         naming = settings.naming(moviePath: moviePath)
         self.muxer = muxer
@@ -123,9 +120,12 @@ final class ClipRecorder: @unchecked Sendable {
         }
     }
 
-    /// One encoded packet, in the order of the stream.
+    /// One encoded packet, in the order of the stream. Its bytes are copied before they are
+    /// kept: they may live in a pool of a few buffers (a camera's own frames in passthrough,
+    /// a hardware encoder's output) that a pre-roll holding them would starve. The copy
+    /// costs the stream's bitrate in memcpy, a few MB a second at most.
     private func receive(_ sample: Sample) {
-        guard let packet = ClipPacket(sample, copy: copiesPackets) else { return }
+        guard let packet = ClipPacket(sample, copy: true) else { return }
         let (buffer, pts) = (packet.buffer, packet.time)
         condition.withLock {
             if caps == nil { caps = sample.caps }

@@ -12,8 +12,7 @@ struct ClipPacket: @unchecked Sendable {
     var time: UInt64 { UInt64(max(0, Int64(bitPattern: buffer.pts ?? 0) + shift)) }
 
     /// The sample's buffer and its running time; nil without a time or outside its segment.
-    /// With `copy`, the buffer's bytes are copied: a camera's own frames (passthrough) live
-    /// in the driver's few buffers, which a pre-roll holding them would starve.
+    /// With `copy`, the buffer's bytes are copied (see `ClipRecorder`: pools of few buffers).
     init?(_ sample: Sample, copy: Bool = false) {
         guard let original = sample.buffer, let pts = original.pts,
               let buffer = copy ? original.view.deepCopy() : original else { return nil }
