@@ -20,6 +20,13 @@ struct SoundRecordingTests {
         return first...(start + duration)
     }
 
+    /// How far past one encoder packet the sound may end from the picture: the gate lets
+    /// through whole source buffers, those whose middle lies before the picture's end (so
+    /// half a buffer, 1024 samples of the test tone at 48 kHz: 10.7 ms), and the container's
+    /// millisecond times round (2 ms). Cutting the last buffer at the sample would remove
+    /// the half buffer (a known gap: docs/sound.md).
+    static let endSlack = 512.0 / 48000 + 0.002
+
     /// NAME.partial.EXT, where a movie is written until it is finalised.
     static func partial(_ movie: String) -> String {
         let url = URL(fileURLWithPath: movie)
@@ -62,7 +69,7 @@ struct SoundRecordingTests {
         // the sound's first real sample: after AAC's 1024 samples of priming (what players play first)
         let priming = codec == "aac" ? 1024.0 / 48000 : 0
         #expect(abs(sound.lowerBound + priming - picture.lowerBound) <= 1.0 / 30, "sound \(sound), picture \(picture)")
-        #expect(abs(sound.upperBound - picture.upperBound) <= packet + 0.002, "sound \(sound), picture \(picture)")
+        #expect(abs(sound.upperBound - picture.upperBound) <= packet + Self.endSlack, "sound \(sound), picture \(picture)")
     }
 
     @Test("sound and picture in sync to the frame: flashes and clicks on the same instants (emulated camera, test sound server)",
@@ -133,7 +140,7 @@ struct SoundRecordingTests {
         #expect(camrec.wait(timeout: 60) == 0, "\(camrec.stderrText)")
         let picture = try Self.span(movie, stream: "v:0")
         let sound = try Self.span(movie, stream: "a:0")
-        #expect(abs(sound.upperBound - picture.upperBound) <= 0.020 + 0.002, "sound \(sound), picture \(picture)")
+        #expect(abs(sound.upperBound - picture.upperBound) <= 0.020 + Self.endSlack, "sound \(sound), picture \(picture)")
     }
 
     @Test("a second signal aborts (exit 130): the movie is kept as written, with its sound", arguments: ["mp4", "mkv"])
