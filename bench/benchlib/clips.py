@@ -13,11 +13,14 @@ Only camrec: gst-launch-1.0 and ffmpeg have no event clips (the peers that do, r
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import signal
 import time
 from pathlib import Path
 
 from .common import Child, RssSampler, load_average, log, median, ratio_text, run_quiet, spread
+from .footprint import KINDS, classify, kids
 from .media import probe_video, stamps
 from .recording import camrec_result
 from .section import Context, SectionResult, SummaryRow, table
@@ -52,18 +55,59 @@ def record_argv(ctx: Context, mode: Mode, device: str, output: Path, sock: Path,
             "--max-duration", limit, "--json", "--force", "--control", str(sock), *extra, str(output)]
 
 
+def start(ctx: Context, argv: list[str], env: dict[str, str], run_dir: Path, name: str, timeout: float) -> Child:
+    """camrec under GNU time, as section 11 runs it: its peak RSS (`%M`) is the tool's own. A child of
+    this harness (spawned with vfork) would start with the harness's own peak in ru_maxrss, and the
+    harness grows by the stamps it decodes (74 MB for a 60-s 720p movie); GNU time, small, forks the
+    tool. CPU is wait4's rusage of GNU time, which includes the tool it waited for."""
+    gnu_time = shutil.which("time", path="/usr/bin") or "/usr/bin/time"
+    child = Child([gnu_time, "-f", "%M %U %S", "-o", run_dir / f"{name}.time", *argv], env, run_dir, name,
+                  live=True, nice=ctx.nice, timeout=timeout)
+    child.time_file = run_dir / f"{name}.time"
+    return child
+
+
+def tool_pid(child: Child, wait: float = 5.0) -> int | None:
+    """The recording's own pid: GNU time's child (`nice` execs in place)."""
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        found = kids(child.pid)
+        if found:
+            return found[0]
+        if not child.running:
+            return None
+        time.sleep(0.05)
+    return None
+
+
+def peak_mb(child: Child) -> float | None:
+    try:
+        return int(child.time_file.read_text().split()[-3]) / 1024
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def stop(child: Child, ctx: Context, sock: Path):
-    """Asks the recording to stop through its socket (SIGINT if it does not answer) and reaps it."""
+    """Asks the recording to stop through its socket (SIGINT to it if it does not answer) and reaps it."""
     ctl(ctx, sock, "stop")
     deadline = time.monotonic() + 30
     while child.running and time.monotonic() < deadline:
         time.sleep(0.1)
     if child.running:
-        child.signal(signal.SIGINT)
+        pid = tool_pid(child, 0.5)
+        if pid:
+            try:
+                os.kill(pid, signal.SIGINT)
+            except ProcessLookupError:
+                pass
     return child.wait()
 
 
 # ---- (a) pre-roll memory -----------------------------------------------------------------
+
+def mb(value) -> str:
+    return "—" if value is None else f"{value:.1f} MB"
+
 
 def preroll_run(ctx: Context, mode: Mode, pre_roll: float | None, read_at: float, run_dir: Path, name: str) -> dict:
     """One recording with (pre_roll seconds) or without a pre-roll, stopped once `ctl status`
@@ -72,8 +116,7 @@ def preroll_run(ctx: Context, mode: Mode, pre_roll: float | None, read_at: float
     sock = run_dir / f"{name}.sock"
     extra = ["--pre-roll", f"{pre_roll:g}s", "--post-roll", "2s"] if pre_roll else []
     argv = record_argv(ctx, mode, "/dev/video0", output, sock, "none", extra)
-    child = Child(argv, ctx.toolbox.env(mode.vcam("/dev/video0")), run_dir, name, live=True, nice=ctx.nice,
-                  timeout=read_at + 120)
+    child = start(ctx, argv, ctx.toolbox.env(mode.vcam("/dev/video0")), run_dir, name, read_at + 120)
     run = {"ok": False, "pre_roll_bytes": None, "samples": [], "note": ""}
     if child.wait_for_line(is_type("started"), 30) is None:
         done = child.wait()
@@ -97,7 +140,7 @@ def preroll_run(ctx: Context, mode: Mode, pre_roll: float | None, read_at: float
     duration = info.get("duration")
     result = camrec_result(done)
     run.update({
-        "ok": done.returncode == 0 and bool(duration), "rc": done.returncode, "rss_mb": done.max_rss_kb / 1024,
+        "ok": done.returncode == 0 and bool(duration) and peak_mb(child) is not None, "rc": done.returncode, "rss_mb": peak_mb(child),
         "cpu_per_s": done.cpu / duration if duration else None, "movie_bytes": size, "duration": duration,
         "bytes_per_s": size / duration if size and duration else None,
         "reported_dropped": result.get("dropped_frames"),
@@ -122,9 +165,10 @@ def preroll_part(ctx: Context, result: SectionResult) -> None:
         f"{pre_roll:g} s from the newest packet, so with camrec's 1-s GOP it holds {pre_roll:g} to {pre_roll + 1:g} s "
         "of the encoded stream; 'per second of pre-roll' divides by the asked "
         f"{pre_roll:g} s, and the movie's bitrate (its file's bytes / its duration by ffprobe) is given beside it. "
-        "The same recording without clip options (same socket, same length) gives the peak RSS (wait4(2) "
-        "rusage; it includes nothing of the Python harness's ~20 MB, which is below every figure here) "
-        f"and CPU without the pre-roll. {runs} run(s) of each, one recording at a time, with and without "
+        "The same recording without clip options (same socket, same length) gives the peak RSS and CPU "
+        "without the pre-roll. Peak RSS is GNU time's `%M`, as in section 11 (it forks camrec from its own small "
+        "process: a child of the Python harness would start with the harness's own peak in ru_maxrss); CPU is "
+        "wait4(2)'s rusage of GNU time, which includes camrec's. {runs} run(s) of each, one recording at a time, with and without "
         "alternating which comes first.")
     data = {(mode.name, w): [] for mode in modes for w in (True, False)}
     loads = []
@@ -208,11 +252,19 @@ def clip_run(ctx: Context, run_dir: Path, seconds: float, pre: float, post: floa
         extra = ["--pre-roll", f"{pre:g}s", "--post-roll", f"{post:g}s"] if with_clips else []
         argv = record_argv(ctx, mode, device, output, sock, f"{seconds:g}", extra)
         env = ctx.toolbox.env(mode.vcam(device), probe_log, probe_max=100000)
-        children[with_clips] = (Child(argv, env, run_dir, name, live=True, nice=ctx.nice, timeout=seconds + 120),
-                                output, sock, probe_log)
+        children[with_clips] = (start(ctx, argv, env, run_dir, name, seconds + 120), output, sock, probe_log)
     child, output, sock, probe_log = children[True]
-    sampler = RssSampler(child.pid, child.started_at, interval=0.5)
-    run = {"triggers": [], "replies": [], "notes": []}
+    pid = tool_pid(child)
+    sampler = RssSampler(pid or child.pid, child.started_at, interval=0.5)
+    run = {"triggers": [], "replies": [], "notes": [], "smaps": {}}
+
+    def snapshot(tag: str) -> None:
+        """Resident memory by kind of mapping (section 11's split), from /proc/PID/smaps."""
+        try:
+            run["smaps"][tag] = classify(Path(f"/proc/{pid}/smaps").read_text(), os.readlink(f"/proc/{pid}/exe"))
+        except (OSError, TypeError):
+            pass
+
     found = child.wait_for_line(is_type("started"), 30)
     if found is None:
         run["notes"].append("no started line from the recording with clips")
@@ -232,11 +284,16 @@ def clip_run(ctx: Context, run_dir: Path, seconds: float, pre: float, post: floa
                     run["notes"].append(f"no clip line before trigger {k}")
                 else:
                     index = line[0] + 1
+            if k == 1:
+                snapshot("before")
             at = time.monotonic()
             reply = ctl(ctx, sock, "clip")
             run["triggers"].append(at)
             run["replies"].append(reply)
             k += 1
+        if run["triggers"]:
+            line = child.wait_for_line(is_type("clip"), 30, index)
+            snapshot("after")
     finished = {w: children[w][0].wait() for w in (True, False)}
     samples = sampler.finish()
     # Resident memory of the recording with clips: just before the first trigger, and its highest after.
@@ -248,6 +305,11 @@ def clip_run(ctx: Context, run_dir: Path, seconds: float, pre: float, post: floa
     run["load"] = load_average().split()[0]
     done = finished[True]
     clip_lines = [(t, json.loads(text)) for t, text in done.lines if is_type("clip")(text)]
+    # RSS at each clip's line (the first sample after it): one step at the first clip, or growth per clip?
+    run["rss_at_clips"] = []
+    for arrived, _ in clip_lines:
+        after_line = [kb for t, kb in samples if t >= arrived - child.started_at]
+        run["rss_at_clips"].append(after_line[0] / 1024 if after_line else None)
     # The movies: frames, lost frames (camera stamps), CPU per recorded second.
     for w in (True, False):
         movie = children[w][1]
@@ -260,7 +322,7 @@ def clip_run(ctx: Context, run_dir: Path, seconds: float, pre: float, post: floa
         key = "with" if w else "without"
         run[key] = {"frames": frames, "lost": lost if seqs else None, "dropped": len(lost) if seqs else None,
                     "cpu_per_s": finished[w].cpu / recorded if recorded else None,
-                    "rss_mb": finished[w].max_rss_kb / 1024, "rc": finished[w].returncode,
+                    "rss_mb": peak_mb(children[w][0]), "rc": finished[w].returncode,
                     "reported_dropped": camrec_result(finished[w]).get("dropped_frames")}
         if finished[w].returncode != 0:
             run["notes"].append(f"{key} clips: exit {finished[w].returncode}: {finished[w].stderr_tail(2)}")
@@ -324,7 +386,8 @@ def clips_part(ctx: Context, result: SectionResult) -> None:
         "its frames from 0 at STREAMON); a lost frame counts 'while a clip was made' when it was due between "
         "the trigger and 0.5 s after the clip's line (the due times from the probe's log). Each clip's frames "
         f"are counted by ffprobe and by its stamps (a run with no gap; {pre:g} s + {post:g} s at 30 fps = "
-        f"{expected} expected). CPU s per recorded s (wait4) against the recording without clips, paired per run. "
+        f"{expected} expected). CPU s per recorded s (wait4) and peak RSS (GNU time, as above) against the recording "
+        "without clips, paired per run; the RSS of the recording with clips is also read from /proc every 0.5 s. "
         f"{runs} run(s). Only camrec: gst-launch-1.0 and ffmpeg have no event clips (no pre-roll of "
         "the encoded stream cut out on a trigger); the peers that do the same work, rpicam-vid's `--circular` "
         "(Raspberry Pi cameras only) and OBS Studio's replay buffer (a desktop application), cannot run on this "
@@ -351,9 +414,9 @@ def clips_part(ctx: Context, result: SectionResult) -> None:
             f"{sum(c['lost_while_made'] or 0 for c in clips)} while made) / {wo.get('dropped', '—')}",
             f"{w.get('frames', '—')} / {wo.get('frames', '—')}",
             f"{w['cpu_per_s']:.3f} / {wo['cpu_per_s']:.3f} ({ratio:.2f}×)" if ratio else "—",
-            f"{w.get('rss_mb', 0):.1f} / {wo.get('rss_mb', 0):.1f} MB",
-            f"{run['rss_before_trigger']:.1f} → {run['rss_after_trigger']:.1f} MB"
-            if run.get("rss_before_trigger") and run.get("rss_after_trigger") else "—",
+            f"{mb(w.get('rss_mb'))} / {mb(wo.get('rss_mb'))}",
+            f"{mb(run.get('rss_before_trigger'))} → {mb(run.get('rss_after_trigger'))}; at each clip's line: "
+            + " ".join(f"{v:.0f}" if v else "—" for v in run.get("rss_at_clips", [])) + " MB",
             run["load"],
         ])
     result.body.append(table(["run", "triggers / clips", "frames per clip (ffprobe)",
@@ -362,11 +425,30 @@ def clips_part(ctx: Context, result: SectionResult) -> None:
                               "clip line after its trigger", "movie frames lost with clips (in clip windows, while a clip "
                               "was made) / without", "movie frames stored with / without",
                               "CPU s per recorded s with / without (ratio)", "peak RSS with / without",
-                              "RSS with clips: before the first trigger → highest after it",
+                              "RSS with clips (every 0.5 s): before the first trigger → highest after it",
                               "load (1 min) after"], rows))
     notes = sorted({n for run in data for n in run["notes"]})
     if notes:
         result.body.append("Notes: " + "; ".join(notes))
+    split = []
+    for kind in KINDS:
+        before = [run["smaps"]["before"].get(kind, 0) / 1024 for run in data if {"before", "after"} <= run["smaps"].keys()]
+        after = [run["smaps"]["after"].get(kind, 0) / 1024 for run in data if {"before", "after"} <= run["smaps"].keys()]
+        if before and (median(before) > 0.05 or median(after) > 0.05):
+            split.append([kind, f"{median(before):.1f} MB", f"{median(after):.1f} MB", f"{median(after) - median(before):+.1f} MB"])
+    if split:
+        result.body.append("Where the recording with clips keeps its resident memory, just before the first trigger "
+                           "and just after the last clip's line (/proc/PID/smaps split as in section 11, median over "
+                           "the runs):")
+        result.body.append(table(["mappings", "before the first trigger", "after the last clip", "difference"], split))
+        result.body.append(
+            "What the first clip adds: a clip whose start is not on a keyframe is cut as `camrec trim` cuts, "
+            "decoding its first GOP with gst-libav's `avdec_h264` and re-encoding the frames before the start "
+            "(the 're-encoded frames' above), so the first clip loads gst-libav, libavcodec and, through "
+            "libavformat and libavfilter, their own dependencies into the process: most of the step in "
+            "shared libraries. Those are file-backed pages, shared with every other process that maps them "
+            "(RSS counts them whole). The cut's decoder and encoder threads account for the malloc arenas. The "
+            "RSS at each clip's line shows whether it is a one-time step or grows clip after clip.")
     all_clips = [c for run in data for c in run["clips"]]
     drops_with = [run.get("with", {}).get("dropped") for run in data]
     drops_without = [run.get("without", {}).get("dropped") for run in data]
