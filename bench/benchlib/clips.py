@@ -134,6 +134,14 @@ def preroll_run(ctx: Context, mode: Mode, pre_roll: float | None, read_at: float
         time.sleep(1.0 if elapsed is None or elapsed < read_at - 1.5 else 0.1)
     run["elapsed"] = status.get("elapsed")
     run["pre_roll_bytes"] = status.get("pre_roll_bytes")
+    run["rss_now_mb"] = None
+    pid = tool_pid(child, 0.5)
+    try:
+        for text in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if text.startswith("VmRSS:"):
+                run["rss_now_mb"] = int(text.split()[1]) / 1024
+    except (OSError, ValueError):
+        pass
     done = stop(child, ctx, sock)
     info = probe_video(output) if output.exists() else {}
     size = output.stat().st_size if output.exists() else None
@@ -168,7 +176,8 @@ def preroll_part(ctx: Context, result: SectionResult) -> None:
         "The same recording without clip options (same socket, same length) gives the peak RSS and CPU "
         "without the pre-roll. Peak RSS is GNU time's `%M`, as in section 11 (it forks camrec from its own small "
         "process: a child of the Python harness would start with the harness's own peak in ru_maxrss); CPU is "
-        "wait4(2)'s rusage of GNU time, which includes camrec's. {runs} run(s) of each, one recording at a time, with and without "
+        f"wait4(2)'s rusage of GNU time, which includes camrec's; the RSS at the status read is VmRSS from "
+        f"/proc/PID/status at that moment. {runs} run(s) of each, one recording at a time, with and without "
         "alternating which comes first.")
     data = {(mode.name, w): [] for mode in modes for w in (True, False)}
     loads = []
@@ -198,8 +207,13 @@ def preroll_part(ctx: Context, result: SectionResult) -> None:
         diff = [a["rss_mb"] - b["rss_mb"] for a, b in zip(wp, wo) if a["ok"] and b["ok"]]
         cpu_ratio = [a["cpu_per_s"] / b["cpu_per_s"] for a, b in zip(wp, wo)
                      if a["ok"] and b["ok"] and a["cpu_per_s"] and b["cpu_per_s"]]
+        now_diff = [a["rss_now_mb"] - b["rss_now_mb"] for a, b in zip(wp, wo)
+                    if a["ok"] and b["ok"] and a.get("rss_now_mb") and b.get("rss_now_mb")]
         rss_rows.append([mode.name, spread(rss_with, "{:.1f}", " MB"), spread(rss_without, "{:.1f}", " MB"),
                          spread(diff, "{:+.1f}", " MB"),
+                         f"{spread([r.get('rss_now_mb') for r in wp if r['ok']], '{:.1f}', ' MB')} / "
+                         f"{spread([r.get('rss_now_mb') for r in wo if r['ok']], '{:.1f}', ' MB')} "
+                         f"({spread(now_diff, '{:+.1f}', ' MB')})",
                          spread([r["cpu_per_s"] for r in wp if r["ok"]], "{:.3f}"),
                          spread([r["cpu_per_s"] for r in wo if r["ok"]], "{:.3f}"), ratio_text(cpu_ratio),
                          f"{spread([r.get('reported_dropped') for r in wp], '{:.0f}')} / "
@@ -229,8 +243,15 @@ def preroll_part(ctx: Context, result: SectionResult) -> None:
     result.body.append(f"The memory it costs: the same {read_at:g}-s recording with and without "
                        f"`--pre-roll {pre_roll:g}s` (load average, 1 min, before each run: {', '.join(loads)}):")
     result.body.append(table(["mode", "peak RSS with", "peak RSS without", "difference (paired runs)",
+                              f"RSS at the status read ({read_at:g} s) with / without (difference)",
                               "CPU s per s with", "CPU s per s without", "with / without (paired)",
                               "camrec's dropped frames with / without"], rss_rows))
+    result.body.append(
+        "The pre-roll itself is `pre_roll_bytes`; the RSS differences add what holding it costs around it (malloc's "
+        "blocks for the packets, the clip branch's queue). When the encoder falls behind (a busy machine: see "
+        "camrec's dropped frames and the load averages), raw frames wait in the record queue (up to 2 s) and raise "
+        "the peaks of both runs (section 11), so the 1080p differences, where the encoder needs most of a core, "
+        "are the noisiest figures here.")
 
 
 # ---- (b) movie drops during clips --------------------------------------------------------
