@@ -4,5 +4,6 @@
 #include <gst/app/gstappsink.h>
 #include <gst/app/gstappsrc.h>
 #include <gst/video/video.h>
+#include <gst/audio/audio.h>
 #include <gst/pbutils/pbutils.h>
 #endif

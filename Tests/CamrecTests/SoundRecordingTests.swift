@@ -20,12 +20,11 @@ struct SoundRecordingTests {
         return first...(start + duration)
     }
 
-    /// How far past one encoder packet the sound may end from the picture: the gate lets
-    /// through whole source buffers, those whose middle lies before the picture's end (so
-    /// half a buffer, 1024 samples of the test tone at 48 kHz: 10.7 ms), and the container's
-    /// millisecond times round (2 ms). Cutting the last buffer at the sample would remove
-    /// the half buffer (a known gap: docs/sound.md).
-    static let endSlack = 512.0 / 48000 + 0.002
+    /// How far past one encoder packet the sound may end from the picture: the gate cuts
+    /// the sound at the sample where the last frame ends, the encoder pads its last packet
+    /// (so the last packet starts within one packet of the end), and the container's
+    /// millisecond times round (2 ms).
+    static let endSlack = 0.002
 
     /// NAME.partial.EXT, where a movie is written until it is finalised.
     static func partial(_ movie: String) -> String {

@@ -45,13 +45,25 @@ final class SoundBranch {
         self.ending = ending
         clock = try SoundClockProbe(source: source)
         let gate = self.gate
-        tokens = [try rate.staticPad("src").addProbe(.buffer) { info in
+        let output = try rate.staticPad("src")
+        tokens = [output.addProbe(.buffer) { info in
             guard let buffer = info.buffer else { return .pass }
-            let decision = gate.admit(pts: buffer.pts, duration: buffer.duration)
-            // The sound is complete: the muxer learns so at once (splitmuxsink would
-            // otherwise hold the picture back, waiting for sound that never comes).
-            if case .drop = decision, gate.isComplete { ending.end() }
-            return decision
+            switch gate.admit(pts: buffer.pts, duration: buffer.duration) {
+            case .pass:
+                return .pass
+            case .drop:
+                // The sound is complete: the muxer learns so at once (splitmuxsink would
+                // otherwise hold the picture back, waiting for sound that never comes).
+                if gate.isComplete { ending.end() }
+                return .drop
+            case .part(let kept):
+                // Twice a movie at most (its first and last buffer): the caps are read then.
+                let format = output.currentCaps.flatMap(AudioFormat.init(caps:))
+                guard let format, let pts = buffer.pts, let cut = SampleCut(pts: pts, kept: kept, rate: format.rate),
+                      let part = buffer.audioFrames(skip: cut.skip, keep: cut.keep, format: format)
+                else { return .drop }
+                return .replace(part)
+            }
         }]
         videoOffset = UInt64(settings.codec.primingSamples) * 1_000_000_000 / UInt64(max(settings.rate, 1))
     }

@@ -6,9 +6,8 @@ import Testing
 /// What `--audio` asks for, the settings and pipeline branch it becomes, and the sound gate's
 /// decisions, with plain values (no GStreamer, no sound server).
 @Suite struct SoundRecordingPlanTests {
-    static func passes(_ decision: ProbeDecision) -> Bool {
-        if case .pass = decision { return true }
-        return false
+    static func passes(_ decision: AudioGate.Admission) -> Bool {
+        decision != .drop
     }
 
     @Test func requestsAreReadAsPeopleWriteThem() {
@@ -64,22 +63,48 @@ import Testing
         #expect(try RecordPipeline(config: config, template: old).description(location: "o.mp4").contains("mp4mux"))
     }
 
-    @Test func soundBelongsFromTheFirstFrameToTheEndOfTheLast() {
+    @Test func soundBelongsFromTheFirstFrameToTheEndOfTheLastToTheSample() {
         var window = SoundWindow()
         #expect(window.decide(pts: 0, duration: 10_000_000) == .wait)
         window.start = 1_000_000_000
-        // a buffer belongs where its middle is
-        #expect(window.decide(pts: 990_000_000, duration: 10_000_000) == .before)
-        #expect(window.decide(pts: 996_000_000, duration: 10_000_000) == .pass)
+        #expect(window.decide(pts: 980_000_000, duration: 10_000_000) == .before)
+        #expect(window.decide(pts: 990_000_000, duration: 10_000_000) == .before)   // ends where the movie starts
+        // a buffer straddling the start keeps the sound from the first frame on
+        #expect(window.decide(pts: 996_000_000, duration: 10_000_000) == .part(1_000_000_000..<1_006_000_000))
+        #expect(window.decide(pts: 1_000_000_000, duration: 10_000_000) == .pass)
         #expect(window.decide(pts: 5_000_000_000, duration: 10_000_000) == .pass)
         window.end = 3_000_000_000
-        #expect(window.decide(pts: 2_996_000_000, duration: 10_000_000) == .after)
-        #expect(window.decide(pts: 2_994_000_000, duration: 10_000_000) == .pass)
+        #expect(window.decide(pts: 2_990_000_000, duration: 10_000_000) == .pass)   // ends where the movie ends
+        // a buffer straddling the end keeps the sound up to the last frame's end
+        #expect(window.decide(pts: 2_994_000_000, duration: 10_000_000) == .part(2_994_000_000..<3_000_000_000))
+        #expect(window.decide(pts: 3_000_000_000, duration: 10_000_000) == .after)
+        // a buffer of unknown length is judged by its start
+        #expect(window.decide(pts: 999_000_000, duration: 0) == .before)
+        #expect(window.decide(pts: 2_999_000_000, duration: 0) == .pass)
         // with a limit the end is known from the first frame
         var limited = SoundWindow(length: 2_000_000_000)
         limited.start = 1_000_000_000
-        #expect(limited.decide(pts: 2_996_000_000, duration: 10_000_000) == .after)
-        #expect(limited.decide(pts: 2_994_000_000, duration: 10_000_000) == .pass)
+        #expect(limited.decide(pts: 2_996_000_000, duration: 10_000_000) == .part(2_996_000_000..<3_000_000_000))
+        #expect(limited.decide(pts: 3_000_000_000, duration: 10_000_000) == .after)
+        // a movie shorter than one buffer: both ends inside it
+        var tiny = SoundWindow(length: 4_000_000)
+        tiny.start = 1_003_000_000
+        #expect(tiny.decide(pts: 1_000_000_000, duration: 10_000_000) == .part(1_003_000_000..<1_007_000_000))
+    }
+
+    @Test func aCutKeepsWholeFramesRoundedToTheNearest() {
+        // 48 kHz: 6 ms is 288 frames; the 10-ms buffer has 480
+        #expect(SampleCut(pts: 996_000_000, kept: 1_000_000_000..<1_006_000_000, rate: 48000) == SampleCut(skip: 192, keep: 288))
+        #expect(SampleCut(pts: 2_994_000_000, kept: 2_994_000_000..<3_000_000_000, rate: 48000) == SampleCut(skip: 0, keep: 288))
+        // a frame lasts 20.83 µs: an end 10 µs into it rounds down, 11 µs up
+        #expect(SampleCut(pts: 0, kept: 0..<10_000, rate: 48000) == nil)
+        #expect(SampleCut(pts: 0, kept: 0..<11_000, rate: 48000) == SampleCut(skip: 0, keep: 1))
+        // two cuts meeting at one instant share no frame and lose none
+        let head = SampleCut(pts: 0, kept: 0..<3_333_333, rate: 44100)
+        let tail = SampleCut(pts: 0, kept: 3_333_333..<10_000_000, rate: 44100)
+        #expect(head.map { $0.skip + $0.keep } == tail?.skip)
+        #expect(SampleCut(pts: 10, kept: 5..<20, rate: 48000) == nil)   // starts before the buffer
+        #expect(SampleCut(pts: 0, kept: 0..<10_000_000, rate: 0) == nil)
     }
 
     @Test func theMovieStartsWithTheFirstFrameAfterTheFirstSound() {

@@ -77,8 +77,19 @@ final class AudioGate: @unchecked Sendable {
         }
     }
 
+    /// What becomes of one sound buffer.
+    enum Admission: Equatable {
+        /// It goes into the movie whole.
+        case pass
+        /// It does not.
+        case drop
+        /// Only its sound from `lowerBound` to `upperBound` (ns) goes in: it straddles
+        /// the movie's start or end.
+        case part(Range<UInt64>)
+    }
+
     /// Decides for one sound buffer; may wait (bounded by `release()`) until the first frame is known.
-    func admit(pts: UInt64?, duration: UInt64?) -> ProbeDecision {
+    func admit(pts: UInt64?, duration: UInt64?) -> Admission {
         guard let pts else { return .drop }
         return condition.withLock {
             if gaveUp { return .drop }
@@ -93,6 +104,9 @@ final class AudioGate: @unchecked Sendable {
                 case .pass:
                     passed += duration ?? 0
                     return .pass
+                case .part(let kept):
+                    passed += kept.upperBound - kept.lowerBound
+                    return .part(kept)
                 case .after:
                     if !complete {
                         complete = true
