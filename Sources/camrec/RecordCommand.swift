@@ -301,9 +301,8 @@ struct RecordOptions {
         }
         self.output = output
         clips = try ClipChoice(parsed, output: output, container: container)
-        if clips.standby, parsed.value("--segment") != nil || parsed.flag("--reconnect") {
-            let option = parsed.value("--segment") != nil ? "--segment" : "--reconnect"
-            throw UsageError("--standby records no movie, so \(option) does not apply to it (yet): record continuously with clips instead")
+        if clips.standby, parsed.value("--segment") != nil {
+            throw UsageError("--standby records no movie, so --segment does not apply to it: leave it out, or record continuously with clips instead")
         }
         self.container = container
         force = parsed.flag("--force")
@@ -318,6 +317,8 @@ struct RecordOptions {
             template = PipelineTemplate(text: text)
         }
         unattended = try UnattendedChoice(parsed, output: output)
+        // --reconnect names its movies as segments; standby makes none, only clips.
+        if clips.standby { unattended.segments = nil }
         stills = try Self.stillSettings(parsed, moviePath: unattended.segments.map { Self.plainName($0.naming) } ?? output)
         clips.settings?.namedAfter = unattended.segments.map { Self.plainName($0.naming) }
         clips.settings?.retention = unattended.retention

@@ -75,6 +75,38 @@ import Testing
         #expect(folder.contents.filter { $0.hasSuffix(".mp4") } == ["w-0001.mp4"])
     }
 
+    @Test("--standby --reconnect: the run waits for the camera and goes on making clips; --max-duration counts the video before the loss")
+    func standbyGoesOnAfterTheCameraComesBack() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let socket = folder.path("ctl")
+        // 45 frames before the unplug, so 105 are left of the 5 s after the camera is back.
+        let run = try CamrecBinary.start(["--device", "/dev/video0", "--size", "320x240", "--fps", "30", "-t", "5", "--standby",
+                                          "--post-roll", "5s", "--reconnect", "--control", socket, "--json", folder.path("s.mp4")],
+                                         environment: environment(Self.camera + ",replug=300"))
+        defer { if run.process.isRunning { run.signal(SIGKILL) } }
+        try #require(run.waitForLine(type: "camera-back"), "\(run.stderrText)")
+        // The next pipeline makes clips once it has recorded a frame (its status counts its own).
+        #expect(Wait.until(timeout: 30) {
+            let status = RecordingWait.status(socket: socket)
+            return status?["state"] as? String == "recording" && (status?["frames"] as? Int ?? 0) > 0
+        })
+        let reply = try CamrecBinary.run(["ctl", socket, "clip"], timeout: 30)
+        #expect(reply.status == 0, "\(reply.stderr) \(String(decoding: reply.stdout, as: UTF8.self))")
+        #expect(run.wait() == 0, "\(run.stderrText)")
+        let lines = run.jsonLines
+        let types = lines.compactMap { $0["type"] as? String }.filter { $0 != "warning" }
+        #expect(types == ["started", "camera-lost", "camera-back", "clip", "result"], "\(types)")
+        #expect(lines.last?["reason"] as? String == "max-duration")
+        #expect(folder.contents.filter { !$0.hasPrefix("ctl") } == ["s-clip-0001.mp4"], "no movie, only the clip: \(folder.contents)")
+        // The 5-s post-roll outlasts the run: the clip ends with the run's last frame, at
+        // most the 105 frames left of the limit after the loss (the whole 5 s again would
+        // have given it its 150).
+        let clip = try MediaProbe.probe(folder.path("s-clip-0001.mp4"))
+        #expect(clip.frames > 0 && clip.frames <= 106, "\(clip.frames) frames")
+        #expect(try MediaProbe.decodeErrors(folder.path("s-clip-0001.mp4")).isEmpty)
+    }
+
     @Test func withoutReconnectALostCameraEndsTheRunAsBefore() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

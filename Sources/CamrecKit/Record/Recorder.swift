@@ -87,7 +87,7 @@ public final class Recorder: Sendable {
                 let session = try RecordingSession(config: sessionConfig, pipeline: RecordPipeline(config: sessionConfig, template: template),
                                                    control: control, plan: plan, clipsBefore: run.lastClip)
                 let result = try session.run(announce: run.sessions == 0, events: events)
-                run.add(result)
+                run.add(result, frames: session.recordedFrames)
                 failedRestarts = 0
                 guard result.reason == .cameraLost, config.reconnect != nil, identity != nil,
                       control.pendingStop.count == 0 else {
@@ -137,6 +137,8 @@ public final class Recorder: Sendable {
             } catch {
                 return .failure(RunEnd(reason: .error, message: error.message))
             }
+            // Standby writes no movie: the claim only checked that the folder takes files.
+            if config.standby { plan.discardOpen() }
             events(.cameraBack(device: device.path, gap: (ContinuousClock.now - lostAt) / .seconds(1)))
             // A camera plugged in again has its power-on controls: set camrec's again.
             for warning in config.cameraBack?(device.path) ?? [] { events(.warning(warning)) }
@@ -155,7 +157,8 @@ public final class Recorder: Sendable {
     /// second or more to come back) until it is there, `timeout` passes, or a stop is asked for.
     private func waitForCamera(_ identity: DeviceIdentity, timeout: TimeSpec?, status run: RunTotals) -> Wait {
         let deadline = timeout.map { ContinuousClock.now + .nanoseconds($0.nanoseconds) }
-        let (frames, seconds, dropped) = (run.frames, run.seconds, run.dropped)
+        let (frames, dropped) = (run.frames, run.dropped)
+        let seconds = Double(frames) / max(config.rate.framesPerSecond, 1)
         control.attachWaiting {
             RecorderStatus(state: "reconnecting", path: identity.stableName ?? identity.card, elapsed: seconds,
                            frames: frames, stills: 0, droppedFrames: dropped, maxDuration: self.config.maxDuration?.seconds)
@@ -198,8 +201,11 @@ private struct RunTotals: Sendable {
     var droppedAudioMs: Int?
     var audioClockPPM: Int?
 
-    mutating func add(_ result: RecordingResult) {
+    /// Adds a pipeline's result and the frames it recorded (`frames`: all of them, also
+    /// those of movies retention deleted since, and in standby, where no movie is made).
+    mutating func add(_ result: RecordingResult, frames: Int) {
         sessions += 1
+        self.frames += frames
         // The latest pipeline's: the drift its sound clock learnt last.
         audioClockPPM = result.audioClockPPM ?? audioClockPPM
         if let lost = result.droppedAudioMs { droppedAudioMs = (droppedAudioMs ?? 0) + lost }
@@ -209,10 +215,10 @@ private struct RunTotals: Sendable {
         corrupt += result.corruptFrames
     }
 
-    var frames: Int { files.filter { $0.kind == "movie" }.compactMap(\.frames).reduce(0, +) }
+    /// Frames recorded: what `--max-duration` counts.
+    var frames = 0
     /// The highest clip number so far (retention deletes the oldest, never the newest).
     var lastClip: Int { files.filter { $0.kind == "clip" }.compactMap(\.index).max() ?? 0 }
-    var seconds: Double { files.filter { $0.kind == "movie" }.compactMap(\.duration).reduce(0, +) }
 
     func result(ending reason: StopReason, message: String?) -> RecordingResult {
         // Movies first (in the order they were made), then stills.

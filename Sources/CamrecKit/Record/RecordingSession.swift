@@ -13,6 +13,9 @@ final class RecordingSession {
     /// The camera (the element named "src"): its errors are a lost or unusable camera.
     private let camera: Element?
     private let gate: FrameGate
+    /// Frames the gate let through so far (what `--max-duration` counts; in standby, the
+    /// frames encoded for the clips).
+    var recordedFrames: Int { gate.frames }
     private let gateToken: ProbeToken
     private let frameGuard: FrameGuard?
     private let frameGuardToken: ProbeToken?
