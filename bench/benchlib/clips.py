@@ -532,8 +532,15 @@ def section(ctx: Context) -> SectionResult:
         "(2 cores; other engineers build and test on it at the same time): the figures are noisy, which is "
         "why each comparison is paired (the same run with and without, one after the other or side by side) "
         "and the load average is given.")
-    preroll_part(ctx, result)
-    clips_part(ctx, result)
+    # BENCH_CLIPS_PARTS (e.g. "motion") runs only the named parts: preroll, clips, motion.
+    parts = set((os.environ.get("BENCH_CLIPS_PARTS") or "preroll,clips,motion").split(","))
+    if "preroll" in parts:
+        preroll_part(ctx, result)
+    if "clips" in parts:
+        clips_part(ctx, result)
+    if "motion" in parts:
+        from . import clip_motion   # here: it uses this module's helpers
+        clip_motion.motion_part(ctx, result)
     result.seconds = time.monotonic() - started
     result.body.append(f"The section took {result.seconds / 60:.1f} minutes.")
     return result
