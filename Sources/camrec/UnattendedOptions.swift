@@ -9,7 +9,7 @@ enum UnattendedOptions {
         OptionSpec(["--keep"], value: "N", help: "with --segment: keep only the newest N movies of OUTPUT's name pattern (this run's and earlier runs'), deleting the oldest"),
         OptionSpec(["--keep-size"], value: "SIZE", help: "with --segment: keep the movies of OUTPUT's name pattern within SIZE in all (500M, 20G), deleting the oldest"),
         OptionSpec(["--min-free"], value: "SIZE", help: "with --segment: delete the oldest movies of OUTPUT's name pattern to keep SIZE free on its file system; when nothing is left to delete, finalise and stop (disk-full, exit 74)"),
-        OptionSpec(["--reconnect"], help: "when the camera is lost, finish the movie, wait for the same camera to come back (even at another /dev/videoN) and go on in a new movie (implies --segment none unless --segment is given)"),
+        OptionSpec(["--reconnect"], help: "when the camera is lost, finish the movie, wait for the same camera to come back (even at another /dev/videoN) and go on in a new movie (implies --segment none unless --segment is given; with --standby, go on making clips)"),
         OptionSpec(["--reconnect-timeout"], value: "T", help: "with --reconnect: stop (camera-lost, exit 79) when the camera is not back after T (default: wait for ever)"),
     ]
 }
