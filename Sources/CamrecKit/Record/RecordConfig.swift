@@ -45,6 +45,9 @@ public struct RecordConfig: Sendable {
     public var standby = false
     /// `--on-motion`: motion in the picture triggers clips; nil: it does not.
     public var motion: MotionSettings?
+    /// Several cameras in one run: this camera's place at the barrier that starts all
+    /// their movies at one instant (`MultiCameraRecorder`); nil for a run of one camera.
+    public var startBarrier: StartBarrier.Member?
 
     public init(
         source: VideoSource, size: FrameSize, rate: FrameRateValue, maxDuration: TimeSpec?,

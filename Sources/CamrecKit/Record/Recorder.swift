@@ -65,8 +65,9 @@ public final class Recorder: Sendable {
         let plan = try OutputPlan(config: config)
         // Standby writes no movie: the claim only checked that the folder takes files.
         if config.standby { plan.discardOpen() }
-        // Unfinished movies an earlier camrec left here are mentioned once, never touched.
-        if let warning = StalePartials.warning(for: StalePartials.find(besideOutput: config.outputPath,
+        // Unfinished movies an earlier camrec left here are mentioned once, never touched
+        // (with several cameras, once for the run: `MultiCameraRecorder`).
+        if config.startBarrier == nil, let warning = StalePartials.warning(for: StalePartials.find(besideOutput: config.outputPath,
                                                                      excluding: plan.openPartialPaths)) {
             events(.warning(warning))
         }

@@ -75,6 +75,9 @@ public struct RecordingStart: Sendable, Codable, Equatable {
     public var standby: Bool?
     /// The sound recorded with the movie; nil for a silent movie.
     public var audio: StartedAudio?
+    /// Several cameras (`--device` more than once): each camera and its movie, in order
+    /// (the line's own fields describe the first); nil for one camera.
+    public var cameras: [StartedCamera]?
 }
 
 /// The sound of a recording, as the `started` line reports it.

@@ -123,6 +123,7 @@ final class RecordingSession {
                 decimator = RateDecimator(cameraRate: format.rate, movieRate: config.rate)
             }
             let passthrough = config.encoder.isPassthrough
+            let (startBarrier, pipeline) = (config.startBarrier, pipeline)
             gateToken = pad.addProbe(.buffer) { [decimator] info in
                 guard let buffer = info.buffer else { return .pass }
                 let pts = buffer.pts
@@ -139,6 +140,9 @@ final class RecordingSession {
                     case .goWithoutSound: bus.postApplicationMessage(RecordingControl.Wake.noSound)
                     }
                 }
+                // Several cameras: none starts its movie before all have a frame.
+                if let startBarrier, gate.firstFramePTS == nil, let pts,
+                   !startBarrier.admits(at: pts &+ pipeline.baseTime) { return .drop }
                 let decision = gate.admit(pts: pts, slot: slot, keyframe: keyframe) {
                     // The sound ends where the last frame does.
                     if let audioGate, let end = gate.videoEnd { audioGate.close(at: end) }

@@ -63,6 +63,8 @@ public struct ResultFile: Sendable, Codable, Equatable {
     /// Clips: the index in the clip of the (first) trigger's frame (a Live Photo's still
     /// shows that frame).
     public var triggerFrame: Int?
+    /// Several cameras in one run: the device of the camera whose file it is; nil for one camera.
+    public var device: String?
 
     public init(path: String, kind: String, duration: Double?, frames: Int?, bytes: Int64) {
         self.path = path

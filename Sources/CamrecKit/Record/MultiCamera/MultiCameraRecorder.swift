@@ -1,0 +1,79 @@
+import Synchronization
+
+/// Records several cameras in one run (`--device` given more than once): one `Recorder`
+/// per camera, each with its own pipeline, gate, muxer and output plan, all on the
+/// system clock (CLOCK_MONOTONIC, which the cameras' buffer timestamps are taken on),
+/// and one `StartBarrier` that starts every movie at the same instant of that clock.
+///
+/// `run` blocks until every camera has ended; stop and still requests go to all of them.
+public final class MultiCameraRecorder: Sendable {
+    /// One recorder per camera, in `--device` order.
+    public let recorders: [Recorder]
+    private let barrier: StartBarrier
+
+    /// Records with `configs` (one per camera, in order; each with its own output).
+    public init(configs: [RecordConfig], template: PipelineTemplate = .record) {
+        precondition(!configs.isEmpty, "a run needs a camera")
+        let rate = configs[0].rate.framesPerSecond
+        let barrier = StartBarrier(cameras: configs.count, frameInterval: UInt64(1e9 / max(rate, 1)))
+        self.barrier = barrier
+        recorders = configs.enumerated().map { index, config in
+            var config = config
+            config.startBarrier = StartBarrier.Member(barrier: barrier, camera: index)
+            return Recorder(config: config, template: template)
+        }
+    }
+
+    /// Asks every camera's recording to stop (see `Recorder.requestStop`).
+    public func requestStop(_ reason: StopReason, requests: Int = 1) {
+        for recorder in recorders { recorder.requestStop(reason, requests: requests) }
+    }
+
+    /// Records until every camera has stopped; returns every camera's files, each with
+    /// its device. A camera that fails before the movies start stops the others (which
+    /// have recorded nothing: the barrier holds their frames) and its error is thrown.
+    public func run(events: @escaping @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
+        let merger = CameraEventMerger(devices: recorders.map(\.config.source.deviceName), events: events)
+        // Unfinished movies an earlier camrec left here, once for the run (before any camera
+        // claims its own partial file, which would look like one).
+        var stale: [String] = []
+        for recorder in recorders {
+            for path in StalePartials.find(besideOutput: recorder.config.outputPath) where !stale.contains(path) {
+                stale.append(path)
+            }
+        }
+        if let warning = StalePartials.warning(for: stale) { events(.warning(warning)) }
+        let outcomes = Mutex<[Result<RecordingResult, CamrecError>?]>(Array(repeating: nil, count: recorders.count))
+        let done = ThreadCondition()
+        for (index, recorder) in recorders.enumerated() {
+            NamedThread.start("camrec-cam\(index + 1)") { [barrier, recorders] in
+                let outcome: Result<RecordingResult, CamrecError>
+                do throws(CamrecError) {
+                    outcome = .success(try recorder.run { event in merger.forward(event, camera: index) })
+                } catch {
+                    outcome = .failure(error)
+                }
+                // Ended before the movies started: the others would wait for it for ever.
+                if barrier.start == nil {
+                    for other in recorders where other !== recorder { other.requestStop(.control) }
+                }
+                done.withLock {
+                    outcomes.withLock { $0[index] = outcome }
+                    done.broadcast()
+                }
+            }
+        }
+        var finished: [Result<RecordingResult, CamrecError>] = []
+        done.withLock {
+            while true {
+                let all = outcomes.withLock { $0 }
+                if all.allSatisfy({ $0 != nil }) {
+                    finished = all.compactMap { $0 }
+                    return
+                }
+                done.wait()
+            }
+        }
+        return try merger.merge(finished)
+    }
+}
