@@ -88,6 +88,9 @@ enum RecordCommand: Subcommand {
     }
 
     private static func record(_ options: RecordOptions, console: Console) throws(CamrecError) -> ExitStatus {
+        if options.camera.devices.count > 1 {
+            return try MultiCameraRecording.record(options, stillsGiven: options.stillsGiven, console: console)
+        }
         // A bad --overlay-image is refused before the output or the camera is looked at.
         let picture = try options.picture.resolve()
         // --print-pipeline creates nothing, so an existing OUTPUT is no reason to refuse it.
@@ -270,6 +273,8 @@ struct RecordOptions {
     var keyframeInterval: TimeSpec?
     /// Whether `--still-quality` was given (it does nothing for an MJPEG camera's stills).
     var stillQualityGiven: Bool
+    /// Whether `--stills` was given (several cameras take only the default names).
+    var stillsGiven: Bool
     /// `--set`, `--flash`, `--keep-controls`.
     var controls: ControlRequest
     /// `--settle`.
@@ -327,6 +332,7 @@ struct RecordOptions {
             throw UsageError("--control \(controlPath) is OUTPUT too: give the control socket another path, e.g. /tmp/camrec.sock")
         }
         stillQualityGiven = parsed.value("--still-quality") != nil
+        stillsGiven = parsed.value("--stills") != nil
         controls = try PictureControlOptions.request(parsed)
         settle = try PictureControlOptions.settle(parsed)
         keyframeInterval = try parsed.value("--keyframe-interval") { (text: String) throws(ValueError) -> TimeSpec in

@@ -15,6 +15,9 @@ struct RecordingPrinter: Sendable {
             } else {
                 console.say("camrec: recording \(from) at \(start.size) \(start.fps) fps to \(start.path)\(limit)")
             }
+            for camera in (start.cameras ?? []).dropFirst() {
+                console.say("camrec: and camera \(camera.index), \(camera.device) (\(camera.format)) at \(camera.size) to \(camera.path), on the same clock")
+            }
             if let reason = start.formatReason { console.say("camrec: format: \(reason)") }
             var encoding = start.encodingReason
             if let bitrate = start.bitrate { encoding += "; \(bitrate) kbit/s" }

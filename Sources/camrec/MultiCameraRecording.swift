@@ -1,0 +1,131 @@
+import FoundationEssentials
+import ArgumentParsing
+import CamrecKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `camrec --device A --device B … OUTPUT`: several cameras in one run, each into its own
+/// movie (NAME-1.EXT, NAME-2.EXT, …), all started at the same instant (`MultiCameraRecorder`).
+enum MultiCameraRecording {
+    /// What a run of several cameras cannot do yet, one phrase per option.
+    static func unsupported(_ options: RecordOptions, stillsGiven: Bool) -> [String] {
+        var found: [String] = []
+        if options.unattended.segments != nil { found.append("--segment") }
+        if options.unattended.reconnect != nil { found.append("--reconnect") }
+        if options.clips.settings != nil || options.clips.standby || options.clips.motion != nil {
+            found.append("event clips (--pre-roll, --post-roll, --standby, --on-motion)")
+        }
+        if options.settle.nanoseconds > 0 { found.append("--settle") }
+        if options.controls.setsAnything { found.append("--set and --flash") }
+        if options.controlPath != nil { found.append("--control") }
+        if stillsGiven { found.append("--stills") }
+        if options.encoding.codec == .copy { found.append("--codec copy") }
+        return found
+    }
+
+    /// The movie of camera `index` (1-based): NAME-1.EXT, NAME-2.EXT, …
+    static func moviePath(_ output: String, index: Int) -> String {
+        let (stem, ext) = OutputFile.split(output)
+        return stem + "-\(index)" + ext
+    }
+
+    static func record(_ options: RecordOptions, stillsGiven: Bool, console: Console) throws(CamrecError) -> ExitStatus {
+        let devices = options.camera.devices
+        let refused = unsupported(options, stillsGiven: stillsGiven)
+        if !refused.isEmpty {
+            throw CamrecError(.usage, "not yet with several cameras: " + refused.joined(separator: ", ")
+                + ": leave it out, or record one camera per camrec")
+        }
+        if let twice = devices.first(where: { device in devices.count { $0 == device } > 1 }) {
+            throw CamrecError(.usage, "--device \(twice) is given twice: give each camera once")
+        }
+        let picture = try options.picture.resolve()
+        let paths = devices.indices.map { moviePath(options.output, index: $0 + 1) }
+        if !options.printPipeline {
+            for path in paths { try OutputFile.checkDestination(path, overwrite: options.force) }
+        }
+        let encodingRequest = options.encoding.request(keyframeInterval: options.keyframeInterval?.seconds
+            ?? EncoderSettings.defaultKeyframeInterval(segmented: false))
+        let needsDecoding = picture.isActive ? ["--rotate, --flip, --mirror or an overlay changes the picture"] : []
+        var audio: AudioSettings?
+        if options.audio.request != .camera {
+            audio = try options.audio.settings(container: options.container, camera: nil)
+        }
+        var configs: [RecordConfig] = []
+        var warnings: [String] = []
+        for (index, device) in devices.enumerated() {
+            var choice = options.camera
+            choice.device = device
+            let resolution = try choice.resolve(
+                prefer: EncodingPlanner.preferredFamilies(encodingRequest, needsDecoding: needsDecoding))
+            if let first = configs.first, resolution.rate != first.rate {
+                throw CamrecError(.usage, "camera \(index + 1) (\(device)) records at \(resolution.rate) fps, camera 1 at \(first.rate): give --fps a rate both can do")
+            }
+            do {
+                try MaxDuration.check(options.maxDuration, at: resolution.rate)
+            } catch {
+                throw CamrecError(.usage, error.message)
+            }
+            let encoding = try EncodingPlanner.plan(
+                encodingRequest,
+                context: .init(source: resolution.source, rate: resolution.rate, container: options.container,
+                               needsDecoding: needsDecoding)
+            ) { codec throws(CamrecError) in
+                try EncoderPicking.pick(encodingRequest, codec: codec, size: resolution.size, rate: resolution.rate)
+            }
+            // A camera's own H.264 could only start at its next keyframe, out of step.
+            if encoding.settings.isPassthrough, encoding.settings.codec == .h264 {
+                throw CamrecError(.usage, "camera \(index + 1) (\(device)) delivers H.264, which --codec auto stores as it comes, starting at its next keyframe: give --codec h264 to start all cameras together")
+            }
+            var stills = options.stills
+            stills.naming = .beside(moviePath: paths[index], format: stills.format)
+            var config = RecordConfig(
+                source: resolution.source, size: resolution.size, rate: resolution.rate,
+                maxDuration: options.maxDuration, outputPath: paths[index], container: options.container,
+                overwrite: options.force, encoder: encoding.settings, stills: stills)
+            // The sound goes with the first camera's movie.
+            if index == 0 {
+                if options.audio.request == .camera, case .camera(let path, _) = resolution.source {
+                    audio = try options.audio.settings(container: options.container, camera: path)
+                }
+                config.audio = audio
+            }
+            config.picture = picture
+            configs.append(config)
+            let name = "camera \(index + 1) (\(device)): "
+            warnings += (resolution.warnings + encoding.warnings).map { name + $0 }
+        }
+        if options.printPipeline {
+            do {
+                for config in configs { print(try RecordPipeline(config: config, template: options.template).commandLine()) }
+            } catch {
+                throw CamrecError(.usage, error.message)
+            }
+            return .success
+        }
+        let printer = RecordingPrinter(console: console)
+        for warning in warnings { printer.show(.warning(warning)) }
+        SignalWatcher.block(SignalWatcher.recordingSignals)
+        let run = MultiCameraRecorder(configs: configs, template: options.template)
+        SignalWatcher.startBatched(SignalWatcher.recordingSignals) { signals in
+            for received in signals where received == SIGUSR1 {
+                // One still per camera, each the newest frame of its camera.
+                let taken = run.recorders.map { $0.requestStill(.signal) }
+                if !taken.contains(true) { console.say("camrec: no still: the recording is not running") }
+            }
+            for received in signals where received == SIGUSR2 {
+                console.say("camrec: no clip: event clips are not yet made with several cameras")
+            }
+            let stops = signals.count { $0 != SIGUSR1 && $0 != SIGUSR2 }
+            if stops > 0 { run.requestStop(.signal, requests: stops) }
+        }
+        let keys = KeyboardControl(onStill: { run.recorders.map { $0.requestStill(.key) }.contains(true) },
+                                   onStop: { run.requestStop(.control) },
+                                   onClip: { console.say("camrec: no clip: event clips are not yet made with several cameras") })
+        defer { keys.restore() }
+        let result = try run.run { event in printer.show(event) }
+        printer.show(result)
+        return result.exitStatus
+    }
+}
