@@ -130,7 +130,9 @@ static void *producer_main(void *arg) {
     if (ok && cfg.dump[0] && dump_fd < 0)
         fprintf(stderr, "camrec VirtualCamera: %s: cannot open dump=%s: %s\n", cfg.path, cfg.dump, strerror(errno));
     const int64_t period = 1000000000LL / fps;
-    int64_t prev_due = vcam_now_ns();
+    /* late=D: a camera slow to start streaming (the first frame is due D + one period
+     * after STREAMON), as UVC cameras differ by hundreds of milliseconds */
+    int64_t prev_due = vcam_now_ns() + cfg.late_ns;
     uint32_t slowed_seq = UINT32_MAX;
     while (ok && dev->stream_gen == gen && dev->streaming && !dev->unplugged) {
         uint32_t seq = dev->sequence;

@@ -50,6 +50,7 @@ typedef struct {
     char bypath[VCAM_NAME_MAX];      /* bypath=NAME: /dev/v4l/by-path/NAME, or "" */
     long slow_every;      /* slow=every:K:Dms */
     long slow_ns;
+    long late_ns;         /* late=D: each stream's first frame is due D later */
     long drop_every;      /* drop=every:N */
     long empty_every;     /* empty=every:N */
     long corrupt_every;   /* corrupt=every:N (MJPEG) */
