@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+
+/// Several cameras in one run (`--device` more than once), end to end against emulated
+/// cameras: each movie's frames are told apart by the stamp each camera draws on them
+/// (its V4L2 sequence number), and `trace=frames` gives each sequence number's capture
+/// time (the buffer's CLOCK_MONOTONIC timestamp), so that sync is measured on what the
+/// cameras captured, not on what camrec reports.
+///
+/// Serialized: each case runs two or three cameras at once on a 2-core machine.
+@Suite(.serialized) struct MultiCameraTests {
+    func environment(_ devices: [String]) throws -> [String: String] {
+        var environment = try VirtualCameraEnvironment.shared().environment(spec: devices.joined(separator: ";"))
+        environment["CAMREC_DEVICE_PATHS"] = nil
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        return environment
+    }
+
+    /// An emulated camera that traces its frames; `overrun=wait` so that a loaded machine
+    /// delays frames instead of losing them (each keeps its due timestamp).
+    static func camera(_ index: Int, _ extra: String = "") -> String {
+        "/dev/video\(index),formats=yuyv,sizes=320x240@30,trace=frames,overrun=wait" + extra
+    }
+
+    /// Capture time (seconds, CLOCK_MONOTONIC) of every frame each camera delivered, by
+    /// device and sequence number, from `trace=frames` lines
+    /// (`camrec VirtualCamera: /dev/video0: frame 18 at 41198.017437`). A later stream
+    /// of the same device (sequence numbers start again) replaces an earlier one's.
+    static func captureTimes(_ stderr: String) -> [String: [UInt32: Double]] {
+        var times: [String: [UInt32: Double]] = [:]
+        for line in stderr.split(separator: "\n") {
+            let words = line.split(separator: " ")
+            guard words.count >= 6, words[0] == "camrec", words[1] == "VirtualCamera:", words[3] == "frame",
+                  words[5] == "at", words.count >= 7, let sequence = UInt32(words[4]), let time = Double(words[6]) else { continue }
+            let device = String(words[2].dropLast())
+            if sequence == 0 { times[device] = [:] }
+            times[device, default: [:]][sequence] = time
+        }
+        return times
+    }
+
+    /// How late each camera starts streaming after it is told to (`late=`): without a
+    /// common start, the movies would begin these far apart.
+    static let lateness = ["", ",late=300ms", ",late=150ms"]
+
+    @Test("two and three cameras: every movie has exactly its frames, all first frames within one frame interval, and they stay so",
+          arguments: [2, 3])
+    func camerasStartTogetherAndStayInStep(cameras: Int) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let devices = (0..<cameras).map { "/dev/video\($0)" }
+        let run = try CamrecBinary.run(devices.flatMap { ["--device", $0] } + ["--max-duration", "3", "--json", folder.path("m.mp4")],
+                                       environment: environment((0..<cameras).map { Self.camera($0, Self.lateness[$0]) }),
+                                       timeout: 120)
+        try #require(run.status == 0, "\(run.stderr.suffix(2000))")
+        let movies = (1...cameras).map { folder.path("m-\($0).mp4") }
+        #expect(Set(folder.contents) == Set(movies.map { URL(fileURLWithPath: $0).lastPathComponent }))
+
+        let lines = JSONLines.parse(run)
+        let started = try #require(lines.first { $0["type"] as? String == "started" })
+        let listed = try #require(started["cameras"] as? [[String: Any]])
+        #expect(listed.map { $0["device"] as? String } == devices)
+        #expect(listed.map { $0["path"] as? String } == movies)
+        #expect(listed.map { $0["index"] as? Int } == Array(1...cameras))
+        let result = try #require(lines.last)
+        #expect(result["type"] as? String == "result" && result["reason"] as? String == "max-duration")
+        let files = try #require(result["files"] as? [[String: Any]])
+        #expect(files.map { $0["path"] as? String } == movies)
+        #expect(files.map { $0["device"] as? String } == devices)
+
+        let times = Self.captureTimes(run.stderr)
+        var captured: [[Double]] = []
+        for (index, movie) in movies.enumerated() {
+            // Exact --max-duration per camera, counted by ffprobe.
+            let probe = try MediaProbe.probe(movie)
+            #expect(probe.frames == 90, "\(movie): ffprobe counted \(probe.frames) frames, want 90")
+            #expect(files[index]["frames"] as? Int == probe.frames)
+            let stamps = try FrameStampReader.sequences(inVideo: URL(fileURLWithPath: movie))
+            let sequences = stamps.compactMap { $0 }
+            #expect(sequences.count == stamps.count, "\(movie): unreadable stamps")
+            // Consecutive camera frames: nothing lost or repeated inside a movie.
+            #expect(zip(sequences, sequences.dropFirst()).allSatisfy { $1 == $0 + 1 }, "\(movie): \(sequences)")
+            let deviceTimes = try #require(times[devices[index]], "no trace=frames lines for \(devices[index])")
+            captured.append(try sequences.map { sequence in
+                try #require(deviceTimes[sequence], "\(devices[index]) frame \(sequence) has no capture time")
+            })
+        }
+        let interval = 1.0 / 30
+        let firsts = captured.compactMap(\.first)
+        if let earliest = firsts.min(), let latest = firsts.max() {
+            #expect(latest - earliest < interval, "first frames captured at \(firsts)")
+        }
+        // The k-th frame of every movie was captured within one frame interval of the others'.
+        let frames = captured.map(\.count).min() ?? 0
+        let worst = (0..<frames).map { k in
+            let column = captured.map { $0[k] }
+            return (column.max() ?? 0) - (column.min() ?? 0)
+        }.max() ?? 0
+        #expect(frames == 90)
+        #expect(worst < interval, "frames of the same index up to \(worst) s apart")
+    }
+
+    @Test func soundGoesWithTheFirstMovie() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let run = try CamrecBinary.run(["--device", "/dev/video0", "--device", "/dev/video1", "--max-duration", "2",
+                                        "--audio", "test", "--json", folder.path("s.mkv")],
+                                       environment: environment([Self.camera(0), Self.camera(1)]), timeout: 120)
+        try #require(run.status == 0, "\(run.stderr.suffix(2000))")
+        func soundCodecs(_ path: String) throws -> String {
+            let probe = try ChildProcess.run("ffprobe", ["-v", "error", "-select_streams", "a", "-show_entries", "stream=codec_name",
+                                                         "-of", "csv=p=0", path])
+            return probe.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(try soundCodecs(folder.path("s-1.mkv")) == "opus")
+        #expect(try soundCodecs(folder.path("s-2.mkv")) == "")
+        #expect(try MediaProbe.probe(folder.path("s-2.mkv")).frames == 60)
+        let started = try #require(JSONLines.parse(run).first { $0["type"] as? String == "started" })
+        #expect((started["audio"] as? [String: Any])?["device"] as? String == "test")
+    }
+
+    struct StartFault: CustomStringConvertible, Sendable {
+        let second: String
+        let status: Int32
+        let mentions: String
+        var description: String { second }
+    }
+
+    @Test("a second camera that cannot be opened: one line naming it, nothing recorded, the exit code for one camera",
+          arguments: [
+            StartFault(second: "/dev/video1,fault=ebusy", status: 75, mentions: "another program"),
+            StartFault(second: "/dev/video1,fault=eacces", status: 77, mentions: "video group"),
+            StartFault(second: "/dev/video1,fault=enoent", status: 66, mentions: "no camera"),
+          ])
+    func failingSecondCameraRecordsNothing(_ fault: StartFault) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let run = try CamrecBinary.run(["--device", "/dev/video0", "--device", "/dev/video1", "--max-duration", "2", folder.path("m.mp4")],
+                                       environment: environment([Self.camera(0), fault.second]), timeout: 120)
+        #expect(run.status == fault.status, "\(run.stderr)")
+        let errors = run.stderr.split(separator: "\n").filter { !$0.contains("VirtualCamera:") }
+        #expect(errors.count == 1, "\(errors)")
+        #expect(errors.first?.contains("/dev/video1") == true, "\(errors)")
+        #expect(errors.first?.contains(fault.mentions) == true, "\(errors)")
+        #expect(folder.contents.isEmpty, "\(folder.contents)")
+    }
+
+    @Test func aCameraNotThereIsNamed() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let run = try CamrecBinary.run(["--device", "/dev/video0", "--device", "/dev/video4", "--max-duration", "1", folder.path("m.mp4")],
+                                       environment: environment([Self.camera(0)]))
+        #expect(run.status == 66, "\(run.stderr)")
+        let errors = run.stderr.split(separator: "\n").filter { !$0.contains("VirtualCamera:") }
+        #expect(errors.count == 1 && errors.first?.contains("/dev/video4") == true, "\(errors)")
+        #expect(folder.contents.isEmpty)
+    }
+
+    @Test func optionsNotYetPerCameraAreRefused() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let run = try CamrecBinary.run(["--device", "/dev/video0", "--device", "/dev/video1", "--segment", "1s", folder.path("m.mp4")],
+                                       environment: environment([Self.camera(0), Self.camera(1)]))
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(run.stderr.contains("--segment"))
+        #expect(folder.contents.isEmpty)
+    }
+}
