@@ -100,6 +100,69 @@ import Testing
         #expect(worst < interval, "frames of the same index up to \(worst) s apart")
     }
 
+    /// The frame number each device last delivered, from the trace=frames lines so far.
+    static func delivered(_ stderr: String) -> [String: UInt32] {
+        captureTimes(stderr).mapValues { $0.keys.max() ?? 0 }
+    }
+
+    @Test func oneTriggerTakesAStillFromEveryCamera() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let devices = ["/dev/video0", "/dev/video1"]
+        let run = try CamrecBinary.start(devices.flatMap { ["--device", $0] } + ["--max-duration", "none", "--json", folder.path("m.mkv")],
+                                         environment: environment([Self.camera(0), Self.camera(1, ",late=300ms")]))
+        defer { if run.process.isRunning { run.signal(SIGKILL) } }
+        func cameras(past frame: UInt32) -> Bool {
+            let last = Self.delivered(run.stderrText)
+            return devices.allSatisfy { (last[$0] ?? 0) >= frame }
+        }
+        // Both movies are under way once the late camera has delivered 30 frames.
+        try #require(Wait.until(timeout: 60) { cameras(past: 30) }, "\(run.stderrText.suffix(1000))")
+        run.signal(SIGUSR1)
+        try #require(run.waitForLines(type: "still", count: 2), "\(run.stderrText.suffix(1000))")
+        // A few frames after the stills, so that their frames lie inside the movies.
+        let now = Self.delivered(run.stderrText).values.max() ?? 0
+        try #require(Wait.until(timeout: 60) { cameras(past: now + 15) })
+        run.signal(SIGINT)
+        #expect(run.wait() == 0, "\(run.stderrText.suffix(1000))")
+        let stills = run.lines(type: "still")
+        #expect(stills.count == 2)
+        #expect(Set(stills.compactMap { $0["device"] as? String }) == Set(devices))
+        for still in stills {
+            let device = try #require(still["device"] as? String)
+            let index = try #require(devices.firstIndex(of: device)) + 1
+            let path = try #require(still["path"] as? String)
+            #expect(path == folder.path("m-\(index)-still-0001.jpg"))
+            let frame = try #require(still["frame"] as? Int)
+            let movieStamps = try FrameStampReader.sequences(inVideo: URL(fileURLWithPath: folder.path("m-\(index).mkv")))
+            let stamp = try FrameStampReader.sequence(inImage: URL(fileURLWithPath: path))
+            #expect(stamp != nil && frame < movieStamps.count && movieStamps[frame] == stamp,
+                    "\(path): still stamp \(String(describing: stamp)), movie frame \(frame)")
+        }
+        let result = try #require(run.jsonLines.last)
+        let files = try #require(result["files"] as? [[String: Any]])
+        #expect(files.filter { $0["kind"] as? String == "still" }.count == 2)
+        #expect(files.allSatisfy { $0["device"] is String })
+    }
+
+    @Test func aCameraLostMidRunEndsItsMovieAndTheOthersGoOn() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let run = try CamrecBinary.run(["--device", "/dev/video0", "--device", "/dev/video1", "--max-duration", "3", "--json",
+                                        folder.path("m.mp4")],
+                                       environment: environment([Self.camera(0), Self.camera(1, ",fault=unplug@45")]), timeout: 120)
+        #expect(run.status == 79, "\(run.stderr.suffix(2000))")
+        let result = try #require(JSONLines.parse(run).last)
+        #expect(result["reason"] as? String == "camera-lost")
+        let files = try #require(result["files"] as? [[String: Any]])
+        #expect(files.map { $0["device"] as? String } == ["/dev/video0", "/dev/video1"])
+        #expect(try MediaProbe.probe(folder.path("m-1.mp4")).frames == 90)
+        let lost = try MediaProbe.probe(folder.path("m-2.mp4"))
+        #expect(lost.frames > 0 && lost.frames < 45)
+        #expect(files.last?["frames"] as? Int == lost.frames)
+        #expect(try MediaProbe.decodeErrors(folder.path("m-2.mp4")).isEmpty)
+    }
+
     @Test func soundGoesWithTheFirstMovie() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
