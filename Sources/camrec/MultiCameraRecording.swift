@@ -8,6 +8,18 @@ import Glibc
 /// `camrec --device A --device B … OUTPUT`: several cameras in one run, each into its own
 /// movie (NAME-1.EXT, NAME-2.EXT, …), all started at the same instant (`MultiCameraRecorder`).
 enum MultiCameraRecording {
+    /// The help's paragraph on several cameras.
+    static let discussion = """
+        Several cameras: give --device once per camera; each is recorded into its
+        own movie, NAME-1.EXT, NAME-2.EXT, … in --device order, all started at the
+        same instant of one clock (the first frames of all movies captured within
+        one frame interval) at the same --fps, each with its exact --max-duration.
+        Sound (--audio) goes with the first movie. SIGUSR1 takes a still from every
+        camera. A camera that cannot start stops the run with its own exit code,
+        recording nothing. Not yet with several cameras: --segment, --reconnect,
+        event clips, --settle, --set, --flash, --control, --stills, --codec copy.
+        """
+
     /// What a run of several cameras cannot do yet, one phrase per option.
     static func unsupported(_ options: RecordOptions, stillsGiven: Bool) -> [String] {
         var found: [String] = []

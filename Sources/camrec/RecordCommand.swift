@@ -55,6 +55,8 @@ enum RecordCommand: Subcommand {
               camrec --max-duration 600 out.mp4
               camrec --device test --max-duration 5s --json test.mkv
 
+            \(MultiCameraRecording.discussion)
+
             \(EncodingOptions.discussion)
 
             \(AudioOptions.discussion)
