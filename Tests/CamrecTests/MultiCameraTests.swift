@@ -208,6 +208,23 @@ import Testing
         #expect(folder.contents.isEmpty, "\(folder.contents)")
     }
 
+    @Test func aSecondCameraThatFailsAsItStartsStreamingRecordsNothing() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // Opened and negotiated, then lost before its first frame: the first camera has
+        // frames by then, held at the start barrier.
+        let args = ["--device", "/dev/video0", "--device", "/dev/video1", "--max-duration", "2", folder.path("m.mp4")]
+        let single = try CamrecBinary.run(["--max-duration", "2", folder.path("one.mp4")],
+                                          environment: environment([Self.camera(0, ",fault=unplug@0")]))
+        let run = try CamrecBinary.run(args, environment: environment([Self.camera(0), Self.camera(1, ",fault=unplug@0")]), timeout: 120)
+        #expect(run.status == single.status && run.status != 0, "\(run.stderr)")
+        // The run's last line says what failed (the lines before it say what started).
+        let last = run.stderr.split(separator: "\n").last { !$0.contains("VirtualCamera:") && !$0.contains("warning:") }
+        #expect(last?.contains("camera 2 (/dev/video1): src: Could not read from resource") == true, "\(run.stderr)")
+        #expect(!run.stderr.contains("CRITICAL"), "\(run.stderr)")
+        #expect(folder.contents.isEmpty, "\(folder.contents)")
+    }
+
     @Test func aCameraNotThereIsNamed() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

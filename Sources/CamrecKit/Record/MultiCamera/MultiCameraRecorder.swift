@@ -54,8 +54,11 @@ public final class MultiCameraRecorder: Sendable {
                     outcome = .failure(error)
                 }
                 // Ended before the movies started: the others would wait for it for ever.
+                // They are stopped at once, without finalising (two requests): they hold
+                // no frame, and a muxer that has caps but no buffer fails its finalising
+                // (GStreamer-CRITICAL in mp4mux).
                 if barrier.start == nil {
-                    for other in recorders where other !== recorder { other.requestStop(.control) }
+                    for other in recorders where other !== recorder { other.requestStop(.control, requests: 2) }
                 }
                 done.withLock {
                     outcomes.withLock { $0[index] = outcome }
