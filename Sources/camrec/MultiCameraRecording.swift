@@ -66,6 +66,9 @@ enum MultiCameraRecording {
         }
         var configs: [RecordConfig] = []
         var warnings: [String] = []
+        // Each camera's default controls (keeping its frame rate in low light, as for one
+        // camera), checked before anything starts.
+        var controls: [PreparedControls?] = []
         for (index, device) in devices.enumerated() {
             var choice = options.camera
             choice.device = device
@@ -105,6 +108,7 @@ enum MultiCameraRecording {
             }
             config.picture = picture
             configs.append(config)
+            controls.append(options.printPipeline ? nil : try PreparedControls.prepare(options.controls, source: resolution.source))
             let name = "camera \(index + 1) (\(device)): "
             warnings += (resolution.warnings + encoding.warnings).map { name + $0 }
         }
@@ -118,6 +122,19 @@ enum MultiCameraRecording {
         }
         let printer = RecordingPrinter(console: console)
         for warning in warnings { printer.show(.warning(warning)) }
+        for (index, prepared) in controls.enumerated() {
+            guard let applied = try prepared?.apply() else { continue }
+            for warning in applied.warnings { printer.show(.warning("camera \(index + 1) (\(devices[index])): " + warning)) }
+            configs[index].controls = applied.controls
+        }
+        // Put back what camrec changed (once: `finish` forgets what it restored), before the
+        // result line, or on the way out of a failure.
+        let restore = {
+            for (index, prepared) in controls.enumerated() {
+                for warning in prepared?.finish() ?? [] { printer.show(.warning("camera \(index + 1) (\(devices[index])): " + warning)) }
+            }
+        }
+        defer { restore() }
         SignalWatcher.block(SignalWatcher.recordingSignals)
         let run = MultiCameraRecorder(configs: configs, template: options.template)
         SignalWatcher.startBatched(SignalWatcher.recordingSignals) { signals in
@@ -137,6 +154,7 @@ enum MultiCameraRecording {
                                    onClip: { console.say("camrec: no clip: event clips are not yet made with several cameras") })
         defer { keys.restore() }
         let result = try run.run { event in printer.show(event) }
+        restore()
         printer.show(result)
         return result.exitStatus
     }
