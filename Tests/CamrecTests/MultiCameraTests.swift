@@ -43,13 +43,13 @@ import Testing
     /// common start, the movies would begin these far apart.
     static let lateness = ["", ",late=300ms", ",late=150ms"]
 
-    @Test("two and three cameras: every movie has exactly its frames, all first frames within one frame interval, and they stay so",
-          arguments: [2, 3])
-    func camerasStartTogetherAndStayInStep(cameras: Int) throws {
+    @Test("two cameras for 30 s and three for 3 s: every movie has exactly its frames, all first frames within one frame interval, and they stay so",
+          arguments: [(2, 30), (3, 3)])
+    func camerasStartTogetherAndStayInStep(cameras: Int, seconds: Int) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let devices = (0..<cameras).map { "/dev/video\($0)" }
-        let run = try CamrecBinary.run(devices.flatMap { ["--device", $0] } + ["--max-duration", "3", "--json", folder.path("m.mp4")],
+        let run = try CamrecBinary.run(devices.flatMap { ["--device", $0] } + ["--max-duration", "\(seconds)", "--json", folder.path("m.mp4")],
                                        environment: environment((0..<cameras).map { Self.camera($0, Self.lateness[$0]) }),
                                        timeout: 120)
         try #require(run.status == 0, "\(run.stderr.suffix(2000))")
@@ -73,7 +73,7 @@ import Testing
         for (index, movie) in movies.enumerated() {
             // Exact --max-duration per camera, counted by ffprobe.
             let probe = try MediaProbe.probe(movie)
-            #expect(probe.frames == 90, "\(movie): ffprobe counted \(probe.frames) frames, want 90")
+            #expect(probe.frames == seconds * 30, "\(movie): ffprobe counted \(probe.frames) frames, want \(seconds * 30)")
             #expect(files[index]["frames"] as? Int == probe.frames)
             let stamps = try FrameStampReader.sequences(inVideo: URL(fileURLWithPath: movie))
             let sequences = stamps.compactMap { $0 }
@@ -96,7 +96,7 @@ import Testing
             let column = captured.map { $0[k] }
             return (column.max() ?? 0) - (column.min() ?? 0)
         }.max() ?? 0
-        #expect(frames == 90)
+        #expect(frames == seconds * 30)
         #expect(worst < interval, "frames of the same index up to \(worst) s apart")
     }
 
