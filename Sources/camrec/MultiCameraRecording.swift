@@ -11,7 +11,8 @@ enum MultiCameraRecording {
     /// The help's paragraph on several cameras.
     static let discussion = """
         Several cameras: give --device once per camera; each is recorded into its
-        own movie, NAME-1.EXT, NAME-2.EXT, … in --device order, all started at the
+        own movie, NAME-1.EXT, NAME-2.EXT, … in --device order (--output-per-device:
+        OUTPUT is a pattern with {index} and {device}), all started at the
         same instant of one clock (the first frames of all movies captured within
         one frame interval) at the same --fps, each with its exact --max-duration.
         Sound (--audio) goes with the first movie. SIGUSR1 takes a still from every
@@ -36,14 +37,36 @@ enum MultiCameraRecording {
         return found
     }
 
-    /// The movie of camera `index` (1-based): NAME-1.EXT, NAME-2.EXT, …
-    static func moviePath(_ output: String, index: Int) -> String {
-        let (stem, ext) = OutputFile.split(output)
-        return stem + "-\(index)" + ext
+    /// The record command's options for several cameras.
+    static let specs = [
+        OptionSpec(["--output-per-device"], help: "several cameras: OUTPUT is a pattern in which {index} (1, 2, … in --device order) and {device} (the camera's node, e.g. video0) are filled in for each camera's movie, e.g. lab-{device}.mp4 (default: NAME-1.EXT, NAME-2.EXT, …)"),
+    ]
+
+    /// The movie of camera `index` (1-based) at `device`: NAME-1.EXT, NAME-2.EXT, …, or
+    /// OUTPUT with its fields filled in (`pattern`).
+    static func moviePath(_ output: String, index: Int, device: String, pattern: Bool) -> String {
+        guard pattern else {
+            let (stem, ext) = OutputFile.split(output)
+            return stem + "-\(index)" + ext
+        }
+        return output.replacing("{index}", with: "\(index)").replacing("{device}", with: PathName.last(device))
+    }
+
+    /// Refuses an `--output-per-device` OUTPUT that would name every camera's movie alike.
+    static func checkPattern(_ output: String) throws(CamrecError) {
+        guard output.contains("{index}") || output.contains("{device}") else {
+            throw CamrecError(.usage, "--output-per-device: \(output) has neither {index} nor {device}, so every camera would write the same file: give a pattern such as lab-{device}.mp4")
+        }
     }
 
     static func record(_ options: RecordOptions, stillsGiven: Bool, console: Console) throws(CamrecError) -> ExitStatus {
         let devices = options.camera.devices
+        if options.outputPerDevice {
+            guard devices.count > 1 else {
+                throw CamrecError(.usage, "--output-per-device names the movies of several cameras: give --device once per camera, or leave it out and name the movie as OUTPUT")
+            }
+            try checkPattern(options.output)
+        }
         let refused = unsupported(options, stillsGiven: stillsGiven)
         if !refused.isEmpty {
             throw CamrecError(.usage, "not yet with several cameras: " + refused.joined(separator: ", ")
@@ -53,10 +76,7 @@ enum MultiCameraRecording {
             throw CamrecError(.usage, "--device \(twice) is given twice: give each camera once")
         }
         let picture = try options.picture.resolve()
-        let paths = devices.indices.map { moviePath(options.output, index: $0 + 1) }
-        if !options.printPipeline {
-            for path in paths { try OutputFile.checkDestination(path, overwrite: options.force) }
-        }
+        var paths: [String] = []
         let encodingRequest = options.encoding.request(keyframeInterval: options.keyframeInterval?.seconds
             ?? EncoderSettings.defaultKeyframeInterval(segmented: false))
         let needsDecoding = picture.isActive ? ["--rotate, --flip, --mirror or an overlay changes the picture"] : []
@@ -93,6 +113,12 @@ enum MultiCameraRecording {
             if encoding.settings.isPassthrough, encoding.settings.codec == .h264 {
                 throw CamrecError(.usage, "camera \(index + 1) (\(device)) delivers H.264, which --codec auto stores as it comes, starting at its next keyframe: give --codec h264 to start all cameras together")
             }
+            let path = moviePath(options.output, index: index + 1, device: resolution.source.deviceName,
+                                 pattern: options.outputPerDevice)
+            if paths.contains(path) {
+                throw CamrecError(.usage, "--output-per-device: two cameras would both write \(path): use {index} in the pattern")
+            }
+            paths.append(path)
             var stills = options.stills
             stills.naming = .beside(moviePath: paths[index], format: stills.format)
             var config = RecordConfig(
@@ -111,6 +137,9 @@ enum MultiCameraRecording {
             controls.append(options.printPipeline ? nil : try PreparedControls.prepare(options.controls, source: resolution.source))
             let name = "camera \(index + 1) (\(device)): "
             warnings += (resolution.warnings + encoding.warnings).map { name + $0 }
+        }
+        if !options.printPipeline {
+            for path in paths { try OutputFile.checkDestination(path, overwrite: options.force) }
         }
         if options.printPipeline {
             do {

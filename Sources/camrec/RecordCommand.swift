@@ -11,7 +11,7 @@ enum RecordCommand: Subcommand {
         name: "camrec",
         abstract: "Record a movie from a camera (v4l2src → H.264 → MP4, MOV or MKV).",
         usage: "camrec [record] [options] OUTPUT",
-        options: CameraOptions.specs + EncodingOptions.specs + AudioOptions.specs + ClipOptions.specs + UnattendedOptions.specs + PictureControlOptions.specs + [PictureControlOptions.settleSpec] + PictureOptions.specs + [
+        options: CameraOptions.specs + EncodingOptions.specs + AudioOptions.specs + ClipOptions.specs + UnattendedOptions.specs + PictureControlOptions.specs + [PictureControlOptions.settleSpec] + PictureOptions.specs + MultiCameraRecording.specs + [
             OptionSpec(["--max-duration", "-t"], value: "T", help: "stop by itself after T: 600, 90s, 10m, 1h2m3s, 00:10:00; 0 or none for no limit (default: 10m)"),
             OptionSpec(["--keyframe-interval", "-g"], value: "T", help: "time between keyframes (default: 1s, 0.5s with --segment); a crash loses at most about this much of an MP4/MOV"),
             OptionSpec(["--force", "-f"], help: "replace OUTPUT if it exists"),
@@ -90,7 +90,7 @@ enum RecordCommand: Subcommand {
     }
 
     private static func record(_ options: RecordOptions, console: Console) throws(CamrecError) -> ExitStatus {
-        if options.camera.devices.count > 1 {
+        if options.camera.devices.count > 1 || options.outputPerDevice {
             return try MultiCameraRecording.record(options, stillsGiven: options.stillsGiven, console: console)
         }
         // A bad --overlay-image is refused before the output or the camera is looked at.
@@ -277,6 +277,8 @@ struct RecordOptions {
     var stillQualityGiven: Bool
     /// Whether `--stills` was given (several cameras take only the default names).
     var stillsGiven: Bool
+    /// `--output-per-device`: OUTPUT is a pattern with {index} and {device}.
+    var outputPerDevice: Bool
     /// `--set`, `--flash`, `--keep-controls`.
     var controls: ControlRequest
     /// `--settle`.
@@ -335,6 +337,7 @@ struct RecordOptions {
         }
         stillQualityGiven = parsed.value("--still-quality") != nil
         stillsGiven = parsed.value("--stills") != nil
+        outputPerDevice = parsed.flag("--output-per-device")
         controls = try PictureControlOptions.request(parsed)
         settle = try PictureControlOptions.settle(parsed)
         keyframeInterval = try parsed.value("--keyframe-interval") { (text: String) throws(ValueError) -> TimeSpec in

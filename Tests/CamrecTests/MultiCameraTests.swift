@@ -236,6 +236,33 @@ import Testing
         #expect(folder.contents.isEmpty)
     }
 
+    @Test func outputPerDeviceFillsInEachCamerasIndexAndNode() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let run = try CamrecBinary.run(["--device", "/dev/video0", "--device", "/dev/video1", "--output-per-device",
+                                        "--max-duration", "1", "--json", folder.path("cam{index}-{device}.mkv")],
+                                       environment: environment([Self.camera(0), Self.camera(1)]), timeout: 120)
+        try #require(run.status == 0, "\(run.stderr.suffix(2000))")
+        #expect(folder.contents == ["cam1-video0.mkv", "cam2-video1.mkv"])
+        let result = try #require(JSONLines.parse(run).last)
+        let files = try #require(result["files"] as? [[String: Any]])
+        #expect(files.map { $0["path"] as? String } == [folder.path("cam1-video0.mkv"), folder.path("cam2-video1.mkv")])
+        for name in ["cam1-video0.mkv", "cam2-video1.mkv"] { #expect(try MediaProbe.probe(folder.path(name)).frames == 30) }
+    }
+
+    @Test(arguments: [
+        (["--device", "/dev/video0", "--device", "/dev/video1", "--output-per-device"], "same.mp4", "neither {index} nor {device}"),
+        (["--device", "/dev/video0", "--output-per-device"], "cam-{index}.mp4", "several cameras"),
+    ])
+    func outputPerDeviceNeedsAPatternAndCameras(_ arguments: [String], _ output: String, _ mentions: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let run = try CamrecBinary.run(arguments + [folder.path(output)], environment: environment([Self.camera(0), Self.camera(1)]))
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(run.stderr.contains(mentions), "\(run.stderr)")
+        #expect(folder.contents.isEmpty)
+    }
+
     @Test func optionsNotYetPerCameraAreRefused() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
