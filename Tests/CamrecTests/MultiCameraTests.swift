@@ -145,6 +145,30 @@ import Testing
         #expect(files.allSatisfy { $0["device"] is String })
     }
 
+    @Test func aSignalFinalisesEveryCamerasMovie() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let devices = ["/dev/video0", "/dev/video1"]
+        let run = try CamrecBinary.start(devices.flatMap { ["--device", $0] } + ["--max-duration", "none", "--json", folder.path("m.mp4")],
+                                         environment: environment([Self.camera(0), Self.camera(1)]))
+        defer { if run.process.isRunning { run.signal(SIGKILL) } }
+        try #require(Wait.until(timeout: 60) {
+            let last = Self.delivered(run.stderrText)
+            return devices.allSatisfy { (last[$0] ?? 0) >= 45 }
+        }, "\(run.stderrText.suffix(1000))")
+        run.signal(SIGINT)
+        #expect(run.wait() == 0, "\(run.stderrText.suffix(1000))")
+        #expect(folder.contents == ["m-1.mp4", "m-2.mp4"])
+        let result = try #require(run.jsonLines.last)
+        #expect(result["reason"] as? String == "signal")
+        let files = try #require(result["files"] as? [[String: Any]])
+        for (index, file) in files.enumerated() {
+            let probe = try MediaProbe.probe(folder.path("m-\(index + 1).mp4"))
+            #expect(probe.frames > 0 && file["frames"] as? Int == probe.frames, "\(file)")
+            #expect(try MediaProbe.topLevelBoxes(folder.path("m-\(index + 1).mp4")).contains("moov"))
+        }
+    }
+
     @Test func aCameraLostMidRunEndsItsMovieAndTheOthersGoOn() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
