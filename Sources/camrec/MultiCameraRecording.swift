@@ -94,6 +94,9 @@ enum MultiCameraRecording {
             choice.device = device
             let resolution = try choice.resolve(
                 prefer: EncodingPlanner.preferredFamilies(encodingRequest, needsDecoding: needsDecoding))
+            if let same = configs.firstIndex(where: { $0.source.deviceName == resolution.source.deviceName }) {
+                throw CamrecError(.usage, "--device \(device) is camera \(same + 1) (\(devices[same])) again: give each camera once")
+            }
             if let first = configs.first, resolution.rate != first.rate {
                 throw CamrecError(.usage, "camera \(index + 1) (\(device)) records at \(resolution.rate) fps, camera 1 at \(first.rate): give --fps a rate both can do")
             }
@@ -127,8 +130,8 @@ enum MultiCameraRecording {
                 overwrite: options.force, encoder: encoding.settings, stills: stills)
             // The sound goes with the first camera's movie.
             if index == 0 {
-                if options.audio.request == .camera, case .camera(let path, _) = resolution.source {
-                    audio = try options.audio.settings(container: options.container, camera: path)
+                if options.audio.request == .camera, case .camera(let camera, _) = resolution.source {
+                    audio = try options.audio.settings(container: options.container, camera: camera)
                 }
                 config.audio = audio
             }

@@ -287,6 +287,17 @@ import Testing
         #expect(folder.contents.isEmpty)
     }
 
+    @Test(arguments: [["/dev/video0", "/dev/video0"], ["0", "/dev/video0"]])
+    func theSameCameraTwiceIsRefused(_ devices: [String]) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let run = try CamrecBinary.run(devices.flatMap { ["--device", $0] } + ["--max-duration", "1", folder.path("m.mp4")],
+                                       environment: environment([Self.camera(0), Self.camera(1)]))
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(run.stderr.contains("give each camera once"), "\(run.stderr)")
+        #expect(folder.contents.isEmpty)
+    }
+
     @Test func optionsNotYetPerCameraAreRefused() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
