@@ -103,6 +103,7 @@ enum ManPage {
         let long = option.names.filter { $0.hasPrefix("--") }
         var text = (short + long).map { "\\fB\(escape($0))\\fR" }.joined(separator: ", ")
         if let value = option.valueName { text += " \\fI\(escape(value))\\fR" }
+        if let value = option.attachedValueName { text += "[=\\fI\(escape(value))\\fR]" }
         return text
     }
 
