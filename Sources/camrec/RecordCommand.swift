@@ -11,7 +11,7 @@ enum RecordCommand: Subcommand {
         name: "camrec",
         abstract: "Record a movie from a camera (v4l2src → H.264 → MP4, MOV or MKV).",
         usage: "camrec [record] [options] OUTPUT",
-        options: CameraOptions.specs + EncodingOptions.specs + AudioOptions.specs + ClipOptions.specs + UnattendedOptions.specs + PictureControlOptions.specs + [PictureControlOptions.settleSpec] + PictureOptions.specs + [
+        options: CameraOptions.specs + EncodingOptions.specs + AudioOptions.specs + ClipOptions.specs + PreviewOptions.specs + UnattendedOptions.specs + PictureControlOptions.specs + [PictureControlOptions.settleSpec] + PictureOptions.specs + [
             OptionSpec(["--max-duration", "-t"], value: "T", help: "stop by itself after T: 600, 90s, 10m, 1h2m3s, 00:10:00; 0 or none for no limit (default: 10m)"),
             OptionSpec(["--keyframe-interval", "-g"], value: "T", help: "time between keyframes (default: 1s, 0.5s with --segment); a crash loses at most about this much of an MP4/MOV"),
             OptionSpec(["--force", "-f"], help: "replace OUTPUT if it exists"),
@@ -61,6 +61,8 @@ enum RecordCommand: Subcommand {
 
             \(ClipOptions.discussion)
 
+            \(PreviewOptions.discussion)
+
             \(PictureControlOptions.discussion)
 
             \(CommandDispatcher.exitCodeTable)
@@ -103,6 +105,13 @@ enum RecordCommand: Subcommand {
                 try OutputFile.checkDestination(clips.path(counter: 1, date: Date()), overwrite: true)
             }
         }
+        let printer = RecordingPrinter(console: console)
+        // The preview window opens before the camera: without a display, nothing is touched.
+        let preview = options.printPipeline ? nil : try options.preview.open(environment: ProcessInfo.processInfo.environment) { warning in
+            printer.show(.warning(warning))
+        }
+        defer { preview?.close() }
+        if let preview { console.say("camrec: preview: a window (\(preview.sink)) shows the camera; closing it \(options.preview.stops ? "stops" : "does not stop") the recording") }
         let encodingRequest = options.encoding.request(keyframeInterval: options.keyframeInterval?.seconds
             ?? EncoderSettings.defaultKeyframeInterval(segmented: options.unattended.segments != nil))
         let needsDecoding = needsDecoding(options, picture: picture)
@@ -157,6 +166,7 @@ enum RecordCommand: Subcommand {
         }
         let controls = options.printPipeline ? nil : try PreparedControls.prepare(controlRequest, source: resolution.source)
         config.picture = picture
+        config.preview = options.printPipeline || preview != nil ? options.preview.settings : nil
         if options.printPipeline {
             do {
                 print(try RecordPipeline(config: config, template: options.template).commandLine())
@@ -165,7 +175,6 @@ enum RecordCommand: Subcommand {
             }
             return .success
         }
-        let printer = RecordingPrinter(console: console)
         for warning in resolution.warnings + encoding.warnings
             + startWarnings(options, source: resolution.source, picture: config.picture) {
             printer.show(.warning(warning))
@@ -181,7 +190,7 @@ enum RecordCommand: Subcommand {
         if let controls { config.cameraBack = { path in controls.camera.reapply(at: path) } }
         defer { for warning in controls?.finish() ?? [] { printer.show(.warning(warning)) } }
         SignalWatcher.block(SignalWatcher.recordingSignals)
-        let recorder = Recorder(config: config, template: options.template)
+        let recorder = Recorder(config: config, template: options.template, preview: preview)
         SignalWatcher.startBatched(SignalWatcher.recordingSignals) { signals in
             for received in signals where received == SIGUSR1 {
                 if !recorder.requestStill(.signal) { console.say("camrec: no still: the recording is not running") }
@@ -282,12 +291,15 @@ struct RecordOptions {
     var audio: AudioChoice
     /// `--pre-roll`, `--post-roll`, `--max-clip`.
     var clips: ClipChoice
+    /// `--preview`, `--preview-stops`.
+    var preview: PreviewChoice
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         camera = try CameraChoice(parsed)
         picture = try PictureChoice(parsed)
         encoding = try EncodingChoice(parsed)
         audio = try AudioChoice(parsed)
+        preview = try PreviewChoice(parsed)
         if let limit = try parsed.value("--max-duration", MaxDuration.parseLimit) {
             maxDuration = limit
         } else {

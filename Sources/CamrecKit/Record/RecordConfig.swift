@@ -45,6 +45,8 @@ public struct RecordConfig: Sendable {
     public var standby = false
     /// `--on-motion`: motion in the picture triggers clips; nil: it does not.
     public var motion: MotionSettings?
+    /// `--preview`: a branch for the preview window (`PreviewWindow`); nil: none.
+    public var preview: PreviewSettings?
 
     public init(
         source: VideoSource, size: FrameSize, rate: FrameRateValue, maxDuration: TimeSpec?,

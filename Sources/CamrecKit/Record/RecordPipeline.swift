@@ -61,6 +61,7 @@ public struct RecordPipeline: Sendable {
         Self.addPicture(config.picture, size: config.size, printed: printed, to: &values, template: template,
                         convertFirst: "videoconvert ! video/x-raw,format=I420" + colorimetry)
         addMotion(to: &values, printed: printed)
+        addPreview(to: &values, printed: printed)
         // A template written before {audio} existed records silent movies.
         if config.audio != nil || template.placeholders.contains("audio") {
             // Event clips take the sound encoder's output too.
@@ -131,6 +132,45 @@ public struct RecordPipeline: Sendable {
         values["motion"] = "t. ! queue name=motionqueue leaky=downstream max-size-buffers=1 max-size-bytes=0 max-size-time=0 "
             + decode + "! videoscale ! videoconvert ! video/x-raw,format=GRAY8,width=\(MotionSettings.width),height=\(height)"
             + " ! appsink name=motion drop=true max-buffers=1 sync=false async=false wait-on-eos=false"
+    }
+
+    /// Fills {preview}: the preview window's branch off the camera's tee (`--preview`), or
+    /// nothing. A leaky queue of one frame (its own thread: decoding for the window never
+    /// runs on the camera's), the decoder when the tee carries the camera's encoded frames,
+    /// and the appsink "preview" (one frame, dropping) that `PreviewWindow` takes frames from:
+    /// the movie never waits for the window. The printed gst-launch line draws the window in
+    /// the same pipeline instead (autovideosink), as gst-launch has no second pipeline.
+    /// A template written before {preview} existed works while it is not asked for.
+    private func addPreview(to values: inout [String: String], printed: Bool) {
+        guard config.preview != nil || template.placeholders.contains("preview") else { return }
+        guard config.preview != nil else {
+            values["preview"] = ""
+            return
+        }
+        let oneFrame = "leaky=downstream max-size-buffers=1 max-size-bytes=0 max-size-time=0"
+        var decode = ""
+        if case .camera(_, let format) = config.source {
+            switch format.decoding {
+            case .jpeg where !config.picture.isActive || config.encoder.isPassthrough:
+                decode = " ! jpegdec"
+            case .h264 where config.encoder.isPassthrough:
+                // H.264 frames depend on the ones before: they are decoded before any is
+                // dropped (a queue of 2 s, leaky too, so a stuck decoder still costs the movie nothing).
+                decode = " ! avdec_h264 ! queue " + oneFrame
+            default:
+                break
+            }
+        }
+        let queue = decode.contains("avdec_h264")
+            ? "leaky=downstream max-size-buffers=0 max-size-bytes=0 max-size-time=2000000000" : oneFrame
+        let branch = "t. ! queue name=\(PreviewSettings.queueName) \(queue)" + decode
+        if printed {
+            values["preview"] = branch + " ! videoconvert ! textoverlay text=REC valignment=top halignment=left"
+                + " shaded-background=true ! videoconvert ! autovideosink sync=false"
+        } else {
+            values["preview"] = branch + " ! appsink name=\(PreviewSettings.sinkName) drop=true max-buffers=1"
+                + " sync=false async=false wait-on-eos=false enable-last-sample=false"
+        }
     }
 
     /// `--standby`: the sound encoder's output to event clips only.

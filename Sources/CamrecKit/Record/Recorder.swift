@@ -14,10 +14,15 @@ public final class Recorder: Sendable {
     public let config: RecordConfig
     private let template: PipelineTemplate
     private let control = RecordingControl()
+    /// The preview window (`--preview`), kept across the pipelines of a run; nil without.
+    private let preview: PreviewWindow?
 
-    public init(config: RecordConfig, template: PipelineTemplate = .record) {
+    /// A recorder for `config`; `preview` (opened by the caller, which closes it) shows the
+    /// camera's frames while it records, when `config.preview` asks for it.
+    public init(config: RecordConfig, template: PipelineTemplate = .record, preview: PreviewWindow? = nil) {
         self.config = config
         self.template = template
+        self.preview = preview
     }
 
     /// Asks the recording to stop: the first request finalises the file (EOS), a second
@@ -76,6 +81,16 @@ public final class Recorder: Sendable {
         if config.reconnect != nil, case .camera(let path, _) = config.source {
             identity = try? DeviceIdentity.read(path: path)
         }
+        if let preview, let settings = config.preview {
+            preview.onClose { [self] reason in
+                if settings.stopsRecording {
+                    events(.warning(reason + ": stopping the recording (--preview-stops)"))
+                    requestStop(.control)
+                } else {
+                    events(.warning(reason + ": the recording goes on without it"))
+                }
+            }
+        }
         var sessionConfig = config
         var run = RunTotals()
         // Pipelines after a reconnect that failed before their first frame, in a row: a
@@ -85,7 +100,7 @@ public final class Recorder: Sendable {
             let lost: String
             do {
                 let session = try RecordingSession(config: sessionConfig, pipeline: RecordPipeline(config: sessionConfig, template: template),
-                                                   control: control, plan: plan, clipsBefore: run.lastClip)
+                                                   control: control, plan: plan, clipsBefore: run.lastClip, preview: preview)
                 let result = try session.run(announce: run.sessions == 0, events: events)
                 run.add(result)
                 failedRestarts = 0

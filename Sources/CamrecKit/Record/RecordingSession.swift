@@ -42,9 +42,11 @@ final class RecordingSession {
 
     /// Clips the run's earlier pipelines made (numbers go on after a reconnect).
     private let clipsBefore: Int
+    /// The preview window (`--preview`) and the appsink "preview" that feeds it; nil without.
+    private let preview: (window: PreviewWindow, sink: AppSink)?
 
     init(config: RecordConfig, pipeline builder: RecordPipeline, control: RecordingControl,
-         plan: OutputPlan, clipsBefore: Int = 0) throws(CamrecError) {
+         plan: OutputPlan, clipsBefore: Int = 0, preview window: PreviewWindow? = nil) throws(CamrecError) {
         self.clipsBefore = clipsBefore
         self.config = config
         self.control = control
@@ -178,6 +180,15 @@ final class RecordingSession {
         } catch {
             throw CamrecError(.usage, "the pipeline template needs an appsink named 'stills' (\(error))")
         }
+        if let window, config.preview != nil {
+            do {
+                preview = (window, try AppSink(pipeline.element(named: PreviewSettings.sinkName)))
+            } catch {
+                throw CamrecError(.usage, "the pipeline template needs {preview} for --preview (\(error))")
+            }
+        } else {
+            preview = nil
+        }
         do {
             var decimator: RateDecimator?
             if case .camera(_, let format) = config.source, format.rate != config.rate {
@@ -231,6 +242,16 @@ final class RecordingSession {
             clipSoundToken = clipSoundSink.map { recorder.attachSound(to: $0) }
             clips = recorder
         }
+        var previewToken: AppSinkCallbacksToken?
+        if let preview {
+            let (gate, limit, standby) = (gate, config.maxDuration?.seconds, config.standby)
+            let duration = self.frameDuration
+            previewToken = preview.window.show(framesOf: preview.sink) {
+                standby ? PreviewStatus(label: "STANDBY")
+                    : PreviewStatus(label: "REC", elapsed: gate.recordedSeconds(frameDuration: duration), limit: limit)
+            }
+        }
+        defer { previewToken?.remove() }
         var motion: MotionWatcher?
         if let settings = config.motion, let recorder = clips {
             motion = try Self.watchMotion(settings, pipeline: pipeline, size: config.picture.orientation.outputSize(config.size),
