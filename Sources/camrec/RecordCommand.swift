@@ -106,6 +106,9 @@ enum RecordCommand: Subcommand {
             }
         }
         let printer = RecordingPrinter(console: console)
+        // The preview window's pipeline starts threads: they must block the signals that
+        // the watcher below takes, or a stop signal delivered to one of them would kill camrec.
+        if options.preview.mode != .off, !options.printPipeline { SignalWatcher.block(SignalWatcher.recordingSignals) }
         // The preview window opens before the camera: without a display, nothing is touched.
         let preview = options.printPipeline ? nil : try options.preview.open(environment: ProcessInfo.processInfo.environment) { warning in
             printer.show(.warning(warning))

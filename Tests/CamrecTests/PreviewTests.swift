@@ -69,6 +69,28 @@ struct PreviewTests {
         #expect(Self.result(run)?["reason"] as? String == "max-duration")
     }
 
+    @Test("a stop signal while the window shows finalises the movie (the window's threads never take it)")
+    func stopSignalFinalises() throws {
+        let display = try TestDisplay()
+        defer { display.stop() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let movie = folder.path("signal.mp4")
+        let run = try CamrecBinary.start(["--size", "640x480", "--fps", "30", "--max-duration", "none", "--preview", "--json", movie],
+                                         environment: try Self.camera("yuyv", display: display))
+        defer { run.signal(SIGKILL) }
+        try #require(Self.frameOnScreen(display, while: run) != nil, "no window: \(run.stderrText)")
+        run.signal(SIGUSR1)
+        try #require(run.waitForLine(type: "still"), "\(run.stderrText)")
+        run.signal(SIGINT)
+        #expect(run.wait() == 0, "\(run.stderrText)")
+        let result = try #require(Self.result(run), "\(run.stderrText)")
+        #expect(result["reason"] as? String == "signal")
+        let frames = (result["files"] as? [[String: Any]] ?? []).first { $0["kind"] as? String == "movie" }?["frames"] as? Int
+        let probed = try MediaProbe.probe(movie).frames
+        #expect(frames != nil && probed == frames, "\(result)")
+    }
+
     @Test("a display too slow for the camera costs the movie no frame")
     func slowDisplayNeverCostsTheMovieAFrame() throws {
         let display = try TestDisplay()
