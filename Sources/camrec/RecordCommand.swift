@@ -33,6 +33,7 @@ enum RecordCommand: Subcommand {
               camrec devices [--json] [--check] [--controls]
                                                list cameras and what they can capture
               camrec still [options] OUTPUT.jpg  take a photo (waits for exposure to settle)
+              camrec preview [options]         show the camera in a window, recording nothing
               camrec ctl SOCKET still|stop|status|split|clip|set NAME=VALUE
                                                control a recording started with --control
               camrec help [SUBCOMMAND]         show camrec's or a subcommand's help

@@ -286,7 +286,7 @@ struct PackageTests {
         let man = try ChildProcess.run("man", ["--warnings", "-l", page], environment: ["MANWIDTH": "80", "PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"])
         #expect(man.status == 0 && man.stderr.isEmpty, "\(man.stderr)")
         let text = man.stdoutText
-        for subcommand in [[], ["devices"], ["still"], ["ctl"], ["trim"], ["doctor"], ["encoders"]] {
+        for subcommand in [[], ["devices"], ["still"], ["preview"], ["ctl"], ["trim"], ["doctor"], ["encoders"]] {
             let options = try helpOptions(subcommand)
             #expect(!options.isEmpty)
             for option in options {
