@@ -13,7 +13,9 @@ enum PreviewOptions {
         their own that only ever drops frames, so a slow or closed window never costs
         the movie one. The window uses xvimagesink, else ximagesink (autovideosink
         without X11); CAMREC_PREVIEW_SINK (gst-launch syntax, e.g. ximagesink) picks
-        another sink.
+        another sink. For a recorder without a screen, --serve streams the movie's own
+        frames over RTSP instead: ffplay rtsp://127.0.0.1:8554/live (127.0.0.1 unless an
+        address is given; any other address needs --serve-auth or --serve-insecure).
         """
 }
 

@@ -11,7 +11,7 @@ enum RecordCommand: Subcommand {
         name: "camrec",
         abstract: "Record a movie from a camera (v4l2src → H.264 → MP4, MOV or MKV).",
         usage: "camrec [record] [options] OUTPUT",
-        options: CameraOptions.specs + EncodingOptions.specs + AudioOptions.specs + ClipOptions.specs + PreviewOptions.specs + UnattendedOptions.specs + PictureControlOptions.specs + [PictureControlOptions.settleSpec] + PictureOptions.specs + [
+        options: CameraOptions.specs + EncodingOptions.specs + AudioOptions.specs + ClipOptions.specs + PreviewOptions.specs + ServeOptions.specs + UnattendedOptions.specs + PictureControlOptions.specs + [PictureControlOptions.settleSpec] + PictureOptions.specs + [
             OptionSpec(["--max-duration", "-t"], value: "T", help: "stop by itself after T: 600, 90s, 10m, 1h2m3s, 00:10:00; 0 or none for no limit (default: 10m)"),
             OptionSpec(["--keyframe-interval", "-g"], value: "T", help: "time between keyframes (default: 1s, 0.5s with --segment); a crash loses at most about this much of an MP4/MOV"),
             OptionSpec(["--force", "-f"], help: "replace OUTPUT if it exists"),
@@ -171,6 +171,7 @@ enum RecordCommand: Subcommand {
         let controls = options.printPipeline ? nil : try PreparedControls.prepare(controlRequest, source: resolution.source)
         config.picture = picture
         config.preview = options.printPipeline || preview != nil ? options.preview.settings : nil
+        config.serve = options.serve.settings
         if options.printPipeline {
             do {
                 print(try RecordPipeline(config: config, template: options.template).commandLine())
@@ -194,7 +195,11 @@ enum RecordCommand: Subcommand {
         if let controls { config.cameraBack = { path in controls.camera.reapply(at: path) } }
         defer { for warning in controls?.finish() ?? [] { printer.show(.warning(warning)) } }
         SignalWatcher.block(SignalWatcher.recordingSignals)
-        let recorder = Recorder(config: config, template: options.template, preview: preview)
+        // The live stream listens before the camera's pipeline starts (a taken port stops camrec here).
+        let server = try config.serve.map { settings throws(CamrecError) in try LiveStreamServer.start(settings, codec: config.encoder.codec) }
+        defer { server?.close() }
+        if let server { console.say("camrec: serving the live stream at \(server.url) (watch it with ffplay \(server.url), or VLC)") }
+        let recorder = Recorder(config: config, template: options.template, preview: preview, server: server)
         SignalWatcher.startBatched(SignalWatcher.recordingSignals) { signals in
             for received in signals where received == SIGUSR1 {
                 if !recorder.requestStill(.signal) { console.say("camrec: no still: the recording is not running") }
@@ -297,6 +302,8 @@ struct RecordOptions {
     var clips: ClipChoice
     /// `--preview`, `--preview-stops`.
     var preview: PreviewChoice
+    /// `--serve`, `--serve-auth`, `--serve-insecure`.
+    var serve: ServeChoice
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         camera = try CameraChoice(parsed)
@@ -304,6 +311,7 @@ struct RecordOptions {
         encoding = try EncodingChoice(parsed)
         audio = try AudioChoice(parsed)
         preview = try PreviewChoice(parsed)
+        serve = try ServeChoice(parsed)
         if let limit = try parsed.value("--max-duration", MaxDuration.parseLimit) {
             maxDuration = limit
         } else {

@@ -47,6 +47,8 @@ public struct RecordConfig: Sendable {
     public var motion: MotionSettings?
     /// `--preview`: a branch for the preview window (`PreviewWindow`); nil: none.
     public var preview: PreviewSettings?
+    /// `--serve`: a branch of the encoded stream for the RTSP server (`LiveStreamServer`); nil: none.
+    public var serve: ServeSettings?
 
     public init(
         source: VideoSource, size: FrameSize, rate: FrameRateValue, maxDuration: TimeSpec?,

@@ -53,7 +53,10 @@ public struct RecordPipeline: Sendable {
         let colorimetry = decodes ? ",colorimetry=bt601" : ""
         // Event clips: the encoded stream also goes to the pre-roll (camrec's own code; a
         // printed gst-launch line leaves it out).
-        addEncode(colorimetry: colorimetry, clipFeed: config.clips != nil && !printed, to: &values)
+        // The RTSP server (--serve) takes the movie's own stream too (camrec's code; a printed
+        // gst-launch line leaves it out).
+        addEncode(colorimetry: colorimetry, clipFeed: config.clips != nil && !printed, serveFeed: config.serve != nil && !printed,
+                  to: &values)
         // The picture is changed after the conversion to I420 (which then moves before the
         // tee, leaving the recording branch's videoconvert with nothing to do): turning
         // 4:2:0 moves a quarter fewer bytes than the camera's 4:2:2, and the conversion
@@ -82,14 +85,17 @@ public struct RecordPipeline: Sendable {
     /// and the codec's parser. Passthrough: nothing (the camera's stream is parsed before
     /// the tee). A template written before {encode} existed has `{colorimetry}` and
     /// `{encoder}` followed by h264parse: it is filled that way, and records H.264 only.
-    /// With `clipFeed`, the encoder's output also goes to event clips (`clipFeed`), before
-    /// the parser (a tee's caps are anything; the parser's are the muxer's).
-    private func addEncode(colorimetry: String, clipFeed: Bool = false, to values: inout [String: String]) {
+    /// With `clipFeed`, the encoder's output also goes to event clips (`clipFeed`), and with
+    /// `serveFeed` to the RTSP server (`serveFeed`), before the parser (a tee's caps are
+    /// anything; the parser's are the muxer's).
+    private func addEncode(colorimetry: String, clipFeed: Bool = false, serveFeed: Bool = false,
+                           to values: inout [String: String]) {
         let encoder = config.encoder
+        let taps = (clipFeed ? Self.clipFeed : "") + (serveFeed ? Self.serveFeed : "")
         guard let profile = encoder.profile(size: config.size, rate: config.rate) else {
-            // Passthrough: the camera's own (parsed) stream feeds the clips, parsed again
-            // after the tee so that it links to the muxer.
-            values["encode"] = clipFeed ? Self.clipFeed + " " + encoder.clipParser : ""
+            // Passthrough: the camera's own (parsed) stream feeds the clips and the server,
+            // parsed again after the tee so that it links to the muxer.
+            values["encode"] = taps.isEmpty ? "" : taps + " " + encoder.clipParser
             return
         }
         let used = template.placeholders
@@ -99,7 +105,7 @@ public struct RecordPipeline: Sendable {
             return
         }
         let raw = "video/x-raw" + (profile.inputFormat.map { ",format=" + $0 } ?? "") + colorimetry
-        let feed = clipFeed ? Self.clipFeed + " " + encoder.clipParser : encoder.parser
+        let feed = taps.isEmpty ? encoder.parser : taps + " " + encoder.clipParser
         values["encode"] = "! videoconvert ! \(raw) ! \(profile.element) name=encoder \(feed)"
     }
 
@@ -109,6 +115,13 @@ public struct RecordPipeline: Sendable {
     static let clipFeed = " ! tee name=encoded encoded. ! queue name=clipqueue leaky=downstream max-size-buffers=0"
         + " max-size-bytes=0 max-size-time=5000000000 ! appsink name=clipfeed sync=false async=false"
         + " wait-on-eos=false encoded."
+
+    /// The branch after the encoder (or, with --codec copy, at the recording branch's start)
+    /// that feeds the RTSP server (`LiveStreamServer`): a tee, a leaky queue and an
+    /// appsink that drops, so a server that falls behind costs the movie nothing.
+    static let serveFeed = " ! tee name=served served. ! queue name=servequeue leaky=downstream max-size-buffers=0"
+        + " max-size-bytes=0 max-size-time=2000000000 ! appsink name=serve sync=false async=false wait-on-eos=false"
+        + " enable-last-sample=false served."
 
     /// The same for the sound: the sound encoder's output to event clips, and on to the
     /// muxer's sound pad (named, so the tee's caps do not matter there).

@@ -16,13 +16,18 @@ public final class Recorder: Sendable {
     private let control = RecordingControl()
     /// The preview window (`--preview`), kept across the pipelines of a run; nil without.
     private let preview: PreviewWindow?
+    /// The RTSP server (`--serve`), kept across the pipelines of a run; nil without.
+    private let server: LiveStreamServer?
 
     /// A recorder for `config`; `preview` (opened by the caller, which closes it) shows the
-    /// camera's frames while it records, when `config.preview` asks for it.
-    public init(config: RecordConfig, template: PipelineTemplate = .record, preview: PreviewWindow? = nil) {
+    /// camera's frames while it records, when `config.preview` asks for it; `server`
+    /// (started by the caller, which closes it) serves the encoded stream when `config.serve` does.
+    public init(config: RecordConfig, template: PipelineTemplate = .record, preview: PreviewWindow? = nil,
+                server: LiveStreamServer? = nil) {
         self.config = config
         self.template = template
         self.preview = preview
+        self.server = server
     }
 
     /// Asks the recording to stop: the first request finalises the file (EOS), a second
@@ -100,7 +105,8 @@ public final class Recorder: Sendable {
             let lost: String
             do {
                 let session = try RecordingSession(config: sessionConfig, pipeline: RecordPipeline(config: sessionConfig, template: template),
-                                                   control: control, plan: plan, clipsBefore: run.lastClip, preview: preview)
+                                                   control: control, plan: plan, clipsBefore: run.lastClip, preview: preview,
+                                                   server: server)
                 let result = try session.run(announce: run.sessions == 0, events: events)
                 run.add(result)
                 failedRestarts = 0

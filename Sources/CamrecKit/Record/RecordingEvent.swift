@@ -75,6 +75,8 @@ public struct RecordingStart: Sendable, Codable, Equatable {
     public var standby: Bool?
     /// The sound recorded with the movie; nil for a silent movie.
     public var audio: StartedAudio?
+    /// With `--serve`: where the live stream is (`rtsp://127.0.0.1:8554/live`).
+    public var serveURL: String?
 }
 
 /// The sound of a recording, as the `started` line reports it.

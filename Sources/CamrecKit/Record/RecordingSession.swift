@@ -44,9 +44,12 @@ final class RecordingSession {
     private let clipsBefore: Int
     /// The preview window (`--preview`) and the appsink "preview" that feeds it; nil without.
     private let preview: (window: PreviewWindow, sink: AppSink)?
+    /// The RTSP server (`--serve`) and the appsink "serve" that feeds it; nil without.
+    private let served: (server: LiveStreamServer, sink: AppSink)?
 
     init(config: RecordConfig, pipeline builder: RecordPipeline, control: RecordingControl,
-         plan: OutputPlan, clipsBefore: Int = 0, preview window: PreviewWindow? = nil) throws(CamrecError) {
+         plan: OutputPlan, clipsBefore: Int = 0, preview window: PreviewWindow? = nil,
+         server: LiveStreamServer? = nil) throws(CamrecError) {
         self.clipsBefore = clipsBefore
         self.config = config
         self.control = control
@@ -189,6 +192,15 @@ final class RecordingSession {
         } else {
             preview = nil
         }
+        if let server, config.serve != nil {
+            do {
+                served = (server, try AppSink(pipeline.element(named: "serve")))
+            } catch {
+                throw CamrecError(.usage, "the pipeline template needs {encode} for --serve (\(error))")
+            }
+        } else {
+            served = nil
+        }
         do {
             var decimator: RateDecimator?
             if case .camera(_, let format) = config.source, format.rate != config.rate {
@@ -251,7 +263,11 @@ final class RecordingSession {
                     : PreviewStatus(label: "REC", elapsed: gate.recordedSeconds(frameDuration: duration), limit: limit)
             }
         }
-        defer { previewToken?.remove() }
+        let serveToken = served.map { $0.server.serve(framesOf: $0.sink) }
+        defer {
+            previewToken?.remove()
+            serveToken?.remove()
+        }
         var motion: MotionWatcher?
         if let settings = config.motion, let recorder = clips {
             motion = try Self.watchMotion(settings, pipeline: pipeline, size: config.picture.orientation.outputSize(config.size),
@@ -282,13 +298,15 @@ final class RecordingSession {
                 return LivePhotoTrigger.trigger(recorder, stills: stills, gate: gate, after: after)
             }
         }
+        let serveURL = served?.server.url
         control.attach(bus: bus, stills: stills, split: { [gate] in gate.requestSplit() }, clip: clipTrigger) {
             RecorderStatus(
                 state: control.pendingStop.count > 0 || gate.isClosed ? "stopping" : "recording",
                 path: plan.currentPath, elapsed: gate.recordedSeconds(frameDuration: frameDuration),
                 frames: gate.frames, stills: 0, droppedFrames: gate.droppedFrames,
                 maxDuration: config.maxDuration?.seconds,
-                segment: config.segments == nil ? nil : plan.movieCount, preRollBytes: clipRecorder?.preRollBytes)
+                segment: config.segments == nil ? nil : plan.movieCount, preRollBytes: clipRecorder?.preRollBytes,
+                serveURL: serveURL)
         }
         if announce { events(.started(startInfo())) }
         var result: RecordingResult
@@ -375,6 +393,7 @@ final class RecordingSession {
         start.keyframeInterval = frames.map { Double($0) / config.rate.framesPerSecond }
         start.audio = config.audio.map(StartedAudio.init)
         if config.standby { start.standby = true }
+        start.serveURL = served?.server.url
         return start
     }
 
