@@ -131,6 +131,25 @@ struct LiveStreamTests {
         #expect(!folder.contents.contains("door.mkv"), "\(folder.contents)")
     }
 
+    @Test("a port another server holds stops camrec before it records (exit 69)")
+    func portTaken() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let socket = folder.path("control")
+        let first = try Self.record([], to: folder.path("first.mkv"), socket: socket)
+        defer { first.signal(SIGKILL) }
+        let url = try Self.url(first)
+        let port = try #require(url.split(separator: ":").last?.split(separator: "/").first.map(String.init))
+        let second = try CamrecBinary.run(["--size", "640x480", "--max-duration", "1s", "--serve", port, folder.path("second.mkv")],
+                                          environment: try Self.camera())
+        #expect(second.status == 69, "\(second.stderr)")
+        #expect(second.stderr.contains("--serve 127.0.0.1:\(port): ") && second.stderr.contains("choose another port or address"),
+                "\(second.stderr)")
+        #expect(!folder.contents.contains { $0.hasPrefix("second") }, "\(folder.contents)")
+        #expect(RecordingWait.stop(socket: socket))
+        #expect(first.wait() == 0, "\(first.stderrText)")
+    }
+
     @Test("a recorder is never open to a network by accident", arguments: [
         (["--serve", "0.0.0.0:8554"], "--serve 0.0.0.0:8554 would let anyone who reaches 0.0.0.0 watch the camera: give --serve-auth USER:PASSWORD"),
         (["--serve", "[::]:8554"], "would let anyone who reaches :: watch the camera"),

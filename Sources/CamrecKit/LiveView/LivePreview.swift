@@ -92,7 +92,8 @@ public final class LivePreview: Sendable {
             _ = try? pipeline.setState(.null)
         }
         // Closing the window is how a desktop user ends it, as q is on the terminal.
-        window.onClose { [self] reason in requestStop(.control, message: reason) }
+        // Weak: the window may outlive the preview (the caller closes it).
+        window.onClose { [weak self] reason in self?.requestStop(.control, message: reason) }
         do {
             try pipeline.setStateThrowingPostedError(.playing)
         } catch {

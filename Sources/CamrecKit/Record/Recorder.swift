@@ -87,10 +87,11 @@ public final class Recorder: Sendable {
             identity = try? DeviceIdentity.read(path: path)
         }
         if let preview, let settings = config.preview {
-            preview.onClose { [self] reason in
+            // Weak: the window may outlive the recorder (the caller closes it).
+            preview.onClose { [weak self] reason in
                 if settings.stopsRecording {
                     events(.warning(reason + ": stopping the recording (--preview-stops)"))
-                    requestStop(.control)
+                    self?.requestStop(.control)
                 } else {
                     events(.warning(reason + ": the recording goes on without it"))
                 }
