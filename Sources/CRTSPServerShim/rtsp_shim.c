@@ -3,6 +3,9 @@
 #include <gst/app/gstappsrc.h>
 #include <gst/rtsp-server/rtsp-server.h>
 
+/* The media's appsrcs, by stream: the picture, and the sound when there is one. */
+static const char *const feed_names[CAMREC_RTSP_STREAMS] = {"feed", "sound"};
+
 struct CamrecRtspServer {
     GMainContext *context;
     GMainLoop *loop;
@@ -12,12 +15,14 @@ struct CamrecRtspServer {
     int port;
     /* Guards `feed` and `caps`: pushes come from a streaming thread, media from the loop's. */
     GMutex lock;
-    GstElement *feed;
-    GstCaps *caps;
-    /* The feed whose timestamps are rebased, and by how much: the camera's frame times,
-       moved to the media's running time at the first frame it got (evenly spaced, unlike
-       arrival times). */
-    GstElement *stamped;
+    GstElement *feeds[CAMREC_RTSP_STREAMS];
+    GstCaps *caps[CAMREC_RTSP_STREAMS];
+    /* Counts the media made; `stamped` is the one whose offset is known. The recording's
+       running times (the camera's frame times, the sound's sample times) are moved by
+       `offset` to the media's running time at the first buffer it got: evenly spaced,
+       unlike arrival times, and picture and sound stay in step. */
+    guint media;
+    guint stamped;
     GstClockTimeDiff offset;
 };
 
@@ -34,16 +39,26 @@ static void media_configure(GstRTSPMediaFactory *factory, GstRTSPMedia *media, g
     (void)factory;
     CamrecRtspServer *self = data;
     GstElement *bin = gst_rtsp_media_get_element(media);
-    GstElement *feed = gst_bin_get_by_name_recurse_up(GST_BIN(bin), "feed");
+    GstElement *feeds[CAMREC_RTSP_STREAMS];
+    for (int i = 0; i < CAMREC_RTSP_STREAMS; i++) feeds[i] = gst_bin_get_by_name_recurse_up(GST_BIN(bin), feed_names[i]);
     gst_object_unref(bin);
-    if (!feed) return;
+    GstElement *old[CAMREC_RTSP_STREAMS];
     g_mutex_lock(&self->lock);
-    if (self->caps) gst_app_src_set_caps(GST_APP_SRC(feed), self->caps);
-    GstElement *old = self->feed;
-    self->feed = feed;
-    self->stamped = NULL;
+    self->media++;
+    for (int i = 0; i < CAMREC_RTSP_STREAMS; i++) {
+        if (feeds[i] && self->caps[i]) gst_app_src_set_caps(GST_APP_SRC(feeds[i]), self->caps[i]);
+        old[i] = self->feeds[i];
+        self->feeds[i] = feeds[i];
+    }
     g_mutex_unlock(&self->lock);
-    if (old) gst_object_unref(old);
+    for (int i = 0; i < CAMREC_RTSP_STREAMS; i++) if (old[i]) gst_object_unref(old[i]);
+}
+
+/* `time` of a buffer of `sample`, as running time in the recording (its segment's). */
+static GstClockTime running_time(GstSample *sample, GstClockTime time) {
+    const GstSegment *segment = gst_sample_get_segment(sample);
+    if (!GST_CLOCK_TIME_IS_VALID(time) || !segment || segment->format != GST_FORMAT_TIME) return time;
+    return gst_segment_to_running_time(segment, GST_FORMAT_TIME, time);
 }
 
 static gboolean quit_loop(gpointer data) {
@@ -110,27 +125,26 @@ CamrecRtspServer *camrec_rtsp_server_new(const char *address, int port, const ch
 
 int camrec_rtsp_server_port(const CamrecRtspServer *server) { return server->port; }
 
-int camrec_rtsp_server_push(CamrecRtspServer *self, GstSample *sample) {
+int camrec_rtsp_server_push(CamrecRtspServer *self, int stream, GstSample *sample) {
     GstBuffer *buffer = gst_sample_get_buffer(sample);
     GstCaps *caps = gst_sample_get_caps(sample);
-    if (!buffer) return 0;
-    g_mutex_lock(&self->lock);
-    if (caps && (!self->caps || !gst_caps_is_equal(caps, self->caps))) gst_caps_replace(&self->caps, caps);
-    GstElement *feed = self->feed ? gst_object_ref(self->feed) : NULL;
-    g_mutex_unlock(&self->lock);
-    if (!feed) return 0;
-    /* A shallow copy (the memory is shared), its times moved to the media's running time. */
-    GstBuffer *copy = gst_buffer_copy(buffer);
-    GstClockTime pts = GST_BUFFER_PTS(buffer), dts = GST_BUFFER_DTS(buffer);
+    if (!buffer || stream < 0 || stream >= CAMREC_RTSP_STREAMS) return 0;
+    GstClockTime pts = running_time(sample, GST_BUFFER_PTS(buffer));
+    GstClockTime dts = running_time(sample, GST_BUFFER_DTS(buffer));
     GstClockTime first = GST_CLOCK_TIME_IS_VALID(dts) ? dts : pts;
     g_mutex_lock(&self->lock);
-    if (self->stamped != feed && GST_CLOCK_TIME_IS_VALID(first)) {
+    if (caps && (!self->caps[stream] || !gst_caps_is_equal(caps, self->caps[stream]))) gst_caps_replace(&self->caps[stream], caps);
+    GstElement *feed = self->feeds[stream] ? gst_object_ref(self->feeds[stream]) : NULL;
+    if (feed && self->stamped != self->media && GST_CLOCK_TIME_IS_VALID(first)) {
         GstClockTime now = gst_element_get_current_running_time(feed);
-        self->stamped = feed;
+        self->stamped = self->media;
         self->offset = GST_CLOCK_DIFF(first, GST_CLOCK_TIME_IS_VALID(now) ? now : 0);
     }
     GstClockTimeDiff offset = self->offset;
     g_mutex_unlock(&self->lock);
+    if (!feed) return 0;
+    /* A shallow copy (the memory is shared), its times moved to the media's running time. */
+    GstBuffer *copy = gst_buffer_copy(buffer);
     GST_BUFFER_PTS(copy) = GST_CLOCK_TIME_IS_VALID(pts) && (GstClockTimeDiff)pts + offset >= 0 ? pts + offset : GST_CLOCK_TIME_NONE;
     GST_BUFFER_DTS(copy) = GST_CLOCK_TIME_IS_VALID(dts) && (GstClockTimeDiff)dts + offset >= 0 ? dts + offset : GST_CLOCK_TIME_NONE;
     GstCaps *current = gst_app_src_get_caps(GST_APP_SRC(feed));
@@ -169,8 +183,10 @@ void camrec_rtsp_server_free(CamrecRtspServer *self) {
     if (self->server) g_object_unref(self->server);
     g_main_loop_unref(self->loop);
     g_main_context_unref(self->context);
-    if (self->feed) gst_object_unref(self->feed);
-    if (self->caps) gst_caps_unref(self->caps);
+    for (int i = 0; i < CAMREC_RTSP_STREAMS; i++) {
+        if (self->feeds[i]) gst_object_unref(self->feeds[i]);
+        if (self->caps[i]) gst_caps_unref(self->caps[i]);
+    }
     g_mutex_clear(&self->lock);
     g_free(self);
 }

@@ -196,7 +196,7 @@ enum RecordCommand: Subcommand {
         defer { for warning in controls?.finish() ?? [] { printer.show(.warning(warning)) } }
         SignalWatcher.block(SignalWatcher.recordingSignals)
         // The live stream listens before the camera's pipeline starts (a taken port stops camrec here).
-        let server = try config.serve.map { settings throws(CamrecError) in try LiveStreamServer.start(settings, codec: config.encoder.codec) }
+        let server = try config.serve.map { settings throws(CamrecError) in try LiveStreamServer.start(settings, codec: config.encoder.codec, sound: config.audio?.codec) }
         defer { server?.close() }
         if let server { console.say("camrec: serving the live stream at \(server.url) (watch it with ffplay \(server.url), or VLC)") }
         let recorder = Recorder(config: config, template: options.template, preview: preview, server: server)

@@ -116,6 +116,25 @@ struct LiveStreamTests {
         #expect(run.wait() == 0, "\(run.stderrText)")
     }
 
+    @Test("with --audio, the stream has the movie's sound too", arguments: [("mp4", "aac"), ("mkv", "opus")])
+    func soundIsServed(_ container: String, _ codec: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let socket = folder.path("control")
+        let run = try Self.record(["--audio", "test"], to: folder.path("sound.\(container)"), socket: socket)
+        defer { run.signal(SIGKILL) }
+        let url = try Self.url(run)
+        let probe = try Self.probe(url)
+        let streams = probe.stdoutText.split(separator: "\n").map(String.init)
+        #expect(probe.status == 0 && streams.contains("h264,640,480") && streams.contains { $0 == codec || $0.hasPrefix(codec + ",") },
+                "\(probe.stdoutText) \(probe.stderr)")
+        let sound = try ChildProcess.run("ffmpeg", ["-nostdin", "-v", "error", "-rtsp_transport", "tcp", "-i", url, "-map", "0:a",
+                                                    "-t", "1", "-f", "null", "-"], timeout: 60)
+        #expect(sound.status == 0, "\(sound.stderr)")
+        #expect(RecordingWait.stop(socket: socket))
+        #expect(run.wait() == 0, "\(run.stderrText)")
+    }
+
     @Test("with --standby (no movie), the stream still serves live view")
     func standbyServes() throws {
         let folder = try TemporaryFolder()

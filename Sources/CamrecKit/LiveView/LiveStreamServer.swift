@@ -5,7 +5,7 @@ import Synchronization
 
 /// The RTSP server of `--serve` (gst-rtsp-server): one shared mount, `/live`, whose media is
 /// `appsrc ! parser ! RTP payloader`, fed with the recording's own encoded frames (no second
-/// encode). Every client watches the same media; one that stalls is dropped by the server's
+/// encode), and a second such chain for the sound when the movie has sound. Every client watches the same media; one that stalls is dropped by the server's
 /// own backlog limit, and the feed never blocks: the recording's branch is a leaky queue
 /// into an appsink that drops, and the media's appsrc is leaky too.
 ///
@@ -22,21 +22,32 @@ public final class LiveStreamServer: Sendable {
         let pointer: OpaquePointer
     }
 
-    /// The media every client gets, for the recording's `codec`; nil when it cannot be served.
-    static func media(for codec: VideoCodec) -> String? {
-        let feed = "appsrc name=feed is-live=true format=time max-bytes=0 max-buffers=120"
-            + " leaky-type=downstream block=false"
+    /// The media every client gets, for the recording's `codec` and `sound`; nil when the
+    /// picture cannot be served.
+    static func media(for codec: VideoCodec, sound: AudioCodec? = nil) -> String? {
+        let feed = { (name: String) in
+            "appsrc name=\(name) is-live=true format=time max-bytes=0 max-buffers=120 leaky-type=downstream block=false"
+        }
+        let picture: String
         switch codec {
-        case .h264: return "( \(feed) ! h264parse config-interval=-1 ! rtph264pay name=pay0 pt=96 config-interval=-1 )"
-        case .h265: return "( \(feed) ! h265parse config-interval=-1 ! rtph265pay name=pay0 pt=96 config-interval=-1 )"
+        case .h264: picture = "\(feed("feed")) ! h264parse config-interval=-1 ! rtph264pay name=pay0 pt=96 config-interval=-1"
+        case .h265: picture = "\(feed("feed")) ! h265parse config-interval=-1 ! rtph265pay name=pay0 pt=96 config-interval=-1"
         case .mjpeg: return nil
         }
+        var sounds = ""
+        switch sound {
+        case .aac?: sounds = " \(feed("sound")) ! aacparse ! rtpmp4gpay name=pay1 pt=97"
+        case .opus?: sounds = " \(feed("sound")) ! opusparse ! rtpopuspay name=pay1 pt=97"
+        case nil: break
+        }
+        return "( " + picture + sounds + " )"
     }
 
-    /// Listens as `settings` says and serves the `codec` stream; throws when the codec cannot
-    /// be served or the address cannot be listened on (taken, not this machine's).
-    public static func start(_ settings: ServeSettings, codec: VideoCodec) throws(CamrecError) -> LiveStreamServer {
-        guard let media = media(for: codec) else {
+    /// Listens as `settings` says and serves the `codec` stream, with `sound` when the movie
+    /// has it; throws when the codec cannot be served or the address cannot be listened on
+    /// (taken, not this machine's).
+    public static func start(_ settings: ServeSettings, codec: VideoCodec, sound: AudioCodec? = nil) throws(CamrecError) -> LiveStreamServer {
+        guard let media = media(for: codec, sound: sound) else {
             throw CamrecError(.usage, "--serve streams H.264 or H.265, not \(codec.rawValue): record with --codec h264 (the default) to serve it")
         }
         var failure: UnsafeMutablePointer<CChar>?
@@ -57,20 +68,34 @@ public final class LiveStreamServer: Sendable {
 
     deinit { close() }
 
+    /// The media's streams.
+    enum Stream: Int32 {
+        case picture = 0, sound = 1
+    }
+
     /// Serves the encoded frames `sink` gets (on its streaming thread, never blocking it).
     /// The token stops it.
     public func serve(framesOf sink: AppSink) -> AppSinkCallbacksToken {
+        serve(sink, as: .picture)
+    }
+
+    /// Serves the encoded sound `sink` gets, as `serve(framesOf:)` does the picture.
+    public func serve(soundOf sink: AppSink) -> AppSinkCallbacksToken {
+        serve(sink, as: .sound)
+    }
+
+    private func serve(_ sink: AppSink, as stream: Stream) -> AppSinkCallbacksToken {
         sink.setCallbacks(newSample: { [self] view in
-            if let sample = view.pullSample() { push(sample) }
+            if let sample = view.pullSample() { push(sample, to: stream) }
             return .ok
         })
     }
 
-    /// Hands one encoded frame to the media being served (dropped when no one watches).
-    func push(_ sample: Sample) {
+    /// Hands one encoded buffer to the media being served (dropped when no one watches).
+    func push(_ sample: Sample, to stream: Stream) {
         server.withLock { handle in
             guard let handle else { return }
-            _ = camrec_rtsp_server_push(handle.pointer, sample.samplePointer)
+            _ = camrec_rtsp_server_push(handle.pointer, stream.rawValue, sample.samplePointer)
         }
     }
 

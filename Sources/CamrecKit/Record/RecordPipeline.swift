@@ -69,8 +69,10 @@ public struct RecordPipeline: Sendable {
         if config.audio != nil || template.placeholders.contains("audio") {
             // Event clips take the sound encoder's output too.
             let clipSound = config.clips != nil && !printed ? Self.clipSoundFeed + " " : ""
-            // Standby: the sound goes only to the clips.
-            let muxerPad = config.standby && !printed ? Self.standbySoundFeed : clipSound + "mux.audio_0"
+            // The RTSP server takes the sound encoder's output too (--serve).
+            let serveSound = config.serve != nil && !printed ? Self.serveSoundFeed + " " : ""
+            // Standby: the sound goes only to the clips (and the server).
+            let muxerPad = serveSound + (config.standby && !printed ? Self.standbySoundFeed : clipSound + "mux.audio_0")
             values["audio"] = config.audio.map { audio in
                 audio.branch(muxerPad: muxerPad) { value in
                     printed ? ShellQuoting.quote(value) : "\"" + Self.escapeForParser(value) + "\""
@@ -122,6 +124,11 @@ public struct RecordPipeline: Sendable {
     static let serveFeed = " ! tee name=served served. ! queue name=servequeue leaky=downstream max-size-buffers=0"
         + " max-size-bytes=0 max-size-time=2000000000 ! appsink name=serve sync=false async=false wait-on-eos=false"
         + " enable-last-sample=false served."
+
+    /// The same for the sound: the sound encoder's output to the RTSP server, and on.
+    static let serveSoundFeed = "tee name=servedaudio ! queue name=servesoundqueue leaky=downstream max-size-buffers=0"
+        + " max-size-bytes=0 max-size-time=2000000000 ! appsink name=servesound sync=false async=false wait-on-eos=false"
+        + " enable-last-sample=false servedaudio. !"
 
     /// The same for the sound: the sound encoder's output to event clips, and on to the
     /// muxer's sound pad (named, so the tee's caps do not matter there).

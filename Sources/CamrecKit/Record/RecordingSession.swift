@@ -44,8 +44,9 @@ final class RecordingSession {
     private let clipsBefore: Int
     /// The preview window (`--preview`) and the appsink "preview" that feeds it; nil without.
     private let preview: (window: PreviewWindow, sink: AppSink)?
-    /// The RTSP server (`--serve`) and the appsink "serve" that feeds it; nil without.
-    private let served: (server: LiveStreamServer, sink: AppSink)?
+    /// The RTSP server (`--serve`) and the appsinks "serve" and, with sound, "servesound"
+    /// that feed it; nil without.
+    private let served: (server: LiveStreamServer, sink: AppSink, sound: AppSink?)?
 
     init(config: RecordConfig, pipeline builder: RecordPipeline, control: RecordingControl,
          plan: OutputPlan, clipsBefore: Int = 0, preview window: PreviewWindow? = nil,
@@ -194,9 +195,10 @@ final class RecordingSession {
         }
         if let server, config.serve != nil {
             do {
-                served = (server, try AppSink(pipeline.element(named: "serve")))
+                served = (server, try AppSink(pipeline.element(named: "serve")),
+                          config.audio == nil ? nil : try AppSink(pipeline.element(named: "servesound")))
             } catch {
-                throw CamrecError(.usage, "the pipeline template needs {encode} for --serve (\(error))")
+                throw CamrecError(.usage, "the pipeline template needs {encode} (and {audio} with --audio) for --serve (\(error))")
             }
         } else {
             served = nil
@@ -264,9 +266,11 @@ final class RecordingSession {
             }
         }
         let serveToken = served.map { $0.server.serve(framesOf: $0.sink) }
+        let serveSoundToken = served.flatMap { served in served.sound.map { served.server.serve(soundOf: $0) } }
         defer {
             previewToken?.remove()
             serveToken?.remove()
+            serveSoundToken?.remove()
         }
         var motion: MotionWatcher?
         if let settings = config.motion, let recorder = clips {

@@ -48,6 +48,19 @@ import Testing
         #expect(ServeSettings(address: "::", port: 0).url(port: 40000) == "rtsp://[::]:40000/live")
     }
 
+    @Test func theSoundEncoderOutputIsTappedBeforeTheMuxer() throws {
+        var sound = config()
+        sound.audio = AudioSettings(input: AudioInput(element: .test, reason: "test"), container: .mp4)
+        let line = try RecordPipeline(config: sound).description(location: "x.mp4")
+        #expect(line.contains("name=audioencoder bitrate=") && line.contains(" ! tee name=servedaudio ! queue name=servesoundqueue leaky=downstream"),
+                "\(line)")
+        #expect(line.contains("appsink name=servesound sync=false async=false wait-on-eos=false enable-last-sample=false servedaudio. ! mux.audio_0"),
+                "\(line)")
+        let media = LiveStreamServer.media(for: .h264, sound: .aac) ?? ""
+        #expect(media.contains("appsrc name=sound") && media.contains("rtpmp4gpay name=pay1"), "\(media)")
+        #expect(LiveStreamServer.media(for: .h264, sound: .opus)?.contains("rtpopuspay name=pay1") == true)
+    }
+
     @Test func onlyH264AndH265AreServed() {
         #expect(LiveStreamServer.media(for: .h264)?.contains("rtph264pay name=pay0") == true)
         #expect(LiveStreamServer.media(for: .h265)?.contains("rtph265pay name=pay0") == true)
