@@ -25,9 +25,9 @@ enum PreviewCommand: Subcommand {
             would record. The window shows PREVIEW in its corner; it drops frames it cannot
             show in time.
 
-            On an interactive terminal, the key s takes a still (the newest frame at full
-            size: an MJPEG camera's own JPEG unless the picture is changed) and q ends the
-            preview; SIGUSR1 takes a still too. Closing the window, q, SIGINT, SIGTERM or
+            In the window or on an interactive terminal, the key s takes a still (the newest
+            frame at full size: an MJPEG camera's own JPEG unless the picture is changed)
+            and q ends the preview; SIGUSR1 takes a still too. Closing the window, q, SIGINT, SIGTERM or
             SIGHUP end it (exit 0). It needs a display: with DISPLAY and WAYLAND_DISPLAY
             unset it stops before opening the camera (exit 64).
 
@@ -98,6 +98,14 @@ enum PreviewCommand: Subcommand {
         }
         let keys = KeyboardControl(onStill: { preview.requestStill(.key) }, onStop: { preview.requestStop(.control) })
         defer { keys.restore() }
+        // The same keys in the window.
+        window.onKey { key in
+            switch key.lowercased() {
+            case "s": preview.requestStill(.key)
+            case "q", "escape": preview.requestStop(.control)
+            default: break
+            }
+        }
         let from = resolution.source.deviceName == "test" ? "the test pattern" : resolution.source.deviceName
         console.say("camrec: preview of \(from) at \(resolution.size) \(resolution.rate) fps in a window (\(window.sink)); "
             + "nothing is recorded: s takes a still; q, Ctrl-C or closing the window ends it")

@@ -11,7 +11,8 @@ enum PreviewOptions {
     static let discussion = """
         Live view (--preview): the window shows the camera's frames on a branch of
         their own that only ever drops frames, so a slow or closed window never costs
-        the movie one. The window uses xvimagesink, else ximagesink (autovideosink
+        the movie one. In the window, as on the terminal, s takes a still, c makes a
+        clip and q stops. The window uses xvimagesink, else ximagesink (autovideosink
         without X11); CAMREC_PREVIEW_SINK (gst-launch syntax, e.g. ximagesink) picks
         another sink. For a recorder without a screen, --serve streams the movie's own
         frames over RTSP instead: ffplay rtsp://127.0.0.1:8554/live (127.0.0.1 unless an

@@ -224,6 +224,15 @@ enum RecordCommand: Subcommand {
         let keys = KeyboardControl(onStill: { recorder.requestStill(.key) }, onStop: { recorder.requestStop(.control) },
                                    onClip: { Self.clip(recorder, console: console) })
         defer { keys.restore() }
+        // The same keys in the preview window.
+        preview?.onKey { key in
+            switch key.lowercased() {
+            case "s": recorder.requestStill(.key)
+            case "c": Self.clip(recorder, console: console)
+            case "q": recorder.requestStop(.control)
+            default: break
+            }
+        }
         let result = try recorder.run { event in printer.show(event) }
         for warning in controls?.finish() ?? [] { printer.show(.warning(warning)) }
         printer.show(result)

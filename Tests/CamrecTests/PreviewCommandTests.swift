@@ -49,6 +49,25 @@ struct PreviewCommandTests {
         #expect(result["message"] as? String == "the preview window was closed")
     }
 
+    @Test("in the window, s takes a still and q ends it")
+    func keysInTheWindow() throws {
+        let display = try TestDisplay()
+        defer { display.stop() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let run = try CamrecBinary.start(Self.arguments + ["--stills", folder.path("key-%d.jpg"), "--json"],
+                                         environment: try PreviewTests.camera("mjpeg", display: display))
+        defer { run.signal(SIGKILL) }
+        try #require(PreviewTests.frameOnScreen(display, while: run) != nil, "no window: \(run.stderrText)")
+        #expect(try display.press("s") == 1)
+        try #require(run.waitForLine(type: "still"), "\(run.stderrText)")
+        #expect(run.lines(type: "still").first?["trigger"] as? String == "key")
+        #expect(try display.press("q") == 1)
+        #expect(run.wait() == 0, "\(run.stderrText)")
+        #expect(run.lines(type: "result").last?["reason"] as? String == "control")
+        #expect(folder.contents == ["key-1.jpg"], "\(folder.contents)")
+    }
+
     @Test("on a terminal, s takes a still and q ends it")
     func keysOnATerminal() throws {
         let display = try TestDisplay()

@@ -91,6 +91,28 @@ struct PreviewTests {
         #expect(frames != nil && probed == frames, "\(result)")
     }
 
+    @Test("in the window, s takes a still and q stops and finalises the recording")
+    func keysInTheWindow() throws {
+        let display = try TestDisplay()
+        defer { display.stop() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let movie = folder.path("keys.mp4")
+        let run = try CamrecBinary.start(["--size", "640x480", "--fps", "30", "--max-duration", "none", "--preview", "--json", movie],
+                                         environment: try Self.camera("yuyv", display: display))
+        defer { run.signal(SIGKILL) }
+        try #require(Self.frameOnScreen(display, while: run) != nil, "no window: \(run.stderrText)")
+        #expect(try display.press("s") == 1)
+        try #require(run.waitForLine(type: "still"), "\(run.stderrText)")
+        #expect(try display.press("q") == 1)
+        #expect(run.wait() == 0, "\(run.stderrText)")
+        let result = try #require(Self.result(run))
+        #expect(result["reason"] as? String == "control")
+        let frames = (result["files"] as? [[String: Any]] ?? []).first { $0["kind"] as? String == "movie" }?["frames"] as? Int
+        let probed = try MediaProbe.probe(movie).frames
+        #expect(frames != nil && probed == frames, "\(result)")
+    }
+
     @Test("a display too slow for the camera costs the movie no frame")
     func slowDisplayNeverCostsTheMovieAFrame() throws {
         let display = try TestDisplay()

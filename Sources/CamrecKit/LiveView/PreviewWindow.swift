@@ -21,6 +21,8 @@ public final class PreviewWindow: Sendable {
     private let source: AppSrc
     private let overlay: Element
     private let shared = Shared()
+    /// Sees the keys pressed in the window (navigation events, travelling up from the sink).
+    private let keyWatch: Pad
 
     /// What the bus thread and the streaming thread share.
     private final class Shared: Sendable {
@@ -31,6 +33,10 @@ public final class PreviewWindow: Sendable {
             var closed: String?
             /// Called once when the window goes (closed by the user, or failed).
             var onClose: (@Sendable (String) -> Void)?
+            /// Called with each key pressed in the window.
+            var onKey: (@Sendable (String) -> Void)?
+            /// Removes the key probe.
+            var keyToken: ProbeToken?
             /// `close()` was called.
             var stopped = false
         }
@@ -74,6 +80,7 @@ public final class PreviewWindow: Sendable {
         do {
             source = try AppSrc(pipeline.element(named: "previewsrc"))
             overlay = try pipeline.element(named: "previewstatus")
+            keyWatch = try overlay.staticPad("src")
             // READY opens the display: a display that is not there fails here, before any camera.
             _ = try pipeline.setStateThrowingPostedError(.ready)
             _ = try pipeline.setStateThrowingPostedError(.playing)
@@ -124,6 +131,22 @@ public final class PreviewWindow: Sendable {
         if let closed { handler(closed) }
     }
 
+    /// Calls `handler` with each key pressed while the window has the focus ("s", "q", as X11
+    /// names them), on the window's event thread: keep it short.
+    public func onKey(_ handler: @escaping @Sendable (String) -> Void) {
+        let shared = shared
+        let token = keyWatch.addProbe(.upstreamEvent) { info in
+            if let key = info.event?.navigationKeyPress, let handler = shared.state.withLock({ $0.onKey }) { handler(key) }
+            return .pass
+        }
+        let replaced = shared.state.withLock { state -> ProbeToken? in
+            defer { state.keyToken = token }
+            state.onKey = handler
+            return state.keyToken
+        }
+        replaced?.remove()
+    }
+
     /// Whether the window is still showing.
     public var isShowing: Bool { shared.state.withLock { $0.closed == nil && !$0.stopped } }
 
@@ -156,6 +179,7 @@ public final class PreviewWindow: Sendable {
             return !state.stopped
         }
         guard first else { return }
+        shared.state.withLock { $0.keyToken }?.remove()
         _ = try? pipeline.setState(.null)
     }
 

@@ -92,6 +92,15 @@ final class TestDisplay: @unchecked Sendable {
         return Int(result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 
+    /// Presses and releases `key` (an X11 key name: "s", "q") in every top-level window
+    /// that takes WM_DELETE_WINDOW (camrec's); the number of windows.
+    @discardableResult
+    func press(_ key: String) throws -> Int {
+        let tool = try WindowCloser.built()
+        let result = try ChildProcess.run(tool, ["key", key], environment: environment(ProcessInfo.processInfo.environment))
+        return Int(result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
     func stop() {
         guard process.isRunning else { return }
         process.terminate()
@@ -102,14 +111,15 @@ final class TestDisplay: @unchecked Sendable {
 }
 
 /// A small X client, compiled once per test process, that sends WM_DELETE_WINDOW to the
-/// windows that take it. (A window manager does this when its close button is pressed; the
-/// test display has none.) Needs libx11-dev.
+/// windows that take it (a window manager does this when its close button is pressed; the
+/// test display has none), or with `key NAME` a key press and release. Needs libx11-dev.
 enum WindowCloser {
     static let source = #"""
         #include <X11/Xlib.h>
         #include <stdio.h>
         #include <string.h>
-        int main(void) {
+        int main(int argc, char **argv) {
+            int pressing = argc == 3 && strcmp(argv[1], "key") == 0;
             Display *display = XOpenDisplay(NULL);
             if (!display) { fprintf(stderr, "cannot open the display\n"); return 2; }
             Atom protocols = XInternAtom(display, "WM_PROTOCOLS", False);
@@ -124,6 +134,22 @@ enum WindowCloser {
                 if (!XGetWMProtocols(display, children[i], &list, &n)) continue;
                 for (int k = 0; k < n; k++) {
                     if (list[k] != close) continue;
+                    if (pressing) {
+                        XEvent key;
+                        memset(&key, 0, sizeof key);
+                        key.xkey.window = children[i];
+                        key.xkey.root = DefaultRootWindow(display);
+                        key.xkey.x = key.xkey.y = key.xkey.x_root = key.xkey.y_root = 1;
+                        key.xkey.same_screen = True;
+                        key.xkey.time = CurrentTime;
+                        key.xkey.keycode = XKeysymToKeycode(display, XStringToKeysym(argv[2]));
+                        key.xkey.type = KeyPress;
+                        XSendEvent(display, children[i], True, KeyPressMask, &key);
+                        key.xkey.type = KeyRelease;
+                        XSendEvent(display, children[i], True, KeyReleaseMask, &key);
+                        asked++;
+                        continue;
+                    }
                     XEvent event;
                     memset(&event, 0, sizeof event);
                     event.xclient.type = ClientMessage;
