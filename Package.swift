@@ -22,6 +22,15 @@ let package = Package(
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]
         ),
         .target(name: "CGStreamerShim", dependencies: ["CGStreamer"]),
+        // gst-rtsp-server (libgstrtspserver-1.0-dev) and camrec's small C owner of one server
+        // with one shared, appsrc-fed mount (`camrec --serve`).
+        .systemLibrary(
+            name: "CRTSPServer",
+            pkgConfig: "gstreamer-rtsp-server-1.0",
+            providers: [.apt(["libgstrtspserver-1.0-dev"])]
+        ),
+        .target(name: "CRTSPServerShim", dependencies: ["CRTSPServer", "CGStreamer"],
+                linkerSettings: [.linkedLibrary("gstrtspserver-1.0"), .linkedLibrary("gstapp-1.0")]),
         // camrec's own elements in C (camrecflip: a faster videoflip for I420), registered by
         // GStreamer's Runtime.initialize right after gst_init. gstvideo is named for the plugin
         // library; camrec links it already (CGStreamer's module map).
@@ -43,7 +52,7 @@ let package = Package(
         .target(name: "MP4"),
         .target(
             name: "CamrecKit",
-            dependencies: ["GStreamer", "V4L2", "MP4", "MediaValues"],
+            dependencies: ["GStreamer", "V4L2", "MP4", "MediaValues", "CRTSPServerShim"],
             // Sources/CamrecKit/Pipelines links to the top-level pipelines/ folder: the
             // templates are compiled in, so an installed binary needs no data files.
             resources: [.embedInCode("Pipelines")]

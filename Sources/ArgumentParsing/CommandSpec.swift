@@ -117,11 +117,16 @@ public struct CommandSpec: Sendable {
             let (spec, attached) = try resolve(argument)
             guard spec.takesValue else {
                 if let attached {
-                    throw UsageError(
-                        "option '\(spec.name)' does not take a value; write '\(spec.name)' without '\(attached)'"
-                    )
+                    guard let placeholder = spec.attachedValueName else {
+                        throw UsageError(
+                            "option '\(spec.name)' does not take a value; write '\(spec.name)' without '\(attached)'"
+                        )
+                    }
+                    guard !attached.isEmpty else {
+                        throw UsageError("option '\(spec.name)=' needs a value after '=': write '\(spec.name)' or '\(spec.name)=\(placeholder)'")
+                    }
                 }
-                result.occurrences[spec.name, default: []].append("")
+                result.occurrences[spec.name, default: []].append(attached ?? "")
                 continue
             }
             let value: String

@@ -125,6 +125,7 @@ extension CommandSpec {
         let long = option.names.filter { $0.hasPrefix("--") }
         var text = (short + long).joined(separator: ", ")
         if let valueName = option.valueName { text += " " + valueName }
+        if let attached = option.attachedValueName { text += "[=" + attached + "]" }
         return text
     }
 }

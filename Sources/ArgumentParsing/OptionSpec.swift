@@ -11,6 +11,9 @@ public struct OptionSpec: Sendable, Hashable {
     /// Whether the option may be given several times, each value kept
     /// (read them with ``ParsedArguments/values(_:)``).
     public let repeatable: Bool
+    /// For a flag that may also be given a value, attached only (`--preview` or
+    /// `--preview=auto`): the placeholder shown as `[=auto]`; nil for other options.
+    public private(set) var attachedValueName: String?
 
     /// Creates an option.
     ///
@@ -32,6 +35,16 @@ public struct OptionSpec: Sendable, Hashable {
         self.valueName = value
         self.help = help
         self.repeatable = repeatable
+        self.attachedValueName = nil
+    }
+
+    /// Creates a flag that may also carry a value, attached with `=` only (`--preview`,
+    /// `--preview=auto`): a value in the next argument would be ambiguous with a positional.
+    /// Read it with ``ParsedArguments/flag(_:)`` (given at all) and
+    /// ``ParsedArguments/attachedValue(_:)`` (its value, nil when bare).
+    public init(_ names: [String], attachedValue: String, help: String) {
+        self.init(names, help: help)
+        self.attachedValueName = attachedValue
     }
 
     /// The canonical (first) name, e.g. `"--device"`.

@@ -31,6 +31,16 @@ public struct ParsedArguments: Sendable {
         return occurrences[spec.name] != nil
     }
 
+    /// The value attached to the flag `name` (`--preview=auto` gives "auto"); nil when it
+    /// was not given or given bare (see ``OptionSpec/init(_:attachedValue:help:)``). The last
+    /// occurrence wins.
+    public func attachedValue(_ name: String) -> String? {
+        let spec = option(name)
+        precondition(spec.attachedValueName != nil, "'\(name)' takes no attached value; read it with flag(_:)")
+        guard let last = occurrences[spec.name]?.last, !last.isEmpty else { return nil }
+        return last
+    }
+
     /// The value of option `name` (e.g. `"--device"`), or `nil` if it was not given.
     /// When a non-repeatable option is given several times the last value wins.
     public func value(_ name: String) -> String? {

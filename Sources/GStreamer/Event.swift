@@ -92,6 +92,15 @@ public struct EventView {
         return parsed.map { Segment($0.pointee) }
     }
 
+    /// The key of a navigation key-press event (a key pressed in a video sink's window, as
+    /// X11 names it: "s", "q", "space"); nil for any other event.
+    public var navigationKeyPress: String? {
+        guard gst_navigation_event_get_type(eventPointer) == GST_NAVIGATION_EVENT_KEY_PRESS else { return nil }
+        var key: UnsafePointer<gchar>?
+        guard gst_navigation_event_parse_key_event(eventPointer, &key) != 0, let key else { return nil }
+        return String(cString: key)
+    }
+
     /// A CAPS event's caps (the wrapper takes its own reference); nil for other events.
     public var caps: Caps? {
         guard eventPointer.pointee.type == GST_EVENT_CAPS else { return nil }

@@ -12,6 +12,8 @@ public struct ProbeKind: OptionSet, Sendable {
     public static let buffer = ProbeKind(rawValue: GST_PAD_PROBE_TYPE_BUFFER.rawValue)
     /// Events flowing downstream (stream start, caps, segment, EOS, …).
     public static let downstreamEvent = ProbeKind(rawValue: GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue)
+    /// Events flowing upstream (QoS, seeks, navigation from a video sink's window, …).
+    public static let upstreamEvent = ProbeKind(rawValue: GST_PAD_PROBE_TYPE_EVENT_UPSTREAM.rawValue)
     /// Queries travelling downstream, seen before they are sent to the peer. (GStreamer
     /// also calls a downstream-query probe once the peer answered, with the PULL bit, but
     /// only when the answer succeeded; this kind asks for the first call only. A probe that
@@ -54,9 +56,10 @@ public struct ProbeInfo {
         return BufferView(borrowing: buffer)
     }
 
-    /// The event, for an event probe (borrowed, like the info).
+    /// The event, for an event probe, downstream or upstream (borrowed, like the info).
     public var event: EventView? {
-        guard info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue != 0,
+        let events = GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue | GST_PAD_PROBE_TYPE_EVENT_UPSTREAM.rawValue
+        guard info.pointee.type.rawValue & events != 0,
               let event = camrec_probe_info_event(info)
         else { return nil }
         return EventView(borrowing: event)

@@ -16,6 +16,7 @@ enum CommandCatalog {
         case "record": RecordCommand.spec
         case "devices": DevicesCommand.spec
         case "still": StillCommand.spec
+        case "preview": PreviewCommand.spec
         case "ctl": CtlCommand.spec
         case "trim": TrimCommand.spec
         case "recover": RecoverCommand.spec

@@ -7,7 +7,7 @@ enum CommandDispatcher {
     static let version = "0.1.0"
 
     /// The subcommands; `help [SUBCOMMAND]` prints a subcommand's `--help`.
-    static let subcommands = Subcommands(["record", "devices", "still", "ctl", "trim", "recover", "doctor", "encoders", "help"], default: "record")
+    static let subcommands = Subcommands(["record", "devices", "still", "preview", "ctl", "trim", "recover", "doctor", "encoders", "help"], default: "record")
 
     /// `camrec --version`: camrec's version and the source revision it was built from, then
     /// the GStreamer it runs with.
@@ -40,6 +40,7 @@ enum CommandDispatcher {
         case "devices": DevicesCommand.main(arguments)
         case "ctl": CtlCommand.main(arguments)
         case "still": StillCommand.main(arguments)
+        case "preview": PreviewCommand.main(arguments)
         case "trim": TrimCommand.main(arguments)
         case "recover": RecoverCommand.main(arguments)
         case "doctor": DoctorCommand.main(arguments)

@@ -45,6 +45,10 @@ enum ManPage {
             ".SH ENVIRONMENT",
             ".TP", "\\fBCAMREC_DEVICE_PATHS\\fR",
             "Colon-separated device paths probed besides /dev/video0 \\[u2026] /dev/video63.",
+            ".TP", "\\fBDISPLAY\\fR, \\fBWAYLAND_DISPLAY\\fR",
+            "Where \\fB\\-\\-preview\\fR and \\fBcamrec preview\\fR open their window; with both unset they stop before opening the camera (\\fB\\-\\-preview=auto\\fR records without a window).",
+            ".TP", "\\fBCAMREC_PREVIEW_SINK\\fR",
+            "The preview window's video sink in gst\\-launch syntax (default: xvimagesink, else ximagesink; autovideosink without X11).",
             ".TP", "\\fBNO_COLOR\\fR",
             "When set and not empty, the progress line on a terminal has no colour.",
             ".SH FILES",
@@ -103,6 +107,7 @@ enum ManPage {
         let long = option.names.filter { $0.hasPrefix("--") }
         var text = (short + long).map { "\\fB\(escape($0))\\fR" }.joined(separator: ", ")
         if let value = option.valueName { text += " \\fI\(escape(value))\\fR" }
+        if let value = option.attachedValueName { text += "[=\\fI\(escape(value))\\fR]" }
         return text
     }
 

@@ -34,6 +34,8 @@ enum MultiCameraRecording {
         if options.controlPath != nil { found.append("--control") }
         if stillsGiven { found.append("--stills") }
         if options.encoding.codec == .copy { found.append("--codec copy") }
+        if options.preview.mode != .off { found.append("--preview") }
+        if options.serve.settings != nil { found.append("--serve") }
         return found
     }
 

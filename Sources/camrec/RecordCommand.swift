@@ -11,7 +11,7 @@ enum RecordCommand: Subcommand {
         name: "camrec",
         abstract: "Record a movie from a camera (v4l2src → H.264 → MP4, MOV or MKV).",
         usage: "camrec [record] [options] OUTPUT",
-        options: CameraOptions.specs + EncodingOptions.specs + AudioOptions.specs + ClipOptions.specs + UnattendedOptions.specs + PictureControlOptions.specs + [PictureControlOptions.settleSpec] + PictureOptions.specs + MultiCameraRecording.specs + [
+        options: CameraOptions.specs + EncodingOptions.specs + AudioOptions.specs + ClipOptions.specs + PreviewOptions.specs + ServeOptions.specs + UnattendedOptions.specs + PictureControlOptions.specs + [PictureControlOptions.settleSpec] + PictureOptions.specs + MultiCameraRecording.specs + [
             OptionSpec(["--max-duration", "-t"], value: "T", help: "stop by itself after T: 600, 90s, 10m, 1h2m3s, 00:10:00; 0 or none for no limit (default: 10m)"),
             OptionSpec(["--keyframe-interval", "-g"], value: "T", help: "time between keyframes (default: 1s, 0.5s with --segment); a crash loses at most about this much of an MP4/MOV"),
             OptionSpec(["--force", "-f"], help: "replace OUTPUT if it exists"),
@@ -33,6 +33,7 @@ enum RecordCommand: Subcommand {
               camrec devices [--json] [--check] [--controls]
                                                list cameras and what they can capture
               camrec still [options] OUTPUT.jpg  take a photo (waits for exposure to settle)
+              camrec preview [options]         show the camera in a window, recording nothing
               camrec ctl SOCKET still|stop|status|split|clip|set NAME=VALUE
                                                control a recording started with --control
               camrec help [SUBCOMMAND]         show camrec's or a subcommand's help
@@ -62,6 +63,8 @@ enum RecordCommand: Subcommand {
             \(AudioOptions.discussion)
 
             \(ClipOptions.discussion)
+
+            \(PreviewOptions.discussion)
 
             \(PictureControlOptions.discussion)
 
@@ -108,6 +111,16 @@ enum RecordCommand: Subcommand {
                 try OutputFile.checkDestination(clips.path(counter: 1, date: Date()), overwrite: true)
             }
         }
+        let printer = RecordingPrinter(console: console)
+        // The preview window's pipeline starts threads: they must block the signals that
+        // the watcher below takes, or a stop signal delivered to one of them would kill camrec.
+        if options.preview.mode != .off, !options.printPipeline { SignalWatcher.block(SignalWatcher.recordingSignals) }
+        // The preview window opens before the camera: without a display, nothing is touched.
+        let preview = options.printPipeline ? nil : try options.preview.open(environment: ProcessInfo.processInfo.environment) { warning in
+            printer.show(.warning(warning))
+        }
+        defer { preview?.close() }
+        if let preview { console.say("camrec: preview: a window (\(preview.sink)) shows the camera; closing it \(options.preview.stops ? "stops" : "does not stop") the recording") }
         let encodingRequest = options.encoding.request(keyframeInterval: options.keyframeInterval?.seconds
             ?? EncoderSettings.defaultKeyframeInterval(segmented: options.unattended.segments != nil))
         let needsDecoding = needsDecoding(options, picture: picture)
@@ -162,6 +175,8 @@ enum RecordCommand: Subcommand {
         }
         let controls = options.printPipeline ? nil : try PreparedControls.prepare(controlRequest, source: resolution.source)
         config.picture = picture
+        config.preview = options.printPipeline || preview != nil ? options.preview.settings : nil
+        config.serve = options.serve.settings
         if options.printPipeline {
             do {
                 print(try RecordPipeline(config: config, template: options.template).commandLine())
@@ -170,7 +185,6 @@ enum RecordCommand: Subcommand {
             }
             return .success
         }
-        let printer = RecordingPrinter(console: console)
         for warning in resolution.warnings + encoding.warnings
             + startWarnings(options, source: resolution.source, picture: config.picture) {
             printer.show(.warning(warning))
@@ -186,7 +200,11 @@ enum RecordCommand: Subcommand {
         if let controls { config.cameraBack = { path in controls.camera.reapply(at: path) } }
         defer { for warning in controls?.finish() ?? [] { printer.show(.warning(warning)) } }
         SignalWatcher.block(SignalWatcher.recordingSignals)
-        let recorder = Recorder(config: config, template: options.template)
+        // The live stream listens before the camera's pipeline starts (a taken port stops camrec here).
+        let server = try config.serve.map { settings throws(CamrecError) in try LiveStreamServer.start(settings, codec: config.encoder.codec, sound: config.audio?.codec) }
+        defer { server?.close() }
+        if let server { console.say("camrec: serving the live stream at \(server.url) (watch it with ffplay \(server.url), or VLC)") }
+        let recorder = Recorder(config: config, template: options.template, preview: preview, server: server)
         SignalWatcher.startBatched(SignalWatcher.recordingSignals) { signals in
             for received in signals where received == SIGUSR1 {
                 if !recorder.requestStill(.signal) { console.say("camrec: no still: the recording is not running") }
@@ -211,6 +229,15 @@ enum RecordCommand: Subcommand {
         let keys = KeyboardControl(onStill: { recorder.requestStill(.key) }, onStop: { recorder.requestStop(.control) },
                                    onClip: { Self.clip(recorder, console: console) })
         defer { keys.restore() }
+        // The same keys in the preview window.
+        preview?.onKey { key in
+            switch key.lowercased() {
+            case "s": recorder.requestStill(.key)
+            case "c": Self.clip(recorder, console: console)
+            case "q": recorder.requestStop(.control)
+            default: break
+            }
+        }
         let result = try recorder.run { event in printer.show(event) }
         for warning in controls?.finish() ?? [] { printer.show(.warning(warning)) }
         printer.show(result)
@@ -291,12 +318,18 @@ struct RecordOptions {
     var audio: AudioChoice
     /// `--pre-roll`, `--post-roll`, `--max-clip`.
     var clips: ClipChoice
+    /// `--preview`, `--preview-stops`.
+    var preview: PreviewChoice
+    /// `--serve`, `--serve-auth`, `--serve-insecure`.
+    var serve: ServeChoice
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         camera = try CameraChoice(parsed)
         picture = try PictureChoice(parsed)
         encoding = try EncodingChoice(parsed)
         audio = try AudioChoice(parsed)
+        preview = try PreviewChoice(parsed)
+        serve = try ServeChoice(parsed)
         if let limit = try parsed.value("--max-duration", MaxDuration.parseLimit) {
             maxDuration = limit
         } else {

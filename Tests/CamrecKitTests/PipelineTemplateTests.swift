@@ -8,7 +8,7 @@ import Testing
         for name in ["name=src", "name=t", "name=record", "name=stills"] {
             #expect(body.contains(name), "record.pipeline lacks \(name)")
         }
-        #expect(PipelineTemplate.record.placeholders == ["source", "caps", "decode_shared", "picture", "decode_record", "encode", "output", "audio", "motion"])
+        #expect(PipelineTemplate.record.placeholders == ["source", "caps", "decode_shared", "picture", "decode_record", "encode", "output", "audio", "motion", "preview"])
     }
 
     @Test func renderFillsPlaceholdersAndDropsComments() throws {

@@ -298,13 +298,14 @@ import Testing
         #expect(folder.contents.isEmpty)
     }
 
-    @Test func optionsNotYetPerCameraAreRefused() throws {
+    @Test(arguments: [(["--segment", "1s"], "--segment"), (["--preview"], "--preview"), (["--serve", "0"], "--serve")])
+    func optionsNotYetPerCameraAreRefused(_ options: [String], _ named: String) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let run = try CamrecBinary.run(["--device", "/dev/video0", "--device", "/dev/video1", "--segment", "1s", folder.path("m.mp4")],
+        let run = try CamrecBinary.run(["--device", "/dev/video0", "--device", "/dev/video1"] + options + [folder.path("m.mp4")],
                                        environment: environment([Self.camera(0), Self.camera(1)]))
         #expect(run.status == 64, "\(run.stderr)")
-        #expect(run.stderr.contains("--segment"))
+        #expect(run.stderr.contains(named), "\(run.stderr)")
         #expect(folder.contents.isEmpty)
     }
 }

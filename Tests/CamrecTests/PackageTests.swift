@@ -92,7 +92,7 @@ struct PackageTests {
         let depends = try Packaging.field("Depends", of: deb).split(separator: ",").map {
             String($0.split(separator: "(")[0]).trimmingCharacters(in: .whitespaces)
         }
-        for package in ["libc6", "libglib2.0-0", "libgstreamer1.0-0", "libgstreamer-plugins-base1.0-0",
+        for package in ["libc6", "libglib2.0-0", "libgstreamer1.0-0", "libgstreamer-plugins-base1.0-0", "libgstrtspserver-1.0-0",
                         "gstreamer1.0-plugins-base", "gstreamer1.0-plugins-good", "gstreamer1.0-plugins-bad",
                         "gstreamer1.0-plugins-ugly", "gstreamer1.0-libav", "gstreamer1.0-x", "fonts-dejavu-core"] {
             #expect(depends.contains(package), "Depends lacks \(package): \(depends)")
@@ -286,7 +286,7 @@ struct PackageTests {
         let man = try ChildProcess.run("man", ["--warnings", "-l", page], environment: ["MANWIDTH": "80", "PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"])
         #expect(man.status == 0 && man.stderr.isEmpty, "\(man.stderr)")
         let text = man.stdoutText
-        for subcommand in [[], ["devices"], ["still"], ["ctl"], ["trim"], ["doctor"], ["encoders"]] {
+        for subcommand in [[], ["devices"], ["still"], ["preview"], ["ctl"], ["trim"], ["doctor"], ["encoders"]] {
             let options = try helpOptions(subcommand)
             #expect(!options.isEmpty)
             for option in options {

@@ -20,4 +20,6 @@ public struct RecorderStatus: Sendable, Codable, Equatable {
     public var segment: Int?
     /// With event clips: the bytes of encoded stream the pre-roll holds in memory.
     public var preRollBytes: Int?
+    /// With `--serve`: where the live stream is (`rtsp://127.0.0.1:8554/live`).
+    public var serveURL: String?
 }

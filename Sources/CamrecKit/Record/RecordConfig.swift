@@ -48,6 +48,10 @@ public struct RecordConfig: Sendable {
     /// Several cameras in one run: this camera's place at the barrier that starts all
     /// their movies at one instant (`MultiCameraRecorder`); nil for a run of one camera.
     public var startBarrier: StartBarrier.Member?
+    /// `--preview`: a branch for the preview window (`PreviewWindow`); nil: none.
+    public var preview: PreviewSettings?
+    /// `--serve`: a branch of the encoded stream for the RTSP server (`LiveStreamServer`); nil: none.
+    public var serve: ServeSettings?
 
     public init(
         source: VideoSource, size: FrameSize, rate: FrameRateValue, maxDuration: TimeSpec?,

@@ -53,7 +53,10 @@ public struct RecordPipeline: Sendable {
         let colorimetry = decodes ? ",colorimetry=bt601" : ""
         // Event clips: the encoded stream also goes to the pre-roll (camrec's own code; a
         // printed gst-launch line leaves it out).
-        addEncode(colorimetry: colorimetry, clipFeed: config.clips != nil && !printed, to: &values)
+        // The RTSP server (--serve) takes the movie's own stream too (camrec's code; a printed
+        // gst-launch line leaves it out).
+        addEncode(colorimetry: colorimetry, clipFeed: config.clips != nil && !printed, serveFeed: config.serve != nil && !printed,
+                  to: &values)
         // The picture is changed after the conversion to I420 (which then moves before the
         // tee, leaving the recording branch's videoconvert with nothing to do): turning
         // 4:2:0 moves a quarter fewer bytes than the camera's 4:2:2, and the conversion
@@ -61,12 +64,15 @@ public struct RecordPipeline: Sendable {
         Self.addPicture(config.picture, size: config.size, printed: printed, to: &values, template: template,
                         convertFirst: "videoconvert ! video/x-raw,format=I420" + colorimetry)
         addMotion(to: &values, printed: printed)
+        addPreview(to: &values, printed: printed)
         // A template written before {audio} existed records silent movies.
         if config.audio != nil || template.placeholders.contains("audio") {
             // Event clips take the sound encoder's output too.
             let clipSound = config.clips != nil && !printed ? Self.clipSoundFeed + " " : ""
-            // Standby: the sound goes only to the clips.
-            let muxerPad = config.standby && !printed ? Self.standbySoundFeed : clipSound + "mux.audio_0"
+            // The RTSP server takes the sound encoder's output too (--serve).
+            let serveSound = config.serve != nil && !printed ? Self.serveSoundFeed + " " : ""
+            // Standby: the sound goes only to the clips (and the server).
+            let muxerPad = serveSound + (config.standby && !printed ? Self.standbySoundFeed : clipSound + "mux.audio_0")
             values["audio"] = config.audio.map { audio in
                 audio.branch(muxerPad: muxerPad) { value in
                     printed ? ShellQuoting.quote(value) : "\"" + Self.escapeForParser(value) + "\""
@@ -81,14 +87,17 @@ public struct RecordPipeline: Sendable {
     /// and the codec's parser. Passthrough: nothing (the camera's stream is parsed before
     /// the tee). A template written before {encode} existed has `{colorimetry}` and
     /// `{encoder}` followed by h264parse: it is filled that way, and records H.264 only.
-    /// With `clipFeed`, the encoder's output also goes to event clips (`clipFeed`), before
-    /// the parser (a tee's caps are anything; the parser's are the muxer's).
-    private func addEncode(colorimetry: String, clipFeed: Bool = false, to values: inout [String: String]) {
+    /// With `clipFeed`, the encoder's output also goes to event clips (`clipFeed`), and with
+    /// `serveFeed` to the RTSP server (`serveFeed`), before the parser (a tee's caps are
+    /// anything; the parser's are the muxer's).
+    private func addEncode(colorimetry: String, clipFeed: Bool = false, serveFeed: Bool = false,
+                           to values: inout [String: String]) {
         let encoder = config.encoder
+        let taps = (clipFeed ? Self.clipFeed : "") + (serveFeed ? Self.serveFeed : "")
         guard let profile = encoder.profile(size: config.size, rate: config.rate) else {
-            // Passthrough: the camera's own (parsed) stream feeds the clips, parsed again
-            // after the tee so that it links to the muxer.
-            values["encode"] = clipFeed ? Self.clipFeed + " " + encoder.clipParser : ""
+            // Passthrough: the camera's own (parsed) stream feeds the clips and the server,
+            // parsed again after the tee so that it links to the muxer.
+            values["encode"] = taps.isEmpty ? "" : taps + " " + encoder.clipParser
             return
         }
         let used = template.placeholders
@@ -98,7 +107,7 @@ public struct RecordPipeline: Sendable {
             return
         }
         let raw = "video/x-raw" + (profile.inputFormat.map { ",format=" + $0 } ?? "") + colorimetry
-        let feed = clipFeed ? Self.clipFeed + " " + encoder.clipParser : encoder.parser
+        let feed = taps.isEmpty ? encoder.parser : taps + " " + encoder.clipParser
         values["encode"] = "! videoconvert ! \(raw) ! \(profile.element) name=encoder \(feed)"
     }
 
@@ -108,6 +117,18 @@ public struct RecordPipeline: Sendable {
     static let clipFeed = " ! tee name=encoded encoded. ! queue name=clipqueue leaky=downstream max-size-buffers=0"
         + " max-size-bytes=0 max-size-time=5000000000 ! appsink name=clipfeed sync=false async=false"
         + " wait-on-eos=false encoded."
+
+    /// The branch after the encoder (or, with --codec copy, at the recording branch's start)
+    /// that feeds the RTSP server (`LiveStreamServer`): a tee, a leaky queue and an
+    /// appsink that drops, so a server that falls behind costs the movie nothing.
+    static let serveFeed = " ! tee name=served served. ! queue name=servequeue leaky=downstream max-size-buffers=0"
+        + " max-size-bytes=0 max-size-time=2000000000 ! appsink name=serve sync=false async=false wait-on-eos=false"
+        + " enable-last-sample=false served."
+
+    /// The same for the sound: the sound encoder's output to the RTSP server, and on.
+    static let serveSoundFeed = "tee name=servedaudio ! queue name=servesoundqueue leaky=downstream max-size-buffers=0"
+        + " max-size-bytes=0 max-size-time=2000000000 ! appsink name=servesound sync=false async=false wait-on-eos=false"
+        + " enable-last-sample=false servedaudio. !"
 
     /// The same for the sound: the sound encoder's output to event clips, and on to the
     /// muxer's sound pad (named, so the tee's caps do not matter there).
@@ -131,6 +152,45 @@ public struct RecordPipeline: Sendable {
         values["motion"] = "t. ! queue name=motionqueue leaky=downstream max-size-buffers=1 max-size-bytes=0 max-size-time=0 "
             + decode + "! videoscale ! videoconvert ! video/x-raw,format=GRAY8,width=\(MotionSettings.width),height=\(height)"
             + " ! appsink name=motion drop=true max-buffers=1 sync=false async=false wait-on-eos=false"
+    }
+
+    /// Fills {preview}: the preview window's branch off the camera's tee (`--preview`), or
+    /// nothing. A leaky queue of one frame (its own thread: decoding for the window never
+    /// runs on the camera's), the decoder when the tee carries the camera's encoded frames,
+    /// and the appsink "preview" (one frame, dropping) that `PreviewWindow` takes frames from:
+    /// the movie never waits for the window. The printed gst-launch line draws the window in
+    /// the same pipeline instead (autovideosink), as gst-launch has no second pipeline.
+    /// A template written before {preview} existed works while it is not asked for.
+    private func addPreview(to values: inout [String: String], printed: Bool) {
+        guard config.preview != nil || template.placeholders.contains("preview") else { return }
+        guard config.preview != nil else {
+            values["preview"] = ""
+            return
+        }
+        let oneFrame = "leaky=downstream max-size-buffers=1 max-size-bytes=0 max-size-time=0"
+        var decode = ""
+        if case .camera(_, let format) = config.source {
+            switch format.decoding {
+            case .jpeg where !config.picture.isActive || config.encoder.isPassthrough:
+                decode = " ! jpegdec"
+            case .h264 where config.encoder.isPassthrough:
+                // H.264 frames depend on the ones before: they are decoded before any is
+                // dropped (a queue of 2 s, leaky too, so a stuck decoder still costs the movie nothing).
+                decode = " ! avdec_h264 ! queue " + oneFrame
+            default:
+                break
+            }
+        }
+        let queue = decode.contains("avdec_h264")
+            ? "leaky=downstream max-size-buffers=0 max-size-bytes=0 max-size-time=2000000000" : oneFrame
+        let branch = "t. ! queue name=\(PreviewSettings.queueName) \(queue)" + decode
+        if printed {
+            values["preview"] = branch + " ! videoconvert ! textoverlay text=REC valignment=top halignment=left"
+                + " shaded-background=true ! videoconvert ! autovideosink sync=false"
+        } else {
+            values["preview"] = branch + " ! appsink name=\(PreviewSettings.sinkName) drop=true max-buffers=1"
+                + " sync=false async=false wait-on-eos=false enable-last-sample=false"
+        }
     }
 
     /// `--standby`: the sound encoder's output to event clips only.

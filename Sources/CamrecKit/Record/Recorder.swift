@@ -14,10 +14,20 @@ public final class Recorder: Sendable {
     public let config: RecordConfig
     private let template: PipelineTemplate
     private let control = RecordingControl()
+    /// The preview window (`--preview`), kept across the pipelines of a run; nil without.
+    private let preview: PreviewWindow?
+    /// The RTSP server (`--serve`), kept across the pipelines of a run; nil without.
+    private let server: LiveStreamServer?
 
-    public init(config: RecordConfig, template: PipelineTemplate = .record) {
+    /// A recorder for `config`; `preview` (opened by the caller, which closes it) shows the
+    /// camera's frames while it records, when `config.preview` asks for it; `server`
+    /// (started by the caller, which closes it) serves the encoded stream when `config.serve` does.
+    public init(config: RecordConfig, template: PipelineTemplate = .record, preview: PreviewWindow? = nil,
+                server: LiveStreamServer? = nil) {
         self.config = config
         self.template = template
+        self.preview = preview
+        self.server = server
     }
 
     /// Asks the recording to stop: the first request finalises the file (EOS), a second
@@ -77,6 +87,17 @@ public final class Recorder: Sendable {
         if config.reconnect != nil, case .camera(let path, _) = config.source {
             identity = try? DeviceIdentity.read(path: path)
         }
+        if let preview, let settings = config.preview {
+            // Weak: the window may outlive the recorder (the caller closes it).
+            preview.onClose { [weak self] reason in
+                if settings.stopsRecording {
+                    events(.warning(reason + ": stopping the recording (--preview-stops)"))
+                    self?.requestStop(.control)
+                } else {
+                    events(.warning(reason + ": the recording goes on without it"))
+                }
+            }
+        }
         var sessionConfig = config
         var run = RunTotals()
         // Pipelines after a reconnect that failed before their first frame, in a row: a
@@ -86,7 +107,8 @@ public final class Recorder: Sendable {
             let lost: String
             do {
                 let session = try RecordingSession(config: sessionConfig, pipeline: RecordPipeline(config: sessionConfig, template: template),
-                                                   control: control, plan: plan, clipsBefore: run.lastClip)
+                                                   control: control, plan: plan, clipsBefore: run.lastClip, preview: preview,
+                                                   server: server)
                 let result = try session.run(announce: run.sessions == 0, events: events)
                 run.add(result, frames: session.recordedFrames)
                 failedRestarts = 0

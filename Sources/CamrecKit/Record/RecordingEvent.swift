@@ -78,6 +78,8 @@ public struct RecordingStart: Sendable, Codable, Equatable {
     /// Several cameras (`--device` more than once): each camera and its movie, in order
     /// (the line's own fields describe the first); nil for one camera.
     public var cameras: [StartedCamera]?
+    /// With `--serve`: where the live stream is (`rtsp://127.0.0.1:8554/live`).
+    public var serveURL: String?
 }
 
 /// The sound of a recording, as the `started` line reports it.

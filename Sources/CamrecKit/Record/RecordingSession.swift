@@ -45,9 +45,15 @@ final class RecordingSession {
 
     /// Clips the run's earlier pipelines made (numbers go on after a reconnect).
     private let clipsBefore: Int
+    /// The preview window (`--preview`) and the appsink "preview" that feeds it; nil without.
+    private let preview: (window: PreviewWindow, sink: AppSink)?
+    /// The RTSP server (`--serve`) and the appsinks "serve" and, with sound, "servesound"
+    /// that feed it; nil without.
+    private let served: (server: LiveStreamServer, sink: AppSink, sound: AppSink?)?
 
     init(config: RecordConfig, pipeline builder: RecordPipeline, control: RecordingControl,
-         plan: OutputPlan, clipsBefore: Int = 0) throws(CamrecError) {
+         plan: OutputPlan, clipsBefore: Int = 0, preview window: PreviewWindow? = nil,
+         server: LiveStreamServer? = nil) throws(CamrecError) {
         self.clipsBefore = clipsBefore
         self.config = config
         self.control = control
@@ -185,6 +191,25 @@ final class RecordingSession {
         } catch {
             throw CamrecError(.usage, "the pipeline template needs an appsink named 'stills' (\(error))")
         }
+        if let window, config.preview != nil {
+            do {
+                preview = (window, try AppSink(pipeline.element(named: PreviewSettings.sinkName)))
+            } catch {
+                throw CamrecError(.usage, "the pipeline template needs {preview} for --preview (\(error))")
+            }
+        } else {
+            preview = nil
+        }
+        if let server, config.serve != nil {
+            do {
+                served = (server, try AppSink(pipeline.element(named: "serve")),
+                          config.audio == nil ? nil : try AppSink(pipeline.element(named: "servesound")))
+            } catch {
+                throw CamrecError(.usage, "the pipeline template needs {encode} (and {audio} with --audio) for --serve (\(error))")
+            }
+        } else {
+            served = nil
+        }
         do {
             var decimator: RateDecimator?
             if case .camera(_, let format) = config.source, format.rate != config.rate {
@@ -238,6 +263,22 @@ final class RecordingSession {
             clipSoundToken = clipSoundSink.map { recorder.attachSound(to: $0) }
             clips = recorder
         }
+        var previewToken: AppSinkCallbacksToken?
+        if let preview {
+            let (gate, limit, standby) = (gate, config.maxDuration?.seconds, config.standby)
+            let duration = self.frameDuration
+            previewToken = preview.window.show(framesOf: preview.sink) {
+                standby ? PreviewStatus(label: "STANDBY")
+                    : PreviewStatus(label: "REC", elapsed: gate.recordedSeconds(frameDuration: duration), limit: limit)
+            }
+        }
+        let serveToken = served.map { $0.server.serve(framesOf: $0.sink) }
+        let serveSoundToken = served.flatMap { served in served.sound.map { served.server.serve(soundOf: $0) } }
+        defer {
+            previewToken?.remove()
+            serveToken?.remove()
+            serveSoundToken?.remove()
+        }
         var motion: MotionWatcher?
         if let settings = config.motion, let recorder = clips {
             motion = try Self.watchMotion(settings, pipeline: pipeline, size: config.picture.orientation.outputSize(config.size),
@@ -268,13 +309,15 @@ final class RecordingSession {
                 return LivePhotoTrigger.trigger(recorder, stills: stills, gate: gate, after: after)
             }
         }
+        let serveURL = served?.server.url
         control.attach(bus: bus, stills: stills, split: { [gate] in gate.requestSplit() }, clip: clipTrigger) {
             RecorderStatus(
                 state: control.pendingStop.count > 0 || gate.isClosed ? "stopping" : "recording",
                 path: plan.currentPath, elapsed: gate.recordedSeconds(frameDuration: frameDuration),
                 frames: gate.frames, stills: 0, droppedFrames: gate.droppedFrames,
                 maxDuration: config.maxDuration?.seconds,
-                segment: config.segments == nil ? nil : plan.movieCount, preRollBytes: clipRecorder?.preRollBytes)
+                segment: config.segments == nil ? nil : plan.movieCount, preRollBytes: clipRecorder?.preRollBytes,
+                serveURL: serveURL)
         }
         if announce { events(.started(startInfo())) }
         var result: RecordingResult
@@ -361,6 +404,7 @@ final class RecordingSession {
         start.keyframeInterval = frames.map { Double($0) / config.rate.framesPerSecond }
         start.audio = config.audio.map(StartedAudio.init)
         if config.standby { start.standby = true }
+        start.serveURL = served?.server.url
         return start
     }
 

@@ -35,7 +35,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .usage: "usage error: unknown option, malformed value, missing argument"
         case .invalidInput: "invalid input media (trim, recover; --overlay-image)"
         case .noCamera: "no such camera, or no camera at all"
-        case .unavailable: "a GStreamer plugin camrec needs is missing, or no recorder listens on the ctl socket"
+        case .unavailable: "a GStreamer plugin camrec needs is missing, no recorder listens on the ctl socket, or --serve cannot listen"
         case .cannotCreateOutput: "output exists (use --force), or its folder is missing or not writable"
         case .diskFull: "disk full (the recording so far is kept)"
         case .cameraBusy: "camera busy: another program is using it"

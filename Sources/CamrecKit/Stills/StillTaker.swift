@@ -9,7 +9,8 @@ final class StillTaker: @unchecked Sendable {
     /// Built on the stills thread when it starts, off the recording's start-up path.
     private var encoder: Result<StillEncoder, CamrecError>?
     private let settings: StillSettings
-    private let gate: FrameGate
+    /// Where frames are in the movie; nil without one (`camrec preview`).
+    private let gate: FrameGate?
     private let events: @Sendable (RecordingEvent) -> Void
     // Guarded by `condition`.
     private let condition = ThreadCondition()
@@ -25,7 +26,7 @@ final class StillTaker: @unchecked Sendable {
     /// `moviePath` names the movie file a still's frame is in (by the gate's file number),
     /// for a run of several movies; nil when there is one.
     /// With `keeper`, stills are decoded from the frames it keeps (a passthrough recording).
-    init(sink: AppSink, settings: StillSettings, gate: FrameGate,
+    init(sink: AppSink, settings: StillSettings, gate: FrameGate?,
          moviePath: (@Sendable (Int) -> String?)? = nil, keeper: GOPKeeper? = nil,
          events: @escaping @Sendable (RecordingEvent) -> Void) {
         self.sink = sink
@@ -159,6 +160,7 @@ final class StillTaker: @unchecked Sendable {
 
     /// Waits (briefly) for the recording branch to reach the frame, to say where it is.
     private func movieFrame(_ pts: UInt64) -> (frame: MovieFrameLookup, file: Int) {
+        guard let gate else { return (.absent, 0) }
         let deadline = ContinuousClock.now + .seconds(2)
         while true {
             let lookup = gate.place(pts: pts)

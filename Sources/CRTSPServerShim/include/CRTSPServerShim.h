@@ -1,0 +1,39 @@
+#ifndef CRTSPSERVERSHIM_H
+#define CRTSPSERVERSHIM_H
+
+#include <gst/gst.h>
+
+/// An RTSP server (gst-rtsp-server) with one shared mount whose media is fed by an appsrc
+/// named "feed": every client sees the same stream, pushed with camrec_rtsp_server_push.
+/// The server runs its own GLib main loop on a thread of its own. Owned by the caller:
+/// free it exactly once with camrec_rtsp_server_free.
+typedef struct CamrecRtspServer CamrecRtspServer;
+
+/// Streams of the media: 0 the picture (an appsrc named "feed"), 1 the sound ("sound").
+#define CAMREC_RTSP_STREAMS 2
+
+/// Listens on `address`:`port` (0: any free port) and serves `launch` (gst-rtsp-server
+/// launch syntax, with an appsrc named "feed", and one named "sound" with sound) at `path`. With `user` and `password` (both
+/// non-NULL), clients must authenticate with RTSP digest authentication; otherwise anyone
+/// who reaches the address may watch. NULL on failure, with `*error` set to a message the
+/// caller frees with g_free.
+CamrecRtspServer *camrec_rtsp_server_new(const char *address, int port, const char *path, const char *launch,
+                                         const char *user, const char *password, char **error);
+
+/// The port the server listens on (the one chosen for port 0).
+int camrec_rtsp_server_port(const CamrecRtspServer *server);
+
+/// Pushes a copy of `sample` to `stream` (0 picture, 1 sound) of the media being served, if
+/// any: its caps, and its buffer with its running time in the recording (from the sample's
+/// segment) moved to the media's at the first buffer the media got, the same for both
+/// streams, so they stay in step. Never blocks. Returns 1 when a media took it, 0 when no
+/// client is watching. The sample stays the caller's.
+int camrec_rtsp_server_push(CamrecRtspServer *server, int stream, GstSample *sample);
+
+/// How many clients are connected.
+int camrec_rtsp_server_clients(CamrecRtspServer *server);
+
+/// Disconnects every client, stops the server's thread and frees everything.
+void camrec_rtsp_server_free(CamrecRtspServer *server);
+
+#endif

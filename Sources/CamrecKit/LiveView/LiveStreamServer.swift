@@ -1,0 +1,116 @@
+import CRTSPServerShim
+import FoundationEssentials
+import GStreamer
+import Synchronization
+
+/// The RTSP server of `--serve` (gst-rtsp-server): one shared mount, `/live`, whose media is
+/// `appsrc ! parser ! RTP payloader`, fed with the recording's own encoded frames (no second
+/// encode), and a second such chain for the sound when the movie has sound. Every client watches the same media; one that stalls is dropped by the server's
+/// own backlog limit, and the feed never blocks: the recording's branch is a leaky queue
+/// into an appsink that drops, and the media's appsrc is leaky too.
+///
+/// Owns one `CamrecRtspServer` (the C side, with its own thread and main loop): `close()`
+/// (or the last reference going) disconnects the clients and frees it, exactly once.
+public final class LiveStreamServer: Sendable {
+    /// `rtsp://ADDR:PORT/live`, with the port actually listened on.
+    public let url: String
+    /// The owned server; nil once closed.
+    private let server: Mutex<Handle?>
+
+    /// The C server's pointer. Every use is under the mutex, so it may cross threads.
+    private struct Handle: @unchecked Sendable {
+        let pointer: OpaquePointer
+    }
+
+    /// The media every client gets, for the recording's `codec` and `sound`; nil when the
+    /// picture cannot be served.
+    static func media(for codec: VideoCodec, sound: AudioCodec? = nil) -> String? {
+        let feed = { (name: String) in
+            "appsrc name=\(name) is-live=true format=time max-bytes=0 max-buffers=120 leaky-type=downstream block=false"
+        }
+        let picture: String
+        switch codec {
+        case .h264: picture = "\(feed("feed")) ! h264parse config-interval=-1 ! rtph264pay name=pay0 pt=96 config-interval=-1"
+        // H.265 does not reach clients yet (ffprobe finds no stream in what rtph265pay sends),
+        // and Motion JPEG is not packetised: both are refused rather than served broken.
+        case .h265, .mjpeg: return nil
+        }
+        var sounds = ""
+        switch sound {
+        case .aac?: sounds = " \(feed("sound")) ! aacparse ! rtpmp4gpay name=pay1 pt=97"
+        case .opus?: sounds = " \(feed("sound")) ! opusparse ! rtpopuspay name=pay1 pt=97"
+        case nil: break
+        }
+        return "( " + picture + sounds + " )"
+    }
+
+    /// Listens as `settings` says and serves the `codec` stream, with `sound` when the movie
+    /// has it; throws when the codec cannot be served or the address cannot be listened on
+    /// (taken, not this machine's).
+    public static func start(_ settings: ServeSettings, codec: VideoCodec, sound: AudioCodec? = nil) throws(CamrecError) -> LiveStreamServer {
+        guard let media = media(for: codec, sound: sound) else {
+            throw CamrecError(.usage, "--serve streams H.264 only (yet), not \(codec.rawValue): record with --codec h264 (the default) to serve it")
+        }
+        var failure: UnsafeMutablePointer<CChar>?
+        let pointer = camrec_rtsp_server_new(settings.address, Int32(settings.port), ServeSettings.path, media,
+                                             settings.credentials?.user, settings.credentials?.password, &failure)
+        guard let pointer else {
+            let reason = failure.map { String(cString: $0) } ?? "it could not listen"
+            g_free(failure)
+            throw CamrecError(.unavailable, "--serve \(settings.address):\(settings.port): \(reason): choose another port or address")
+        }
+        return LiveStreamServer(pointer, url: settings.url(port: Int(camrec_rtsp_server_port(pointer))))
+    }
+
+    private init(_ pointer: OpaquePointer, url: String) {
+        server = Mutex(Handle(pointer: pointer))
+        self.url = url
+    }
+
+    deinit { close() }
+
+    /// The media's streams.
+    enum Stream: Int32 {
+        case picture = 0, sound = 1
+    }
+
+    /// Serves the encoded frames `sink` gets (on its streaming thread, never blocking it).
+    /// The token stops it.
+    public func serve(framesOf sink: AppSink) -> AppSinkCallbacksToken {
+        serve(sink, as: .picture)
+    }
+
+    /// Serves the encoded sound `sink` gets, as `serve(framesOf:)` does the picture.
+    public func serve(soundOf sink: AppSink) -> AppSinkCallbacksToken {
+        serve(sink, as: .sound)
+    }
+
+    private func serve(_ sink: AppSink, as stream: Stream) -> AppSinkCallbacksToken {
+        sink.setCallbacks(newSample: { [self] view in
+            if let sample = view.pullSample() { push(sample, to: stream) }
+            return .ok
+        })
+    }
+
+    /// Hands one encoded buffer to the media being served (dropped when no one watches).
+    func push(_ sample: Sample, to stream: Stream) {
+        server.withLock { handle in
+            guard let handle else { return }
+            _ = camrec_rtsp_server_push(handle.pointer, stream.rawValue, sample.samplePointer)
+        }
+    }
+
+    /// How many clients are connected now.
+    public var clients: Int {
+        server.withLock { handle in handle.map { Int(camrec_rtsp_server_clients($0.pointer)) } ?? 0 }
+    }
+
+    /// Disconnects every client and stops listening; safe to call more than once.
+    public func close() {
+        let handle = server.withLock { handle in
+            defer { handle = nil }
+            return handle
+        }
+        if let handle { camrec_rtsp_server_free(handle.pointer) }
+    }
+}

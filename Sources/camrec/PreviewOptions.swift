@@ -1,0 +1,71 @@
+import ArgumentParsing
+import CamrecKit
+
+/// The live-view options of `camrec` (record).
+enum PreviewOptions {
+    static let specs = [
+        OptionSpec(["--preview"], attachedValue: "auto", help: "show the live picture in a window while recording, with REC, the time recorded and the limit drawn in the window only (never in the movie); the window drops frames it cannot show, the movie never does; without a display (DISPLAY and WAYLAND_DISPLAY unset) camrec stops before opening the camera (exit 64), or with --preview=auto warns and records without a window"),
+        OptionSpec(["--preview-stops"], help: "with --preview: closing the window stops the recording (finalised, reason control); without it, the recording goes on"),
+    ]
+
+    static let discussion = """
+        Live view (--preview): the window shows the camera's frames on a branch of
+        their own that only ever drops frames, so a slow or closed window never costs
+        the movie one. In the window, as on the terminal, s takes a still, c makes a
+        clip and q stops. The window uses xvimagesink, else ximagesink (autovideosink
+        without X11); CAMREC_PREVIEW_SINK (gst-launch syntax, e.g. ximagesink) picks
+        another sink. For a recorder without a screen, --serve streams the movie's own
+        frames over RTSP instead: ffplay rtsp://127.0.0.1:8554/live (127.0.0.1 unless an
+        address is given; any other address needs --serve-auth or --serve-insecure).
+        """
+}
+
+/// The preview asked for on the command line, typed once.
+struct PreviewChoice {
+    /// How much a missing display matters.
+    enum Mode: Equatable {
+        /// No preview.
+        case off
+        /// `--preview`: no display is an error (exit 64).
+        case required
+        /// `--preview=auto`: no display is a warning, and no window.
+        case ifPossible
+    }
+
+    var mode: Mode
+    /// `--preview-stops`.
+    var stops: Bool
+
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        switch parsed.attachedValue("--preview") {
+        case nil: mode = parsed.flag("--preview") ? .required : .off
+        case "auto": mode = .ifPossible
+        case let other?: throw UsageError("--preview=\(other): unknown value: write --preview, or --preview=auto to record without a window when there is no display")
+        }
+        stops = parsed.flag("--preview-stops")
+        if stops, mode == .off {
+            throw UsageError("--preview-stops needs --preview (closing the preview window is what stops the recording)")
+        }
+    }
+
+    /// The settings for the recording; nil without a preview.
+    var settings: PreviewSettings? { mode == .off ? nil : PreviewSettings(stopsRecording: stops) }
+
+    /// The window, opened before the camera is: nil when none is asked for, or with
+    /// `--preview=auto` when none can be opened (`warn` then says why).
+    func open(environment: [String: String], warn: (String) -> Void) throws(CamrecError) -> PreviewWindow? {
+        guard mode != .off else { return nil }
+        let display = DisplayEnvironment(environment: environment)
+        let sink = environment["CAMREC_PREVIEW_SINK"].flatMap { $0.isEmpty ? nil : $0 }
+        do {
+            return try PreviewWindow.open(display: display, sink: sink)
+        } catch {
+            guard mode == .ifPossible else {
+                let what = error == .noDisplay ? "a display, and DISPLAY and WAYLAND_DISPLAY are unset" : "a window, and \(error.reason)"
+                throw CamrecError(.usage, "--preview needs \(what): run camrec in a desktop session (or ssh -X), or use --preview=auto to record without a window when there is none")
+            }
+            warn("--preview=auto: no preview window (\(error.reason)); recording without one")
+            return nil
+        }
+    }
+}
