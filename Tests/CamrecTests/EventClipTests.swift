@@ -462,8 +462,12 @@ struct EventClipTests {
         #expect(try Self.trigger(socket)["clip"] as? Int == 1)
         try #require(run.waitForLine(type: "camera-back"), "\(run.stderrText)")
         try #require(run.waitForLines(type: "clip", count: 1), "\(run.stderrText)")
-        let before = try #require(RecordingWait.currentFrames(socket: socket))
-        try #require(RecordingWait.frames(before + 10, socket: socket), "\(run.stderrText)")
+        // The next pipeline answers the control socket once it records (its status counts
+        // its own frames; while reconnecting, or between the two, the status is another's or none).
+        try #require(Wait.until(timeout: 60) {
+            let status = RecordingWait.status(socket: socket)
+            return status?["state"] as? String == "recording" && (status?["frames"] as? Int ?? 0) >= 10
+        }, "\(run.stderrText)")
         #expect(try Self.trigger(socket)["clip"] as? Int == 2)
         try #require(run.waitForLines(type: "clip", count: 2), "\(run.stderrText)")
         #expect(RecordingWait.stop(socket: socket))
