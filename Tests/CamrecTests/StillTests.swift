@@ -142,6 +142,30 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: still)) == cameraFrame)
     }
 
+    /// A PNG still from an MJPEG camera: its JPEG frame decoded and written as PNG, the
+    /// frame's stamp still readable (the same frame as the movie's at its index).
+    @Test func pngStillsFromAnMJPEGCamera() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let output = folder.path("mjpeg.mkv")
+        let socket = folder.path("control")
+        let run = try CamrecBinary.start(["--size", "640x480", "--max-duration", "none", "--still-format", "png",
+                                          "--control", socket, "--json", output], environment: camera("/dev/video0,formats=mjpeg"))
+        defer { run.signal(SIGKILL) }
+        try #require(RecordingWait.frames(15, socket: socket), "no 15 frames within 60 s: \(run.stderrText)")
+        run.signal(SIGUSR1)
+        try #require(run.waitForLine(type: "still"), "\(run.stderrText)")
+        #expect(RecordingWait.stop(socket: socket))
+        #expect(run.wait() == 0, "\(run.stderrText)")
+        let line = try #require(stills(in: run.jsonLines).first)
+        let still = try #require(line["path"] as? String)
+        #expect(still.hasSuffix(".png"))
+        let probe = try MediaProbe.probe(still)
+        #expect(probe.codec == "png" && probe.width == 640, "\(probe)")
+        let stamp = try FrameStampReader.sequence(inImage: URL(fileURLWithPath: still))
+        #expect(stamp != nil, "the PNG's camera stamp cannot be read")
+    }
+
     @Test func controlSocketTakesStillsReportsStatusAndStops() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
