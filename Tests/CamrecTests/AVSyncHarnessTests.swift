@@ -48,7 +48,11 @@ struct AVSyncHarnessTests {
         #expect(sync.offsets.count >= 3, "\(sync)")
         if let low = sync.offsets.min(), let high = sync.offsets.max() {
             #expect(high - low < 0.040, "offsets \(sync.offsets)")
-            #expect(abs(low) < 0.25 && abs(high) < 0.25, "offsets \(sync.offsets)")
+            // Each click paired with its own flash (2 s apart), whatever ffmpeg's offset: it
+            // reached −282 ms, steady to a millisecond, on a loaded machine (its pulse input
+            // subtracts a latency estimate that load changes), so only half the flash period
+            // bounds it.
+            #expect(abs(low) < 1.0 && abs(high) < 1.0, "offsets \(sync.offsets)")
         }
         // the clicks were where they should be while ffmpeg recorded
         for click in player.clicks { #expect(abs(click.error) < 0.002, "\(player.clicks)") }

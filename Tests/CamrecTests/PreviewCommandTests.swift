@@ -82,6 +82,11 @@ struct PreviewCommandTests {
         defer { if terminal.isRunning { kill(terminal.processIdentifier, SIGKILL) } }
         let shown = { (try? String(contentsOfFile: typescript, encoding: .utf8)) ?? "" }
         try #require(Wait.until(timeout: 60) { shown().contains("s takes a still") }, "\(shown())")
+        // A still needs a frame: press s once the window shows the camera (a loaded machine
+        // may print the hint long before the first frame).
+        try #require(Wait.until(timeout: 60) {
+            !terminal.isRunning || display.cameraFrameShown(cameraWidth: PreviewTests.size.width) != nil
+        }, "no window: \(shown())")
         keys.fileHandleForWriting.write(Data("s".utf8))
         try #require(Wait.until(timeout: 30) {
             ((try? FileManager.default.contentsOfDirectory(atPath: folder.path("stills"))) ?? []).contains("preview-still-0001.jpg")
