@@ -15,6 +15,9 @@ public struct PipelineTemplate: Sendable {
     /// The built-in recording pipeline (`pipelines/record.pipeline`).
     public static let record = PipelineTemplate(text: String(decoding: PackageResources.record_pipeline, as: UTF8.self))
 
+    /// The built-in pipeline of several cameras on one canvas (`pipelines/compose.pipeline`, `--layout`).
+    public static let compose = PipelineTemplate(text: String(decoding: PackageResources.compose_pipeline, as: UTF8.self))
+
     /// The built-in pipeline of `camrec still` (`pipelines/still.pipeline`).
     public static let still = PipelineTemplate(text: String(decoding: PackageResources.still_pipeline, as: UTF8.self))
 

@@ -48,6 +48,9 @@ public struct RecordConfig: Sendable {
     /// Several cameras in one run: this camera's place at the barrier that starts all
     /// their movies at one instant (`MultiCameraRecorder`); nil for a run of one camera.
     public var startBarrier: StartBarrier.Member?
+    /// `--layout`: several cameras composed onto one canvas (`size`), one movie, with
+    /// `pipelines/compose.pipeline`; nil: `source` is the one camera, named "src".
+    public var composition: Composition?
 
     public init(
         source: VideoSource, size: FrameSize, rate: FrameRateValue, maxDuration: TimeSpec?,

@@ -78,6 +78,8 @@ public struct RecordingStart: Sendable, Codable, Equatable {
     /// Several cameras (`--device` more than once): each camera and its movie, in order
     /// (the line's own fields describe the first); nil for one camera.
     public var cameras: [StartedCamera]?
+    /// `--layout`: the canvas and each camera's rectangle on it; nil without.
+    public var layout: LayoutReport?
 }
 
 /// The sound of a recording, as the `started` line reports it.

@@ -19,6 +19,8 @@ final class RecordingSession {
     private let gateToken: ProbeToken
     private let frameGuard: FrameGuard?
     private let frameGuardToken: ProbeToken?
+    /// `--layout`: each camera's branch offers its frames to the start barrier.
+    private let compositionTokens: [ProbeToken]
     /// Has v4l2src queue `CameraQueueDepth` buffers with the camera instead of 4.
     private let cameraQueue: CameraQueueDepth.Probes?
     private let commandLine: String
@@ -119,7 +121,8 @@ final class RecordingSession {
             let pad = try pipeline.element(named: "record").staticPad("src")
             if videoOffset > 0 { pad.offset = Int64(videoOffset) }
             var decimator: RateDecimator?
-            if case .camera(_, let format) = config.source, format.rate != config.rate {
+            // A canvas (--layout) is made at the movie's rate.
+            if config.composition == nil, case .camera(_, let format) = config.source, format.rate != config.rate {
                 decimator = RateDecimator(cameraRate: format.rate, movieRate: config.rate)
             }
             let passthrough = config.encoder.isPassthrough
@@ -160,7 +163,13 @@ final class RecordingSession {
             throw CamrecError(.usage, "the pipeline template needs a queue named 'record' on the recording branch (\(error))")
         }
         do {
-            let installed = try FrameGuard.install(for: config.source, in: pipeline) {
+            compositionTokens = try config.composition?.installStartProbes(in: pipeline) ?? []
+        } catch {
+            throw CamrecError(.usage, "the composing template needs each camera's v4l2src named camera1, camera2, … (\(error))")
+        }
+        // A canvas's cameras are named camera1, …, not "src": their frames are not checked here.
+        do {
+            let installed = config.composition != nil ? nil : try FrameGuard.install(for: config.source, in: pipeline) {
                 bus.postApplicationMessage(RecordingControl.Wake.corruptFrame)
             }
             frameGuard = installed?.0
@@ -168,7 +177,7 @@ final class RecordingSession {
         } catch {
             throw CamrecError(.usage, "the pipeline template needs a source named 'src' (\(error))")
         }
-        cameraQueue = try? CameraQueueDepth.install(for: config.source, in: pipeline)
+        cameraQueue = config.composition != nil ? nil : try? CameraQueueDepth.install(for: config.source, in: pipeline)
         if config.clips != nil {
             do {
                 clipSink = try AppSink(pipeline.element(named: "clipfeed"))
@@ -208,6 +217,7 @@ final class RecordingSession {
             settleToken?.remove()
             frameGuardToken?.remove()
             overlayToken?.remove()
+            for token in compositionTokens { token.remove() }
             _ = stopper.stop()
         }
         var moviePath: (@Sendable (Int) -> String?)?

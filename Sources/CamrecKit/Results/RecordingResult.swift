@@ -99,6 +99,8 @@ public struct RecordingResult: Sendable, Codable, Equatable {
     /// per million (positive: fast), as camrec corrected it to keep the sound with the
     /// picture; nil without sound.
     public var audioClockPPM: Int?
+    /// `--layout`: the composed movie's canvas and each camera's rectangle on it; nil without.
+    public var layout: LayoutReport?
 
     public init(reason: StopReason, files: [ResultFile], droppedFrames: UInt64, corruptFrames: UInt64 = 0,
                 message: String? = nil) {
