@@ -142,6 +142,7 @@ import Testing
         (["--canvas", "1080x1920"], "give --layout too"),
         (["--layout", "diagonal"], "unknown layout 'diagonal'"),
         (["--layout", "stacked", "--output-per-device"], "give one of them"),
+        (["--layout", "stacked", "--rotate", "90"], "not yet with --layout"),
     ])
     func badLayoutOptionsAreUsageErrors(_ arguments: [String], _ mentions: String) throws {
         let folder = try TemporaryFolder()
