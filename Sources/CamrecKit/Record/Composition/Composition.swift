@@ -69,18 +69,22 @@ public struct Composition: Sendable {
             // the camera's capture thread never waits for the canvas.
             branches.append("v4l2src device=\(quote(camera.path)) name=camera\(index + 1) ! \(camera.format.caps)"
                 + " ! queue name=cell\(index + 1) max-size-buffers=3 max-size-bytes=0 max-size-time=0 leaky=downstream \(decode)"
-                + "! videoscale ! videoconvert ! video/x-raw,format=I420,width=\(camera.rect.width),height=\(camera.rect.height),"
+                + "! videoscale ! videoconvert ! video/x-raw,format=I420,colorimetry=bt601,width=\(camera.rect.width),height=\(camera.rect.height),"
                 + "pixel-aspect-ratio=1/1 ! canvas.sink_\(index)")
             let pad = "sink_\(index)::"
             cells.append("\(pad)xpos=\(camera.rect.x) \(pad)ypos=\(camera.rect.y) \(pad)width=\(camera.rect.width) \(pad)height=\(camera.rect.height)")
         }
+        // Every cell and the canvas in one colour matrix (BT.601, limited range, as one
+        // decoded camera is recorded), converted on each camera's thread while it is
+        // scaled: the compositor then blends without converting, and the encoder's
+        // videoconvert has nothing to do.
         // One frame interval of slack: a camera's frame that is a little late still makes
         // its canvas frame.
         let latency = UInt64(1e9 / max(rate.framesPerSecond, 1))
         return [
             "cameras": branches.joined(separator: " "),
             "cells": cells.joined(separator: " "),
-            "canvas": "video/x-raw,format=I420,width=\(canvas.width),height=\(canvas.height),framerate=\(fraction),pixel-aspect-ratio=1/1",
+            "canvas": "video/x-raw,format=I420,colorimetry=bt601,width=\(canvas.width),height=\(canvas.height),framerate=\(fraction),pixel-aspect-ratio=1/1",
             "latency": "\(latency)",
         ]
     }
