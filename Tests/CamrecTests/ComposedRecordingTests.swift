@@ -155,6 +155,30 @@ import Testing
         #expect(folder.contents.isEmpty)
     }
 
+    @Test("a camera lost mid-run ends the composed movie, finalised with the sound, exit 79 (camera-lost)")
+    func aLostCameraEndsTheComposedMovie() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let movie = folder.path("lost.mp4")
+        let spec = Self.cameras[0] + ";" + Self.cameras[1].replacing(",late=300ms", with: ",fault=unplug@60")
+        var environment = try VirtualCameraEnvironment.shared().environment(spec: spec)
+        environment["CAMREC_DEVICE_PATHS"] = nil
+        let run = try CamrecBinary.run(["-d", "/dev/video0", "-d", "/dev/video1", "--layout", "stacked", "--canvas", "640x960",
+                                        "--audio", "test", "--max-duration", "10", "--json", movie],
+                                       environment: environment, timeout: 120)
+        #expect(run.status == 79, "\(run.stderr.suffix(2000))")
+        let result = try #require(JSONLines.parse(run).last)
+        #expect(result["reason"] as? String == "camera-lost")
+        #expect((result["layout"] as? [String: Any])?["name"] as? String == "stacked")
+        let file = try #require((result["files"] as? [[String: Any]])?.first)
+        let frames = try #require(file["frames"] as? Int)
+        // Finalised: ffprobe reads every frame the result reports, and the sound is there.
+        let probe = try MediaProbe.probe(movie)
+        #expect(frames > 0 && frames < 300 && probe.frames == frames, "result \(frames), ffprobe \(probe.frames)")
+        let streams = try ChildProcess.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type", "-of", "csv=p=0", movie])
+        #expect(streams.stdoutText.split(separator: "\n") == ["video", "audio"], "\(streams.stdoutText)")
+    }
+
     @Test func aLayoutNeedsSeveralCameras() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

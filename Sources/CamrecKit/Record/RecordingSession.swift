@@ -21,6 +21,8 @@ final class RecordingSession {
     private let frameGuardToken: ProbeToken?
     /// `--layout`: each camera's branch offers its frames to the start barrier.
     private let compositionTokens: [ProbeToken]
+    /// `--layout`: the cameras' sources ("camera1", …); a lost one ends the movie.
+    private let composedCameras: [Element]
     /// Has v4l2src queue `CameraQueueDepth` buffers with the camera instead of 4.
     private let cameraQueue: CameraQueueDepth.Probes?
     private let commandLine: String
@@ -68,6 +70,8 @@ final class RecordingSession {
         guard let bus = pipeline.bus else { throw CamrecError(.failure, "the pipeline has no bus") }
         self.bus = bus
         camera = try? pipeline.element(named: "src")
+        let parsed = pipeline
+        composedCameras = (config.composition?.cameras.indices ?? 0..<0).compactMap { try? parsed.element(named: "camera\($0 + 1)") }
         firstMovie = plan.movieCount - 1
         if config.segments != nil {
             do {
@@ -473,6 +477,16 @@ final class RecordingSession {
                     gate.close()
                     if let end = gate.videoEnd { sound.gate.close(at: end) } else { sound.end() }
                 }
+                return .cameraFailed(failure, framesRecorded: gate.frames, now)
+            }
+            if composedCameras.contains(where: { failure.source.is($0) }) {
+                // A camera of a canvas: its branch ends, the others would go on; the movie
+                // ends there, finalised, as for one camera (the others are sent EOS).
+                if let sound {
+                    gate.close()
+                    if let end = gate.videoEnd { sound.gate.close(at: end) } else { sound.end() }
+                }
+                if gate.frames > 0 { pipeline.send(.endOfStream()) }
                 return .cameraFailed(failure, framesRecorded: gate.frames, now)
             }
             if let sound, failure.source.is(sound.source) {
