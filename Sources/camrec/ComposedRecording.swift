@@ -91,12 +91,21 @@ enum ComposedRecording {
                                    onStop: { recorder.requestStop(.control) },
                                    onClip: { console.say("camrec: no clip: event clips are not yet made with several cameras") })
         defer { keys.restore() }
+        // The started line, the result and every still (the composed frame) carry the layout.
         var result = try recorder.run { event in
-            guard case .started(var start) = event else { return printer.show(event) }
-            start.layout = report
-            printer.show(.started(start))
+            switch event {
+            case .started(var start):
+                start.layout = report
+                printer.show(.started(start))
+            case .still(var file):
+                file.layout = report
+                printer.show(.still(file))
+            default:
+                printer.show(event)
+            }
         }
         result.layout = report
+        for index in result.files.indices where result.files[index].kind == "still" { result.files[index].layout = report }
         return result
     }
 }

@@ -179,6 +179,49 @@ import Testing
         #expect(streams.stdoutText.split(separator: "\n") == ["video", "audio"], "\(streams.stdoutText)")
     }
 
+    @Test("SIGUSR1 takes a still of the composed frame, with the layout: each camera's stamp in its rectangle, that movie frame's")
+    func theStillIsTheComposedFrame() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let movie = folder.path("c.mkv")
+        let devices = ["/dev/video0", "/dev/video1"]
+        let run = try CamrecBinary.start(["-d", devices[0], "-d", devices[1], "--layout", "side-by-side", "--canvas", "1280x480",
+                                          "--max-duration", "none", "--json", movie], environment: environment(2))
+        defer { if run.process.isRunning { run.signal(SIGKILL) } }
+        func cameras(past frame: UInt32) -> Bool {
+            let last = MultiCameraTests.delivered(run.stderrText)
+            return devices.allSatisfy { (last[$0] ?? 0) >= frame }
+        }
+        try #require(Wait.until(timeout: 60) { cameras(past: 30) }, "\(run.stderrText.suffix(1000))")
+        run.signal(SIGUSR1)
+        try #require(run.waitForLine(type: "still"), "\(run.stderrText.suffix(1000))")
+        // A few frames more, so that the still's frame lies inside the movie.
+        let now = MultiCameraTests.delivered(run.stderrText).values.max() ?? 0
+        try #require(Wait.until(timeout: 60) { cameras(past: now + 15) })
+        run.signal(SIGINT)
+        #expect(run.wait() == 0, "\(run.stderrText.suffix(1000))")
+
+        let still = try #require(run.lines(type: "still").first)
+        let path = try #require(still["path"] as? String)
+        #expect(path == folder.path("c-still-0001.jpg") && still["device"] == nil)
+        let layout = try #require(still["layout"] as? [String: Any])
+        let started = try #require(run.lines(type: "started").first?["layout"] as? [String: Any])
+        #expect(NSDictionary(dictionary: layout) == NSDictionary(dictionary: started))
+        let resultStill = try #require((run.jsonLines.last?["files"] as? [[String: Any]])?.first { $0["kind"] as? String == "still" })
+        #expect(resultStill["layout"] is [String: Any])
+        let (width, height) = try FrameStampReader.dimensions(of: URL(fileURLWithPath: path))
+        #expect(width == 1280 && height == 480, "the still is \(width)x\(height), not the canvas")
+        let frame = try #require(still["frame"] as? Int)
+        for (index, camera) in try #require(layout["cameras"] as? [[String: Any]]).enumerated() {
+            let region = try FrameStampReader.Region(x: #require(camera["x"] as? Int), y: #require(camera["y"] as? Int),
+                                                     width: #require(camera["width"] as? Int), sourceWidth: Self.sizes[index].0)
+            let stamp = try FrameStampReader.sequence(inImage: URL(fileURLWithPath: path), region: region)
+            let movieStamps = try FrameStampReader.sequences(inVideo: URL(fileURLWithPath: movie), region: region)
+            #expect(stamp != nil && frame < movieStamps.count && movieStamps[frame] == stamp,
+                    "camera \(index + 1): still stamp \(String(describing: stamp)), movie frame \(frame) of \(movieStamps.count)")
+        }
+    }
+
     @Test func aLayoutNeedsSeveralCameras() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -60,6 +60,9 @@ public struct ResultFile: Sendable, Codable, Equatable {
     public var lastFrameTime: Double?
     /// Clips that are Live Photos: the still of the (first) trigger's frame.
     public var still: String?
+    /// Stills of a composed movie (`--layout`): the canvas and each camera's rectangle
+    /// on it; nil otherwise.
+    public var layout: LayoutReport?
     /// Clips: the index in the clip of the (first) trigger's frame (a Live Photo's still
     /// shows that frame).
     public var triggerFrame: Int?
