@@ -75,6 +75,7 @@ public struct PixelRect: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Height in pixels.
     public var height: Int
 
+    /// A rectangle at (`x`, `y`) of `width` × `height` pixels.
     public init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x
         self.y = y

@@ -8,6 +8,7 @@ public struct LayoutReport: Sendable, Codable, Equatable {
     /// Each camera, in `--device` order.
     public var cameras: [Camera]
 
+    /// A layout's report as printed.
     public init(name: String, canvas: String, cameras: [Camera]) {
         self.name = name
         self.canvas = canvas
@@ -31,6 +32,7 @@ public struct LayoutReport: Sendable, Codable, Equatable {
         /// Height.
         public var height: Int
 
+        /// Camera `index` (1-based) at `device`, delivering `size`, in the rectangle `x`, `y`, `width`, `height`.
         public init(index: Int, device: String, size: String, x: Int, y: Int, width: Int, height: Int) {
             self.index = index
             self.device = device
