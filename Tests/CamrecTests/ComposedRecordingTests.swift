@@ -169,6 +169,7 @@ import Testing
         #expect(run.status == 79, "\(run.stderr.suffix(2000))")
         let result = try #require(JSONLines.parse(run).last)
         #expect(result["reason"] as? String == "camera-lost")
+        #expect((result["message"] as? String)?.contains("camera 2 (/dev/video1)") == true, "\(String(describing: result["message"]))")
         #expect((result["layout"] as? [String: Any])?["name"] as? String == "stacked")
         let file = try #require((result["files"] as? [[String: Any]])?.first)
         let frames = try #require(file["frames"] as? Int)

@@ -479,7 +479,7 @@ final class RecordingSession {
                 }
                 return .cameraFailed(failure, framesRecorded: gate.frames, now)
             }
-            if composedCameras.contains(where: { failure.source.is($0) }) {
+            if let index = composedCameras.firstIndex(where: { failure.source.is($0) }) {
                 // A camera of a canvas: its branch ends, the others would go on; the movie
                 // ends there, finalised, as for one camera (the others are sent EOS).
                 if let sound {
@@ -487,7 +487,10 @@ final class RecordingSession {
                     if let end = gate.videoEnd { sound.gate.close(at: end) } else { sound.end() }
                 }
                 if gate.frames > 0 { pipeline.send(.endOfStream()) }
-                return .cameraFailed(failure, framesRecorded: gate.frames, now)
+                // The message names the camera: "camera 2 (/dev/video2): Could not read …".
+                var named = failure
+                if let camera = config.composition?.cameras[index] { named.message = "camera \(index + 1) (\(camera.path)): " + failure.message }
+                return .cameraFailed(named, framesRecorded: gate.frames, now)
             }
             if let sound, failure.source.is(sound.source) {
                 // Before the first frame: the run fails (nothing was recorded). Later, the
