@@ -5,7 +5,7 @@ import CamrecKit
 enum LayoutOptions {
     static let specs = [
         OptionSpec(["--layout"], value: "LAYOUT", help: "several cameras: compose them onto one canvas, one movie at OUTPUT: stacked (one above the other), side-by-side, grid or pip (the first fills the canvas, the others are insets); each camera is scaled to fit its cell keeping its aspect ratio, and the started line and the result give each camera's rectangle"),
-        OptionSpec(["--canvas"], value: "WxH", help: "the canvas of --layout, the movie's frame size (default: 1080x1920, portrait, as the mobile SDKs' dual camera)"),
+        OptionSpec(["--canvas"], value: "WxH", help: "the canvas of --layout, the movie's frame size: even, from 64x64 (default: 1080x1920, portrait, as the mobile SDKs' dual camera)"),
     ]
 }
 
@@ -26,6 +26,10 @@ struct LayoutChoice {
         let canvas = try parsed.value("--canvas", FrameSize.parse)
         if canvas != nil, layout == nil {
             throw UsageError("--canvas is the canvas of --layout: give --layout too, e.g. --layout stacked --canvas 1080x1920")
+        }
+        // Each cell (a pip inset is a quarter of the canvas) must be a picture.
+        if let canvas, canvas.width < 64 || canvas.height < 64 {
+            throw UsageError("--canvas \(canvas) is too small for a layout: give at least 64x64, e.g. 1080x1920")
         }
         self.canvas = canvas ?? CanvasLayout.defaultCanvas
     }

@@ -139,6 +139,7 @@ import Testing
         (["--layout", "stacked", "--canvas", "0x1920"], "must be positive"),
         (["--layout", "stacked", "--canvas", "big"], "invalid frame size 'big'"),
         (["--layout", "stacked", "--canvas", "20000x100"], "at most 16384"),
+        (["--layout", "pip", "--canvas", "62x1920"], "too small for a layout"),
         (["--canvas", "1080x1920"], "give --layout too"),
         (["--layout", "diagonal"], "unknown layout 'diagonal'"),
         (["--layout", "stacked", "--output-per-device"], "give one of them"),
