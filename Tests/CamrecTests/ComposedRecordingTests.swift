@@ -224,6 +224,36 @@ import Testing
         }
     }
 
+    @Test("--print-pipeline prints the composing pipeline, and gst-launch-1.0 records the same canvas with it")
+    func thePrintedPipelineRunsInGstLaunch() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let movie = folder.path("gst.mp4")
+        // Both cameras start at once here: gst-launch has no start barrier.
+        let spec = Self.cameras[0] + ";" + Self.cameras[1].replacing(",late=300ms", with: "")
+        var environment = try VirtualCameraEnvironment.shared().environment(spec: spec)
+        environment["CAMREC_DEVICE_PATHS"] = nil
+        let printed = try CamrecBinary.run(["-d", "/dev/video0", "-d", "/dev/video1", "--layout", "side-by-side", "--canvas", "1280x480",
+                                            "--print-pipeline", movie], environment: environment)
+        #expect(printed.status == 0, "\(printed.stderr)")
+        let lines = printed.stdoutText.split(separator: "\n")
+        let line = try #require(lines.count == 1 ? lines.first : nil, "one line: \(printed.stdoutText)")
+        #expect(line.hasPrefix("gst-launch-1.0 -e v4l2src device=/dev/video0 name=camera1 "))
+        // 60 frames from each camera, then each sends EOS, and the canvas ends with the last.
+        // The line is for a shell (OUTPUT is shell-quoted).
+        let command = String(line).replacing("v4l2src ", with: "v4l2src num-buffers=60 ")
+        let run = try ChildProcess.run("/bin/sh", ["-c", command], environment: environment, timeout: 120)
+        try #require(run.status == 0, "\(run.stderr.suffix(2000))")
+        let probe = try MediaProbe.probe(movie)
+        #expect(probe.width == 1280 && probe.height == 480 && probe.frames >= 55, "\(probe.width)x\(probe.height), \(probe.frames) frames")
+        // The rectangles camrec reports for this layout: 640x480 at 0,0 and 640x360 at 640,60.
+        for (index, rect) in [Rect(x: 0, y: 0, width: 640, height: 480), Rect(x: 640, y: 60, width: 640, height: 360)].enumerated() {
+            let stamps = try FrameStampReader.sequences(inVideo: URL(fileURLWithPath: movie),
+                                                        region: .init(x: rect.x, y: rect.y, width: rect.width, sourceWidth: Self.sizes[index].0))
+            #expect(stamps.compactMap { $0 }.count >= 50, "camera \(index + 1): \(stamps.compactMap { $0 }.count) of \(stamps.count) stamps read")
+        }
+    }
+
     @Test func aLayoutNeedsSeveralCameras() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
