@@ -78,10 +78,13 @@ enum MultiCameraRecording {
             throw CamrecError(.usage, "--device \(twice) is given twice: give each camera once")
         }
         let picture = try options.picture.resolve()
+        let layout = options.layout.layout
+        if layout != nil { try ComposedRecording.check(options, picture: picture) }
         var paths: [String] = []
         let encodingRequest = options.encoding.request(keyframeInterval: options.keyframeInterval?.seconds
             ?? EncoderSettings.defaultKeyframeInterval(segmented: false))
-        let needsDecoding = picture.isActive ? ["--rotate, --flip, --mirror or an overlay changes the picture"] : []
+        let needsDecoding = layout != nil ? ["--layout composes the cameras' pictures"]
+            : picture.isActive ? ["--rotate, --flip, --mirror or an overlay changes the picture"] : []
         var audio: AudioSettings?
         if options.audio.request != .camera {
             audio = try options.audio.settings(container: options.container, camera: nil)
@@ -141,13 +144,27 @@ enum MultiCameraRecording {
             configs.append(config)
             controls.append(options.printPipeline ? nil : try PreparedControls.prepare(options.controls, source: resolution.source))
             let name = "camera \(index + 1) (\(device)): "
-            warnings += (resolution.warnings + encoding.warnings).map { name + $0 }
+            // --layout encodes the canvas, not each camera.
+            warnings += (resolution.warnings + (layout == nil ? encoding.warnings : [])).map { name + $0 }
+        }
+        // --layout: one movie of all the cameras, at OUTPUT.
+        var composed: RecordConfig?
+        if let layout {
+            let (config, composedWarnings) = try ComposedRecording.config(options, layout: layout, cameras: configs,
+                                                                          encodingRequest: encodingRequest)
+            composed = config
+            paths = [options.output]
+            warnings += composedWarnings
         }
         if !options.printPipeline {
             for path in paths { try OutputFile.checkDestination(path, overwrite: options.force) }
         }
         if options.printPipeline {
             do {
+                if let composed {
+                    print(try RecordPipeline(config: composed, template: .compose).commandLine())
+                    return .success
+                }
                 for config in configs { print(try RecordPipeline(config: config, template: options.template).commandLine()) }
             } catch {
                 throw CamrecError(.usage, error.message)
@@ -169,6 +186,13 @@ enum MultiCameraRecording {
             }
         }
         defer { restore() }
+        if var composed {
+            composed.controls = configs[0].controls
+            let result = try ComposedRecording.run(composed, printer: printer, console: console)
+            restore()
+            printer.show(result)
+            return result.exitStatus
+        }
         SignalWatcher.block(SignalWatcher.recordingSignals)
         let run = MultiCameraRecorder(configs: configs, template: options.template)
         SignalWatcher.startBatched(SignalWatcher.recordingSignals) { signals in

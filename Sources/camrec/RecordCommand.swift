@@ -11,7 +11,7 @@ enum RecordCommand: Subcommand {
         name: "camrec",
         abstract: "Record a movie from a camera (v4l2src → H.264 → MP4, MOV or MKV).",
         usage: "camrec [record] [options] OUTPUT",
-        options: CameraOptions.specs + EncodingOptions.specs + AudioOptions.specs + ClipOptions.specs + PreviewOptions.specs + ServeOptions.specs + UnattendedOptions.specs + PictureControlOptions.specs + [PictureControlOptions.settleSpec] + PictureOptions.specs + MultiCameraRecording.specs + [
+        options: CameraOptions.specs + EncodingOptions.specs + AudioOptions.specs + ClipOptions.specs + PreviewOptions.specs + ServeOptions.specs + UnattendedOptions.specs + PictureControlOptions.specs + [PictureControlOptions.settleSpec] + PictureOptions.specs + MultiCameraRecording.specs + LayoutOptions.specs + [
             OptionSpec(["--max-duration", "-t"], value: "T", help: "stop by itself after T: 600, 90s, 10m, 1h2m3s, 00:10:00; 0 or none for no limit (default: 10m)"),
             OptionSpec(["--keyframe-interval", "-g"], value: "T", help: "time between keyframes (default: 1s, 0.5s with --segment); a crash loses at most about this much of an MP4/MOV"),
             OptionSpec(["--force", "-f"], help: "replace OUTPUT if it exists"),
@@ -58,6 +58,8 @@ enum RecordCommand: Subcommand {
 
             \(MultiCameraRecording.discussion)
 
+            \(ComposedRecording.discussion)
+
             \(EncodingOptions.discussion)
 
             \(AudioOptions.discussion)
@@ -93,7 +95,7 @@ enum RecordCommand: Subcommand {
     }
 
     private static func record(_ options: RecordOptions, console: Console) throws(CamrecError) -> ExitStatus {
-        if options.camera.devices.count > 1 || options.outputPerDevice {
+        if options.camera.devices.count > 1 || options.outputPerDevice || options.layout.layout != nil {
             return try MultiCameraRecording.record(options, stillsGiven: options.stillsGiven, console: console)
         }
         // A bad --overlay-image is refused before the output or the camera is looked at.
@@ -306,6 +308,8 @@ struct RecordOptions {
     var stillsGiven: Bool
     /// `--output-per-device`: OUTPUT is a pattern with {index} and {device}.
     var outputPerDevice: Bool
+    /// `--layout`, `--canvas`: several cameras on one canvas.
+    var layout: LayoutChoice
     /// `--set`, `--flash`, `--keep-controls`.
     var controls: ControlRequest
     /// `--settle`.
@@ -371,6 +375,7 @@ struct RecordOptions {
         stillQualityGiven = parsed.value("--still-quality") != nil
         stillsGiven = parsed.value("--stills") != nil
         outputPerDevice = parsed.flag("--output-per-device")
+        layout = try LayoutChoice(parsed)
         controls = try PictureControlOptions.request(parsed)
         settle = try PictureControlOptions.settle(parsed)
         keyframeInterval = try parsed.value("--keyframe-interval") { (text: String) throws(ValueError) -> TimeSpec in

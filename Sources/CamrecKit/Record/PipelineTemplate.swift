@@ -17,6 +17,8 @@ public struct PipelineTemplate: Sendable {
 
     /// The built-in pipeline of `camrec preview` (`pipelines/preview.pipeline`).
     public static let preview = PipelineTemplate(text: String(decoding: PackageResources.preview_pipeline, as: UTF8.self))
+    /// The built-in pipeline of several cameras on one canvas (`pipelines/compose.pipeline`, `--layout`).
+    public static let compose = PipelineTemplate(text: String(decoding: PackageResources.compose_pipeline, as: UTF8.self))
 
     /// The built-in pipeline of `camrec still` (`pipelines/still.pipeline`).
     public static let still = PipelineTemplate(text: String(decoding: PackageResources.still_pipeline, as: UTF8.self))

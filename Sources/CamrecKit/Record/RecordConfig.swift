@@ -52,6 +52,9 @@ public struct RecordConfig: Sendable {
     public var preview: PreviewSettings?
     /// `--serve`: a branch of the encoded stream for the RTSP server (`LiveStreamServer`); nil: none.
     public var serve: ServeSettings?
+    /// `--layout`: several cameras composed onto one canvas (`size`), one movie, with
+    /// `pipelines/compose.pipeline`; nil: `source` is the one camera, named "src".
+    public var composition: Composition?
 
     public init(
         source: VideoSource, size: FrameSize, rate: FrameRateValue, maxDuration: TimeSpec?,

@@ -31,8 +31,10 @@ public struct RecordPipeline: Sendable {
     }
 
     private func values(location: String, printed: Bool = false) -> [String: String] {
-        var values = Self.sourceValues(source: config.source, size: config.size, rate: config.rate,
-                                       picture: config.picture, passthrough: config.encoder.isPassthrough)
+        // --layout: the cameras' branches and the canvas instead of one source.
+        var values = config.composition?.values(rate: config.rate, quote: ShellQuoting.quote)
+            ?? Self.sourceValues(source: config.source, size: config.size, rate: config.rate,
+                                 picture: config.picture, passthrough: config.encoder.isPassthrough)
         if let segments = config.segments {
             var output = config.container.splitMuxer + " name=mux location=" + location
             if printed, let length = segments.length {

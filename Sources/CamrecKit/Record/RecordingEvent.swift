@@ -80,6 +80,8 @@ public struct RecordingStart: Sendable, Codable, Equatable {
     public var cameras: [StartedCamera]?
     /// With `--serve`: where the live stream is (`rtsp://127.0.0.1:8554/live`).
     public var serveURL: String?
+    /// `--layout`: the canvas and each camera's rectangle on it; nil without.
+    public var layout: LayoutReport?
 }
 
 /// The sound of a recording, as the `started` line reports it.

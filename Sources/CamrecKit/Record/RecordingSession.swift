@@ -19,6 +19,10 @@ final class RecordingSession {
     private let gateToken: ProbeToken
     private let frameGuard: FrameGuard?
     private let frameGuardToken: ProbeToken?
+    /// `--layout`: each camera's branch offers its frames to the start barrier.
+    private let compositionTokens: [ProbeToken]
+    /// `--layout`: the cameras' sources ("camera1", …); a lost one ends the movie.
+    private let composedCameras: [Element]
     /// Has v4l2src queue `CameraQueueDepth` buffers with the camera instead of 4.
     private let cameraQueue: CameraQueueDepth.Probes?
     private let commandLine: String
@@ -72,6 +76,8 @@ final class RecordingSession {
         guard let bus = pipeline.bus else { throw CamrecError(.failure, "the pipeline has no bus") }
         self.bus = bus
         camera = try? pipeline.element(named: "src")
+        let parsed = pipeline
+        composedCameras = (config.composition?.cameras.indices ?? 0..<0).compactMap { try? parsed.element(named: "camera\($0 + 1)") }
         firstMovie = plan.movieCount - 1
         if config.segments != nil {
             do {
@@ -125,7 +131,8 @@ final class RecordingSession {
             let pad = try pipeline.element(named: "record").staticPad("src")
             if videoOffset > 0 { pad.offset = Int64(videoOffset) }
             var decimator: RateDecimator?
-            if case .camera(_, let format) = config.source, format.rate != config.rate {
+            // A canvas (--layout) is made at the movie's rate.
+            if config.composition == nil, case .camera(_, let format) = config.source, format.rate != config.rate {
                 decimator = RateDecimator(cameraRate: format.rate, movieRate: config.rate)
             }
             let passthrough = config.encoder.isPassthrough
@@ -166,7 +173,13 @@ final class RecordingSession {
             throw CamrecError(.usage, "the pipeline template needs a queue named 'record' on the recording branch (\(error))")
         }
         do {
-            let installed = try FrameGuard.install(for: config.source, in: pipeline) {
+            compositionTokens = try config.composition?.installStartProbes(in: pipeline) ?? []
+        } catch {
+            throw CamrecError(.usage, "the composing template needs each camera's v4l2src named camera1, camera2, … (\(error))")
+        }
+        // A canvas's cameras are named camera1, …, not "src": their frames are not checked here.
+        do {
+            let installed = config.composition != nil ? nil : try FrameGuard.install(for: config.source, in: pipeline) {
                 bus.postApplicationMessage(RecordingControl.Wake.corruptFrame)
             }
             frameGuard = installed?.0
@@ -174,7 +187,7 @@ final class RecordingSession {
         } catch {
             throw CamrecError(.usage, "the pipeline template needs a source named 'src' (\(error))")
         }
-        cameraQueue = try? CameraQueueDepth.install(for: config.source, in: pipeline)
+        cameraQueue = config.composition != nil ? nil : try? CameraQueueDepth.install(for: config.source, in: pipeline)
         if config.clips != nil {
             do {
                 clipSink = try AppSink(pipeline.element(named: "clipfeed"))
@@ -233,6 +246,7 @@ final class RecordingSession {
             settleToken?.remove()
             frameGuardToken?.remove()
             overlayToken?.remove()
+            for token in compositionTokens { token.remove() }
             _ = stopper.stop()
         }
         var moviePath: (@Sendable (Int) -> String?)?
@@ -508,6 +522,19 @@ final class RecordingSession {
                     if let end = gate.videoEnd { sound.gate.close(at: end) } else { sound.end() }
                 }
                 return .cameraFailed(failure, framesRecorded: gate.frames, now)
+            }
+            if let index = composedCameras.firstIndex(where: { failure.source.is($0) }) {
+                // A camera of a canvas: its branch ends, the others would go on; the movie
+                // ends there, finalised, as for one camera (the others are sent EOS).
+                if let sound {
+                    gate.close()
+                    if let end = gate.videoEnd { sound.gate.close(at: end) } else { sound.end() }
+                }
+                if gate.frames > 0 { pipeline.send(.endOfStream()) }
+                // The message names the camera: "camera 2 (/dev/video2): Could not read …".
+                var named = failure
+                if let camera = config.composition?.cameras[index] { named.message = "camera \(index + 1) (\(camera.path)): " + failure.message }
+                return .cameraFailed(named, framesRecorded: gate.frames, now)
             }
             if let sound, failure.source.is(sound.source) {
                 // Before the first frame: the run fails (nothing was recorded). Later, the

@@ -60,6 +60,9 @@ public struct ResultFile: Sendable, Codable, Equatable {
     public var lastFrameTime: Double?
     /// Clips that are Live Photos: the still of the (first) trigger's frame.
     public var still: String?
+    /// Stills of a composed movie (`--layout`): the canvas and each camera's rectangle
+    /// on it; nil otherwise.
+    public var layout: LayoutReport?
     /// Clips: the index in the clip of the (first) trigger's frame (a Live Photo's still
     /// shows that frame).
     public var triggerFrame: Int?
@@ -99,6 +102,8 @@ public struct RecordingResult: Sendable, Codable, Equatable {
     /// per million (positive: fast), as camrec corrected it to keep the sound with the
     /// picture; nil without sound.
     public var audioClockPPM: Int?
+    /// `--layout`: the composed movie's canvas and each camera's rectangle on it; nil without.
+    public var layout: LayoutReport?
 
     public init(reason: StopReason, files: [ResultFile], droppedFrames: UInt64, corruptFrames: UInt64 = 0,
                 message: String? = nil) {

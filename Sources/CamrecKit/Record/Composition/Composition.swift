@@ -1,0 +1,106 @@
+import GStreamer
+
+/// Several cameras composed onto one canvas, recorded as one movie (`--layout`): each
+/// camera's branch (`camera1`, `camera2`, … : v4l2src, decoding, scaling to its rectangle)
+/// feeds a `compositor` named "canvas", whose frames go through the normal recording
+/// branch (the exact `--max-duration` gate, encoder, muxer).
+///
+/// The compositor makes one canvas frame per interval of the movie's rate, on its own
+/// timeline, from each camera's newest frame at that instant; the movie starts with the
+/// first canvas frame on which every camera has a picture (`StartBarrier`, with the
+/// canvas as its last member).
+public struct Composition: Sendable {
+    /// One camera on the canvas.
+    public struct Camera: Sendable, Equatable {
+        /// The camera's device path.
+        public var path: String
+        /// The camera format camrec chose for it.
+        public var format: CameraFormat
+        /// Where its picture lies on the canvas.
+        public var rect: PixelRect
+    }
+
+    /// How the canvas is shared.
+    public let layout: CanvasLayout
+    /// The canvas (the movie's frame size).
+    public let canvas: FrameSize
+    /// The cameras, in `--device` order, each with its rectangle.
+    public let cameras: [Camera]
+    /// Holds the movie until every camera has a frame on the canvas: cameras 0…N−1 offer
+    /// their frames, the canvas is member N.
+    let barrier: StartBarrier
+
+    /// The composition of `cameras` (path and chosen format, in order) on `canvas` with
+    /// `layout`, for a movie at `rate`.
+    public init(layout: CanvasLayout, canvas: FrameSize, cameras: [(path: String, format: CameraFormat)], rate: FrameRateValue) {
+        precondition(!cameras.isEmpty, "a composition needs a camera")
+        self.layout = layout
+        self.canvas = canvas
+        let rects = layout.rectangles(canvas: canvas, sizes: cameras.map(\.format.size))
+        self.cameras = zip(cameras, rects).map { Camera(path: $0.path, format: $0.format, rect: $1) }
+        barrier = StartBarrier(cameras: cameras.count + 1, frameInterval: UInt64(1e9 / max(rate.framesPerSecond, 1)))
+    }
+
+    /// The canvas's place at the start barrier, for the recording's gate.
+    public var canvasMember: StartBarrier.Member { StartBarrier.Member(barrier: barrier, camera: cameras.count) }
+
+    /// The layout as `started` and the result report it.
+    public var report: LayoutReport {
+        LayoutReport(name: layout.rawValue, canvas: canvas.description, cameras: cameras.enumerated().map { index, camera in
+            LayoutReport.Camera(index: index + 1, device: camera.path, size: camera.format.size.description,
+                                x: camera.rect.x, y: camera.rect.y, width: camera.rect.width, height: camera.rect.height)
+        })
+    }
+
+    /// Fills the composing template's own placeholders: {cameras} (one branch per camera
+    /// into the canvas), {cells} (each compositor pad's rectangle), {canvas} (the canvas
+    /// caps) and {latency}. `quote` quotes a device path for the parser or the shell.
+    func values(rate: FrameRateValue, quote: (String) -> String) -> [String: String] {
+        let fraction = "\(rate.numerator)/\(rate.denominator)"
+        var branches: [String] = []
+        var cells: [String] = []
+        for (index, camera) in cameras.enumerated() {
+            let decode = switch camera.format.decoding {
+            case .none: ""
+            case .jpeg: "! jpegdec "
+            case .h264: "! h264parse ! avdec_h264 "
+            }
+            // A queue per camera: its decoding and scaling run on their own thread, and
+            // the camera's capture thread never waits for the canvas.
+            branches.append("v4l2src device=\(quote(camera.path)) name=camera\(index + 1) ! \(camera.format.caps)"
+                + " ! queue name=cell\(index + 1) max-size-buffers=3 max-size-bytes=0 max-size-time=0 leaky=downstream \(decode)"
+                + "! videoscale ! videoconvert ! video/x-raw,format=I420,colorimetry=bt601,width=\(camera.rect.width),height=\(camera.rect.height),"
+                + "pixel-aspect-ratio=1/1 ! canvas.sink_\(index)")
+            let pad = "sink_\(index)::"
+            cells.append("\(pad)xpos=\(camera.rect.x) \(pad)ypos=\(camera.rect.y) \(pad)width=\(camera.rect.width) \(pad)height=\(camera.rect.height)")
+        }
+        // Every cell and the canvas in one colour matrix (BT.601, limited range, as one
+        // decoded camera is recorded), converted on each camera's thread while it is
+        // scaled: the compositor then blends without converting, and the encoder's
+        // videoconvert has nothing to do.
+        // One frame interval of slack: a camera's frame that is a little late still makes
+        // its canvas frame.
+        let latency = UInt64(1e9 / max(rate.framesPerSecond, 1))
+        return [
+            "cameras": branches.joined(separator: " "),
+            "cells": cells.joined(separator: " "),
+            "canvas": "video/x-raw,format=I420,colorimetry=bt601,width=\(canvas.width),height=\(canvas.height),framerate=\(fraction),pixel-aspect-ratio=1/1",
+            "latency": "\(latency)",
+        ]
+    }
+
+    /// Has every camera's branch offer its frames' capture times to the start barrier
+    /// (frames are never dropped there: the canvas frames are held at the gate).
+    func installStartProbes(in pipeline: Pipeline) throws(GStreamerError) -> [ProbeToken] {
+        var tokens: [ProbeToken] = []
+        for index in cameras.indices {
+            let pad = try pipeline.element(named: "camera\(index + 1)").staticPad("src")
+            let barrier = barrier
+            tokens.append(pad.addProbe(.buffer) { info in
+                if let pts = info.buffer?.pts, barrier.start == nil { _ = barrier.admits(camera: index, at: pts &+ pipeline.baseTime) }
+                return .pass
+            })
+        }
+        return tokens
+    }
+}

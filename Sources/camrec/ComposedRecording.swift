@@ -1,0 +1,111 @@
+import FoundationEssentials
+import CamrecKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `camrec --device A --device B --layout L … OUTPUT`: several cameras composed onto one
+/// canvas, one movie at OUTPUT (`Composition`, `pipelines/compose.pipeline`).
+enum ComposedRecording {
+    /// The help's paragraph on --layout.
+    static let discussion = """
+        One composed movie: --layout stacked|side-by-side|grid|pip composes the
+        cameras onto one canvas (--canvas WxH, default 1080x1920) recorded as one
+        movie at OUTPUT, each camera scaled to fit its cell keeping its aspect
+        ratio, black around it. The movie has --fps frames a second, each made of
+        every camera's newest frame; it starts once every camera is on the canvas
+        and has exactly --max-duration of frames. The started line and the result
+        give each camera's rectangle (layout.cameras: x, y, width, height,
+        device); stills (SIGUSR1) are the composed frame.
+        """
+
+    /// Refuses what a composed run cannot do (before any camera is opened).
+    static func check(_ options: RecordOptions, picture: PictureSettings) throws(CamrecError) {
+        guard options.camera.devices.count > 1 else {
+            throw CamrecError(.usage, "--layout composes several cameras: give --device once per camera (e.g. -d 0 -d 2), or leave --layout out")
+        }
+        if options.outputPerDevice {
+            throw CamrecError(.usage, "--layout records one movie at OUTPUT, --output-per-device one per camera: give one of them")
+        }
+        if picture.isActive {
+            throw CamrecError(.usage, "not yet with --layout: --rotate, --flip, --mirror and overlays: leave them out")
+        }
+        if options.template.text != PipelineTemplate.record.text {
+            throw CamrecError(.usage, "--layout records with pipelines/compose.pipeline, so --pipeline does not apply: leave it out")
+        }
+    }
+
+    /// The composed movie's configuration, from each camera's (`cameras`, in order):
+    /// the canvas is the movie's frame size, encoded at it; the sound is the first camera's.
+    static func config(_ options: RecordOptions, layout: CanvasLayout, cameras: [RecordConfig],
+                       encodingRequest: EncodingRequest) throws(CamrecError) -> (RecordConfig, [String]) {
+        var sources: [(path: String, format: CameraFormat)] = []
+        for (index, camera) in cameras.enumerated() {
+            guard case .camera(let path, let format) = camera.source else {
+                throw CamrecError(.usage, "--layout composes cameras: camera \(index + 1) is the test pattern (--device test): give a camera")
+            }
+            sources.append((path, format))
+        }
+        let first = cameras[0]
+        let canvas = options.layout.canvas
+        let composition = Composition(layout: layout, canvas: canvas, cameras: sources, rate: first.rate)
+        let encoding = try EncodingPlanner.plan(
+            encodingRequest,
+            context: .init(source: first.source, rate: first.rate, container: options.container,
+                           needsDecoding: ["--layout composes the cameras' pictures"])
+        ) { codec throws(CamrecError) in
+            try EncoderPicking.pick(encodingRequest, codec: codec, size: canvas, rate: first.rate)
+        }
+        var stills = options.stills
+        stills.naming = .beside(moviePath: options.output, format: stills.format)
+        var config = RecordConfig(
+            source: first.source, size: canvas, rate: first.rate, maxDuration: options.maxDuration,
+            outputPath: options.output, container: options.container, overwrite: options.force,
+            encoder: encoding.settings, stills: stills)
+        config.audio = first.audio
+        config.composition = composition
+        config.startBarrier = composition.canvasMember
+        return (config, encoding.warnings)
+    }
+
+    /// Records the composed movie until it stops; the started line and the result carry
+    /// the layout.
+    static func run(_ config: RecordConfig, printer: RecordingPrinter, console: Console) throws(CamrecError) -> RecordingResult {
+        let report = config.composition?.report
+        if let warning = StalePartials.warning(for: StalePartials.find(besideOutput: config.outputPath)) {
+            printer.show(.warning(warning))
+        }
+        SignalWatcher.block(SignalWatcher.recordingSignals)
+        let recorder = Recorder(config: config, template: .compose)
+        SignalWatcher.startBatched(SignalWatcher.recordingSignals) { signals in
+            for received in signals where received == SIGUSR1 {
+                if !recorder.requestStill(.signal) { console.say("camrec: no still: the recording is not running") }
+            }
+            for received in signals where received == SIGUSR2 {
+                console.say("camrec: no clip: event clips are not yet made with several cameras")
+            }
+            let stops = signals.count { $0 != SIGUSR1 && $0 != SIGUSR2 }
+            if stops > 0 { recorder.requestStop(.signal, requests: stops) }
+        }
+        let keys = KeyboardControl(onStill: { _ = recorder.requestStill(.key) },
+                                   onStop: { recorder.requestStop(.control) },
+                                   onClip: { console.say("camrec: no clip: event clips are not yet made with several cameras") })
+        defer { keys.restore() }
+        // The started line, the result and every still (the composed frame) carry the layout.
+        var result = try recorder.run { event in
+            switch event {
+            case .started(var start):
+                start.layout = report
+                printer.show(.started(start))
+            case .still(var file):
+                file.layout = report
+                printer.show(.still(file))
+            default:
+                printer.show(event)
+            }
+        }
+        result.layout = report
+        for index in result.files.indices where result.files[index].kind == "still" { result.files[index].layout = report }
+        return result
+    }
+}

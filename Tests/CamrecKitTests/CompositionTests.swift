@@ -1,0 +1,74 @@
+@testable import CamrecKit
+import Testing
+
+/// The composing pipeline as text: one branch per camera into the canvas, each cell where
+/// its rectangle is, and the normal recording tail (no GStreamer needed).
+struct CompositionTests {
+    let rate = FrameRateValue(numerator: 30, denominator: 1)
+    let mjpeg = CameraFormat(fourcc: "MJPG", caps: "image/jpeg,width=1280,height=720,framerate=30/1",
+                             size: FrameSize(width: 1280, height: 720), rate: FrameRateValue(numerator: 30, denominator: 1),
+                             decoding: .jpeg, reason: "")
+    let yuyv = CameraFormat(fourcc: "YUYV", caps: "video/x-raw,format=YUY2,width=640,height=480,framerate=30/1",
+                            size: FrameSize(width: 640, height: 480), rate: FrameRateValue(numerator: 30, denominator: 1),
+                            decoding: .none, reason: "")
+
+    func composed(_ layout: CanvasLayout = .stacked) -> RecordConfig {
+        let composition = Composition(layout: layout, canvas: CanvasLayout.defaultCanvas,
+                                      cameras: [("/dev/video0", mjpeg), ("/dev/video2", yuyv)], rate: rate)
+        var config = RecordConfig(source: .camera(path: "/dev/video0", format: mjpeg), size: CanvasLayout.defaultCanvas, rate: rate,
+                                  maxDuration: .seconds(3), outputPath: "both.mp4", container: .mp4, overwrite: false,
+                                  encoder: EncoderSettings())
+        config.composition = composition
+        config.startBarrier = composition.canvasMember
+        return config
+    }
+
+    @Test func theComposingTemplateHasTheNamedElementsCamrecReaches() {
+        let body = PipelineTemplate.compose.body
+        for name in ["name=canvas", "name=t", "name=record", "name=stills", "start-time-selection=first"] {
+            #expect(body.contains(name), "compose.pipeline lacks \(name)")
+        }
+        #expect(PipelineTemplate.compose.placeholders == ["cameras", "latency", "cells", "canvas", "encode", "output", "audio"])
+    }
+
+    @Test func eachCameraIsABranchScaledToItsRectangleIntoItsPad() throws {
+        let line = try RecordPipeline(config: composed(), template: .compose).description(location: "both.partial.mp4")
+        // Camera 1 (MJPEG 1280x720) in the top band: decoded, scaled to 1080x608 at y 176.
+        #expect(line.contains("v4l2src device=/dev/video0 name=camera1 ! image/jpeg,width=1280,height=720,framerate=30/1 ! queue name=cell1"))
+        #expect(line.contains("! jpegdec ! videoscale ! videoconvert ! video/x-raw,format=I420,colorimetry=bt601,width=1080,height=608,pixel-aspect-ratio=1/1 ! canvas.sink_0"))
+        #expect(line.contains("sink_0::xpos=0 sink_0::ypos=176 sink_0::width=1080 sink_0::height=608"))
+        // Camera 2 (raw 640x480, 4:3) in the bottom band: 1080x810 at y 960 + 74.
+        #expect(line.contains("v4l2src device=/dev/video2 name=camera2 ! video/x-raw,format=YUY2,width=640,height=480,framerate=30/1 ! queue name=cell2"))
+        #expect(!line.contains("cell2 max-size-buffers=3 max-size-bytes=0 max-size-time=0 leaky=downstream ! jpegdec"))
+        #expect(line.contains("sink_1::xpos=0 sink_1::ypos=1034 sink_1::width=1080 sink_1::height=810"))
+        // The canvas, then the one recording tail.
+        #expect(line.contains("latency=33333333"))
+        #expect(line.contains("! video/x-raw,format=I420,colorimetry=bt601,width=1080,height=1920,framerate=30/1,pixel-aspect-ratio=1/1 ! tee name=t"))
+        #expect(line.contains("queue name=record"))
+        #expect(line.contains("name=encoder") && line.contains("mp4mux") && line.contains("location=\"both.partial.mp4\""))
+        #expect(!line.contains("name=src"))
+    }
+
+    @Test func theReportListsEachCamerasRectangle() {
+        let report = composed(.sideBySide).composition?.report
+        #expect(report?.name == "side-by-side" && report?.canvas == "1080x1920")
+        #expect(report?.cameras == [
+            LayoutReport.Camera(index: 1, device: "/dev/video0", size: "1280x720", x: 0, y: 808, width: 540, height: 304),
+            LayoutReport.Camera(index: 2, device: "/dev/video2", size: "640x480", x: 540, y: 758, width: 540, height: 404),
+        ])
+    }
+
+    @Test func theCanvasIsTheStartBarriersLastMember() {
+        let config = composed()
+        #expect(config.startBarrier?.camera == 2)
+        let barrier = config.startBarrier?.barrier
+        // The canvas holds its frames until both cameras have one.
+        #expect(config.startBarrier?.admits(at: 1_000_000_000) == false)
+        _ = barrier?.admits(camera: 0, at: 1_010_000_000)
+        #expect(config.startBarrier?.admits(at: 1_020_000_000) == false)
+        _ = barrier?.admits(camera: 1, at: 1_030_000_000)
+        #expect(barrier?.start == 1_030_000_000 + 33_333_333 / 2)
+        #expect(config.startBarrier?.admits(at: 1_040_000_000) == false)
+        #expect(config.startBarrier?.admits(at: 1_050_000_000) == true)
+    }
+}

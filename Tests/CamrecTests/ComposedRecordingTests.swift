@@ -1,0 +1,266 @@
+import Foundation
+import Testing
+
+/// Several cameras composed onto one canvas (`--layout`), end to end against emulated
+/// cameras of different sizes (4:3 and 16:9). Each camera's picture is found in the
+/// rectangle camrec reports by reading, from that rectangle alone and at that scale, the
+/// frame stamp the camera draws on every frame (docs/virtual-camera.md): a rectangle off
+/// by a few pixels, scaled wrongly or showing another camera does not decode. The
+/// stamps' capture times (`trace=frames`) show that each canvas frame holds frames the
+/// cameras captured at the same instant.
+///
+/// Serialized: each case runs two or three cameras and an encoder at once on 2 cores.
+@Suite(.serialized) struct ComposedRecordingTests {
+    /// The cameras: 320x240 (4:3), 640x360 (16:9, 300 ms slow to start), 320x240 (150 ms slow).
+    static let cameras = [
+        "/dev/video0,formats=yuyv,sizes=320x240@30,trace=frames,overrun=wait",
+        "/dev/video1,formats=yuyv,sizes=640x360@30,trace=frames,overrun=wait,late=300ms",
+        "/dev/video2,formats=yuyv,sizes=320x240@30,trace=frames,overrun=wait,late=150ms",
+    ]
+    static let sizes = [(320, 240), (640, 360), (320, 240)]
+
+    func environment(_ count: Int) throws -> [String: String] {
+        var environment = try VirtualCameraEnvironment.shared().environment(spec: Self.cameras.prefix(count).joined(separator: ";"))
+        environment["CAMREC_DEVICE_PATHS"] = nil
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        return environment
+    }
+
+    struct Rect: Equatable, CustomStringConvertible {
+        var x, y, width, height: Int
+        var description: String { "\(width)x\(height)+\(x)+\(y)" }
+    }
+
+    /// Records `count` cameras with `arguments` for 2 s and checks the movie: the canvas
+    /// size, exactly 60 frames, the layout in `started` and the result alike, and every
+    /// camera found in its rectangle on every frame. Returns the rectangles.
+    @discardableResult
+    func recordAndCheck(count: Int, _ arguments: [String], canvas: (Int, Int), layout: String,
+                        keep: (String) throws -> Void = { _ in }) throws -> [Rect] {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let movie = folder.path("canvas.mp4")
+        let devices = (0..<count).flatMap { ["--device", "/dev/video\($0)"] }
+        let run = try CamrecBinary.run(devices + arguments + ["--max-duration", "2", "--json", movie],
+                                       environment: environment(count), timeout: 120)
+        try #require(run.status == 0, "\(run.stderr.suffix(2000))")
+        #expect(folder.contents == ["canvas.mp4"])
+
+        // The movie: the canvas, exactly 2 s of frames at 30 fps.
+        let probe = try MediaProbe.probe(movie)
+        #expect(probe.width == canvas.0 && probe.height == canvas.1, "\(probe.width)x\(probe.height)")
+        #expect(probe.frames == 60, "ffprobe counted \(probe.frames) frames, want 60")
+
+        let lines = JSONLines.parse(run)
+        let started = try #require(lines.first { $0["type"] as? String == "started" })
+        let result = try #require(lines.last { $0["type"] as? String == "result" })
+        #expect(started["size"] as? String == "\(canvas.0)x\(canvas.1)")
+        let files = try #require(result["files"] as? [[String: Any]])
+        #expect(files.count == 1 && files.first?["frames"] as? Int == 60 && files.first?["path"] as? String == movie)
+        let reported = try #require(started["layout"] as? [String: Any])
+        #expect(NSDictionary(dictionary: reported) == NSDictionary(dictionary: try #require(result["layout"] as? [String: Any])))
+        #expect(reported["name"] as? String == layout && reported["canvas"] as? String == "\(canvas.0)x\(canvas.1)")
+        let listed = try #require(reported["cameras"] as? [[String: Any]])
+        try #require(listed.count == count)
+
+        let times = MultiCameraTests.captureTimes(run.stderr)
+        var rects: [Rect] = []
+        var shown: [[Double]] = []
+        for (index, camera) in listed.enumerated() {
+            #expect(camera["index"] as? Int == index + 1 && camera["device"] as? String == "/dev/video\(index)")
+            let rect = try Rect(x: #require(camera["x"] as? Int), y: #require(camera["y"] as? Int),
+                                width: #require(camera["width"] as? Int), height: #require(camera["height"] as? Int))
+            rects.append(rect)
+            let (width, height) = Self.sizes[index]
+            #expect(camera["size"] as? String == "\(width)x\(height)")
+            // Inside the canvas, unstretched (within the pixel that even sizes may cost).
+            #expect(rect.x >= 0 && rect.y >= 0 && rect.x + rect.width <= canvas.0 && rect.y + rect.height <= canvas.1, "\(rect)")
+            #expect(abs(rect.width * height - rect.height * width) <= 2 * max(width, height), "camera \(index + 1): \(rect) for \(width)x\(height)")
+
+            // The camera's stamp, read from its rectangle alone at its scale, on every frame.
+            let stamps = try FrameStampReader.sequences(
+                inVideo: URL(fileURLWithPath: movie),
+                region: .init(x: rect.x, y: rect.y, width: rect.width, sourceWidth: width))
+            let sequences = stamps.compactMap { $0 }
+            #expect(stamps.count == 60 && sequences.count == 60,
+                    "camera \(index + 1) in \(rect): \(stamps.count - sequences.count) of \(stamps.count) frames unreadable")
+            // Camera 2 starts 300 ms late; the movie waits for it, so even frame 0 holds every camera.
+            #expect(zip(sequences, sequences.dropFirst()).allSatisfy { $1 >= $0 }, "camera \(index + 1): \(sequences)")
+            let deviceTimes = try #require(times["/dev/video\(index)"], "no trace=frames lines for /dev/video\(index)")
+            shown.append(try sequences.map { try #require(deviceTimes[$0], "/dev/video\(index) frame \($0) has no capture time") })
+        }
+        // Every canvas frame shows the cameras' frames of one instant: within two frame
+        // intervals of the first camera's (each camera's newest frame, captured at its own phase).
+        for camera in 1..<count {
+            let apart = zip(shown[0], shown[camera]).map { abs($0 - $1) }.max() ?? 0
+            #expect(apart <= 2.0 / 30, "camera \(camera + 1) is up to \(apart) s apart from camera 1 on the canvas")
+        }
+        try keep(movie)
+        return rects
+    }
+
+    /// The mean luma of `rect` in frame `frame` of `movie` (ffmpeg's crop, as 8-bit grey).
+    static func meanLuma(_ movie: String, _ rect: Rect, frame: Int = 30) throws -> Double {
+        let result = try ChildProcess.run("ffmpeg", [
+            "-v", "error", "-i", movie, "-vf", "select=eq(n\\,\(frame)),format=gray,crop=\(rect.width):\(rect.height):\(rect.x):\(rect.y)",
+            "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "gray", "-"])
+        let bytes = [UInt8](result.stdout)
+        guard result.status == 0, bytes.count == rect.width * rect.height else {
+            throw FrameStampReader.ReadError(description: "ffmpeg: \(bytes.count) bytes for \(rect): \(result.stderr)")
+        }
+        return Double(bytes.reduce(0) { $0 + Int($1) }) / Double(bytes.count)
+    }
+
+    @Test("default: stacked on 1080x1920, each camera a full-width band, black around it")
+    func stackedOnTheDefaultCanvas() throws {
+        let rects = try recordAndCheck(count: 2, ["--layout", "stacked"], canvas: (1080, 1920), layout: "stacked", keep: { movie in
+            // Black above, between and below the pictures (Y 16), the pictures themselves brighter.
+            for band in [Rect(x: 0, y: 0, width: 1080, height: 72), Rect(x: 0, y: 886, width: 1080, height: 248),
+                         Rect(x: 0, y: 1746, width: 1080, height: 174)] {
+                let luma = try Self.meanLuma(movie, band)
+                #expect(luma < 24, "\(band): mean luma \(luma), not black")
+            }
+            for picture in [Rect(x: 0, y: 120, width: 1080, height: 700), Rect(x: 0, y: 1180, width: 1080, height: 520)] {
+                let luma = try Self.meanLuma(movie, picture)
+                #expect(luma > 60, "\(picture): mean luma \(luma), no picture")
+            }
+        })
+        #expect(rects == [Rect(x: 0, y: 74, width: 1080, height: 810), Rect(x: 0, y: 1136, width: 1080, height: 608)])
+    }
+
+    @Test("side-by-side, picture in picture and a grid of three, each camera found in its rectangle",
+          arguments: [("side-by-side", 1280, 480, 2), ("pip", 1280, 720, 2), ("grid", 960, 720, 3)])
+    func layouts(layout: String, width: Int, height: Int, cameras: Int) throws {
+        try recordAndCheck(count: cameras, ["--layout", layout, "--canvas", "\(width)x\(height)"], canvas: (width, height), layout: layout)
+    }
+
+    @Test(arguments: [
+        (["--layout", "stacked", "--canvas", "1081x1920"], "must be even"),
+        (["--layout", "stacked", "--canvas", "0x1920"], "must be positive"),
+        (["--layout", "stacked", "--canvas", "big"], "invalid frame size 'big'"),
+        (["--layout", "stacked", "--canvas", "20000x100"], "at most 16384"),
+        (["--layout", "pip", "--canvas", "62x1920"], "too small for a layout"),
+        (["--canvas", "1080x1920"], "give --layout too"),
+        (["--layout", "diagonal"], "unknown layout 'diagonal'"),
+        (["--layout", "stacked", "--output-per-device"], "give one of them"),
+        (["--layout", "stacked", "--rotate", "90"], "not yet with --layout"),
+    ])
+    func badLayoutOptionsAreUsageErrors(_ arguments: [String], _ mentions: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let run = try CamrecBinary.run(["-d", "/dev/video0", "-d", "/dev/video1"] + arguments + ["--max-duration", "1", folder.path("c-{index}.mp4")],
+                                       environment: environment(2))
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(run.stderr.contains(mentions), "\(run.stderr)")
+        #expect(!run.stderr.contains("\n") || run.stderr.split(separator: "\n").count == 1, "one line: \(run.stderr)")
+        #expect(folder.contents.isEmpty)
+    }
+
+    @Test("a camera lost mid-run ends the composed movie, finalised with the sound, exit 79 (camera-lost)")
+    func aLostCameraEndsTheComposedMovie() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let movie = folder.path("lost.mp4")
+        let spec = Self.cameras[0] + ";" + Self.cameras[1].replacing(",late=300ms", with: ",fault=unplug@60")
+        var environment = try VirtualCameraEnvironment.shared().environment(spec: spec)
+        environment["CAMREC_DEVICE_PATHS"] = nil
+        let run = try CamrecBinary.run(["-d", "/dev/video0", "-d", "/dev/video1", "--layout", "stacked", "--canvas", "640x960",
+                                        "--audio", "test", "--max-duration", "10", "--json", movie],
+                                       environment: environment, timeout: 120)
+        #expect(run.status == 79, "\(run.stderr.suffix(2000))")
+        let result = try #require(JSONLines.parse(run).last)
+        #expect(result["reason"] as? String == "camera-lost")
+        #expect((result["message"] as? String)?.contains("camera 2 (/dev/video1)") == true, "\(String(describing: result["message"]))")
+        #expect((result["layout"] as? [String: Any])?["name"] as? String == "stacked")
+        let file = try #require((result["files"] as? [[String: Any]])?.first)
+        let frames = try #require(file["frames"] as? Int)
+        // Finalised: ffprobe reads every frame the result reports, and the sound is there.
+        let probe = try MediaProbe.probe(movie)
+        #expect(frames > 0 && frames < 300 && probe.frames == frames, "result \(frames), ffprobe \(probe.frames)")
+        let streams = try ChildProcess.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type", "-of", "csv=p=0", movie])
+        #expect(streams.stdoutText.split(separator: "\n") == ["video", "audio"], "\(streams.stdoutText)")
+    }
+
+    @Test("SIGUSR1 takes a still of the composed frame, with the layout: each camera's stamp in its rectangle, that movie frame's")
+    func theStillIsTheComposedFrame() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let movie = folder.path("c.mkv")
+        let devices = ["/dev/video0", "/dev/video1"]
+        let run = try CamrecBinary.start(["-d", devices[0], "-d", devices[1], "--layout", "side-by-side", "--canvas", "1280x480",
+                                          "--max-duration", "none", "--json", movie], environment: environment(2))
+        defer { if run.process.isRunning { run.signal(SIGKILL) } }
+        func cameras(past frame: UInt32) -> Bool {
+            let last = MultiCameraTests.delivered(run.stderrText)
+            return devices.allSatisfy { (last[$0] ?? 0) >= frame }
+        }
+        try #require(Wait.until(timeout: 60) { cameras(past: 30) }, "\(run.stderrText.suffix(1000))")
+        run.signal(SIGUSR1)
+        try #require(run.waitForLine(type: "still"), "\(run.stderrText.suffix(1000))")
+        // A few frames more, so that the still's frame lies inside the movie.
+        let now = MultiCameraTests.delivered(run.stderrText).values.max() ?? 0
+        try #require(Wait.until(timeout: 60) { cameras(past: now + 15) })
+        run.signal(SIGINT)
+        #expect(run.wait() == 0, "\(run.stderrText.suffix(1000))")
+
+        let still = try #require(run.lines(type: "still").first)
+        let path = try #require(still["path"] as? String)
+        #expect(path == folder.path("c-still-0001.jpg") && still["device"] == nil)
+        let layout = try #require(still["layout"] as? [String: Any])
+        let started = try #require(run.lines(type: "started").first?["layout"] as? [String: Any])
+        #expect(NSDictionary(dictionary: layout) == NSDictionary(dictionary: started))
+        let resultStill = try #require((run.jsonLines.last?["files"] as? [[String: Any]])?.first { $0["kind"] as? String == "still" })
+        #expect(resultStill["layout"] is [String: Any])
+        let (width, height) = try FrameStampReader.dimensions(of: URL(fileURLWithPath: path))
+        #expect(width == 1280 && height == 480, "the still is \(width)x\(height), not the canvas")
+        let frame = try #require(still["frame"] as? Int)
+        for (index, camera) in try #require(layout["cameras"] as? [[String: Any]]).enumerated() {
+            let region = try FrameStampReader.Region(x: #require(camera["x"] as? Int), y: #require(camera["y"] as? Int),
+                                                     width: #require(camera["width"] as? Int), sourceWidth: Self.sizes[index].0)
+            let stamp = try FrameStampReader.sequence(inImage: URL(fileURLWithPath: path), region: region)
+            let movieStamps = try FrameStampReader.sequences(inVideo: URL(fileURLWithPath: movie), region: region)
+            #expect(stamp != nil && frame < movieStamps.count && movieStamps[frame] == stamp,
+                    "camera \(index + 1): still stamp \(String(describing: stamp)), movie frame \(frame) of \(movieStamps.count)")
+        }
+    }
+
+    @Test("--print-pipeline prints the composing pipeline, and gst-launch-1.0 records the same canvas with it")
+    func thePrintedPipelineRunsInGstLaunch() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let movie = folder.path("gst.mp4")
+        // Both cameras start at once here: gst-launch has no start barrier.
+        let spec = Self.cameras[0] + ";" + Self.cameras[1].replacing(",late=300ms", with: "")
+        var environment = try VirtualCameraEnvironment.shared().environment(spec: spec)
+        environment["CAMREC_DEVICE_PATHS"] = nil
+        let printed = try CamrecBinary.run(["-d", "/dev/video0", "-d", "/dev/video1", "--layout", "side-by-side", "--canvas", "1280x480",
+                                            "--print-pipeline", movie], environment: environment)
+        #expect(printed.status == 0, "\(printed.stderr)")
+        let lines = printed.stdoutText.split(separator: "\n")
+        let line = try #require(lines.count == 1 ? lines.first : nil, "one line: \(printed.stdoutText)")
+        #expect(line.hasPrefix("gst-launch-1.0 -e v4l2src device=/dev/video0 name=camera1 "))
+        // 60 frames from each camera, then each sends EOS, and the canvas ends with the last.
+        // The line is for a shell (OUTPUT is shell-quoted).
+        let command = String(line).replacing("v4l2src ", with: "v4l2src num-buffers=60 ")
+        let run = try ChildProcess.run("/bin/sh", ["-c", command], environment: environment, timeout: 120)
+        try #require(run.status == 0, "\(run.stderr.suffix(2000))")
+        let probe = try MediaProbe.probe(movie)
+        #expect(probe.width == 1280 && probe.height == 480 && probe.frames >= 55, "\(probe.width)x\(probe.height), \(probe.frames) frames")
+        // The rectangles camrec reports for this layout: 640x480 at 0,0 and 640x360 at 640,60.
+        for (index, rect) in [Rect(x: 0, y: 0, width: 640, height: 480), Rect(x: 640, y: 60, width: 640, height: 360)].enumerated() {
+            let stamps = try FrameStampReader.sequences(inVideo: URL(fileURLWithPath: movie),
+                                                        region: .init(x: rect.x, y: rect.y, width: rect.width, sourceWidth: Self.sizes[index].0))
+            #expect(stamps.compactMap { $0 }.count >= 50, "camera \(index + 1): \(stamps.compactMap { $0 }.count) of \(stamps.count) stamps read")
+        }
+    }
+
+    @Test func aLayoutNeedsSeveralCameras() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let run = try CamrecBinary.run(["-d", "/dev/video0", "--layout", "grid", "--max-duration", "1", folder.path("c.mp4")],
+                                       environment: environment(2))
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(run.stderr.contains("--layout composes several cameras"), "\(run.stderr)")
+        #expect(folder.contents.isEmpty)
+    }
+}
