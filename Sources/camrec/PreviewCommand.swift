@@ -46,14 +46,7 @@ enum PreviewCommand: Subcommand {
     }
 
     static func validate(_ parsed: ParsedArguments) throws(UsageError) -> Options {
-        let quality = try parsed.value("--still-quality", StillCommand.quality) ?? StillFormat.defaultQuality
-        let format: StillFormat?
-        switch parsed.value("--still-format")?.lowercased() {
-        case nil: format = nil
-        case "jpeg", "jpg": format = .jpeg(quality: quality)
-        case "png": format = .png
-        case let other?: throw UsageError("--still-format: unknown format '\(other)': use jpeg or png")
-        }
+        let (format, quality) = try RecordOptions.stillFormat(parsed)
         let stills: StillSettings
         do {
             stills = try StillSettings.resolve(pattern: parsed.value("--stills"), format: format, quality: quality,

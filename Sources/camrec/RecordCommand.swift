@@ -391,15 +391,20 @@ struct RecordOptions {
     /// the stills' default names beside the movies.
     static func plainName(_ naming: SegmentNaming) -> String { naming.stillBase }
 
-    static func stillSettings(_ parsed: ParsedArguments, moviePath: String) throws(UsageError) -> StillSettings {
+    /// `--still-format` and `--still-quality`: the format asked for (nil: from the name)
+    /// and the JPEG quality.
+    static func stillFormat(_ parsed: ParsedArguments) throws(UsageError) -> (format: StillFormat?, quality: Int) {
         let quality = try parsed.value("--still-quality", StillCommand.quality) ?? StillFormat.defaultQuality
-        let format: StillFormat?
         switch parsed.value("--still-format")?.lowercased() {
-        case nil: format = nil
-        case "jpeg", "jpg": format = .jpeg(quality: quality)
-        case "png": format = .png
+        case nil: return (nil, quality)
+        case "jpeg", "jpg": return (.jpeg(quality: quality), quality)
+        case "png": return (.png, quality)
         case let other?: throw UsageError("--still-format: unknown format '\(other)': use jpeg or png")
         }
+    }
+
+    static func stillSettings(_ parsed: ParsedArguments, moviePath: String) throws(UsageError) -> StillSettings {
+        let (format, quality) = try stillFormat(parsed)
         let every = try parsed.value("--still-every") { (text: String) throws(ValueError) -> TimeSpec in
             let period = try TimeSpec.parse(text)
             guard period.nanoseconds > 0 else { throw ValueError("the period must be above 0") }
