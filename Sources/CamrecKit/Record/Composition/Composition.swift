@@ -97,7 +97,10 @@ public struct Composition: Sendable {
             let pad = try pipeline.element(named: "camera\(index + 1)").staticPad("src")
             let barrier = barrier
             tokens.append(pad.addProbe(.buffer) { info in
-                if let pts = info.buffer?.pts, barrier.start == nil { _ = barrier.admits(camera: index, at: pts &+ pipeline.baseTime) }
+                // Once the start is fixed the probe has nothing left to say: it leaves the
+                // camera's streaming thread rather than take the barrier's lock every frame.
+                guard barrier.start == nil else { return .remove }
+                if let pts = info.buffer?.pts { _ = barrier.admits(camera: index, at: pts &+ pipeline.baseTime) }
                 return .pass
             })
         }
