@@ -31,6 +31,16 @@ enum AVSync {
         /// in click order.
         var offsets: [Double]
 
+        /// The offsets with the camera's flash phase added back (see `flashPhases`): the
+        /// recorder's own error, positive when the sound is late. The phase is the same for
+        /// every flash of a stream (the camera's frames step by a fixed interval); nil when
+        /// `phases` is empty or spread over more than a millisecond (the stream restarted).
+        func offsets(lessPhase phases: [Double]) -> [Double]? {
+            guard let low = phases.min(), let high = phases.max(), high - low <= 0.001 else { return nil }
+            let phase = phases.reduce(0, +) / Double(phases.count)
+            return offsets.map { $0 + phase }
+        }
+
         /// The offset at the first paired click.
         var first: Double? { offsets.first }
         /// The offset at the last paired click.
@@ -53,6 +63,25 @@ enum AVSync {
             offsets.append(click - nearest)
         }
         return Measurement(flashes: flashes, clicks: clicks, offsets: offsets)
+    }
+
+    /// How long after its instant k·PERIOD each flash frame was captured: the capture
+    /// time of every frame that `trace=frames` marks ` flash`
+    /// (`camrec VirtualCamera: /dev/video0: frame 60 at 41200.016700 flash`) minus the
+    /// multiple of `period` it flashes for, in order.
+    ///
+    /// The camera flashes the first frame at or after each instant, so a flash frame lags
+    /// its click by this phase, anywhere in [0, one frame interval): the raw offset
+    /// (click − flash) is the recorder's error minus the phase. Subtracting it
+    /// (`Measurement.offsets(lessPhase:)`) leaves the recorder's error alone, which a test can
+    /// bound tightly whatever the camera's frame grid happened to be.
+    static func flashPhases(_ stderr: String, period: Double) -> [Double] {
+        stderr.split(separator: "\n").compactMap { line in
+            let words = line.split(separator: " ")
+            guard words.count == 8, words[0] == "camrec", words[1] == "VirtualCamera:", words[3] == "frame",
+                  words[5] == "at", words[7] == "flash", let time = Double(words[6]) else { return nil }
+            return time - (time / period).rounded(.down) * period
+        }
     }
 
     /// The PTS (seconds) of the first frame of each flash.

@@ -22,10 +22,13 @@ struct VirtualCameraDevice: Sendable {
     /// `flash=PERIOD` (e.g. `2s`): the first frame at or after each multiple of PERIOD on
     /// CLOCK_MONOTONIC is white, for A/V sync tests (see ClickPlayer, AVSync).
     var flash: String? = nil
+    /// `trace=` (e.g. `frames`): what the camera prints on the recorder's stderr.
+    var trace: String? = nil
 
     init(path: String = "/dev/video0", card: String? = nil, formats: [String]? = nil, sizes: [String]? = nil,
          fault: String? = nil, slow: String? = nil, dropEvery: Int? = nil, darkFrames: Int? = nil,
-         waitOnOverrun: Bool = false, flash: String? = nil) {
+         waitOnOverrun: Bool = false, flash: String? = nil, trace: String? = nil) {
+        self.trace = trace
         self.waitOnOverrun = waitOnOverrun
         self.flash = flash
         self.path = path
@@ -50,6 +53,7 @@ struct VirtualCameraDevice: Sendable {
         if let darkFrames { parts.append("dark=\(darkFrames)") }
         if waitOnOverrun { parts.append("overrun=wait") }
         if let flash { parts.append("flash=\(flash)") }
+        if let trace { parts.append("trace=\(trace)") }
         return parts.joined(separator: ",")
     }
 }
