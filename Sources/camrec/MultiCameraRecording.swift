@@ -17,7 +17,8 @@ enum MultiCameraRecording {
         one frame interval) at the same --fps, each with its exact --max-duration.
         Sound (--audio) goes with the first movie. SIGUSR1 takes a still from every
         camera. A camera that cannot start stops the run with its own exit code,
-        recording nothing. Not yet with several cameras: --segment, --reconnect,
+        recording nothing. A camera lost mid-run ends its own movie and the
+        others go on (--all-or-nothing: the whole run stops, exit 79). Not yet with several cameras: --segment, --reconnect,
         event clips, --settle, --set, --flash, --control, --stills, --codec copy.
         """
 
@@ -41,6 +42,7 @@ enum MultiCameraRecording {
 
     /// The record command's options for several cameras.
     static let specs = [
+        OptionSpec(["--all-or-nothing"], help: "several cameras: a camera lost mid-run stops the whole run (every movie finalised, exit 79) instead of the others going on without it"),
         OptionSpec(["--output-per-device"], help: "several cameras: OUTPUT is a pattern in which {index} (1, 2, … in --device order) and {device} (the camera's node, e.g. video0) are filled in for each camera's movie, e.g. lab-{device}.mp4 (default: NAME-1.EXT, NAME-2.EXT, …)"),
     ]
 
@@ -68,6 +70,9 @@ enum MultiCameraRecording {
                 throw CamrecError(.usage, "--output-per-device names the movies of several cameras: give --device once per camera, or leave it out and name the movie as OUTPUT")
             }
             try checkPattern(options.output)
+        }
+        if options.allOrNothing, devices.count < 2 {
+            throw CamrecError(.usage, "--all-or-nothing is about several cameras: give --device once per camera, or leave it out")
         }
         let refused = unsupported(options, stillsGiven: stillsGiven)
         if !refused.isEmpty {
@@ -194,7 +199,7 @@ enum MultiCameraRecording {
             return result.exitStatus
         }
         SignalWatcher.block(SignalWatcher.recordingSignals)
-        let run = MultiCameraRecorder(configs: configs, template: options.template)
+        let run = MultiCameraRecorder(configs: configs, template: options.template, allOrNothing: options.allOrNothing)
         SignalWatcher.startBatched(SignalWatcher.recordingSignals) { signals in
             for received in signals where received == SIGUSR1 {
                 // One still per camera, each the newest frame of its camera.

@@ -95,7 +95,7 @@ enum RecordCommand: Subcommand {
     }
 
     private static func record(_ options: RecordOptions, console: Console) throws(CamrecError) -> ExitStatus {
-        if options.camera.devices.count > 1 || options.outputPerDevice || options.layout.layout != nil {
+        if options.camera.devices.count > 1 || options.outputPerDevice || options.allOrNothing || options.layout.layout != nil {
             return try MultiCameraRecording.record(options, stillsGiven: options.stillsGiven, console: console)
         }
         // A bad --overlay-image is refused before the output or the camera is looked at.
@@ -308,6 +308,8 @@ struct RecordOptions {
     var stillsGiven: Bool
     /// `--output-per-device`: OUTPUT is a pattern with {index} and {device}.
     var outputPerDevice: Bool
+    /// `--all-or-nothing`: several cameras; a camera lost mid-run stops the run.
+    var allOrNothing: Bool
     /// `--layout`, `--canvas`: several cameras on one canvas.
     var layout: LayoutChoice
     /// `--set`, `--flash`, `--keep-controls`.
@@ -375,6 +377,7 @@ struct RecordOptions {
         stillQualityGiven = parsed.value("--still-quality") != nil
         stillsGiven = parsed.value("--stills") != nil
         outputPerDevice = parsed.flag("--output-per-device")
+        allOrNothing = parsed.flag("--all-or-nothing")
         layout = try LayoutChoice(parsed)
         controls = try PictureControlOptions.request(parsed)
         settle = try PictureControlOptions.settle(parsed)

@@ -187,6 +187,38 @@ import Testing
         #expect(try MediaProbe.decodeErrors(folder.path("m-2.mp4")).isEmpty)
     }
 
+    @Test func allOrNothingStopsEveryCameraWhenOneIsLost() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let run = try CamrecBinary.run(["--device", "/dev/video0", "--device", "/dev/video1", "--max-duration", "10",
+                                        "--all-or-nothing", "--json", folder.path("m.mp4")],
+                                       environment: environment([Self.camera(0), Self.camera(1, ",fault=unplug@45")]), timeout: 120)
+        #expect(run.status == 79, "\(run.stderr.suffix(2000))")
+        let lines = JSONLines.parse(run)
+        let result = try #require(lines.last)
+        #expect(result["reason"] as? String == "camera-lost")
+        #expect(lines.contains { $0["type"] as? String == "warning" && ($0["message"] as? String ?? "").contains("--all-or-nothing") },
+                "\(run.stdout)")
+        // Both movies finalised; the first camera's stopped soon after the second was lost,
+        // long before its 10-s limit (300 frames).
+        let files = try #require(result["files"] as? [[String: Any]])
+        #expect(files.map { $0["device"] as? String } == ["/dev/video0", "/dev/video1"])
+        let first = try MediaProbe.probe(folder.path("m-1.mp4"))
+        #expect(first.frames >= 40 && first.frames < 300, "\(first)")
+        #expect(files.first?["frames"] as? Int == first.frames)
+        for index in 1...2 {
+            #expect(try MediaProbe.topLevelBoxes(folder.path("m-\(index).mp4")).contains("moov"))
+            #expect(try MediaProbe.decodeErrors(folder.path("m-\(index).mp4")).isEmpty)
+        }
+    }
+
+    @Test func allOrNothingNeedsSeveralCameras() throws {
+        let run = try CamrecBinary.run(["--device", "test", "--all-or-nothing", "--max-duration", "1", "/tmp/never-made.mp4"])
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(run.stderr.contains("--all-or-nothing is about several cameras"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/never-made.mp4"))
+    }
+
     @Test func soundGoesWithTheFirstMovie() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

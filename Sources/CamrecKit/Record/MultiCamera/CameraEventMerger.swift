@@ -27,6 +27,11 @@ final class CameraEventMerger: Sendable {
         }
     }
 
+    /// An event of the run, about no one camera, forwarded as it is.
+    func note(_ event: RecordingEvent) {
+        state.withLock { _ in events(event) }
+    }
+
     private func merge(_ event: RecordingEvent, camera: Int, state: inout State) -> RecordingEvent? {
         switch event {
         case .started(let start):

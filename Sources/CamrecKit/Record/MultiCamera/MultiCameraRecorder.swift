@@ -10,9 +10,14 @@ public final class MultiCameraRecorder: Sendable {
     /// One recorder per camera, in `--device` order.
     public let recorders: [Recorder]
     private let barrier: StartBarrier
+    /// `--all-or-nothing`: a camera that ends lost (or failing) mid-run stops the others.
+    private let allOrNothing: Bool
 
-    /// Records with `configs` (one per camera, in order; each with its own output).
-    public init(configs: [RecordConfig], template: PipelineTemplate = .record) {
+    /// Records with `configs` (one per camera, in order; each with its own output). With
+    /// `allOrNothing`, a camera lost mid-run stops the whole run (every movie finalised);
+    /// otherwise the others go on without it.
+    public init(configs: [RecordConfig], template: PipelineTemplate = .record, allOrNothing: Bool = false) {
+        self.allOrNothing = allOrNothing
         precondition(!configs.isEmpty, "a run needs a camera")
         let rate = configs[0].rate.framesPerSecond
         let barrier = StartBarrier(cameras: configs.count, frameInterval: UInt64(1e9 / max(rate, 1)))
@@ -46,7 +51,7 @@ public final class MultiCameraRecorder: Sendable {
         let outcomes = Mutex<[Result<RecordingResult, CamrecError>?]>(Array(repeating: nil, count: recorders.count))
         let done = ThreadCondition()
         for (index, recorder) in recorders.enumerated() {
-            NamedThread.start("camrec-cam\(index + 1)") { [barrier, recorders] in
+            NamedThread.start("camrec-cam\(index + 1)") { [barrier, recorders, allOrNothing] in
                 let outcome: Result<RecordingResult, CamrecError>
                 do throws(CamrecError) {
                     outcome = .success(try recorder.run { event in merger.forward(event, camera: index) })
@@ -59,6 +64,10 @@ public final class MultiCameraRecorder: Sendable {
                 // (GStreamer-CRITICAL in mp4mux).
                 if barrier.start == nil {
                     for other in recorders where other !== recorder { other.requestStop(.control, requests: 2) }
+                } else if allOrNothing, Self.endsTheRun(outcome) {
+                    // --all-or-nothing: the others stop too, their movies finalised.
+                    merger.note(.warning("--all-or-nothing: \(merger.name(index)) ended, so the other cameras stop too"))
+                    for other in recorders where other !== recorder { other.requestStop(.cameraLost) }
                 }
                 done.withLock {
                     outcomes.withLock { $0[index] = outcome }
@@ -78,5 +87,14 @@ public final class MultiCameraRecorder: Sendable {
             }
         }
         return try merger.merge(finished)
+    }
+
+    /// Whether a camera's end mid-run stops an `--all-or-nothing` run: it was lost, or it
+    /// failed (disk full, an error); a stop that was asked for (signal, limit) was asked of all.
+    static func endsTheRun(_ outcome: Result<RecordingResult, CamrecError>) -> Bool {
+        switch outcome {
+        case .failure: return true
+        case .success(let result): return [.cameraLost, .diskFull, .error].contains(result.reason)
+        }
     }
 }
