@@ -16,7 +16,9 @@ enum ComposedRecording {
         every camera's newest frame; it starts once every camera is on the canvas
         and has exactly --max-duration of frames. The started line and the result
         give each camera's rectangle (layout.cameras: x, y, width, height,
-        device); stills (SIGUSR1) are the composed frame.
+        device); stills (SIGUSR1) are the composed frame. A camera lost mid-run
+        leaves its cell black and the movie goes on with the others (exit 79 at
+        the end); --all-or-nothing ends the movie there instead.
         """
 
     /// Refuses what a composed run cannot do (before any camera is opened).
@@ -48,7 +50,8 @@ enum ComposedRecording {
         }
         let first = cameras[0]
         let canvas = options.layout.canvas
-        let composition = Composition(layout: layout, canvas: canvas, cameras: sources, rate: first.rate)
+        var composition = Composition(layout: layout, canvas: canvas, cameras: sources, rate: first.rate)
+        composition.allOrNothing = options.allOrNothing
         let encoding = try EncodingPlanner.plan(
             encodingRequest,
             context: .init(source: first.source, rate: first.rate, container: options.container,

@@ -50,6 +50,23 @@ import Testing
         #expect(machine.handle(.endOfStream) == [.finish(requested: .cameraLost, message: "camera lost: Could not read from resource.")])
     }
 
+    @Test func aCanvasGoesOnWithoutALostCameraAndEndsAsCameraLost() {
+        var machine = RecordingMachine(start: start)
+        #expect(machine.handle(.canvasCameraLost(camera: "camera 2 (/dev/video1)", message: "gone")) == [
+            .report(.warning("camera 2 (/dev/video1) lost (gone): its cell is black from here; the movie goes on with the other cameras"))])
+        #expect(machine.state == .recording)
+        // The limit ends the movie as usual, and the run says a camera was lost.
+        #expect(machine.handle(.limitReached(at(3))) == [.report(.stopping(.maxDuration)), .sendEndOfStream])
+        #expect(machine.handle(.canvasCameraLost(camera: "camera 3 (/dev/video2)", message: "gone")) == [])   // stopping: nothing more to say
+        #expect(machine.handle(.endOfStream) == [.finish(requested: .cameraLost, message: "camera lost: camera 2 (/dev/video1): gone")])
+    }
+
+    @Test func aCanvasThatLostACameraStillAbortsOnTwoSignals() {
+        var machine = RecordingMachine(start: start)
+        _ = machine.handle(.canvasCameraLost(camera: "camera 2 (/dev/video1)", message: "gone"))
+        #expect(machine.handle(.stopRequested(.signal, count: 2, at(1))) == [.keepUnfinalised(.aborted, cause: "aborted")])
+    }
+
     @Test func cameraErrorBeforeTheFirstFrameFails() {
         var machine = RecordingMachine(start: start)
         #expect(machine.handle(.cameraFailed(Self.cameraGone, framesRecorded: 0, at(0.1))) == [.fail(.element(Self.cameraGone))])

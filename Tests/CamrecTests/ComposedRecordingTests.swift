@@ -156,17 +156,67 @@ import Testing
         #expect(folder.contents.isEmpty)
     }
 
-    @Test("a camera lost mid-run ends the composed movie, finalised with the sound, exit 79 (camera-lost)")
-    func aLostCameraEndsTheComposedMovie() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    /// Two cameras stacked on 640x960, the second unplugged at its 60th frame.
+    func recordLosingCameraTwo(_ extra: [String], folder: TemporaryFolder) throws -> (ChildProcessResult, String) {
         let movie = folder.path("lost.mp4")
         let spec = Self.cameras[0] + ";" + Self.cameras[1].replacing(",late=300ms", with: ",fault=unplug@60")
         var environment = try VirtualCameraEnvironment.shared().environment(spec: spec)
         environment["CAMREC_DEVICE_PATHS"] = nil
         let run = try CamrecBinary.run(["-d", "/dev/video0", "-d", "/dev/video1", "--layout", "stacked", "--canvas", "640x960",
-                                        "--audio", "test", "--max-duration", "10", "--json", movie],
+                                        "--audio", "test", "--json", movie] + extra,
                                        environment: environment, timeout: 120)
+        return (run, movie)
+    }
+
+    @Test("a camera lost mid-run: its cell turns black, the movie goes on with the others to its exact limit, exit 79 (camera-lost)")
+    func aLostCameraLeavesItsCellBlack() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let (run, movie) = try recordLosingCameraTwo(["--max-duration", "4"], folder: folder)
+        #expect(run.status == 79, "\(run.stderr.suffix(2000))")
+        let lines = JSONLines.parse(run)
+        let result = try #require(lines.last)
+        #expect(result["reason"] as? String == "camera-lost")
+        #expect((result["message"] as? String)?.contains("camera 2 (/dev/video1)") == true, "\(String(describing: result["message"]))")
+        let warnings = lines.filter { $0["type"] as? String == "warning" }.compactMap { $0["message"] as? String }
+        #expect(warnings.contains { $0.contains("camera 2 (/dev/video1)") && $0.contains("cell is black") }, "\(warnings)")
+        let file = try #require((result["files"] as? [[String: Any]])?.first)
+        // The whole limit: 4 s at 30 fps, by ffprobe as by the result, with the sound.
+        let probe = try MediaProbe.probe(movie)
+        #expect(probe.frames == 120 && file["frames"] as? Int == 120, "ffprobe \(probe.frames), result \(String(describing: file["frames"]))")
+        let streams = try ChildProcess.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type", "-of", "csv=p=0", movie])
+        #expect(streams.stdoutText.split(separator: "\n") == ["video", "audio"], "\(streams.stdoutText)")
+        #expect(try MediaProbe.decodeErrors(movie).isEmpty)
+
+        let cameras = try #require((result["layout"] as? [String: Any])?["cameras"] as? [[String: Any]])
+        var rects: [Rect] = []
+        for camera in cameras {
+            rects.append(try Rect(x: #require(camera["x"] as? Int), y: #require(camera["y"] as? Int),
+                                  width: #require(camera["width"] as? Int), height: #require(camera["height"] as? Int)))
+        }
+        // Camera 1 goes on in every frame, rising.
+        let first = try FrameStampReader.sequences(inVideo: URL(fileURLWithPath: movie),
+                                                   region: .init(x: rects[0].x, y: rects[0].y, width: rects[0].width, sourceWidth: Self.sizes[0].0))
+        let firstRead = first.compactMap { $0 }
+        #expect(firstRead.count == 120 && zip(firstRead, firstRead.dropFirst()).allSatisfy { $1 > $0 }, "camera 1: \(first)")
+        // Camera 2 shows up to its loss (its frames up to 59), then its cell is black.
+        let second = try FrameStampReader.sequences(inVideo: URL(fileURLWithPath: movie),
+                                                    region: .init(x: rects[1].x, y: rects[1].y, width: rects[1].width, sourceWidth: Self.sizes[1].0))
+        let shown = second.prefix { $0 != nil }.compactMap { $0 }
+        #expect(shown.count >= 20 && (shown.last ?? 0) <= 59, "camera 2: \(second)")
+        #expect(second.dropFirst(shown.count + 2).allSatisfy { $0 == nil }, "camera 2 after its loss: \(second)")
+        for frame in [shown.count + 5, 115] {
+            let luma = try Self.meanLuma(movie, rects[1], frame: frame)
+            #expect(luma < 24, "camera 2's cell in frame \(frame): mean luma \(luma), not black")
+            #expect(try Self.meanLuma(movie, rects[0], frame: frame) > 60, "camera 1's cell in frame \(frame) has no picture")
+        }
+    }
+
+    @Test("--all-or-nothing: a camera lost mid-run ends the composed movie, finalised with the sound, exit 79 (camera-lost)")
+    func allOrNothingEndsTheComposedMovie() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let (run, movie) = try recordLosingCameraTwo(["--max-duration", "10", "--all-or-nothing"], folder: folder)
         #expect(run.status == 79, "\(run.stderr.suffix(2000))")
         let result = try #require(JSONLines.parse(run).last)
         #expect(result["reason"] as? String == "camera-lost")

@@ -6,7 +6,8 @@ import GStreamer
 ///
 /// States and their transitions:
 /// - `recording`: the limit, a stop request or a lost camera → `stopping` (EOS sent, or
-///   sent by the source itself); a second stop request at once, a full disk → `done`
+///   sent by the source itself); one of a canvas's cameras lost while others deliver →
+///   `recording` (a warning; the run ends as `cameraLost`); a second stop request at once, a full disk → `done`
 ///   (kept unfinalised); an error before the first frame or any other error → `done`
 ///   (failed); EOS (the source ended by itself) → `done` (finalised).
 /// - `stopping`: EOS → `done` (finalised); a second stop request → `done` (aborted);
@@ -37,6 +38,10 @@ struct RecordingMachine {
         case endOfStream
         /// The camera failed (an error from the source), after `framesRecorded` frames.
         case cameraFailed(ElementFailure, framesRecorded: Int, ContinuousClock.Instant)
+        /// One camera of a canvas (`--layout`) was lost after the movie began while others
+        /// still deliver: its cell goes black and the movie goes on; the run ends as
+        /// `cameraLost`. `camera` names it ("camera 2 (/dev/video1)"), `message` is the error's.
+        case canvasCameraLost(camera: String, message: String)
         /// A write failed for lack of space.
         case diskFull
         /// Free space stays below `--min-free` with nothing left to delete: finalise and stop.
@@ -73,6 +78,8 @@ struct RecordingMachine {
     private(set) var state: State = .recording
     private var lastProgress: ContinuousClock.Instant
     private var lostMessage: String?
+    /// Whether a canvas camera was lost while the movie went on.
+    private var canvasCameraLost = false
 
     init(start: ContinuousClock.Instant) {
         lastProgress = start
@@ -108,6 +115,8 @@ struct RecordingMachine {
         case .endOfStream:
             let requested: StopReason? = if case .stopping(let reason, _) = state { reason } else { nil }
             state = .done
+            // A canvas that lost a camera on the way ends as a lost camera, whatever ended it.
+            if canvasCameraLost, requested != .aborted { return [.finish(requested: .cameraLost, message: lostMessage)] }
             return [.finish(requested: requested, message: lostMessage)]
 
         case .cameraFailed(let failure, let frames, let now):
@@ -124,6 +133,12 @@ struct RecordingMachine {
             lostMessage = "camera lost: \(message)"
             return [.report(.warning("camera lost (\(message)): finalising the recording so far"))]
                 + beginStop(.cameraLost, at: now)
+
+        case .canvasCameraLost(let camera, let message):
+            guard state == .recording else { return [] }
+            canvasCameraLost = true
+            lostMessage = [lostMessage, "camera lost: \(camera): \(message)"].compactMap { $0 }.joined(separator: "; ")
+            return [.report(.warning("\(camera) lost (\(message)): its cell is black from here; the movie goes on with the other cameras"))]
 
         case .diskLow(let now):
             guard state == .recording else { return [] }

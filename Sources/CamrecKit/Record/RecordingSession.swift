@@ -21,8 +21,11 @@ final class RecordingSession {
     private let frameGuardToken: ProbeToken?
     /// `--layout`: each camera's branch offers its frames to the start barrier.
     private let compositionTokens: [ProbeToken]
-    /// `--layout`: the cameras' sources ("camera1", …); a lost one ends the movie.
+    /// `--layout`: the cameras' sources ("camera1", …); a lost one leaves its cell black
+    /// (`lostCells`) while others deliver, or ends the movie.
     private let composedCameras: [Element]
+    /// `--layout`: the cameras (0-based) lost while the movie went on without them.
+    private var lostCells: Set<Int> = []
     /// Has v4l2src queue `CameraQueueDepth` buffers with the camera instead of 4.
     private let cameraQueue: CameraQueueDepth.Probes?
     private let commandLine: String
@@ -524,16 +527,27 @@ final class RecordingSession {
                 return .cameraFailed(failure, framesRecorded: gate.frames, now)
             }
             if let index = composedCameras.firstIndex(where: { failure.source.is($0) }) {
-                // A camera of a canvas: its branch ends, the others would go on; the movie
-                // ends there, finalised, as for one camera (the others are sent EOS).
+                // The message names the camera: "camera 2 (/dev/video2): Could not read …".
+                let name = "camera \(index + 1) (\(config.composition?.cameras[index].path ?? "?"))"
+                var named = failure
+                named.message = name + ": " + failure.message
+                // Follow-up errors of a camera already lost (its flow error) say nothing new.
+                if lostCells.contains(index) { return nil }
+                // A camera of a canvas, lost once the movie began: its branch ends (its
+                // source sends EOS, and the compositor leaves its cell black) and the
+                // others go on, unless --all-or-nothing or it was the last one.
+                if gate.frames > 0, config.composition?.allOrNothing == false,
+                   lostCells.count + 1 < composedCameras.count {
+                    lostCells.insert(index)
+                    return .canvasCameraLost(camera: name, message: failure.message)
+                }
+                // Otherwise the movie ends there, finalised, as for one camera (the
+                // others are sent EOS).
                 if let sound {
                     gate.close()
                     if let end = gate.videoEnd { sound.gate.close(at: end) } else { sound.end() }
                 }
                 if gate.frames > 0 { pipeline.send(.endOfStream()) }
-                // The message names the camera: "camera 2 (/dev/video2): Could not read …".
-                var named = failure
-                if let camera = config.composition?.cameras[index] { named.message = "camera \(index + 1) (\(camera.path)): " + failure.message }
                 return .cameraFailed(named, framesRecorded: gate.frames, now)
             }
             if let sound, failure.source.is(sound.source) {

@@ -26,6 +26,9 @@ public struct Composition: Sendable {
     public let canvas: FrameSize
     /// The cameras, in `--device` order, each with its rectangle.
     public let cameras: [Camera]
+    /// `--all-or-nothing`: a camera lost mid-run ends the movie. Otherwise its cell turns
+    /// black and the movie goes on with the others (until the last one is lost).
+    public var allOrNothing = false
     /// Holds the movie until every camera has a frame on the canvas: cameras 0…N−1 offer
     /// their frames, the canvas is member N.
     let barrier: StartBarrier
