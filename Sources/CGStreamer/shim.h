@@ -1,6 +1,7 @@
 #ifndef CGSTREAMER_SHIM_H
 #define CGSTREAMER_SHIM_H
 #include <gst/gst.h>
+#include <gst/base/gstaggregator.h>
 #include <gst/app/gstappsink.h>
 #include <gst/app/gstappsrc.h>
 #include <gst/video/video.h>
