@@ -52,6 +52,12 @@ enum ComposedRecording {
         let canvas = options.layout.canvas
         var composition = Composition(layout: layout, canvas: canvas, cameras: sources, rate: first.rate)
         composition.allOrNothing = options.allOrNothing
+        // Each camera's own stills are named as its movie's would be without --layout
+        // (both-1-still-0001.jpg beside both-still-0001.jpg, the composed one).
+        composition.cameraStillNaming = cameras.indices.map { index in
+            let moviePath = MultiCameraRecording.moviePath(options.output, index: index + 1, device: "", pattern: false)
+            return StillNaming.beside(moviePath: moviePath, format: options.stills.format)
+        }
         let encoding = try EncodingPlanner.plan(
             encodingRequest,
             context: .init(source: first.source, rate: first.rate, container: options.container,
@@ -101,14 +107,17 @@ enum ComposedRecording {
                 start.layout = report
                 printer.show(.started(start))
             case .still(var file):
-                file.layout = report
+                // The composed still carries the layout; each camera's, its device and rectangle.
+                if file.device == nil { file.layout = report }
                 printer.show(.still(file))
             default:
                 printer.show(event)
             }
         }
         result.layout = report
-        for index in result.files.indices where result.files[index].kind == "still" { result.files[index].layout = report }
+        for index in result.files.indices where result.files[index].kind == "still" && result.files[index].device == nil {
+            result.files[index].layout = report
+        }
         return result
     }
 }

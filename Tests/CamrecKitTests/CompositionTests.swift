@@ -35,7 +35,10 @@ struct CompositionTests {
         let line = try RecordPipeline(config: composed(), template: .compose).description(location: "both.partial.mp4")
         // Camera 1 (MJPEG 1280x720) in the top band: decoded, scaled to 1080x608 at y 176.
         #expect(line.contains("v4l2src device=/dev/video0 name=camera1 ! image/jpeg,width=1280,height=720,framerate=30/1 ! queue name=cell1"))
-        #expect(line.contains("! jpegdec ! videoscale ! videoconvert ! video/x-raw,format=I420,colorimetry=bt601,width=1080,height=608,pixel-aspect-ratio=1/1 ! canvas.sink_0"))
+        #expect(line.contains("! jpegdec ! tee name=whole1 ! videoscale ! videoconvert ! video/x-raw,format=I420,colorimetry=bt601,width=1080,height=608,pixel-aspect-ratio=1/1 ! canvas.sink_0"))
+        // Its newest whole (decoded, unscaled) frame waits in an appsink for its own stills.
+        #expect(line.contains("whole1. ! appsink name=still1 drop=true max-buffers=1 sync=false async=false"))
+        #expect(line.contains("whole2. ! appsink name=still2 drop=true max-buffers=1 sync=false async=false"))
         #expect(line.contains("sink_0::xpos=0 sink_0::ypos=176 sink_0::width=1080 sink_0::height=608"))
         // Camera 2 (raw 640x480, 4:3) in the bottom band: 1080x810 at y 960 + 74.
         #expect(line.contains("v4l2src device=/dev/video2 name=camera2 ! video/x-raw,format=YUY2,width=640,height=480,framerate=30/1 ! queue name=cell2"))

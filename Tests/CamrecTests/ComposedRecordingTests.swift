@@ -231,7 +231,7 @@ import Testing
         #expect(streams.stdoutText.split(separator: "\n") == ["video", "audio"], "\(streams.stdoutText)")
     }
 
-    @Test("SIGUSR1 takes a still of the composed frame, with the layout: each camera's stamp in its rectangle, that movie frame's")
+    @Test("SIGUSR1 takes a still of the composed frame, with the layout, and one of each camera's whole frame, with its rectangle: each the frame the movie shows at its index")
     func theStillIsTheComposedFrame() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -246,14 +246,17 @@ import Testing
         }
         try #require(Wait.until(timeout: 60) { cameras(past: 30) }, "\(run.stderrText.suffix(1000))")
         run.signal(SIGUSR1)
-        try #require(run.waitForLine(type: "still"), "\(run.stderrText.suffix(1000))")
+        // The composed still and one per camera.
+        try #require(Wait.until(timeout: 60) { run.lines(type: "still").count >= 3 }, "\(run.jsonLines) \(run.stderrText.suffix(1000))")
         // A few frames more, so that the still's frame lies inside the movie.
         let now = MultiCameraTests.delivered(run.stderrText).values.max() ?? 0
         try #require(Wait.until(timeout: 60) { cameras(past: now + 15) })
         run.signal(SIGINT)
         #expect(run.wait() == 0, "\(run.stderrText.suffix(1000))")
 
-        let still = try #require(run.lines(type: "still").first)
+        let stills = run.lines(type: "still")
+        #expect(stills.count == 3, "\(stills)")
+        let still = try #require(stills.first { $0["device"] == nil })
         let path = try #require(still["path"] as? String)
         #expect(path == folder.path("c-still-0001.jpg") && still["device"] == nil)
         let layout = try #require(still["layout"] as? [String: Any])
@@ -271,7 +274,25 @@ import Testing
             let movieStamps = try FrameStampReader.sequences(inVideo: URL(fileURLWithPath: movie), region: region)
             #expect(stamp != nil && frame < movieStamps.count && movieStamps[frame] == stamp,
                     "camera \(index + 1): still stamp \(String(describing: stamp)), movie frame \(frame) of \(movieStamps.count)")
+
+            // The camera's own still: its whole frame at its own size, its device and
+            // rectangle, and the index of the movie frame that shows it.
+            let own = try #require(stills.first { $0["device"] as? String == devices[index] }, "\(stills)")
+            let ownPath = try #require(own["path"] as? String)
+            #expect(ownPath == folder.path("c-\(index + 1)-still-0001.jpg"))
+            #expect(own["layout"] == nil)
+            let rect = try #require(own["rect"] as? [String: Any])
+            #expect(["x", "y", "width", "height"].allSatisfy { rect[$0] as? Int == camera[$0] as? Int }, "\(rect) against \(camera)")
+            let size = try FrameStampReader.dimensions(of: URL(fileURLWithPath: ownPath))
+            #expect(size.0 == Self.sizes[index].0 && size.1 == Self.sizes[index].1, "camera \(index + 1)'s still is \(size)")
+            let ownStamp = try FrameStampReader.sequence(inImage: URL(fileURLWithPath: ownPath))
+            let ownFrame = try #require(own["frame"] as? Int, "\(own)")
+            #expect(ownStamp != nil && ownFrame < movieStamps.count && movieStamps[ownFrame] == ownStamp,
+                    "camera \(index + 1): own still stamp \(String(describing: ownStamp)), movie frame \(ownFrame): \(movieStamps[min(ownFrame, movieStamps.count - 1)] as Any)")
+            #expect(abs(ownFrame - frame) <= 3, "camera \(index + 1)'s still is movie frame \(ownFrame), the composed one \(frame)")
         }
+        let resultStills = try #require(run.jsonLines.last?["files"] as? [[String: Any]]).filter { $0["kind"] as? String == "still" }
+        #expect(resultStills.count == 3 && resultStills.filter { $0["rect"] != nil }.count == 2, "\(resultStills)")
     }
 
     @Test("--print-pipeline prints the composing pipeline, and gst-launch-1.0 records the same canvas with it")

@@ -30,6 +30,9 @@ final class RecordingSession {
     private let cameraQueue: CameraQueueDepth.Probes?
     private let commandLine: String
     private let stillSink: AppSink
+    /// `--layout`: each camera's newest whole frame (for its own stills), and which camera
+    /// frame each canvas frame shows.
+    private let cameraStills: (sinks: [AppSink], selections: CanvasSelections, token: SignalToken)?
     /// `--settle`: measures and drops the settling frames at the encoder's input.
     private let settleToken: ProbeToken?
     /// Sets each frame's `--overlay` text; nil without one.
@@ -180,6 +183,20 @@ final class RecordingSession {
         } catch {
             throw CamrecError(.usage, "the composing template needs each camera's v4l2src named camera1, camera2, … (\(error))")
         }
+        if let composition = config.composition, composition.cameraStillNaming.count == composition.cameras.count {
+            do {
+                var sinks: [AppSink] = []
+                for index in composition.cameras.indices {
+                    sinks.append(try AppSink(parsed.element(named: Composition.stillSinkName(index))))
+                }
+                let (selections, token) = try composition.watchSelections(in: parsed)
+                cameraStills = (sinks, selections, token)
+            } catch {
+                throw CamrecError(.usage, "the composing template needs appsinks still1, still2, … and a compositor named canvas for each camera's stills (\(error))")
+            }
+        } else {
+            cameraStills = nil
+        }
         // A canvas's cameras are named camera1, …, not "src": their frames are not checked here.
         do {
             let installed = config.composition != nil ? nil : try FrameGuard.install(for: config.source, in: pipeline) {
@@ -250,6 +267,7 @@ final class RecordingSession {
             frameGuardToken?.remove()
             overlayToken?.remove()
             for token in compositionTokens { token.remove() }
+            cameraStills?.token.disconnect()
             _ = stopper.stop()
         }
         var moviePath: (@Sendable (Int) -> String?)?
@@ -266,7 +284,7 @@ final class RecordingSession {
             kept?.1.remove()
         }
         let stills = StillTaker(sink: stillSink, settings: config.stills, gate: gate, moviePath: moviePath,
-                                keeper: kept?.0, events: events)
+                                keeper: kept?.0, followers: cameraStillTakers(events: events), events: events)
         var clipToken: AppSinkCallbacksToken?
         var clipSoundToken: AppSinkCallbacksToken?
         if let settings = config.clips, let clipSink {
@@ -349,6 +367,28 @@ final class RecordingSession {
         result.droppedAudioMs = sound?.droppedMilliseconds
         result.audioClockPPM = sound.map { Int($0.clockPPM.rounded()) }
         return result
+    }
+
+    /// `--layout`: a still taker per camera, each taking its camera's newest whole frame
+    /// whenever the composed still is taken, placed in the movie by the canvas frame that
+    /// shows it, marked with its device and rectangle. Empty without a composition.
+    private func cameraStillTakers(events: @escaping @Sendable (RecordingEvent) -> Void) -> [StillTaker] {
+        guard let cameraStills, let composition = config.composition else { return [] }
+        let gate = gate
+        return composition.cameras.enumerated().map { index, camera in
+            var settings = config.stills
+            settings.naming = composition.cameraStillNaming[index]
+            let selections = cameraStills.selections
+            return StillTaker(sink: cameraStills.sinks[index], settings: settings, gate: nil,
+                              placement: { pts in
+                                  switch selections.lookup(camera: index, pts: pts) {
+                                  case .canvas(let canvas): gate.place(pts: canvas)
+                                  case .pending: (.pending, 0)
+                                  case .absent: (.absent, 0)
+                                  }
+                              },
+                              camera: (camera.path, camera.rect), events: events)
+        }
     }
 
     /// Stops the still triggers and takes the stills already asked for (their frames are

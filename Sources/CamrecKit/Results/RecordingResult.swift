@@ -68,6 +68,9 @@ public struct ResultFile: Sendable, Codable, Equatable {
     public var triggerFrame: Int?
     /// Several cameras in one run: the device of the camera whose file it is; nil for one camera.
     public var device: String?
+    /// A camera's still in a composed run (`--layout`): that camera's rectangle on the
+    /// canvas (the still itself is the camera's whole frame, at its own size).
+    public var rect: PixelRect?
 
     public init(path: String, kind: String, duration: Double?, frames: Int?, bytes: Int64) {
         self.path = path

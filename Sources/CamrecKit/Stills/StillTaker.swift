@@ -22,14 +22,28 @@ final class StillTaker: @unchecked Sendable {
     private let moviePath: (@Sendable (Int) -> String?)?
     /// Passthrough: the compressed frames since the last keyframe, decoded for a still.
     private let keeper: GOPKeeper?
+    /// Where a frame (by its timestamp) is in the movie, instead of asking `gate` (a
+    /// camera's stills in a composed run: through the canvas frame that shows it).
+    private let placement: (@Sendable (UInt64) -> (frame: MovieFrameLookup, file: Int))?
+    /// A camera's stills in a composed run: its device and rectangle, on every still.
+    private let camera: (device: String, rect: PixelRect)?
+    /// Takers asked for a still whenever this one is (each camera's, beside the canvas's).
+    private let followers: [StillTaker]
 
     /// `moviePath` names the movie file a still's frame is in (by the gate's file number),
     /// for a run of several movies; nil when there is one.
     /// With `keeper`, stills are decoded from the frames it keeps (a passthrough recording).
+    /// `placement` says where a frame is instead of `gate`; `camera` marks every still
+    /// with a camera's device and rectangle; `followers` take a still at every request.
     init(sink: AppSink, settings: StillSettings, gate: FrameGate?,
          moviePath: (@Sendable (Int) -> String?)? = nil, keeper: GOPKeeper? = nil,
+         placement: (@Sendable (UInt64) -> (frame: MovieFrameLookup, file: Int))? = nil,
+         camera: (device: String, rect: PixelRect)? = nil, followers: [StillTaker] = [],
          events: @escaping @Sendable (RecordingEvent) -> Void) {
         self.sink = sink
+        self.placement = placement
+        self.camera = camera
+        self.followers = followers
         self.keeper = keeper
         self.settings = settings
         self.gate = gate
@@ -59,26 +73,30 @@ final class StillTaker: @unchecked Sendable {
     /// `onFrame` learns which frame it is (its timestamp) as soon as it is chosen.
     func request(_ trigger: StillTrigger, notBefore: UInt64? = nil, completion: Completion? = nil,
                  onFrame: FrameChosen? = nil) -> Bool {
-        condition.withLock {
+        let queued = condition.withLock {
             guard !closed else { return false }
             requests.append(Request(trigger: trigger, time: .now, notBefore: notBefore, completion: completion,
                                     onFrame: onFrame))
             condition.signal()
             return true
         }
+        if queued { for follower in followers { follower.request(trigger, notBefore: notBefore) } }
+        return queued
     }
 
-    /// Stills written so far.
-    var files: [ResultFile] { condition.withLock { taken } }
+    /// Stills written so far (the followers' too).
+    var files: [ResultFile] { condition.withLock { taken } + followers.flatMap(\.files) }
 
-    /// Takes the stills still queued, then stops the thread; returns every still written.
+    /// Takes the stills still queued, then stops the thread; returns every still written
+    /// (this taker's, then the followers').
     func finish() -> [ResultFile] {
-        condition.withLock {
+        let own = condition.withLock {
             closed = true
             condition.broadcast()
             while working || !requests.isEmpty { condition.wait() }
             return taken
         }
+        return own + followers.flatMap { $0.finish() }
     }
 
     private func work() {
@@ -152,6 +170,10 @@ final class StillTaker: @unchecked Sendable {
             }
             file.latencyMs = (latency * 10).rounded() / 10
             file.trigger = trigger
+            if let camera {
+                file.device = camera.device
+                file.rect = camera.rect
+            }
             return .success(file)
         } catch {
             return .failure(error)
@@ -160,10 +182,10 @@ final class StillTaker: @unchecked Sendable {
 
     /// Waits (briefly) for the recording branch to reach the frame, to say where it is.
     private func movieFrame(_ pts: UInt64) -> (frame: MovieFrameLookup, file: Int) {
-        guard let gate else { return (.absent, 0) }
+        guard let place = placement ?? gate.map({ gate in { gate.place(pts: $0) } }) else { return (.absent, 0) }
         let deadline = ContinuousClock.now + .seconds(2)
         while true {
-            let lookup = gate.place(pts: pts)
+            let lookup = place(pts)
             if lookup.frame != .pending || ContinuousClock.now > deadline { return lookup }
             NamedThread.sleep(0.005)
         }

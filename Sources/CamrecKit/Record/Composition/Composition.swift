@@ -26,6 +26,9 @@ public struct Composition: Sendable {
     public let canvas: FrameSize
     /// The cameras, in `--device` order, each with its rectangle.
     public let cameras: [Camera]
+    /// How each camera's own stills are named (one per camera, in order), taken beside
+    /// the composed still at every trigger; empty: only the composed still.
+    public var cameraStillNaming: [StillNaming] = []
     /// `--all-or-nothing`: a camera lost mid-run ends the movie. Otherwise its cell turns
     /// black and the movie goes on with the others (until the last one is lost).
     public var allOrNothing = false
@@ -69,11 +72,15 @@ public struct Composition: Sendable {
             case .h264: "! h264parse ! avdec_h264 "
             }
             // A queue per camera: its decoding and scaling run on their own thread, and
-            // the camera's capture thread never waits for the canvas.
-            branches.append("v4l2src device=\(quote(camera.path)) name=camera\(index + 1) ! \(camera.format.caps)"
-                + " ! queue name=cell\(index + 1) max-size-buffers=3 max-size-bytes=0 max-size-time=0 leaky=downstream \(decode)"
-                + "! videoscale ! videoconvert ! video/x-raw,format=I420,colorimetry=bt601,width=\(camera.rect.width),height=\(camera.rect.height),"
-                + "pixel-aspect-ratio=1/1 ! canvas.sink_\(index)")
+            // the camera's capture thread never waits for the canvas. After decoding, a
+            // tee keeps the camera's newest whole frame in an appsink for its own stills
+            // (it holds one frame and drops the rest: no work unless a still is asked).
+            let number = index + 1
+            branches.append("v4l2src device=\(quote(camera.path)) name=camera\(number) ! \(camera.format.caps)"
+                + " ! queue name=cell\(number) max-size-buffers=3 max-size-bytes=0 max-size-time=0 leaky=downstream \(decode)"
+                + "! tee name=whole\(number) ! videoscale ! videoconvert ! video/x-raw,format=I420,colorimetry=bt601,width=\(camera.rect.width),height=\(camera.rect.height),"
+                + "pixel-aspect-ratio=1/1 ! canvas.sink_\(index)"
+                + " whole\(number). ! appsink name=\(Self.stillSinkName(index)) drop=true max-buffers=1 sync=false async=false wait-on-eos=false")
             let pad = "sink_\(index)::"
             cells.append("\(pad)xpos=\(camera.rect.x) \(pad)ypos=\(camera.rect.y) \(pad)width=\(camera.rect.width) \(pad)height=\(camera.rect.height)")
         }
@@ -90,6 +97,24 @@ public struct Composition: Sendable {
             "canvas": "video/x-raw,format=I420,colorimetry=bt601,width=\(canvas.width),height=\(canvas.height),framerate=\(fraction),pixel-aspect-ratio=1/1",
             "latency": "\(latency)",
         ]
+    }
+
+    /// The appsink holding camera `index`'s (0-based) newest whole frame, for its stills.
+    static func stillSinkName(_ index: Int) -> String { "still\(index + 1)" }
+
+    /// Has the compositor say which camera frame each canvas frame is made of
+    /// ("samples-selected", on its aggregating thread), into `selections`.
+    func watchSelections(in pipeline: Pipeline) throws(GStreamerError) -> (CanvasSelections, SignalToken) {
+        let canvas = try pipeline.element(named: "canvas")
+        try canvas.set("emit-signals", true)
+        var pads: [Pad] = []
+        for index in cameras.indices { pads.append(try canvas.staticPad("sink_\(index)")) }
+        let selections = CanvasSelections(cameras: cameras.count)
+        let token = try canvas.connect("samples-selected") { [pads] arguments in
+            guard let pts = arguments.uint(2) else { return }
+            selections.record(canvas: pts, cameraFrames: pads.map { canvas.peekNextSample($0)?.timing?.pts })
+        }
+        return (selections, token)
     }
 
     /// Has every camera's branch offer its frames' capture times to the start barrier
