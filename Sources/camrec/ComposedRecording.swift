@@ -18,7 +18,8 @@ enum ComposedRecording {
         give each camera's rectangle (layout.cameras: x, y, width, height,
         device); stills (SIGUSR1) are the composed frame. A camera lost mid-run
         leaves its cell black and the movie goes on with the others (exit 79 at
-        the end); --all-or-nothing ends the movie there instead.
+        the end); --all-or-nothing ends the movie there instead, and with
+        --reconnect the camera comes back into its cell.
         """
 
     /// Refuses what a composed run cannot do (before any camera is opened).
@@ -72,6 +73,8 @@ enum ComposedRecording {
             outputPath: options.output, container: options.container, overwrite: options.force,
             encoder: encoding.settings, stills: stills)
         config.audio = first.audio
+        // --reconnect: a lost camera comes back into its cell, in the same movie.
+        config.reconnect = options.unattended.reconnect
         config.composition = composition
         config.startBarrier = composition.canvasMember
         return (config, encoding.warnings)

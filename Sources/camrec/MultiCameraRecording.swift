@@ -25,8 +25,10 @@ enum MultiCameraRecording {
     /// What a run of several cameras cannot do yet, one phrase per option.
     static func unsupported(_ options: RecordOptions, stillsGiven: Bool) -> [String] {
         var found: [String] = []
-        if options.unattended.segments != nil { found.append("--segment") }
-        if options.unattended.reconnect != nil { found.append("--reconnect") }
+        // --reconnect alone implies segments for one camera; a canvas keeps its one movie.
+        let canvasReconnects = options.layout.layout != nil && options.unattended.reconnect != nil && !options.unattended.segmentGiven
+        if options.unattended.segments != nil, !canvasReconnects { found.append("--segment") }
+        if options.unattended.reconnect != nil, options.layout.layout == nil { found.append("--reconnect") }
         if options.clips.settings != nil || options.clips.standby || options.clips.motion != nil {
             found.append("event clips (--pre-roll, --post-roll, --standby, --on-motion)")
         }

@@ -18,6 +18,8 @@ enum UnattendedOptions {
 struct UnattendedChoice {
     var segments: SegmentSettings?
     var reconnect: ReconnectSettings?
+    /// Whether `--segment` was given (`--reconnect` alone implies segments for one camera).
+    var segmentGiven = false
     /// `--keep`, `--keep-size`, `--min-free`: for the movies of a segmented run and for
     /// event clips; nil when none is given.
     var retention: RetentionPolicy?
@@ -32,6 +34,7 @@ struct UnattendedChoice {
             return length
         }
         let segmented = segmentText != nil || reconnect
+        segmentGiven = segmentText != nil
         // --utc also names clips (--clips PATTERN).
         let given = (parsed.flag("--utc") && parsed.value("--clips") == nil ? ["--utc"] : [])
             + ["--keep", "--keep-size", "--min-free"].filter { parsed.value($0) != nil }

@@ -23,6 +23,20 @@ struct CompositionTests {
         return config
     }
 
+    @Test func aBranchNamesEveryElementItMakesSoThatItCanBeTakenOut() throws {
+        let composition = try #require(composed().composition)
+        for index in composition.cameras.indices {
+            let branch = composition.branch(index, path: composition.cameras[index].path, quote: { $0 }, into: nil)
+            let names = branch.split(separator: " ").filter { $0.hasPrefix("name=") }.map { String($0.dropFirst(5)) }
+            // Every element: no "! caps !" or bare element without a name between the links.
+            let elements = branch.split(separator: "!").count   // the last link is the still appsink, after the tee
+            #expect(names == composition.branchElements(index), "\(branch)")
+            #expect(names.count == elements, "\(branch)")
+            // Rebuilt as a bin, it ends unlinked (its ghost pad goes to a new compositor pad).
+            #expect(!branch.contains("canvas.sink"))
+        }
+    }
+
     @Test func theComposingTemplateHasTheNamedElementsCamrecReaches() {
         let body = PipelineTemplate.compose.body
         for name in ["name=canvas", "name=t", "name=record", "name=stills", "start-time-selection=first"] {
@@ -34,14 +48,15 @@ struct CompositionTests {
     @Test func eachCameraIsABranchScaledToItsRectangleIntoItsPad() throws {
         let line = try RecordPipeline(config: composed(), template: .compose).description(location: "both.partial.mp4")
         // Camera 1 (MJPEG 1280x720) in the top band: decoded, scaled to 1080x608 at y 176.
-        #expect(line.contains("v4l2src device=/dev/video0 name=camera1 ! image/jpeg,width=1280,height=720,framerate=30/1 ! queue name=cell1"))
-        #expect(line.contains("! jpegdec ! tee name=whole1 ! videoscale ! videoconvert ! video/x-raw,format=I420,colorimetry=bt601,width=1080,height=608,pixel-aspect-ratio=1/1 ! canvas.sink_0"))
+        // Every element is named after its camera, so that a branch can be taken out.
+        #expect(line.contains("v4l2src device=/dev/video0 name=camera1 ! capsfilter name=format1 caps=image/jpeg,width=1280,height=720,framerate=30/1 ! queue name=cell1"))
+        #expect(line.contains("! jpegdec name=decode1 ! tee name=whole1 ! videoscale name=scale1 ! videoconvert name=convert1 ! capsfilter name=fit1 caps=video/x-raw,format=I420,colorimetry=bt601,width=1080,height=608,pixel-aspect-ratio=1/1 ! canvas.sink_0"))
         // Its newest whole (decoded, unscaled) frame waits in an appsink for its own stills.
         #expect(line.contains("whole1. ! appsink name=still1 drop=true max-buffers=1 sync=false async=false"))
         #expect(line.contains("whole2. ! appsink name=still2 drop=true max-buffers=1 sync=false async=false"))
         #expect(line.contains("sink_0::xpos=0 sink_0::ypos=176 sink_0::width=1080 sink_0::height=608"))
         // Camera 2 (raw 640x480, 4:3) in the bottom band: 1080x810 at y 960 + 74.
-        #expect(line.contains("v4l2src device=/dev/video2 name=camera2 ! video/x-raw,format=YUY2,width=640,height=480,framerate=30/1 ! queue name=cell2"))
+        #expect(line.contains("v4l2src device=/dev/video2 name=camera2 ! capsfilter name=format2 caps=video/x-raw,format=YUY2,width=640,height=480,framerate=30/1 ! queue name=cell2"))
         #expect(!line.contains("cell2 max-size-buffers=3 max-size-bytes=0 max-size-time=0 leaky=downstream ! jpegdec"))
         #expect(line.contains("sink_1::xpos=0 sink_1::ypos=1034 sink_1::width=1080 sink_1::height=810"))
         // The canvas, then the one recording tail.

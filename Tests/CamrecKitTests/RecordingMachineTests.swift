@@ -61,6 +61,17 @@ import Testing
         #expect(machine.handle(.endOfStream) == [.finish(requested: .cameraLost, message: "camera lost: camera 2 (/dev/video1): gone")])
     }
 
+    @Test func aCanvasCameraThatComesBackEndsTheRunAsUsual() {
+        var machine = RecordingMachine(start: start)
+        _ = machine.handle(.canvasCameraLost(camera: "camera 2 (/dev/video1)", message: "gone"))
+        // Only a camera that was lost can come back.
+        #expect(machine.handle(.canvasCameraBack(camera: "camera 1 (/dev/video0)", device: "/dev/video0", gap: 1)) == [])
+        #expect(machine.handle(.canvasCameraBack(camera: "camera 2 (/dev/video1)", device: "/dev/video4", gap: 0.5))
+                == [.report(.cameraBack(device: "/dev/video4", gap: 0.5))])
+        _ = machine.handle(.limitReached(at(3)))
+        #expect(machine.handle(.endOfStream) == [.finish(requested: .maxDuration, message: nil)])
+    }
+
     @Test func aCanvasThatLostACameraStillAbortsOnTwoSignals() {
         var machine = RecordingMachine(start: start)
         _ = machine.handle(.canvasCameraLost(camera: "camera 2 (/dev/video1)", message: "gone"))

@@ -212,6 +212,54 @@ import Testing
         }
     }
 
+    @Test("--reconnect: a lost camera comes back into its cell (at another node), in the same movie, which ends as usual")
+    func aLostCameraComesBackIntoItsCell() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let movie = folder.path("back.mkv")
+        let spec = Self.cameras[0] + ";" + Self.cameras[1].replacing(",late=300ms", with: ",fault=unplug@45,replug=300@/dev/video3")
+        var environment = try VirtualCameraEnvironment.shared().environment(spec: spec)
+        environment["CAMREC_DEVICE_PATHS"] = nil
+        let run = try CamrecBinary.run(["-d", "/dev/video0", "-d", "/dev/video1", "--layout", "stacked", "--canvas", "640x960",
+                                        "--reconnect", "--max-duration", "5", "--json", movie],
+                                       environment: environment, timeout: 120)
+        #expect(run.status == 0, "\(run.stderr.suffix(2000))")
+        let lines = JSONLines.parse(run)
+        let result = try #require(lines.last)
+        #expect(result["reason"] as? String == "max-duration", "\(result)")
+        let back = lines.filter { $0["type"] as? String == "camera-back" }
+        #expect(back.count == 1 && back.first?["device"] as? String == "/dev/video3", "\(back)")
+        let warnings = lines.filter { $0["type"] as? String == "warning" }.compactMap { $0["message"] as? String }
+        #expect(warnings.contains { $0.contains("camera 2 (/dev/video1) lost") }, "\(warnings)")
+        // One movie, the whole limit.
+        let files = try #require(result["files"] as? [[String: Any]])
+        #expect(files.filter { $0["kind"] as? String == "movie" }.count == 1)
+        let probe = try MediaProbe.probe(movie)
+        #expect(probe.frames == 150, "ffprobe counted \(probe.frames)")
+        #expect(try MediaProbe.decodeErrors(movie).isEmpty)
+
+        let cameras = try #require((result["layout"] as? [String: Any])?["cameras"] as? [[String: Any]])
+        let rect = try Rect(x: #require(cameras[1]["x"] as? Int), y: #require(cameras[1]["y"] as? Int),
+                            width: #require(cameras[1]["width"] as? Int), height: #require(cameras[1]["height"] as? Int))
+        let first = try FrameStampReader.sequences(inVideo: URL(fileURLWithPath: movie),
+                                                   region: .init(x: 0, y: 0, width: 640, sourceWidth: Self.sizes[0].0))
+        #expect(first.compactMap { $0 }.count == 150, "camera 1 on every frame: \(first)")
+        // Camera 2: its first stream up to its loss, black while it is away, then its
+        // second stream (sequence numbers from 0 again) to the end, in the same cell.
+        let second = try FrameStampReader.sequences(inVideo: URL(fileURLWithPath: movie),
+                                                    region: .init(x: rect.x, y: rect.y, width: rect.width, sourceWidth: Self.sizes[1].0))
+        let before = second.prefix { $0 != nil }.compactMap { $0 }
+        let away = second.dropFirst(before.count).prefix { $0 == nil }.count
+        let after = second.dropFirst(before.count + away)
+        #expect(before.count >= 20 && (before.last ?? 0) <= 44, "camera 2 before: \(second)")
+        #expect(away >= 5, "camera 2 away for \(away) frames: \(second)")
+        let again = after.compactMap { $0 }
+        #expect(after.count >= 20 && again.count == after.count, "camera 2 after: \(second)")
+        #expect((again.first ?? 99) < 10 && zip(again, again.dropFirst()).allSatisfy { $1 >= $0 }, "camera 2's second stream: \(again)")
+        let luma = try Self.meanLuma(movie, rect, frame: before.count + away / 2)
+        #expect(luma < 24, "camera 2's cell while it was away: mean luma \(luma)")
+    }
+
     @Test("--all-or-nothing: a camera lost mid-run ends the composed movie, finalised with the sound, exit 79 (camera-lost)")
     func allOrNothingEndsTheComposedMovie() throws {
         let folder = try TemporaryFolder()

@@ -84,7 +84,8 @@ public final class Recorder: Sendable {
         // The camera's identity, read before the first pipeline opens it: what finds it
         // again after an unplug, at whatever /dev/videoN it comes back.
         var identity: DeviceIdentity?
-        if config.reconnect != nil, case .camera(let path, _) = config.source {
+        // A canvas (--layout) takes its cameras back into their cells itself (CellReconnection).
+        if config.reconnect != nil, config.composition == nil, case .camera(let path, _) = config.source {
             identity = try? DeviceIdentity.read(path: path)
         }
         if let preview, let settings = config.preview {

@@ -42,6 +42,8 @@ struct RecordingMachine {
         /// still deliver: its cell goes black and the movie goes on; the run ends as
         /// `cameraLost`. `camera` names it ("camera 2 (/dev/video1)"), `message` is the error's.
         case canvasCameraLost(camera: String, message: String)
+        /// That camera (`--reconnect`) is back in its cell, at `device`, after `gap` seconds.
+        case canvasCameraBack(camera: String, device: String, gap: Double)
         /// A write failed for lack of space.
         case diskFull
         /// Free space stays below `--min-free` with nothing left to delete: finalise and stop.
@@ -73,13 +75,15 @@ struct RecordingMachine {
     enum Report: Equatable {
         case stopping(StopReason)
         case warning(String)
+        /// A lost camera is back (a canvas camera, in its cell).
+        case cameraBack(device: String, gap: Double)
     }
 
     private(set) var state: State = .recording
     private var lastProgress: ContinuousClock.Instant
     private var lostMessage: String?
-    /// Whether a canvas camera was lost while the movie went on.
-    private var canvasCameraLost = false
+    /// The canvas cameras lost while the movie went on (and not back), with their errors.
+    private var canvasLost: [(camera: String, message: String)] = []
 
     init(start: ContinuousClock.Instant) {
         lastProgress = start
@@ -115,8 +119,12 @@ struct RecordingMachine {
         case .endOfStream:
             let requested: StopReason? = if case .stopping(let reason, _) = state { reason } else { nil }
             state = .done
-            // A canvas that lost a camera on the way ends as a lost camera, whatever ended it.
-            if canvasCameraLost, requested != .aborted { return [.finish(requested: .cameraLost, message: lostMessage)] }
+            // A canvas that lost a camera on the way (not back) ends as a lost camera,
+            // whatever ended it.
+            if !canvasLost.isEmpty {
+                let lost = canvasLost.map { "camera lost: \($0.camera): \($0.message)" }
+                return [.finish(requested: .cameraLost, message: ([lostMessage].compactMap { $0 } + lost).joined(separator: "; "))]
+            }
             return [.finish(requested: requested, message: lostMessage)]
 
         case .cameraFailed(let failure, let frames, let now):
@@ -136,9 +144,13 @@ struct RecordingMachine {
 
         case .canvasCameraLost(let camera, let message):
             guard state == .recording else { return [] }
-            canvasCameraLost = true
-            lostMessage = [lostMessage, "camera lost: \(camera): \(message)"].compactMap { $0 }.joined(separator: "; ")
+            canvasLost.append((camera, message))
             return [.report(.warning("\(camera) lost (\(message)): its cell is black from here; the movie goes on with the other cameras"))]
+
+        case .canvasCameraBack(let camera, let device, let gap):
+            guard state == .recording, canvasLost.contains(where: { $0.camera == camera }) else { return [] }
+            canvasLost.removeAll { $0.camera == camera }
+            return [.report(.cameraBack(device: device, gap: gap))]
 
         case .diskLow(let now):
             guard state == .recording else { return [] }

@@ -23,7 +23,11 @@ final class RecordingSession {
     private let compositionTokens: [ProbeToken]
     /// `--layout`: the cameras' sources ("camera1", …); a lost one leaves its cell black
     /// (`lostCells`) while others deliver, or ends the movie.
-    private let composedCameras: [Element]
+    private var composedCameras: [Element]
+    /// `--layout` with `--reconnect`: waits for lost cameras and rebuilds their cells.
+    private let cellReconnection: CellReconnection?
+    /// `--layout`: each camera's still taker (beside the composed one's), made by `run`.
+    private var cameraStillTakers: [StillTaker] = []
     /// `--layout`: the cameras (0-based) lost while the movie went on without them.
     private var lostCells: Set<Int> = []
     /// Has v4l2src queue `CameraQueueDepth` buffers with the camera instead of 4.
@@ -197,6 +201,12 @@ final class RecordingSession {
         } else {
             cameraStills = nil
         }
+        if let composition = config.composition, let reconnect = config.reconnect {
+            cellReconnection = CellReconnection(composition: composition, identities: CellReconnection.identities(of: composition),
+                                                timeout: reconnect.timeout, pipeline: pipeline)
+        } else {
+            cellReconnection = nil
+        }
         // A canvas's cameras are named camera1, …, not "src": their frames are not checked here.
         do {
             let installed = config.composition != nil ? nil : try FrameGuard.install(for: config.source, in: pipeline) {
@@ -268,6 +278,7 @@ final class RecordingSession {
             overlayToken?.remove()
             for token in compositionTokens { token.remove() }
             cameraStills?.token.disconnect()
+            cellReconnection?.stop()
             _ = stopper.stop()
         }
         var moviePath: (@Sendable (Int) -> String?)?
@@ -284,7 +295,7 @@ final class RecordingSession {
             kept?.1.remove()
         }
         let stills = StillTaker(sink: stillSink, settings: config.stills, gate: gate, moviePath: moviePath,
-                                keeper: kept?.0, followers: cameraStillTakers(events: events), events: events)
+                                keeper: kept?.0, followers: makeCameraStillTakers(events: events), events: events)
         var clipToken: AppSinkCallbacksToken?
         var clipSoundToken: AppSinkCallbacksToken?
         if let settings = config.clips, let clipSink {
@@ -372,10 +383,10 @@ final class RecordingSession {
     /// `--layout`: a still taker per camera, each taking its camera's newest whole frame
     /// whenever the composed still is taken, placed in the movie by the canvas frame that
     /// shows it, marked with its device and rectangle. Empty without a composition.
-    private func cameraStillTakers(events: @escaping @Sendable (RecordingEvent) -> Void) -> [StillTaker] {
+    private func makeCameraStillTakers(events: @escaping @Sendable (RecordingEvent) -> Void) -> [StillTaker] {
         guard let cameraStills, let composition = config.composition else { return [] }
         let gate = gate
-        return composition.cameras.enumerated().map { index, camera in
+        cameraStillTakers = composition.cameras.enumerated().map { index, camera in
             var settings = config.stills
             settings.naming = composition.cameraStillNaming[index]
             let selections = cameraStills.selections
@@ -388,6 +399,26 @@ final class RecordingSession {
                                   }
                               },
                               camera: (camera.path, camera.rect), events: events)
+        }
+        return cameraStillTakers
+    }
+
+    /// `--reconnect` with a layout: the machine's events for the cameras back in their
+    /// cells (their new sources, stills appsinks and compositor pads taken over) and for
+    /// the waits that are over.
+    private func cellsBack(_ outcomes: [CellReconnection.Outcome]) -> [RecordingMachine.Event] {
+        outcomes.map { outcome in
+            switch outcome {
+            case .back(let index, let device, let gap, let source, let stillSink, let pad):
+                composedCameras[index] = source
+                lostCells.remove(index)
+                if cameraStillTakers.indices.contains(index) { cameraStillTakers[index].replaceSink(stillSink) }
+                cameraStills?.selections.replacePad(index, with: pad)
+                let name = "camera \(index + 1) (\(config.composition?.cameras[index].path ?? "?"))"
+                return .canvasCameraBack(camera: name, device: device, gap: gap)
+            case .gone(_, let message):
+                return .warning(message)
+            }
         }
     }
 
@@ -490,6 +521,9 @@ final class RecordingSession {
                 }
             }
             actions += message.flatMap { event(for: $0, at: now) }.map { machine.handle($0) } ?? []
+            if case .application(_, CellReconnection.wake)? = message, let cellReconnection {
+                for event in cellsBack(cellReconnection.takeBack()) { actions += machine.handle(event) }
+            }
             actions += machine.handle(.tick(now))
             if let settled = gate.takeSettleOutcome() { events(.settled(settled)) }
             // Actions may lead to more (free space checked with the progress report).
@@ -503,6 +537,8 @@ final class RecordingSession {
                     events(.stopping(reason))
                 case .report(.warning(let text)):
                     events(.warning(text))
+                case .report(.cameraBack(let device, let gap)):
+                    events(.cameraBack(device: device, gap: gap))
                 case .reportProgress(let interval):
                     let frames = gate.frames
                     events(.progress(RecordingProgress(
@@ -579,6 +615,8 @@ final class RecordingSession {
                 if gate.frames > 0, config.composition?.allOrNothing == false,
                    lostCells.count + 1 < composedCameras.count {
                     lostCells.insert(index)
+                    // --reconnect: waited for, to come back into its cell.
+                    cellReconnection?.lost(index)
                     return .canvasCameraLost(camera: name, message: failure.message)
                 }
                 // Otherwise the movie ends there, finalised, as for one camera (the

@@ -5,7 +5,8 @@ import GStreamer
 /// request it takes the newest frame (or waits for the next one), encodes it, writes it
 /// atomically under a fresh name, and reports where it is in the movie.
 final class StillTaker: @unchecked Sendable {
-    private let sink: AppSink
+    /// Guarded by `condition` (`replaceSink`); read once per still.
+    private var sink: AppSink
     /// Built on the stills thread when it starts, off the recording's start-up path.
     private var encoder: Result<StillEncoder, CamrecError>?
     private let settings: StillSettings
@@ -84,6 +85,11 @@ final class StillTaker: @unchecked Sendable {
         return queued
     }
 
+    /// Takes later stills from `sink` instead (a camera's branch rebuilt after a reconnect).
+    func replaceSink(_ sink: AppSink) {
+        condition.withLock { self.sink = sink }
+    }
+
     /// Stills written so far (the followers' too).
     var files: [ResultFile] { condition.withLock { taken } + followers.flatMap(\.files) }
 
@@ -134,6 +140,7 @@ final class StillTaker: @unchecked Sendable {
             }
             return Result { () throws(CamrecError) in try StillDecoder.decodeNewest(kept.frames, caps: kept.caps) }
         }
+        let sink = condition.withLock { self.sink }
         var pulled = sink.pullSample(timeoutNanoseconds: 1_000_000_000)
         // An older frame than the one asked for: wait for the next (a few at most).
         for _ in 0..<8 {

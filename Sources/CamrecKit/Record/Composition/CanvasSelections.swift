@@ -1,3 +1,4 @@
+import GStreamer
 import Synchronization
 
 /// Which camera frame each canvas frame is made of, as the compositor says when it
@@ -24,12 +25,26 @@ final class CanvasSelections: Sendable {
     private let cameras: Int
     private let capacity: Int
     private let recent: Mutex<[Selection]>
+    /// The compositor's input pad of each camera, in order (empty in unit tests).
+    private let inputs: Mutex<[Pad]>
 
-    /// For `cameras` cameras, remembering the last `capacity` canvas frames (10 s at 30 fps).
-    init(cameras: Int, capacity: Int = 300) {
+    /// For `cameras` cameras, remembering the last `capacity` canvas frames (10 s at 30
+    /// fps); `pads` are the compositor's inputs of the cameras, in order.
+    init(cameras: Int, capacity: Int = 300, pads: [Pad] = []) {
         self.cameras = cameras
         self.capacity = max(capacity, 1)
         recent = Mutex([])
+        inputs = Mutex(pads)
+    }
+
+    /// The compositor's input pad of each camera, in order.
+    var pads: [Pad] { inputs.withLock { $0 } }
+
+    /// Camera `index`'s frames come through `pad` from now on (its branch was rebuilt).
+    func replacePad(_ index: Int, with pad: Pad) {
+        inputs.withLock { pads in
+            if pads.indices.contains(index) { pads[index] = pad }
+        }
     }
 
     /// The compositor selected `cameraFrames` (one per camera, in order) for the canvas

@@ -66,21 +66,7 @@ public struct Composition: Sendable {
         var branches: [String] = []
         var cells: [String] = []
         for (index, camera) in cameras.enumerated() {
-            let decode = switch camera.format.decoding {
-            case .none: ""
-            case .jpeg: "! jpegdec "
-            case .h264: "! h264parse ! avdec_h264 "
-            }
-            // A queue per camera: its decoding and scaling run on their own thread, and
-            // the camera's capture thread never waits for the canvas. After decoding, a
-            // tee keeps the camera's newest whole frame in an appsink for its own stills
-            // (it holds one frame and drops the rest: no work unless a still is asked).
-            let number = index + 1
-            branches.append("v4l2src device=\(quote(camera.path)) name=camera\(number) ! \(camera.format.caps)"
-                + " ! queue name=cell\(number) max-size-buffers=3 max-size-bytes=0 max-size-time=0 leaky=downstream \(decode)"
-                + "! tee name=whole\(number) ! videoscale ! videoconvert ! video/x-raw,format=I420,colorimetry=bt601,width=\(camera.rect.width),height=\(camera.rect.height),"
-                + "pixel-aspect-ratio=1/1 ! canvas.sink_\(index)"
-                + " whole\(number). ! appsink name=\(Self.stillSinkName(index)) drop=true max-buffers=1 sync=false async=false wait-on-eos=false")
+            branches.append(branch(index, path: camera.path, quote: quote, into: "canvas.sink_\(index)"))
             let pad = "sink_\(index)::"
             cells.append("\(pad)xpos=\(camera.rect.x) \(pad)ypos=\(camera.rect.y) \(pad)width=\(camera.rect.width) \(pad)height=\(camera.rect.height)")
         }
@@ -99,6 +85,42 @@ public struct Composition: Sendable {
         ]
     }
 
+    /// Camera `index`'s (0-based) branch, from the camera at `path` to its rectangle:
+    /// linked `into` the canvas's pad, or (nil) ending unlinked (a bin's ghost pad, for a
+    /// camera that came back). Every element is named after the camera's number
+    /// (`branchElements`), so that a branch can be taken out of a running pipeline.
+    func branch(_ index: Int, path: String, quote: (String) -> String, into pad: String?) -> String {
+        let camera = cameras[index]
+        let number = index + 1
+        let decode = switch camera.format.decoding {
+        case .none: ""
+        case .jpeg: "! jpegdec name=decode\(number) "
+        case .h264: "! h264parse name=parse\(number) ! avdec_h264 name=decode\(number) "
+        }
+        // A queue per camera: its decoding and scaling run on their own thread, and the
+        // camera's capture thread never waits for the canvas. After decoding, a tee keeps
+        // the camera's newest whole frame in an appsink for its own stills (it holds one
+        // frame and drops the rest: no work unless a still is asked for).
+        return "v4l2src device=\(quote(path)) name=camera\(number) ! capsfilter name=format\(number) caps=\(camera.format.caps)"
+            + " ! queue name=cell\(number) max-size-buffers=3 max-size-bytes=0 max-size-time=0 leaky=downstream \(decode)"
+            + "! tee name=whole\(number) ! videoscale name=scale\(number) ! videoconvert name=convert\(number)"
+            + " ! capsfilter name=fit\(number) caps=video/x-raw,format=I420,colorimetry=bt601,width=\(camera.rect.width),height=\(camera.rect.height),"
+            + "pixel-aspect-ratio=1/1" + (pad.map { " ! " + $0 } ?? "")
+            + " whole\(number). ! appsink name=\(Self.stillSinkName(index)) drop=true max-buffers=1 sync=false async=false wait-on-eos=false"
+    }
+
+    /// The names of the elements of camera `index`'s (0-based) branch, as `branch` makes it.
+    func branchElements(_ index: Int) -> [String] {
+        let number = index + 1
+        let decoding: [String] = switch cameras[index].format.decoding {
+        case .none: []
+        case .jpeg: ["decode\(number)"]
+        case .h264: ["parse\(number)", "decode\(number)"]
+        }
+        return ["camera\(number)", "format\(number)", "cell\(number)"] + decoding
+            + ["whole\(number)", "scale\(number)", "convert\(number)", "fit\(number)", Self.stillSinkName(index)]
+    }
+
     /// The appsink holding camera `index`'s (0-based) newest whole frame, for its stills.
     static func stillSinkName(_ index: Int) -> String { "still\(index + 1)" }
 
@@ -109,10 +131,10 @@ public struct Composition: Sendable {
         try canvas.set("emit-signals", true)
         var pads: [Pad] = []
         for index in cameras.indices { pads.append(try canvas.staticPad("sink_\(index)")) }
-        let selections = CanvasSelections(cameras: cameras.count)
-        let token = try canvas.connect("samples-selected") { [pads] arguments in
+        let selections = CanvasSelections(cameras: cameras.count, pads: pads)
+        let token = try canvas.connect("samples-selected") { arguments in
             guard let pts = arguments.uint(2) else { return }
-            selections.record(canvas: pts, cameraFrames: pads.map { canvas.peekNextSample($0)?.timing?.pts })
+            selections.record(canvas: pts, cameraFrames: selections.pads.map { canvas.peekNextSample($0)?.timing?.pts })
         }
         return (selections, token)
     }
