@@ -42,7 +42,7 @@ struct CompositionTests {
         for name in ["name=canvas", "name=t", "name=record", "name=stills", "start-time-selection=first"] {
             #expect(body.contains(name), "compose.pipeline lacks \(name)")
         }
-        #expect(PipelineTemplate.compose.placeholders == ["cameras", "latency", "cells", "canvas", "encode", "output", "audio"])
+        #expect(PipelineTemplate.compose.placeholders == ["cameras", "latency", "cells", "canvas", "encode", "output", "audio", "motion", "preview"])
     }
 
     @Test func eachCameraIsABranchScaledToItsRectangleIntoItsPad() throws {

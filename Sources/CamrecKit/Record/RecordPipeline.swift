@@ -148,7 +148,9 @@ public struct RecordPipeline: Sendable {
         }
         // The tee carries the camera's JPEG frames when only the movie decodes them.
         var decode = ""
-        if case .camera(_, let format) = config.source, format.decoding == .jpeg, !config.picture.isActive { decode = "! jpegdec " }
+        // (A canvas, --layout, carries decoded frames.)
+        if config.composition == nil, case .camera(_, let format) = config.source, format.decoding == .jpeg,
+           !config.picture.isActive { decode = "! jpegdec " }
         let size = config.picture.orientation.outputSize(config.size)
         let height = MotionSettings.height(for: size)
         values["motion"] = "t. ! queue name=motionqueue leaky=downstream max-size-buffers=1 max-size-bytes=0 max-size-time=0 "
@@ -171,7 +173,8 @@ public struct RecordPipeline: Sendable {
         }
         let oneFrame = "leaky=downstream max-size-buffers=1 max-size-bytes=0 max-size-time=0"
         var decode = ""
-        if case .camera(_, let format) = config.source {
+        // A canvas (--layout) carries decoded frames.
+        if config.composition == nil, case .camera(_, let format) = config.source {
             switch format.decoding {
             case .jpeg where !config.picture.isActive || config.encoder.isPassthrough:
                 decode = " ! jpegdec"
