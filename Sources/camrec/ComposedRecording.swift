@@ -27,6 +27,9 @@ enum ComposedRecording {
         if options.outputPerDevice {
             throw CamrecError(.usage, "--layout records one movie at OUTPUT, --output-per-device one per camera: give one of them")
         }
+        if options.unattended.segments != nil {
+            throw CamrecError(.usage, "not yet with --layout: --segment and --reconnect (and --keep, --keep-size, --min-free): leave them out, or record a movie per camera (without --layout)")
+        }
         if picture.isActive {
             throw CamrecError(.usage, "not yet with --layout: --rotate, --flip, --mirror and overlays: leave them out")
         }

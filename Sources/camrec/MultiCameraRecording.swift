@@ -25,8 +25,6 @@ enum MultiCameraRecording {
     /// What a run of several cameras cannot do yet, one phrase per option.
     static func unsupported(_ options: RecordOptions, stillsGiven: Bool) -> [String] {
         var found: [String] = []
-        if options.unattended.segments != nil { found.append("--segment") }
-        if options.unattended.reconnect != nil { found.append("--reconnect") }
         if options.clips.settings != nil || options.clips.standby || options.clips.motion != nil {
             found.append("event clips (--pre-roll, --post-roll, --standby, --on-motion)")
         }
@@ -54,6 +52,29 @@ enum MultiCameraRecording {
             return stem + "-\(index)" + ext
         }
         return output.replacing("{index}", with: "\(index)").replacing("{device}", with: PathName.last(device))
+    }
+
+    /// Camera `moviePath`'s series with `--segment` (or `--reconnect`): named as one
+    /// camera's run with `moviePath` as OUTPUT would be (NAME-1.EXT gives NAME-1-0001.EXT,
+    /// …; a pattern's time fields and counter as for one camera), with the run's retention,
+    /// which thus counts this camera's series only. Nil without segments.
+    static func series(_ options: RecordOptions, moviePath: String) throws(CamrecError) -> SegmentSettings? {
+        guard var segments = options.unattended.segments else { return nil }
+        segments.naming = try SegmentNaming(output: moviePath, utc: segments.naming.utc)
+        return segments
+    }
+
+    /// Refuses series of which one would take another camera's movies for its own (its
+    /// counter, retention and `--keep` would then mix them), e.g. `lab-{index}%04d.mp4`,
+    /// where camera 1's `lab-1` and a counter also read camera 11's names.
+    static func checkSeries(_ namings: [SegmentNaming], now: Date = Date()) throws(CamrecError) {
+        for (one, naming) in namings.enumerated() {
+            for (other, theirs) in namings.enumerated() where other != one && theirs.folder == naming.folder {
+                for counter in [1, 1000] where naming.match(PathName.last(theirs.path(counter: counter, date: now))) != nil {
+                    throw CamrecError(.usage, "--segment: camera \(one + 1)'s movies would also match camera \(other + 1)'s names (\(PathName.last(theirs.path(counter: counter, date: now)))): separate {index} or {device} from the counter and time fields, e.g. lab-{index}-%04d.mp4")
+                }
+            }
+        }
     }
 
     /// Refuses an `--output-per-device` OUTPUT that would name every camera's movie alike.
@@ -87,7 +108,7 @@ enum MultiCameraRecording {
         if layout != nil { try ComposedRecording.check(options, picture: picture) }
         var paths: [String] = []
         let encodingRequest = options.encoding.request(keyframeInterval: options.keyframeInterval?.seconds
-            ?? EncoderSettings.defaultKeyframeInterval(segmented: false))
+            ?? EncoderSettings.defaultKeyframeInterval(segmented: options.unattended.segments != nil))
         let needsDecoding = layout != nil ? ["--layout composes the cameras' pictures"]
             : picture.isActive ? ["--rotate, --flip, --mirror or an overlay changes the picture"] : []
         var audio: AudioSettings?
@@ -132,8 +153,9 @@ enum MultiCameraRecording {
                 throw CamrecError(.usage, "--output-per-device: two cameras would both write \(path): use {index} in the pattern")
             }
             paths.append(path)
+            let segments = try series(options, moviePath: path)
             var stills = options.stills
-            stills.naming = .beside(moviePath: paths[index], format: stills.format)
+            stills.naming = .beside(moviePath: segments?.naming.stillBase ?? paths[index], format: stills.format)
             var config = RecordConfig(
                 source: resolution.source, size: resolution.size, rate: resolution.rate,
                 maxDuration: options.maxDuration, outputPath: paths[index], container: options.container,
@@ -146,6 +168,8 @@ enum MultiCameraRecording {
                 config.audio = audio
             }
             config.picture = picture
+            config.segments = segments
+            config.reconnect = options.unattended.reconnect
             configs.append(config)
             controls.append(options.printPipeline ? nil : try PreparedControls.prepare(options.controls, source: resolution.source))
             let name = "camera \(index + 1) (\(device)): "
@@ -161,8 +185,19 @@ enum MultiCameraRecording {
             paths = [options.output]
             warnings += composedWarnings
         }
+        try checkSeries(configs.compactMap(\.segments?.naming))
         if !options.printPipeline {
-            for path in paths { try OutputFile.checkDestination(path, overwrite: options.force) }
+            for (index, path) in paths.enumerated() {
+                // A segmented camera's first movie name (its series never replaces a file).
+                if composed == nil, let naming = configs[index].segments?.naming {
+                    try OutputFile.checkDestination(naming.path(counter: 1, date: Date()), overwrite: true)
+                } else {
+                    try OutputFile.checkDestination(path, overwrite: options.force)
+                }
+            }
+        }
+        if options.unattended.segments != nil, options.force {
+            warnings.append("--force does nothing with --segment: movies of a segmented run never replace a file (a taken name gets -2)")
         }
         if options.printPipeline {
             do {
@@ -182,6 +217,8 @@ enum MultiCameraRecording {
             guard let applied = try prepared?.apply() else { continue }
             for warning in applied.warnings { printer.show(.warning("camera \(index + 1) (\(devices[index])): " + warning)) }
             configs[index].controls = applied.controls
+            // --reconnect: a camera plugged in again has its power-on controls.
+            if let prepared { configs[index].cameraBack = { path in prepared.camera.reapply(at: path) } }
         }
         // Put back what camrec changed (once: `finish` forgets what it restored), before the
         // result line, or on the way out of a failure.
