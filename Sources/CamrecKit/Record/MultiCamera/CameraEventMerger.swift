@@ -42,8 +42,10 @@ final class CameraEventMerger: Sendable {
             return .started(first)
         case .progress:
             return camera == 0 ? event : nil
-        case .stopping:
-            guard !state.stopping else { return nil }
+        case .stopping(let reason):
+            // One camera's loss ends only its movie (its warning says so): the run's own
+            // stop is still to come.
+            guard !state.stopping, reason != .cameraLost else { return nil }
             state.stopping = true
             return event
         case .warning(let text):
