@@ -34,18 +34,35 @@ import Testing
     }
 
     /// Reads every movie of `names` in `folder`, with capture times from `stderr`'s
-    /// `trace=frames` lines of `device`.
-    func movies(_ names: [String], in folder: TemporaryFolder, device: String, stderr: String) throws -> [Movie] {
-        let times = MultiCameraTests.captureTimes(stderr)
+    /// `trace=frames` lines of `device` (its `stream`-th stream: 0 for the first, -1 for
+    /// the last; a camera plugged in again starts a new one, under its first name).
+    func movies(_ names: [String], in folder: TemporaryFolder, device: String, stderr: String,
+                stream: Int = -1) throws -> [Movie] {
+        let streams = Self.streams(stderr)[device] ?? []
+        let times = (stream < 0 ? streams.last : streams.indices.contains(stream) ? streams[stream] : nil) ?? [:]
         return try names.map { name in
             let path = folder.path(name)
             let stamps = try FrameStampReader.sequences(inVideo: URL(fileURLWithPath: path))
             let sequences = stamps.compactMap { $0 }
             #expect(sequences.count == stamps.count, "\(name): unreadable stamps")
-            let deviceTimes = times[device] ?? [:]
             return Movie(name: name, frames: try MediaProbe.probe(path).frames, sequences: sequences,
-                         captured: sequences.compactMap { deviceTimes[$0] })
+                         captured: sequences.compactMap { times[$0] })
         }
+    }
+
+    /// Capture times by device, one map (sequence number → seconds) per stream, in order,
+    /// from `trace=frames` lines (see `MultiCameraTests.captureTimes`, which keeps the last).
+    static func streams(_ stderr: String) -> [String: [[UInt32: Double]]] {
+        var streams: [String: [[UInt32: Double]]] = [:]
+        for line in stderr.split(separator: "\n") {
+            let words = line.split(separator: " ")
+            guard words.count >= 7, words[0] == "camrec", words[1] == "VirtualCamera:", words[3] == "frame", words[5] == "at",
+                  let sequence = UInt32(words[4]), let time = Double(words[6]) else { continue }
+            let device = String(words[2].dropLast())
+            if sequence == 0 || streams[device] == nil { streams[device, default: []].append([:]) }
+            streams[device, default: []][streams[device, default: []].count - 1][sequence] = time
+        }
+        return streams
     }
 
     /// Consecutive camera frames from the first movie to the last: nothing lost or
@@ -210,17 +227,62 @@ import Testing
         // The second camera's series: its frames before the loss, then (a new stream, at
         // its new node) after it, each run of frames unbroken, 3 s of video in all (the gap
         // is not counted; the unplug itself may cost a frame or two).
-        let before = try movies(["r-2-0001.mp4"], in: folder, device: "/dev/video1", stderr: run.stderr)
-        let after = try movies(["r-2-0002.mp4"], in: folder, device: "/dev/video4", stderr: run.stderr)
+        let before = try movies(["r-2-0001.mp4"], in: folder, device: "/dev/video1", stderr: run.stderr, stream: 0)
+        let after = try movies(["r-2-0002.mp4"], in: folder, device: "/dev/video1", stderr: run.stderr, stream: 1)
         #expect(before[0].frames > 30 && before[0].frames <= 45, "\(before[0].frames)")
         #expect(after[0].frames > 0 && runsOn(before) && runsOn(after), "\(before.map(\.sequences)) \(after.map(\.sequences))")
         #expect(abs(before[0].frames + after[0].frames - 90) <= 3, "\(before[0].frames) + \(after[0].frames)")
         // The start barrier let the new stream's frames through from the first: nothing
         // of it was held back.
         #expect((after[0].sequences.first ?? 99) <= 2, "\(after[0].sequences.prefix(5))")
+        // Captured after the loss: the second stream's frames (its trace keeps its first name).
+        #expect(after[0].captured.count == after[0].frames && (after[0].captured.first ?? 0) > (before[0].captured.last ?? .infinity))
         for name in folder.contents { #expect(try MediaProbe.decodeErrors(folder.path(name)).isEmpty, "\(name)") }
         let files = try #require(lines.last?["files"] as? [[String: Any]])
         #expect(files.map { $0["device"] as? String } == ["/dev/video0", "/dev/video1", "/dev/video1"])
+    }
+
+    @Test("--segment --reconnect: a camera back after a loss goes on being cut where the other camera is")
+    func aCameraBackIsCutOnTheRunsGrid() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // Lost at 1.33 s, back about half a second later: off the 1-s grid, so that a grid
+        // started again at the camera's return would cut elsewhere. Back at another node,
+        // as a camera may be.
+        let run = try CamrecBinary.run(Self.twoCameras + ["-t", "4", "--segment", "1", "--reconnect", "--json", folder.path("g.mp4")],
+                                       environment: environment([Self.camera(0), Self.camera(1, ",fault=unplug@40,replug=300@/dev/video4")]),
+                                       timeout: 120)
+        try #require(run.status == 0, "\(run.stderr.suffix(2000))")
+        let lines = JSONLines.parse(run)
+        let lostAt = try #require(lines.firstIndex { $0["type"] as? String == "camera-lost" }, "\(run.stdout)")
+        func names(_ device: String, _ range: Range<Int>) -> [String] {
+            lines[range].filter { $0["type"] as? String == "segment" && $0["device"] as? String == device }
+                .compactMap { ($0["path"] as? String).map(Self.last) }
+        }
+        let first = try movies(names("/dev/video0", 0..<lines.count), in: folder, device: "/dev/video0", stderr: run.stderr)
+        let before = try movies(names("/dev/video1", 0..<lostAt), in: folder, device: "/dev/video1", stderr: run.stderr, stream: 0)
+        let after = try movies(names("/dev/video1", lostAt..<lines.count), in: folder, device: "/dev/video1", stderr: run.stderr, stream: 1)
+        #expect(first.map(\.frames) == [30, 30, 30, 30] && runsOn(first), "\(first.map(\.frames))")
+        #expect(before.map(\.frames).first == 30 && after.count >= 2, "\(before.map(\.frames)) \(after.map(\.frames))")
+        #expect(runsOn(before) && runsOn(after))
+        let interval = 1.0 / 30
+        let origin = try #require(before.first?.captured.first)
+        let firstStarts = first.compactMap(\.captured.first)
+        let firstEnd = try #require(first.last?.captured.last)
+        // Every cut after the camera's return (not its first movie back, which starts when
+        // the camera does) is on the run's grid: whole seconds from its first frame, and
+        // where the first camera cuts while that one still records.
+        var compared = 0
+        for movie in after.dropFirst() {
+            let start = try #require(movie.captured.first, "\(movie.name)")
+            let off = (start - origin).truncatingRemainder(dividingBy: 1)
+            #expect(min(off, 1 - off) < interval / 2 + 0.002, "\(movie.name) starts \(start - origin) s into the run")
+            if start < firstEnd {
+                compared += 1
+                #expect(firstStarts.contains { abs($0 - start) < interval }, "\(movie.name) at \(start), camera 1's at \(firstStarts)")
+            }
+        }
+        #expect(compared >= 1, "no cut of camera 2 after its return fell inside camera 1's run: \(after.map(\.name))")
     }
 
     @Test("--reconnect-timeout: a camera not back in time ends its series; the other records on to its limit")
