@@ -18,7 +18,14 @@ enum MultiCameraRecording {
         Sound (--audio) goes with the first movie. SIGUSR1 takes a still from every
         camera. A camera that cannot start stops the run with its own exit code,
         recording nothing. A camera lost mid-run ends its own movie and the
-        others go on (--all-or-nothing: the whole run stops, exit 79). Not yet with several cameras: --segment, --reconnect,
+        others go on (--all-or-nothing: the whole run stops, exit 79).
+        --segment, --keep/--keep-size/--min-free and --reconnect apply to each
+        camera's own series, named as for one camera with NAME-1.EXT, NAME-2.EXT
+        (or each camera's --output-per-device name) as OUTPUT: m.mp4 gives
+        m-1-0001.mp4, m-1-0002.mp4, …, m-2-0001.mp4, …; all cameras are cut at
+        the same instants, also a camera back after --reconnect; --all-or-nothing
+        stops the run only when a camera is given up (--reconnect-timeout).
+        Not yet with several cameras:
         event clips, --settle, --set, --flash, --control, --stills, --codec copy.
         """
 
