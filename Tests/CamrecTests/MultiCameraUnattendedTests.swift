@@ -124,11 +124,22 @@ import Testing
             let done = run.lines(type: "segment")
             return Self.devices.allSatisfy { device in done.count { $0["device"] as? String == device } >= 2 }
         }, "\(run.stderrText.suffix(1000))")
+        // A still from each camera, beside its own series, naming the movie it is in.
+        run.signal(SIGUSR1)
+        try #require(run.waitForLines(type: "still", count: 2), "\(run.stderrText.suffix(1000))")
+        let segmentsSoFar = run.lines(type: "segment").count
+        try #require(Wait.until(timeout: 60) { run.lines(type: "segment").count >= segmentsSoFar + 2 })
         run.signal(SIGINT)
         #expect(run.wait() == 0, "\(run.stderrText.suffix(1000))")
         #expect(run.jsonLines.last?["reason"] as? String == "signal")
+        for still in run.lines(type: "still") {
+            let camera = try #require(Self.devices.firstIndex { $0 == still["device"] as? String }, "\(still)") + 1
+            #expect((still["path"] as? String).map(Self.last) == "u-\(camera)-still-0001.jpg", "\(still)")
+            let movie = try #require((still["movie"] as? String).map(Self.last), "\(still)")
+            #expect(movie.hasPrefix("u-\(camera)-") && folder.contents.contains(movie), "\(still)")
+        }
         for (camera, device) in Self.devices.enumerated() {
-            let names = folder.contents.filter { $0.hasPrefix("u-\(camera + 1)-") }
+            let names = folder.contents.filter { $0.hasPrefix("u-\(camera + 1)-") && $0.hasSuffix(".mkv") }
             #expect(names.count >= 3, "\(folder.contents)")
             let series = try movies(names, in: folder, device: device, stderr: run.stderrText)
             #expect(series.dropLast().allSatisfy { $0.frames == 15 }, "\(series.map(\.frames))")
