@@ -213,6 +213,29 @@ import Testing
         }
     }
 
+    @Test("--keep-size bounds each camera's series on its own")
+    func keepSizeBoundsEachCamerasSeries() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let run = try CamrecBinary.run(Self.twoCameras + ["-t", "3", "--segment", "0.5", "--keep-size", "30K", "--json", folder.path("z.mkv")],
+                                       environment: environment([Self.camera(0), Self.camera(1)]), timeout: 120)
+        try #require(run.status == 0, "\(run.stderr.suffix(2000))")
+        func size(_ name: String) -> Int { (try? FileManager.default.attributesOfItem(atPath: folder.path(name))[.size] as? Int) ?? 0 }
+        var total = 0
+        for (camera, device) in Self.devices.enumerated() {
+            let series = folder.contents.filter { $0.hasPrefix("z-\(camera + 1)-") }
+            let bytes = series.map(size).reduce(0, +)
+            total += bytes
+            #expect(!series.isEmpty && bytes <= 30 * 1024, "\(series): \(bytes) bytes")
+            #expect(series.last == "z-\(camera + 1)-0006.mkv", "\(series)")
+            let deleted = JSONLines.parse(run).filter { $0["type"] as? String == "deleted" && $0["device"] as? String == device }
+            #expect(!deleted.isEmpty && deleted.allSatisfy { $0["rule"] as? String == "keep-size" }, "\(deleted)")
+            #expect(deleted.allSatisfy { ($0["path"] as? String).map(Self.last)?.hasPrefix("z-\(camera + 1)-") == true }, "\(deleted)")
+        }
+        // Together they hold more than 30K: the bound is each camera's, not the run's.
+        #expect(total > 30 * 1024, "\(folder.contents): \(total) bytes")
+    }
+
     @Test("--reconnect: a camera unplugged mid-run comes back into its own series while the other records on without a gap")
     func aLostCameraComesBackIntoItsOwnSeries() throws {
         let folder = try TemporaryFolder()
