@@ -167,6 +167,9 @@ enum MultiCameraRecording {
                 source: resolution.source, size: resolution.size, rate: resolution.rate,
                 maxDuration: options.maxDuration, outputPath: paths[index], container: options.container,
                 overwrite: options.force, encoder: encoding.settings, stills: stills)
+            // --segment, --reconnect: the camera's own series.
+            config.segments = segments
+            config.reconnect = options.unattended.reconnect
             // The sound goes with the first camera's movie.
             if index == 0 {
                 if options.audio.request == .camera, case .camera(let camera, _) = resolution.source {
@@ -175,8 +178,6 @@ enum MultiCameraRecording {
                 config.audio = audio
             }
             config.picture = picture
-            config.segments = segments
-            config.reconnect = options.unattended.reconnect
             configs.append(config)
             controls.append(options.printPipeline ? nil : try PreparedControls.prepare(options.controls, source: resolution.source))
             let name = "camera \(index + 1) (\(device)): "
@@ -224,8 +225,6 @@ enum MultiCameraRecording {
             guard let applied = try prepared?.apply() else { continue }
             for warning in applied.warnings { printer.show(.warning("camera \(index + 1) (\(devices[index])): " + warning)) }
             configs[index].controls = applied.controls
-            // --reconnect: a camera plugged in again has its power-on controls.
-            if let prepared { configs[index].cameraBack = { path in prepared.camera.reapply(at: path) } }
         }
         // Put back what camrec changed (once: `finish` forgets what it restored), before the
         // result line, or on the way out of a failure.
@@ -241,6 +240,10 @@ enum MultiCameraRecording {
             restore()
             printer.show(result)
             return result.exitStatus
+        }
+        // --reconnect: a camera plugged in again has its power-on controls: camrec's go back on.
+        for (index, prepared) in controls.enumerated() {
+            if let prepared { configs[index].cameraBack = { path in prepared.camera.reapply(at: path) } }
         }
         SignalWatcher.block(SignalWatcher.recordingSignals)
         let run = MultiCameraRecorder(configs: configs, template: options.template, allOrNothing: options.allOrNothing)
