@@ -61,29 +61,6 @@ enum MultiCameraRecording {
         return output.replacing("{index}", with: "\(index)").replacing("{device}", with: PathName.last(device))
     }
 
-    /// Camera `moviePath`'s series with `--segment` (or `--reconnect`): named as one
-    /// camera's run with `moviePath` as OUTPUT would be (NAME-1.EXT gives NAME-1-0001.EXT,
-    /// …; a pattern's time fields and counter as for one camera), with the run's retention,
-    /// which thus counts this camera's series only. Nil without segments.
-    static func series(_ options: RecordOptions, moviePath: String) throws(CamrecError) -> SegmentSettings? {
-        guard var segments = options.unattended.segments else { return nil }
-        segments.naming = try SegmentNaming(output: moviePath, utc: segments.naming.utc)
-        return segments
-    }
-
-    /// Refuses series of which one would take another camera's movies for its own (its
-    /// counter, retention and `--keep` would then mix them), e.g. `lab-{index}%04d.mp4`,
-    /// where camera 1's `lab-1` and a counter also read camera 11's names.
-    static func checkSeries(_ namings: [SegmentNaming], now: Date = Date()) throws(CamrecError) {
-        for (one, naming) in namings.enumerated() {
-            for (other, theirs) in namings.enumerated() where other != one && theirs.folder == naming.folder {
-                for counter in [1, 1000] where naming.match(PathName.last(theirs.path(counter: counter, date: now))) != nil {
-                    throw CamrecError(.usage, "--segment: camera \(one + 1)'s movies would also match camera \(other + 1)'s names (\(PathName.last(theirs.path(counter: counter, date: now)))): separate {index} or {device} from the counter and time fields, e.g. lab-{index}-%04d.mp4")
-                }
-            }
-        }
-    }
-
     /// Refuses an `--output-per-device` OUTPUT that would name every camera's movie alike.
     static func checkPattern(_ output: String) throws(CamrecError) {
         guard output.contains("{index}") || output.contains("{device}") else {
@@ -267,5 +244,28 @@ enum MultiCameraRecording {
         restore()
         printer.show(result)
         return result.exitStatus
+    }
+
+    /// Camera `moviePath`'s series with `--segment` (or `--reconnect`): named as one
+    /// camera's run with `moviePath` as OUTPUT would be (NAME-1.EXT gives NAME-1-0001.EXT,
+    /// …; a pattern's time fields and counter as for one camera), with the run's retention,
+    /// which thus counts this camera's series only. Nil without segments.
+    static func series(_ options: RecordOptions, moviePath: String) throws(CamrecError) -> SegmentSettings? {
+        guard var segments = options.unattended.segments else { return nil }
+        segments.naming = try SegmentNaming(output: moviePath, utc: segments.naming.utc)
+        return segments
+    }
+
+    /// Refuses series of which one would take another camera's movies for its own (its
+    /// counter, retention and `--keep` would then mix them), e.g. `lab-{index}%04d.mp4`,
+    /// where camera 1's `lab-1` and a counter also read camera 11's names.
+    static func checkSeries(_ namings: [SegmentNaming], now: Date = Date()) throws(CamrecError) {
+        for (one, naming) in namings.enumerated() {
+            for (other, theirs) in namings.enumerated() where other != one && theirs.folder == naming.folder {
+                for counter in [1, 1000] where naming.match(PathName.last(theirs.path(counter: counter, date: now))) != nil {
+                    throw CamrecError(.usage, "--segment: camera \(one + 1)'s movies would also match camera \(other + 1)'s names (\(PathName.last(theirs.path(counter: counter, date: now)))): separate {index} or {device} from the counter and time fields, e.g. lab-{index}-%04d.mp4")
+                }
+            }
+        }
     }
 }
