@@ -236,6 +236,43 @@ import Testing
         #expect(total > 30 * 1024, "\(folder.contents): \(total) bytes")
     }
 
+    @Test("--min-free: each camera deletes the oldest of its own series, never another camera's, never its newest")
+    func minFreeDeletesFromEachCamerasOwnSeries() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let small = folder.path("small")
+        try FileManager.default.createDirectory(atPath: small, withIntermediateDirectories: true)
+        let mount = try ChildProcess.run("mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", small])
+        try #require(mount.status == 0, "cannot mount a small tmpfs: \(mount.stderr)")
+        defer { _ = try? ChildProcess.run("umount", [small]) }
+        // About 15 KB a movie, 12 of them: free space falls below 1.9 MB of 2 MB halfway.
+        let run = try CamrecBinary.run(Self.twoCameras + ["-t", "3", "--segment", "0.5", "--min-free", "1.9M", "--json", small + "/f.mp4"],
+                                       environment: environment([Self.camera(0), Self.camera(1)]), timeout: 120)
+        let lines = JSONLines.parse(run)
+        let reason = lines.last?["reason"] as? String
+        // Each camera deletes only its own; one whose own series is down to its newest while
+        // space stays short ends as disk-full (exit 74), the other goes on.
+        #expect((run.status == 0 && reason == "max-duration") || (run.status == 74 && reason == "disk-full"), "\(run.status) \(String(describing: reason)): \(run.stderr.suffix(1500))")
+        let names = try FileManager.default.contentsOfDirectory(atPath: small).sorted()
+        let deleted = lines.filter { $0["type"] as? String == "deleted" }
+        #expect(deleted.allSatisfy { $0["rule"] as? String == "min-free" }, "\(deleted)")
+        for (camera, device) in Self.devices.enumerated() {
+            let own = deleted.filter { $0["device"] as? String == device }.compactMap { ($0["path"] as? String).map(Self.last) }
+            #expect(!own.isEmpty && own.allSatisfy { $0.hasPrefix("f-\(camera + 1)-") }, "\(device): \(own)")
+            let made = lines.filter { $0["type"] as? String == "segment" && $0["device"] as? String == device }
+                .compactMap { ($0["path"] as? String).map(Self.last) }
+            // Its newest is kept; what is left of its series is what it made less what it deleted.
+            #expect(made.last.map { names.contains($0) } == true, "\(made) \(names)")
+            #expect(names.filter { $0.hasPrefix("f-\(camera + 1)-") } == made.filter { !own.contains($0) }, "\(names) \(made) \(own)")
+        }
+        for name in names {
+            #expect(!name.contains(".partial"), "\(names)")
+            // 15 frames each; a camera's last may be cut short by a disk-full stop.
+            let frames = try MediaProbe.probe(small + "/" + name).frames
+            #expect(frames > 0 && frames <= 15, "\(name): \(frames)")
+        }
+    }
+
     @Test("--reconnect: a camera unplugged mid-run comes back into its own series while the other records on without a gap")
     func aLostCameraComesBackIntoItsOwnSeries() throws {
         let folder = try TemporaryFolder()
