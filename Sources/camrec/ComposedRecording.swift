@@ -30,6 +30,10 @@ enum ComposedRecording {
         if options.outputPerDevice {
             throw CamrecError(.usage, "--layout records one movie at OUTPUT, --output-per-device one per camera: give one of them")
         }
+        // --reconnect alone brings a lost camera back into its cell, in the one movie.
+        if options.unattended.segmentGiven || options.unattended.retention != nil {
+            throw CamrecError(.usage, "not yet with --layout: --segment (and --keep, --keep-size, --min-free): leave them out, or record a movie per camera (without --layout)")
+        }
         if picture.isActive {
             throw CamrecError(.usage, "not yet with --layout: --rotate, --flip, --mirror and overlays: leave them out")
         }

@@ -18,17 +18,20 @@ enum MultiCameraRecording {
         Sound (--audio) goes with the first movie. SIGUSR1 takes a still from every
         camera. A camera that cannot start stops the run with its own exit code,
         recording nothing. A camera lost mid-run ends its own movie and the
-        others go on (--all-or-nothing: the whole run stops, exit 79). Not yet with several cameras: --segment, --reconnect,
+        others go on (--all-or-nothing: the whole run stops, exit 79).
+        --segment, --keep/--keep-size/--min-free and --reconnect apply to each
+        camera's own series, named as for one camera with NAME-1.EXT, NAME-2.EXT
+        (or each camera's --output-per-device name) as OUTPUT: m.mp4 gives
+        m-1-0001.mp4, m-1-0002.mp4, …, m-2-0001.mp4, …; all cameras are cut at
+        the same instants, also a camera back after --reconnect; --all-or-nothing
+        stops the run only when a camera is given up (--reconnect-timeout).
+        Not yet with several cameras:
         event clips, --settle, --set, --flash, --control, --stills, --codec copy.
         """
 
     /// What a run of several cameras cannot do yet, one phrase per option.
     static func unsupported(_ options: RecordOptions, stillsGiven: Bool) -> [String] {
         var found: [String] = []
-        // --reconnect alone implies segments for one camera; a canvas keeps its one movie.
-        let canvasReconnects = options.layout.layout != nil && options.unattended.reconnect != nil && !options.unattended.segmentGiven
-        if options.unattended.segments != nil, !canvasReconnects { found.append("--segment") }
-        if options.unattended.reconnect != nil, options.layout.layout == nil { found.append("--reconnect") }
         if options.clips.settings != nil || options.clips.standby || options.clips.motion != nil {
             found.append("event clips (--pre-roll, --post-roll, --standby, --on-motion)")
         }
@@ -89,7 +92,7 @@ enum MultiCameraRecording {
         if layout != nil { try ComposedRecording.check(options, picture: picture) }
         var paths: [String] = []
         let encodingRequest = options.encoding.request(keyframeInterval: options.keyframeInterval?.seconds
-            ?? EncoderSettings.defaultKeyframeInterval(segmented: false))
+            ?? EncoderSettings.defaultKeyframeInterval(segmented: options.unattended.segments != nil))
         let needsDecoding = layout != nil ? ["--layout composes the cameras' pictures"]
             : picture.isActive ? ["--rotate, --flip, --mirror or an overlay changes the picture"] : []
         var audio: AudioSettings?
@@ -134,12 +137,16 @@ enum MultiCameraRecording {
                 throw CamrecError(.usage, "--output-per-device: two cameras would both write \(path): use {index} in the pattern")
             }
             paths.append(path)
+            let segments = try series(options, moviePath: path)
             var stills = options.stills
-            stills.naming = .beside(moviePath: paths[index], format: stills.format)
+            stills.naming = .beside(moviePath: segments?.naming.stillBase ?? paths[index], format: stills.format)
             var config = RecordConfig(
                 source: resolution.source, size: resolution.size, rate: resolution.rate,
                 maxDuration: options.maxDuration, outputPath: paths[index], container: options.container,
                 overwrite: options.force, encoder: encoding.settings, stills: stills)
+            // --segment, --reconnect: the camera's own series.
+            config.segments = segments
+            config.reconnect = options.unattended.reconnect
             // The sound goes with the first camera's movie.
             if index == 0 {
                 if options.audio.request == .camera, case .camera(let camera, _) = resolution.source {
@@ -163,8 +170,19 @@ enum MultiCameraRecording {
             paths = [options.output]
             warnings += composedWarnings
         }
+        try checkSeries(configs.compactMap(\.segments?.naming))
         if !options.printPipeline {
-            for path in paths { try OutputFile.checkDestination(path, overwrite: options.force) }
+            for (index, path) in paths.enumerated() {
+                // A segmented camera's first movie name (its series never replaces a file).
+                if composed == nil, let naming = configs[index].segments?.naming {
+                    try OutputFile.checkDestination(naming.path(counter: 1, date: Date()), overwrite: true)
+                } else {
+                    try OutputFile.checkDestination(path, overwrite: options.force)
+                }
+            }
+        }
+        if options.unattended.segments != nil, options.force {
+            warnings.append("--force does nothing with --segment: movies of a segmented run never replace a file (a taken name gets -2)")
         }
         if options.printPipeline {
             do {
@@ -200,6 +218,10 @@ enum MultiCameraRecording {
             printer.show(result)
             return result.exitStatus
         }
+        // --reconnect: a camera plugged in again has its power-on controls: camrec's go back on.
+        for (index, prepared) in controls.enumerated() {
+            if let prepared { configs[index].cameraBack = { path in prepared.camera.reapply(at: path) } }
+        }
         SignalWatcher.block(SignalWatcher.recordingSignals)
         let run = MultiCameraRecorder(configs: configs, template: options.template, allOrNothing: options.allOrNothing)
         SignalWatcher.startBatched(SignalWatcher.recordingSignals) { signals in
@@ -222,5 +244,28 @@ enum MultiCameraRecording {
         restore()
         printer.show(result)
         return result.exitStatus
+    }
+
+    /// Camera `moviePath`'s series with `--segment` (or `--reconnect`): named as one
+    /// camera's run with `moviePath` as OUTPUT would be (NAME-1.EXT gives NAME-1-0001.EXT,
+    /// …; a pattern's time fields and counter as for one camera), with the run's retention,
+    /// which thus counts this camera's series only. Nil without segments.
+    static func series(_ options: RecordOptions, moviePath: String) throws(CamrecError) -> SegmentSettings? {
+        guard var segments = options.unattended.segments else { return nil }
+        segments.naming = try SegmentNaming(output: moviePath, utc: segments.naming.utc)
+        return segments
+    }
+
+    /// Refuses series of which one would take another camera's movies for its own (its
+    /// counter, retention and `--keep` would then mix them), e.g. `lab-{index}%04d.mp4`,
+    /// where camera 1's `lab-1` and a counter also read camera 11's names.
+    static func checkSeries(_ namings: [SegmentNaming], now: Date = Date()) throws(CamrecError) {
+        for (one, naming) in namings.enumerated() {
+            for (other, theirs) in namings.enumerated() where other != one && theirs.folder == naming.folder {
+                for counter in [1, 1000] where naming.match(PathName.last(theirs.path(counter: counter, date: now))) != nil {
+                    throw CamrecError(.usage, "--segment: camera \(one + 1)'s movies would also match camera \(other + 1)'s names (\(PathName.last(theirs.path(counter: counter, date: now)))): separate {index} or {device} from the counter and time fields, e.g. lab-{index}-%04d.mp4")
+                }
+            }
+        }
     }
 }

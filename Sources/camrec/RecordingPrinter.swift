@@ -61,12 +61,13 @@ struct RecordingPrinter: Sendable {
         case .deleted(let file):
             console.emit(file, type: "deleted")
             console.say("camrec: deleted \(file.path) (\(humanBytes(file.bytes)), --\(file.rule.rawValue))")
-        case .cameraLost(let message):
-            console.emit(WarningLine(message: message), type: "camera-lost")
+        case .cameraLost(let message, let camera):
+            console.emit(CameraLostLine(message: message, device: camera?.device, camera: camera?.index), type: "camera-lost")
             console.say("camrec: \(message): waiting for the camera to come back")
-        case .cameraBack(let device, let gap):
-            console.emit(CameraBackLine(device: device, gap: gap), type: "camera-back")
-            console.say("camrec: camera back at \(device)" + String(cFormat: " after %.1f s: recording goes on", gap))
+        case .cameraBack(let device, let gap, let camera):
+            console.emit(CameraBackLine(device: device, gap: gap, camera: camera?.index), type: "camera-back")
+            let which = camera.map { "camera \($0.index) (\($0.device)) back at " } ?? "camera back at "
+            console.say("camrec: \(which)\(device)" + String(cFormat: " after %.1f s: recording goes on", gap))
         case .settled(let outcome):
             console.emit(SettledLine(settleMs: outcome.milliseconds, stable: outcome.stable, frames: outcome.frames), type: "settled")
             let how = outcome.stable ? "picture settled" : "picture not settled within --settle"
@@ -107,6 +108,16 @@ struct CameraBackLine: Encodable {
     let device: String
     /// Seconds without the camera.
     let gap: Double
+    /// Several cameras: the camera's number in the run (1 for the first `--device`).
+    let camera: Int?
+}
+
+/// The JSON `camera-lost` line.
+struct CameraLostLine: Encodable {
+    let message: String
+    /// Several cameras: the lost camera's device (as the run's files name it) and number.
+    let device: String?
+    let camera: Int?
 }
 
 /// The JSON `settled` line (`--settle`).

@@ -53,6 +53,33 @@ struct CameraEventMergerTests {
         if case .still(let file) = all[3] { #expect(file.device == "/dev/video1") } else { Issue.record("\(all)") }
     }
 
+    @Test("a camera's segments, deletions, loss and return name it; its loss is not the run's stop")
+    func unattendedLinesNameTheirCamera() {
+        let collected = Collected()
+        let merger = CameraEventMerger(devices: ["/dev/video0", "/dev/video1"]) { event in
+            collected.events.withLock { $0.append(event) }
+        }
+        merger.forward(.segment(movie("m-2-0001.mp4")), camera: 1)
+        merger.forward(.stopping(.cameraLost), camera: 1)
+        merger.forward(.cameraLost("camera lost: gone"), camera: 1)
+        merger.forward(.cameraBack(device: "/dev/video4", gap: 0.5), camera: 1)
+        merger.forward(.deleted(DeletedFile(path: "m-1-0001.mp4", bytes: 3, rule: .keep)), camera: 0)
+        merger.forward(.stopping(.maxDuration), camera: 0)
+        let all = collected.all
+        #expect(all.count == 5, "\(all)")
+        guard all.count == 5 else { return }
+        if case .segment(let file) = all[0] { #expect(file.device == "/dev/video1") } else { Issue.record("\(all[0])") }
+        if case .cameraLost(let text, let camera) = all[1] {
+            #expect(text == "camera 2 (/dev/video1): camera lost: gone")
+            #expect(camera == RunCamera(index: 2, device: "/dev/video1"))
+        } else { Issue.record("\(all[1])") }
+        if case .cameraBack(let device, _, let camera) = all[2] {
+            #expect(device == "/dev/video4" && camera == RunCamera(index: 2, device: "/dev/video1"))
+        } else { Issue.record("\(all[2])") }
+        if case .deleted(let file) = all[3] { #expect(file.device == "/dev/video0") } else { Issue.record("\(all[3])") }
+        if case .stopping(let reason) = all[4] { #expect(reason == .maxDuration) } else { Issue.record("\(all[4])") }
+    }
+
     @Test func resultListsEveryCamerasMoviesFirstWithTheirDevices() throws {
         let merger = CameraEventMerger(devices: ["/dev/video0", "/dev/video1"]) { _ in }
         let still = ResultFile(path: "m-1-still-0001.jpg", kind: "still", duration: nil, frames: nil, bytes: 1)

@@ -49,6 +49,22 @@ struct SegmentTests {
         #expect(cutsSeen == [10, 40, 70])
     }
 
+    @Test("a pipeline that goes on with an earlier grid (several cameras, after a reconnect) cuts on that grid's boundaries")
+    func continuingAGridCutsOnItsBoundaries() {
+        // The first frame is 0.4 s into a segment of the grid: the first cut 0.6 s later.
+        var clock = SegmentClock(length: .seconds(1), rate: Self.rate)
+        clock.continueGrid(phase: 12 * Self.frame)
+        #expect(cuts(&clock, (0..<80).map { UInt64($0) * Self.frame }) == [18, 48, 78])
+        // A first frame within half a frame of a boundary is on it: the next cut a whole length later.
+        var onBoundary = SegmentClock(length: .seconds(1), rate: Self.rate)
+        onBoundary.continueGrid(phase: 1_000_000_000 - 5_000_000)
+        #expect(cuts(&onBoundary, (0..<65).map { UInt64($0) * Self.frame }) == [30, 60])
+        // A phase of several lengths counts as its remainder.
+        var far = SegmentClock(length: .seconds(1), rate: Self.rate)
+        far.continueGrid(phase: 3_000_000_000 + 12 * Self.frame)
+        #expect(cuts(&far, (0..<50).map { UInt64($0) * Self.frame }) == [18, 48])
+    }
+
     @Test func withoutALengthOnlyRequestsCut() {
         var clock = SegmentClock(length: nil, rate: Self.rate)
         #expect(cuts(&clock, (0..<300).map { UInt64($0) * Self.frame }) == [])

@@ -330,7 +330,7 @@ import Testing
         #expect(folder.contents.isEmpty)
     }
 
-    @Test(arguments: [(["--segment", "1s"], "--segment"), (["--preview"], "--preview"), (["--serve", "0"], "--serve")])
+    @Test(arguments: [(["--settle", "1s"], "--settle"), (["--preview"], "--preview"), (["--serve", "0"], "--serve")])
     func optionsNotYetPerCameraAreRefused(_ options: [String], _ named: String) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

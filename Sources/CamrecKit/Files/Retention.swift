@@ -86,6 +86,8 @@ public struct DeletedFile: Sendable, Codable, Equatable {
     public var bytes: Int64
     /// The rule that deleted it.
     public var rule: RetentionPolicy.Rule
+    /// Several cameras in one run: the device of the camera whose series it was; nil with one.
+    public var device: String?
 }
 
 /// Applies a `RetentionPolicy` to the run's files on disk.

@@ -48,6 +48,10 @@ public struct RecordConfig: Sendable {
     /// Several cameras in one run: this camera's place at the barrier that starts all
     /// their movies at one instant (`MultiCameraRecorder`); nil for a run of one camera.
     public var startBarrier: StartBarrier.Member?
+    /// Several cameras with `--segment`, after a reconnect: where the camera's segment grid
+    /// began (the clock time of its first recorded frame), so that the new pipeline cuts
+    /// where the other cameras do; nil: the grid starts at the pipeline's first frame.
+    public var segmentGrid: UInt64?
     /// `--preview`: a branch for the preview window (`PreviewWindow`); nil: none.
     public var preview: PreviewSettings?
     /// `--serve`: a branch of the encoded stream for the RTSP server (`LiveStreamServer`); nil: none.

@@ -112,6 +112,7 @@ public final class Recorder: Sendable {
                                                    server: server)
                 let result = try session.run(announce: run.sessions == 0, events: events)
                 run.add(result, frames: session.recordedFrames)
+                if run.gridOrigin == nil { run.gridOrigin = session.firstFrameClockTime }
                 failedRestarts = 0
                 guard result.reason == .cameraLost, config.reconnect != nil, identity != nil,
                       control.pendingStop.count == 0 else {
@@ -211,6 +212,8 @@ public final class Recorder: Sendable {
         if case .camera(_, let format) = config.source {
             next.source = .camera(path: device.path, format: format)
         }
+        // Several cameras: the segments go on being cut where the other cameras' are.
+        next.segmentGrid = run.gridOrigin
         return next
     }
 }
@@ -241,6 +244,9 @@ private struct RunTotals: Sendable {
 
     /// Frames recorded: what `--max-duration` counts.
     var frames = 0
+    /// Several cameras: the clock time of the run's first recorded frame, where its
+    /// segment grid began; nil before it, and for one camera.
+    var gridOrigin: UInt64?
     /// The highest clip number so far (retention deletes the oldest, never the newest).
     var lastClip: Int { files.filter { $0.kind == "clip" }.compactMap(\.index).max() ?? 0 }
 

@@ -14,16 +14,31 @@ public enum RecordingEvent: Sendable {
     case segment(ResultFile)
     /// Retention deleted an earlier movie.
     case deleted(DeletedFile)
-    /// With `--reconnect`: the camera was lost; camrec waits for it.
-    case cameraLost(String)
-    /// With `--reconnect`: the camera is back after `gap` seconds, at `device`.
-    case cameraBack(device: String, gap: Double)
+    /// With `--reconnect`: the camera was lost; camrec waits for it. `camera`: which one,
+    /// in a run of several cameras (nil for one).
+    case cameraLost(String, camera: RunCamera? = nil)
+    /// With `--reconnect`: the camera is back after `gap` seconds, at `device`. `camera`:
+    /// which one, in a run of several cameras (nil for one).
+    case cameraBack(device: String, gap: Double, camera: RunCamera? = nil)
     /// With `--settle`: the picture settled (or the limit came first); the movie starts now.
     case settled(SettleOutcome)
     /// An event clip is complete (in place; `kind` "clip").
     case clip(ResultFile)
     /// `--on-motion`: the picture changed.
     case motion(MotionLine)
+}
+
+/// One camera of a run of several, as the lines about it name it.
+public struct RunCamera: Sendable, Equatable {
+    /// Its number in the run: 1 for the first `--device`.
+    public var index: Int
+    /// Its device path, as the run's files name it (`device`).
+    public var device: String
+
+    public init(index: Int, device: String) {
+        self.index = index
+        self.device = device
+    }
 }
 
 /// A motion detection, as the JSON `motion` line reports it.

@@ -16,6 +16,8 @@ final class RecordingSession {
     /// Frames the gate let through so far (what `--max-duration` counts; in standby, the
     /// frames encoded for the clips).
     var recordedFrames: Int { gate.frames }
+    /// Several cameras: the clock time of the first frame recorded; nil before it (and for one camera).
+    var firstFrameClockTime: UInt64? { gate.firstFrameClockTime }
     private let gateToken: ProbeToken
     private let frameGuard: FrameGuard?
     private let frameGuardToken: ProbeToken?
@@ -146,7 +148,7 @@ final class RecordingSession {
                 decimator = RateDecimator(cameraRate: format.rate, movieRate: config.rate)
             }
             let passthrough = config.encoder.isPassthrough
-            let (startBarrier, pipeline) = (config.startBarrier, pipeline)
+            let (startBarrier, pipeline, segmentGrid) = (config.startBarrier, pipeline, config.segmentGrid)
             gateToken = pad.addProbe(.buffer) { [decimator] info in
                 guard let buffer = info.buffer else { return .pass }
                 let pts = buffer.pts
@@ -164,8 +166,10 @@ final class RecordingSession {
                     }
                 }
                 // Several cameras: none starts its movie before all have a frame.
-                if let startBarrier, gate.firstFramePTS == nil, let pts,
-                   !startBarrier.admits(at: pts &+ pipeline.baseTime) { return .drop }
+                if let startBarrier, gate.firstFramePTS == nil, let pts {
+                    guard startBarrier.admits(at: pts &+ pipeline.baseTime) else { return .drop }
+                    gate.prepareFirstFrame(pts: pts, baseTime: pipeline.baseTime, gridOrigin: segmentGrid)
+                }
                 let decision = gate.admit(pts: pts, slot: slot, keyframe: keyframe) {
                     // The sound ends where the last frame does.
                     if let audioGate, let end = gate.videoEnd { audioGate.close(at: end) }

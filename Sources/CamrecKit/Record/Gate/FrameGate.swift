@@ -30,6 +30,8 @@ final class FrameGate: Sendable {
         /// sound starts and, at the end, stops).
         var firstPTS: UInt64?
         var lastPTS: UInt64?
+        /// The pipeline's base time (a frame's clock time is its timestamp plus it), when told.
+        var baseTime: UInt64?
     }
 
     private let jobs: Mutex<Jobs>
@@ -138,6 +140,24 @@ final class FrameGate: Sendable {
             let frames = (Double(limit) / 1e9 / frameDuration).rounded()
             return UInt64(frames * frameDuration * 1e9)
         }
+    }
+
+    /// Before the first frame is let through (several cameras): the pipeline's base time,
+    /// and the clock time where the segment grid to go on with began (`RecordConfig.segmentGrid`),
+    /// for the frame at `pts`, which may be the first.
+    func prepareFirstFrame(pts: UInt64, baseTime: UInt64, gridOrigin: UInt64?) {
+        jobs.withLock { jobs in
+            guard jobs.firstPTS == nil else { return }
+            jobs.baseTime = baseTime
+            let clock = pts &+ baseTime
+            if let gridOrigin, clock >= gridOrigin { jobs.segments.continueGrid(phase: clock - gridOrigin) }
+        }
+    }
+
+    /// The clock time of the first frame let through, when the base time was told
+    /// (`prepareFirstFrame`); nil before it.
+    var firstFrameClockTime: UInt64? {
+        jobs.withLock { jobs in jobs.firstPTS.flatMap { first in jobs.baseTime.map { first &+ $0 } } }
     }
 
     /// The timestamp of the run's first frame let through; nil before it.

@@ -42,21 +42,28 @@ final class CameraEventMerger: Sendable {
             return .started(first)
         case .progress:
             return camera == 0 ? event : nil
-        case .stopping:
-            guard !state.stopping else { return nil }
+        case .stopping(let reason):
+            // One camera's loss ends only its movie (its warning says so): the run's own
+            // stop is still to come.
+            guard !state.stopping, reason != .cameraLost else { return nil }
             state.stopping = true
             return event
         case .warning(let text):
             return .warning(name(camera) + ": " + text)
-        case .cameraLost(let text):
-            return .cameraLost(name(camera) + ": " + text)
+        case .cameraLost(let text, _):
+            return .cameraLost(name(camera) + ": " + text, camera: runCamera(camera))
+        case .cameraBack(let device, let gap, _):
+            return .cameraBack(device: device, gap: gap, camera: runCamera(camera))
+        case .deleted(var file):
+            if devices.indices.contains(camera) { file.device = devices[camera] }
+            return .deleted(file)
         case .still(let file):
             return .still(marked(file, camera: camera))
         case .segment(let file):
             return .segment(marked(file, camera: camera))
         case .clip(let file):
             return .clip(marked(file, camera: camera))
-        case .deleted, .cameraBack, .settled, .motion:
+        case .settled, .motion:
             return event
         }
     }
@@ -64,6 +71,10 @@ final class CameraEventMerger: Sendable {
     /// "camera 2 (/dev/video1)".
     func name(_ camera: Int) -> String {
         "camera \(camera + 1) (\(devices.indices.contains(camera) ? devices[camera] : "?"))"
+    }
+
+    private func runCamera(_ camera: Int) -> RunCamera? {
+        devices.indices.contains(camera) ? RunCamera(index: camera + 1, device: devices[camera]) : nil
     }
 
     private func marked(_ file: ResultFile, camera: Int) -> ResultFile {
