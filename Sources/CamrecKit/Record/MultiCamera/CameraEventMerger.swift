@@ -56,7 +56,10 @@ final class CameraEventMerger: Sendable {
             return .segment(marked(file, camera: camera))
         case .clip(let file):
             return .clip(marked(file, camera: camera))
-        case .deleted, .cameraBack, .settled, .motion:
+        case .motion(var line):
+            if devices.indices.contains(camera) { line.device = devices[camera] }
+            return .motion(line)
+        case .deleted, .cameraBack, .settled:
             return event
         }
     }
