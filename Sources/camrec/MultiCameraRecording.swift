@@ -18,8 +18,14 @@ enum MultiCameraRecording {
         Sound (--audio) goes with the first movie. SIGUSR1 takes a still from every
         camera. A camera that cannot start stops the run with its own exit code,
         recording nothing. A camera lost mid-run ends its own movie and the
-        others go on (--all-or-nothing: the whole run stops, exit 79). Not yet with several cameras: --segment, --reconnect,
-        event clips, --settle, --set, --flash, --control, --stills, --codec copy.
+        others go on (--all-or-nothing: the whole run stops, exit 79).
+        Event clips: one trigger (ctl clip, SIGUSR2, key c) makes a clip per camera
+        (NAME-1-clip-0001.EXT, …; --clips fills in {index}/{device} or adds -1, -2),
+        each from its own pre-roll, all of the same instant; motion on any camera
+        (--on-motion) makes a clip on every camera. --control: one socket; status
+        lists every camera (cameras), still, clip and stop go to every camera.
+        --set and --flash apply to every camera. Not yet with several cameras: --segment, --reconnect,
+        --settle, --stills, --codec copy, ctl set; clips, --set and --control with --layout.
         """
 
     /// What a run of several cameras cannot do yet, one phrase per option.
