@@ -24,8 +24,9 @@ enum MultiCameraRecording {
         each from its own pre-roll, all of the same instant; motion on any camera
         (--on-motion) makes a clip on every camera. --control: one socket; status
         lists every camera (cameras), still, clip and stop go to every camera.
-        --set and --flash apply to every camera. Not yet with several cameras: --segment, --reconnect,
-        --settle, --stills, --codec copy, ctl set; clips, --set and --control with --layout.
+        --set and --flash apply to every camera.
+        Not yet with several cameras: --segment, --reconnect, --settle, --stills,
+        --codec copy, ctl set; clips, --set and --control with --layout.
         """
 
     /// What a run of several cameras cannot do yet, one phrase per option.
