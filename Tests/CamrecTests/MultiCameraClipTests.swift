@@ -201,6 +201,38 @@ import Testing
         try Self.expectSameWindow(run.lines(type: "clip"), stderr: run.stderrText, frames: 15)
     }
 
+    @Test("--live-photo with several cameras: each camera's own Live Photo, its still the frame at its clip's trigger_frame (camera stamps)")
+    func livePhotoPerCamera() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let socket = folder.path("control")
+        let run = try CamrecBinary.start(Self.devices.flatMap { ["--device", $0] }
+                                             + ["--max-duration", "none", "--pre-roll", "1s", "--post-roll", "1s", "--live-photo",
+                                                "--control", socket, "--json", folder.path("m.mp4")],
+                                         environment: environment([MultiCameraTests.camera(0), MultiCameraTests.camera(1, ",late=300ms")]))
+        defer { if run.process.isRunning { run.signal(SIGKILL) } }
+        try #require(Self.allCameras(past: 45, socket: socket), "\(run.stderrText.suffix(1000))")
+        run.signal(SIGUSR2)
+        try #require(run.waitForLines(type: "clip", count: 2), "\(run.stderrText.suffix(1000))")
+        #expect(RecordingWait.stop(socket: socket))
+        #expect(run.wait() == 0, "\(run.stderrText.suffix(1000))")
+        let stills = run.lines(type: "still")
+        #expect(stills.count == 2 && stills.allSatisfy { $0["trigger"] as? String == "clip" }, "\(stills)")
+        for (index, device) in Self.devices.enumerated() {
+            let line = try #require(run.lines(type: "clip").first { $0["device"] as? String == device })
+            #expect(line["path"] as? String == folder.path("m-\(index + 1)-clip-0001.mp4"))
+            let stillPath = try #require(line["still"] as? String, "\(line)")
+            #expect(stillPath == folder.path("m-\(index + 1)-still-0001.jpg"))
+            #expect(stills.contains { $0["path"] as? String == stillPath && $0["device"] as? String == device })
+            let frame = try #require(line["trigger_frame"] as? Int)
+            let clipStamps = try EventClipTests.stamps(try #require(line["path"] as? String))
+            let stamp = try FrameStampReader.sequence(inImage: URL(fileURLWithPath: stillPath))
+            try #require(frame < clipStamps.count)
+            #expect(frame == 30 && stamp == clipStamps[frame], "\(device): still stamp \(String(describing: stamp)), clip frame \(frame) stamp \(clipStamps[frame])")
+            #expect(clipStamps.count == 60 && EventClipTests.contiguous(clipStamps))
+        }
+    }
+
     @Test("--set and --flash are set on every camera and put back on every camera at the end (trace=controls)")
     func controlsOnEveryCamera() throws {
         let folder = try TemporaryFolder()
@@ -220,6 +252,13 @@ import Testing
             #expect(led.count == 2 && led.first != led.last, "\(device): \(own)")
         }
         for index in 1...2 { #expect(try MediaProbe.probe(folder.path("m-\(index).mp4")).frames == 30) }
+        // The started line names what was set on each camera.
+        let started = try #require(JSONLines.parse(run).first { $0["type"] as? String == "started" })
+        let listed = try #require(started["cameras"] as? [[String: Any]])
+        for camera in listed {
+            let names = (camera["controls"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+            #expect(names.contains("brightness") && names.contains("flash"), "\(camera)")
+        }
     }
 
     @Test("a camera without the control asked for: one line naming it, exit 64, nothing recorded and nothing set on any camera")
