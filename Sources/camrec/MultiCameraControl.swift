@@ -6,13 +6,11 @@ import Synchronization
 /// key c: every command goes to every camera (`MultiCameraRecorder`); replies keep the
 /// one-camera fields (the first camera's) and add `cameras`, one entry per camera.
 enum MultiCameraControl {
-    /// `ctl set` with several cameras is not built yet.
-    static let setRefusal = ControlReply.error("set is not yet made with several cameras: give --set NAME=VALUE at the start (it applies to every camera)")
-
     static func answer(_ command: ControlCommand, run: MultiCameraRecorder) -> String {
         switch command {
         case .set:
-            return setRefusal
+            // The server hands `set` to `set(_:controls:devices:)`; it never comes here.
+            return ControlReply.error("set needs NAME=VALUE, e.g. set brightness=10")
         case .clip:
             return clip(nil, run: run)
         case .stop:
@@ -31,6 +29,37 @@ enum MultiCameraControl {
         case .still:
             return still(run)
         }
+    }
+
+    /// `set NAME=VALUE[,…]`: on every camera (`controls`, in `--device` order), checked
+    /// against all before any is written; the reply is the first camera's controls, with
+    /// `cameras`, every camera's. Put back at the end with the rest.
+    static func set(_ text: String, controls: [PreparedControls?], devices: [String]) -> String {
+        var cameras: [CameraControls] = []
+        for (index, prepared) in controls.enumerated() {
+            guard let prepared else {
+                return ControlReply.error("camera \(index + 1) (\(devices[index])) has no controls (the test pattern): set needs cameras")
+            }
+            cameras.append(prepared.camera)
+        }
+        let names = devices.enumerated().map { "camera \($0.offset + 1) (\($0.element))" }
+        switch CameraControls.set(text, on: cameras, names: names) {
+        case .success(let applied):
+            return ControlReply.success(SetReply(controls: applied.first ?? [],
+                                                 cameras: zip(devices, applied).map { CameraSet(device: $0, controls: $1) }))
+        case .failure(let error):
+            return ControlReply.error(error.message)
+        }
+    }
+
+    private struct SetReply: Encodable {
+        let controls: [AppliedControl]
+        let cameras: [CameraSet]
+    }
+
+    private struct CameraSet: Encodable {
+        let device: String
+        let controls: [AppliedControl]
     }
 
     /// `clip [--after T] [--still]`: one clip per camera, at the same instant.

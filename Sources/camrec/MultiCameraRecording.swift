@@ -23,10 +23,10 @@ enum MultiCameraRecording {
         (NAME-1-clip-0001.EXT, …; --clips fills in {index}/{device} or adds -1, -2),
         each from its own pre-roll, all of the same instant; motion on any camera
         (--on-motion) makes a clip on every camera. --control: one socket; status
-        lists every camera (cameras), still, clip and stop go to every camera.
+        lists every camera (cameras), still, clip, set and stop go to every camera.
         --set and --flash apply to every camera.
         Not yet with several cameras: --segment, --reconnect, --settle, --stills,
-        --codec copy, ctl set; clips, --set and --control with --layout.
+        --codec copy; clips, --set and --control with --layout.
         """
 
     /// What a run of several cameras cannot do yet, one phrase per option.
@@ -268,7 +268,7 @@ enum MultiCameraRecording {
         }
         // One control socket for the run: every command goes to every camera.
         let control = try options.controlPath.map { path throws(CamrecError) in
-            try ControlServer(path: path, setHandler: { _ in MultiCameraControl.setRefusal },
+            try ControlServer(path: path, setHandler: { [controls] text in MultiCameraControl.set(text, controls: controls, devices: devices) },
                               clipHandler: { argument in MultiCameraControl.clip(argument, run: run) }) { command in
                 MultiCameraControl.answer(command, run: run)
             }

@@ -110,8 +110,6 @@ import Testing
         #expect(stills.map { $0["path"] as? String } == [folder.path("m-1-still-0001.jpg"), folder.path("m-2-still-0001.jpg")])
         #expect(stills.map { $0["device"] as? String } == Self.devices)
         #expect(still["path"] as? String == folder.path("m-1-still-0001.jpg"))
-        let set = try Self.ctl(socket, ["set", "brightness=10"], log: log)
-        #expect(set["ok"] as? Bool == false && (set["error"] as? String ?? "").contains("several cameras"), "\(set)")
         #expect(try Self.ctl(socket, ["stop"], log: log)["ok"] as? Bool == true)
         #expect(run.wait() == 0, "\(run.stderrText.suffix(1000))")
 
@@ -258,6 +256,40 @@ import Testing
         for camera in listed {
             let names = (camera["controls"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
             #expect(names.contains("brightness") && names.contains("flash"), "\(camera)")
+        }
+    }
+
+    @Test("ctl set sets every camera (put back at the end); a control one camera lacks: an error naming it, nothing written to any camera")
+    func ctlSetGoesToEveryCamera() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let log = folder.url.appendingPathComponent("log")
+        let socket = folder.path("control")
+        // The second camera has no LED (no led1_mode control).
+        let cameras = ["/dev/video0,formats=yuyv,sizes=320x240@30,trace=controls", "/dev/video1,formats=yuyv,sizes=320x240@30,trace=controls,flash=none"]
+        let arguments = Self.devices.flatMap { ["--device", $0] } + ["--max-duration", "none", "--control", socket, "--json", folder.path("m.mkv")]
+        let run = try CamrecBinary.start(arguments, environment: environment(cameras))
+        defer { if run.process.isRunning { run.signal(SIGKILL) } }
+        try #require(Self.allCameras(past: 5, socket: socket), "\(run.stderrText.suffix(1000))")
+        let set = try Self.ctl(socket, ["set", "brightness=30"], log: log)
+        #expect(set["ok"] as? Bool == true, "\(set)")
+        let each = try #require(set["cameras"] as? [[String: Any]], "\(set)")
+        #expect(each.map { $0["device"] as? String } == Self.devices)
+        #expect(each.allSatisfy { (($0["controls"] as? [[String: Any]])?.first?["value"] as? String) == "30" }, "\(each)")
+        let refused = try Self.ctl(socket, ["set", "led1_mode=on"], log: log)
+        #expect(refused["ok"] as? Bool == false && (refused["error"] as? String ?? "").hasPrefix("camera 2 (/dev/video1): "), "\(refused)")
+        #expect(RecordingWait.stop(socket: socket))
+        #expect(run.wait() == 0, "\(run.stderrText.suffix(1000))")
+        let writes = run.stderrText.split(separator: "\n").filter { $0.contains("VirtualCamera:") && $0.contains(": set ") }
+        #expect(!writes.contains { $0.contains("LED1") }, "the refused set wrote: \(writes)")
+        for device in Self.devices {
+            let brightness = writes.filter { $0.contains("\(device): set Brightness") }.map { String($0.split(separator: ": set ").last ?? "") }
+            #expect(brightness == ["Brightness = 30", "Brightness = 0"], "\(device): \(writes)")
+        }
+        JSONLog.write(arguments: arguments, stdout: run.stdoutData, to: log)
+        if SchemaTests.unusable == nil {
+            let checked = try ChildProcess.run(SchemaTests.checker, [log.path], timeout: 120)
+            #expect(checked.status == 0, "\(checked.stderr)")
         }
     }
 
