@@ -146,6 +146,39 @@ import Testing
         }
     }
 
+    @Test("ctl status while the first camera is lost and the other records: the run is recording, the lost camera ended with its last counts")
+    func statusNamesAnEndedCamera() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let log = folder.url.appendingPathComponent("log")
+        let socket = folder.path("control")
+        let run = try CamrecBinary.start(Self.devices.flatMap { ["--device", $0] }
+                                             + ["--max-duration", "none", "--control", socket, "--json", folder.path("m.mkv")],
+                                         environment: environment([MultiCameraTests.camera(0, ",fault=unplug@60"), MultiCameraTests.camera(1)]))
+        defer { if run.process.isRunning { run.signal(SIGKILL) } }
+        // Seen recording first (its counts are kept), then lost.
+        try #require(Self.allCameras(past: 20, socket: socket), "\(run.stderrText.suffix(1000))")
+        try #require(run.waitUntil { lines in
+            lines.contains { $0["type"] as? String == "warning" && ($0["message"] as? String ?? "").contains("camera lost") }
+        }, "\(run.stderrText.suffix(1000))")
+        // The lost camera's recording has ended once its result is in: its status is gone.
+        try #require(Wait.until(timeout: 60) {
+            (RecordingWait.status(socket: socket)?["cameras"] as? [[String: Any]])?.first?["state"] as? String == "ended"
+        }, "\(run.stderrText.suffix(1000))")
+        let status = try Self.ctl(socket, ["status"], log: log)
+        #expect(status["state"] as? String == "recording" && status["device"] as? String == Self.devices[0], "\(status)")
+        let cameras = try #require(status["cameras"] as? [[String: Any]], "\(status)")
+        #expect(cameras.map { $0["state"] as? String } == ["ended", "recording"], "\(cameras)")
+        // The top level keeps the first camera's fields (its last counts), with the run's state.
+        #expect((cameras.first?["frames"] as? Int ?? 0) >= 20 && status["frames"] as? Int == cameras.first?["frames"] as? Int, "\(cameras)")
+        #expect(RecordingWait.stop(socket: socket))
+        #expect(run.wait() == 79, "\(run.stderrText.suffix(1000))")
+        if SchemaTests.unusable == nil {
+            let checked = try ChildProcess.run(SchemaTests.checker, [log.path], timeout: 120)
+            #expect(checked.status == 0, "\(checked.stderr)")
+        }
+    }
+
     @Test("--on-motion with an object in one camera's picture only: one motion line naming it, a clip of the same instant on every camera; --standby writes no movie; --clips {device}")
     func motionOnOneCameraMakesAClipOnEvery() throws {
         let folder = try TemporaryFolder()

@@ -74,7 +74,7 @@ public final class MultiCameraRecorder: Sendable {
         guard running else { return nil }
         let merger = shared.state.withLock { $0.merger }
         guard var first = taken.first else {
-            let (index, error) = refused[0]
+            guard let (index, error) = refused.first else { return nil }
             return .failure(CamrecError(error.kind, (merger?.name(index) ?? "camera \(index + 1)") + ": " + error.message))
         }
         for (index, error) in refused {
@@ -100,9 +100,10 @@ public final class MultiCameraRecorder: Sendable {
     }
 
     /// The run's state (`camrec ctl SOCKET status`): the first camera's fields, with
-    /// `device`, and every camera's own status in `cameras` (a camera that has ended keeps
-    /// its last status, with state "ended"; one not yet started is "starting"). Nil when
-    /// no camera records.
+    /// `device`, but the run's `state` ("recording" while any camera records), and every
+    /// camera's own status in `cameras` (a camera that has ended keeps its last status,
+    /// with state "ended"; one before the movies started is "starting"). Nil when no
+    /// camera records.
     public func status() -> RecorderStatus? {
         let current = recorders.map { $0.status() }
         guard current.contains(where: { $0 != nil }) else { return nil }
@@ -116,15 +117,19 @@ public final class MultiCameraRecorder: Sendable {
                     ended.state = "ended"
                     status = ended
                 } else {
+                    // Never seen running: before the common start, or it ended before it was asked.
                     let config = recorders[index].config
-                    status = RecorderStatus(state: "starting", path: config.outputPath, elapsed: 0, frames: 0, stills: 0,
-                                            droppedFrames: 0, maxDuration: config.maxDuration?.seconds)
+                    status = RecorderStatus(state: barrier.start == nil ? "starting" : "ended", path: config.outputPath,
+                                            elapsed: 0, frames: 0, stills: 0, droppedFrames: 0,
+                                            maxDuration: config.maxDuration?.seconds)
                 }
                 status.device = recorders[index].config.source.deviceName
                 return status
             }
         }
         var run = cameras[0]
+        let states = cameras.map(\.state)
+        if let state = ["recording", "reconnecting", "stopping"].first(where: states.contains) { run.state = state }
         run.cameras = cameras
         return run
     }
