@@ -79,6 +79,28 @@ enum MultiCameraRecording {
         return settings
     }
 
+    /// Camera `index`'s (1-based) event clips, motion and standby, from its own pre-roll,
+    /// named after its own movie; refuses clip names that an `earlier` camera's take.
+    static func addClips(to config: inout RecordConfig, _ options: RecordOptions, index: Int,
+                         earlier: [RecordConfig]) throws(CamrecError) {
+        config.clips = try clipSettings(options, index: index, device: config.source.deviceName)
+        if let clips = config.clips {
+            let first = clips.naming(moviePath: config.outputPath).path(counter: 1, date: Date())
+            if let taken = earlier.firstIndex(where: { $0.clips?.naming(moviePath: $0.outputPath).path(counter: 1, date: Date()) == first }) {
+                throw CamrecError(.usage, "--clips: cameras \(taken + 1) and \(index) would write the same clips: put {index} or {device} in the pattern")
+            }
+        }
+        config.motion = options.clips.motion
+        if let mask = options.clips.motionMask {
+            config.motion?.mask = try MotionMask.load(mask, size: config.picture.orientation.outputSize(config.size))
+        }
+        if options.clips.standby {
+            // No movie: OUTPUT only names the clips.
+            config.standby = true
+            config.overwrite = true
+        }
+    }
+
     /// Refuses an `--output-per-device` OUTPUT that would name every camera's movie alike.
     static func checkPattern(_ output: String) throws(CamrecError) {
         guard output.contains("{index}") || output.contains("{device}") else {
@@ -169,21 +191,7 @@ enum MultiCameraRecording {
                 config.audio = audio
             }
             config.picture = picture
-            // Event clips per camera, from its own pre-roll, named after its own movie.
-            config.clips = try clipSettings(options, index: index + 1, device: resolution.source.deviceName)
-            if let clips = config.clips, let taken = configs.firstIndex(where: { $0.clips?.naming(moviePath: $0.outputPath).path(counter: 1, date: Date())
-                == clips.naming(moviePath: config.outputPath).path(counter: 1, date: Date()) }) {
-                throw CamrecError(.usage, "--clips: cameras \(taken + 1) and \(index + 1) would write the same clips: put {index} or {device} in the pattern")
-            }
-            config.motion = options.clips.motion
-            if let mask = options.clips.motionMask {
-                config.motion?.mask = try MotionMask.load(mask, size: picture.orientation.outputSize(resolution.size))
-            }
-            if options.clips.standby {
-                // No movie: OUTPUT only names the clips.
-                config.standby = true
-                config.overwrite = true
-            }
+            try addClips(to: &config, options, index: index + 1, earlier: configs)
             configs.append(config)
             do throws(CamrecError) {
                 controls.append(options.printPipeline ? nil : try PreparedControls.prepare(options.controls, source: resolution.source))
