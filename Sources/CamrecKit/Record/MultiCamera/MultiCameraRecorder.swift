@@ -145,6 +145,9 @@ public final class MultiCameraRecorder: Sendable {
     public func run(events: @escaping @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
         let merger = CameraEventMerger(devices: recorders.map(\.config.source.deviceName), events: events)
         shared.state.withLock { $0.merger = merger }
+        // The recorders' motion triggers hold `shared`, which holds the recorders: the run's
+        // end breaks that cycle (motion comes no more once every camera has ended).
+        defer { shared.state.withLock { $0 = ([], nil) } }
         // Unfinished movies an earlier camrec left here, once for the run (before any camera
         // claims its own partial file, which would look like one).
         var stale: [String] = []
