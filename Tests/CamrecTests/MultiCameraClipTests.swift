@@ -232,6 +232,29 @@ import Testing
         try Self.expectSameWindow(run.lines(type: "clip"), stderr: run.stderrText, frames: 15)
     }
 
+    @Test("on a terminal, the key c makes a clip on every camera and q stops them all")
+    func keyMakesAClipPerCamera() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let typescript = folder.path("typescript")
+        let keys = Pipe()
+        let terminal = try PseudoTerminal.start(camrec: Self.devices.flatMap { ["--device", $0] }
+                                                    + ["--max-duration", "none", "--post-roll", "0.3s", folder.path("keys.mp4")],
+                                                typescript: typescript, input: keys,
+                                                environment: environment(Self.devices.map { "\($0),formats=yuyv,sizes=320x240@30" }))
+        defer { if terminal.isRunning { kill(terminal.processIdentifier, SIGKILL) } }
+        let shown = { (try? String(contentsOfFile: typescript, encoding: .utf8)) ?? "" }
+        // The progress line: the keys are read by then.
+        try #require(Wait.until(timeout: 30) { shown().contains(" KB ") }, "no progress line on the terminal: \(shown().suffix(1000))")
+        keys.fileHandleForWriting.write(Data("c".utf8))
+        let clips = ["keys-1-clip-0001.mp4", "keys-2-clip-0001.mp4"]
+        try #require(Wait.until(timeout: 30) { clips.allSatisfy(folder.contents.contains) }, "\(folder.contents) \(shown().suffix(1000))")
+        keys.fileHandleForWriting.write(Data("q".utf8))
+        try #require(Wait.until(timeout: 60) { !terminal.isRunning }, "q did not stop camrec: \(shown().suffix(1000))")
+        #expect(folder.contents.filter { $0.hasPrefix("keys-") }.sorted() == (clips + ["keys-1.mp4", "keys-2.mp4"]).sorted(), "\(folder.contents)")
+        for clip in clips { #expect(try MediaProbe.probe(folder.path(clip)).frames == 9) }
+    }
+
     @Test("--live-photo with several cameras: each camera's own Live Photo, its still the frame at its clip's trigger_frame (camera stamps)")
     func livePhotoPerCamera() throws {
         let folder = try TemporaryFolder()
