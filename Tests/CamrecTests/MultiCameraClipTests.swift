@@ -232,6 +232,28 @@ import Testing
         try Self.expectSameWindow(run.lines(type: "clip"), stderr: run.stderrText, frames: 15)
     }
 
+    @Test("--keep N with clips of several cameras keeps each camera's newest N clips")
+    func keepCountsEachCamerasClips() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let socket = folder.path("control")
+        let run = try CamrecBinary.start(Self.devices.flatMap { ["--device", $0] }
+                                             + ["--max-duration", "none", "--standby", "--post-roll", "0.3s", "--keep", "1",
+                                                "--control", socket, "--json", folder.path("m.mp4")],
+                                         environment: environment(Self.devices.map { "\($0),formats=yuyv,sizes=320x240@30" }))
+        defer { if run.process.isRunning { run.signal(SIGKILL) } }
+        try #require(Self.allCameras(past: 10, socket: socket), "\(run.stderrText.suffix(1000))")
+        for count in [2, 4] {
+            run.signal(SIGUSR2)
+            try #require(run.waitForLines(type: "clip", count: count), "\(run.stderrText.suffix(1000))")
+        }
+        try #require(run.waitForLines(type: "deleted", count: 2), "\(run.stderrText.suffix(1000))")
+        #expect(RecordingWait.stop(socket: socket))
+        #expect(run.wait() == 0, "\(run.stderrText.suffix(1000))")
+        #expect(folder.contents.filter { $0.hasSuffix(".mp4") }.sorted() == ["m-1-clip-0002.mp4", "m-2-clip-0002.mp4"], "\(folder.contents)")
+        #expect(Set(run.lines(type: "deleted").compactMap { $0["path"] as? String }) == Set([folder.path("m-1-clip-0001.mp4"), folder.path("m-2-clip-0001.mp4")]))
+    }
+
     @Test("on a terminal, the key c makes a clip on every camera and q stops them all")
     func keyMakesAClipPerCamera() throws {
         let folder = try TemporaryFolder()
