@@ -37,6 +37,9 @@ struct ClipChoice {
     var motion: MotionSettings?
     /// `--motion-mask`, read once the picture's size is known.
     var motionMask: String?
+    /// `--clips PATTERN` as given, and `--utc`: several cameras make a pattern per camera of it.
+    var patternText: String?
+    var utc = false
 
     init(_ parsed: ParsedArguments, output: String, container: Container) throws(UsageError) {
         let preRoll = try parsed.value("--pre-roll") { (text: String) throws(ValueError) in try Self.length(text, zeroAllowed: true) }
@@ -44,6 +47,8 @@ struct ClipChoice {
         let maxClip = try parsed.value("--max-clip") { (text: String) throws(ValueError) in try Self.length(text, zeroAllowed: false) }
         let livePhoto = parsed.flag("--live-photo")
         var pattern: SegmentNaming?
+        utc = parsed.flag("--utc")
+        patternText = parsed.value("--clips")
         if let text = parsed.value("--clips") {
             guard Container(path: text) == container else {
                 throw UsageError("--clips \(text): clips are written like the movie: end the pattern with .\(PathName.pathExtension(output))")

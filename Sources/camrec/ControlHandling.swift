@@ -46,19 +46,8 @@ enum ControlHandling {
 extension ControlHandling {
     /// `clip [--after T] [--still]`: asks for an event clip (with `--still`, a Live Photo).
     static func clip(_ argument: String?, recorder: Recorder) -> String {
-        var after: TimeSpec?
-        var still = false
-        var words = (argument ?? "").split(separator: " ", omittingEmptySubsequences: true).map(String.init)
-        while let word = words.first {
-            words.removeFirst()
-            if word == "--still" {
-                still = true
-            } else if word == "--after", let text = words.first, let value = try? TimeSpec.parse(text), value.nanoseconds >= 0 {
-                words.removeFirst()
-                after = value
-            } else {
-                return ControlReply.error("clip takes --after T and --still (e.g. clip --after 20s --still)")
-            }
+        guard let (after, still) = clipArguments(argument) else {
+            return ControlReply.error("clip takes --after T and --still (e.g. clip --after 20s --still)")
         }
         guard recorder.config.clips != nil else {
             return ControlReply.error("this recording makes no clips: start camrec with --pre-roll T or --post-roll T")
@@ -71,8 +60,29 @@ extension ControlHandling {
     }
 }
 
+extension ControlHandling {
+    /// `clip`'s arguments: `--after T` (nil: `--post-roll`) and `--still`; nil when malformed.
+    static func clipArguments(_ argument: String?) -> (after: TimeSpec?, still: Bool)? {
+        var after: TimeSpec?
+        var still = false
+        var words = (argument ?? "").split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        while let word = words.first {
+            words.removeFirst()
+            if word == "--still" {
+                still = true
+            } else if word == "--after", let text = words.first, let value = try? TimeSpec.parse(text), value.nanoseconds >= 0 {
+                words.removeFirst()
+                after = value
+            } else {
+                return nil
+            }
+        }
+        return (after, still)
+    }
+}
+
 /// Hands a still's outcome from the stills thread to the control thread.
-private final class OutcomeBox: Sendable {
+final class OutcomeBox: Sendable {
     private let value = Mutex<Result<ResultFile, CamrecError>?>(nil)
     func set(_ result: Result<ResultFile, CamrecError>) { value.withLock { $0 = result } }
     func get() -> Result<ResultFile, CamrecError>? { value.withLock { $0 } }

@@ -25,19 +25,25 @@ enum MultiCameraRecording {
         m-1-0001.mp4, m-1-0002.mp4, …, m-2-0001.mp4, …; all cameras are cut at
         the same instants, also a camera back after --reconnect; --all-or-nothing
         stops the run only when a camera is given up (--reconnect-timeout).
-        Not yet with several cameras:
-        event clips, --settle, --set, --flash, --control, --stills, --codec copy.
+        Event clips: one trigger (ctl clip, SIGUSR2, key c) makes a clip per camera
+        (NAME-1-clip-0001.EXT, …; --clips fills in {index}/{device} or adds -1, -2),
+        each from its own pre-roll, all of the same instant; motion on any camera
+        (--on-motion) makes a clip on every camera. --control: one socket; status
+        lists every camera (cameras), still, clip, set and stop go to every camera.
+        --set and --flash apply to every camera.
+        Not yet with several cameras: --settle, --stills, --codec copy; clips,
+        --set and --control with --layout.
         """
 
     /// What a run of several cameras cannot do yet, one phrase per option.
     static func unsupported(_ options: RecordOptions, stillsGiven: Bool) -> [String] {
         var found: [String] = []
-        if options.clips.settings != nil || options.clips.standby || options.clips.motion != nil {
-            found.append("event clips (--pre-roll, --post-roll, --standby, --on-motion)")
+        if options.layout.layout != nil, options.clips.settings != nil || options.clips.standby || options.clips.motion != nil {
+            found.append("event clips (--pre-roll, --post-roll, --standby, --on-motion) with --layout")
         }
         if options.settle.nanoseconds > 0 { found.append("--settle") }
-        if options.controls.setsAnything { found.append("--set and --flash") }
-        if options.controlPath != nil { found.append("--control") }
+        if options.layout.layout != nil, options.controls.setsAnything { found.append("--set and --flash with --layout") }
+        if options.layout.layout != nil, options.controlPath != nil { found.append("--control with --layout") }
         if stillsGiven { found.append("--stills") }
         if options.encoding.codec == .copy { found.append("--codec copy") }
         if options.preview.mode != .off { found.append("--preview") }
@@ -59,6 +65,44 @@ enum MultiCameraRecording {
             return stem + "-\(index)" + ext
         }
         return output.replacing("{index}", with: "\(index)").replacing("{device}", with: PathName.last(device))
+    }
+
+    /// Camera `index`'s (1-based) event clips: beside its own movie (NAME-1-clip-0001.EXT),
+    /// or the `--clips` pattern made its own as movies are named: `{index}` and `{device}`
+    /// filled in, or without them `-1`, `-2`, … before the extension.
+    static func clipSettings(_ options: RecordOptions, index: Int, device: String) throws(CamrecError) -> ClipSettings? {
+        guard var settings = options.clips.settings else { return nil }
+        if let text = options.clips.patternText {
+            let own = moviePath(text, index: index, device: device, pattern: text.contains("{index}") || text.contains("{device}"))
+            do {
+                settings.pattern = try SegmentNaming(output: own, utc: options.clips.utc)
+            } catch {
+                throw CamrecError(.usage, "--clips: " + error.message)
+            }
+        }
+        return settings
+    }
+
+    /// Camera `index`'s (1-based) event clips, motion and standby, from its own pre-roll,
+    /// named after its own movie; refuses clip names that an `earlier` camera's take.
+    static func addClips(to config: inout RecordConfig, _ options: RecordOptions, index: Int,
+                         earlier: [RecordConfig]) throws(CamrecError) {
+        config.clips = try clipSettings(options, index: index, device: config.source.deviceName)
+        if let clips = config.clips {
+            let first = clips.naming(moviePath: config.outputPath).path(counter: 1, date: Date())
+            if let taken = earlier.firstIndex(where: { $0.clips?.naming(moviePath: $0.outputPath).path(counter: 1, date: Date()) == first }) {
+                throw CamrecError(.usage, "--clips: cameras \(taken + 1) and \(index) would write the same clips: put {index} or {device} in the pattern")
+            }
+        }
+        config.motion = options.clips.motion
+        if let mask = options.clips.motionMask {
+            config.motion?.mask = try MotionMask.load(mask, size: config.picture.orientation.outputSize(config.size))
+        }
+        if options.clips.standby {
+            // No movie: OUTPUT only names the clips.
+            config.standby = true
+            config.overwrite = true
+        }
     }
 
     /// Refuses an `--output-per-device` OUTPUT that would name every camera's movie alike.
@@ -155,8 +199,13 @@ enum MultiCameraRecording {
                 config.audio = audio
             }
             config.picture = picture
+            try addClips(to: &config, options, index: index + 1, earlier: configs)
             configs.append(config)
-            controls.append(options.printPipeline ? nil : try PreparedControls.prepare(options.controls, source: resolution.source))
+            do throws(CamrecError) {
+                controls.append(options.printPipeline ? nil : try PreparedControls.prepare(options.controls, source: resolution.source))
+            } catch {
+                throw CamrecError(error.kind, error.message.contains(device) ? error.message : "camera \(index + 1) (\(device)): " + error.message)
+            }
             let name = "camera \(index + 1) (\(device)): "
             // --layout encodes the canvas, not each camera.
             warnings += (resolution.warnings + (layout == nil ? encoding.warnings : [])).map { name + $0 }
@@ -176,8 +225,15 @@ enum MultiCameraRecording {
                 // A segmented camera's first movie name (its series never replaces a file).
                 if composed == nil, let naming = configs[index].segments?.naming {
                     try OutputFile.checkDestination(naming.path(counter: 1, date: Date()), overwrite: true)
-                } else {
+                } else if !options.clips.standby {
+                    // Standby writes no movie: OUTPUT only names the clips.
                     try OutputFile.checkDestination(path, overwrite: options.force)
+                }
+            }
+            // A --clips folder that cannot take files is found now, not at the first trigger.
+            for config in configs where options.clips.patternText != nil {
+                if let naming = config.clips?.naming(moviePath: config.outputPath) {
+                    try OutputFile.checkDestination(naming.path(counter: 1, date: Date()), overwrite: true)
                 }
             }
         }
@@ -198,19 +254,26 @@ enum MultiCameraRecording {
         }
         let printer = RecordingPrinter(console: console)
         for warning in warnings { printer.show(.warning(warning)) }
-        for (index, prepared) in controls.enumerated() {
-            guard let applied = try prepared?.apply() else { continue }
-            for warning in applied.warnings { printer.show(.warning("camera \(index + 1) (\(devices[index])): " + warning)) }
-            configs[index].controls = applied.controls
-        }
         // Put back what camrec changed (once: `finish` forgets what it restored), before the
-        // result line, or on the way out of a failure.
+        // result line, or on the way out of a failure (also a later camera's failed write).
         let restore = {
             for (index, prepared) in controls.enumerated() {
                 for warning in prepared?.finish() ?? [] { printer.show(.warning("camera \(index + 1) (\(devices[index])): " + warning)) }
             }
         }
         defer { restore() }
+        for (index, prepared) in controls.enumerated() {
+            let applied: (warnings: [String], controls: [AppliedControl])?
+            do throws(CamrecError) {
+                applied = try prepared?.apply()
+            } catch {
+                throw CamrecError(error.kind, error.message.contains(devices[index]) ? error.message
+                                  : "camera \(index + 1) (\(devices[index])): " + error.message)
+            }
+            guard let applied else { continue }
+            for warning in applied.warnings { printer.show(.warning("camera \(index + 1) (\(devices[index])): " + warning)) }
+            configs[index].controls = applied.controls
+        }
         if var composed {
             composed.controls = configs[0].controls
             let result = try ComposedRecording.run(composed, printer: printer, console: console)
@@ -230,15 +293,21 @@ enum MultiCameraRecording {
                 let taken = run.recorders.map { $0.requestStill(.signal) }
                 if !taken.contains(true) { console.say("camrec: no still: the recording is not running") }
             }
-            for received in signals where received == SIGUSR2 {
-                console.say("camrec: no clip: event clips are not yet made with several cameras")
-            }
+            for received in signals where received == SIGUSR2 { MultiCameraControl.clip(run, console: console) }
             let stops = signals.count { $0 != SIGUSR1 && $0 != SIGUSR2 }
             if stops > 0 { run.requestStop(.signal, requests: stops) }
         }
+        // One control socket for the run: every command goes to every camera.
+        let control = try options.controlPath.map { path throws(CamrecError) in
+            try ControlServer(path: path, setHandler: { [controls] text in MultiCameraControl.set(text, controls: controls, devices: devices) },
+                              clipHandler: { argument in MultiCameraControl.clip(argument, run: run) }) { command in
+                MultiCameraControl.answer(command, run: run)
+            }
+        }
+        defer { control?.shutdown() }
         let keys = KeyboardControl(onStill: { run.recorders.map { $0.requestStill(.key) }.contains(true) },
                                    onStop: { run.requestStop(.control) },
-                                   onClip: { console.say("camrec: no clip: event clips are not yet made with several cameras") })
+                                   onClip: { MultiCameraControl.clip(run, console: console) })
         defer { keys.restore() }
         let result = try run.run { event in printer.show(event) }
         restore()

@@ -16,7 +16,9 @@ struct RecordingPrinter: Sendable {
                 console.say("camrec: recording \(from) at \(start.size) \(start.fps) fps to \(start.path)\(limit)")
             }
             for camera in (start.cameras ?? []).dropFirst() {
-                console.say("camrec: and camera \(camera.index), \(camera.device) (\(camera.format)) at \(camera.size) to \(camera.path), on the same clock")
+                // Standby writes no movie: the path only names the camera's clips.
+                let into = start.standby == true ? "clips named after \(camera.path)" : "to \(camera.path)"
+                console.say("camrec: and camera \(camera.index), \(camera.device) (\(camera.format)) at \(camera.size) \(into), on the same clock")
             }
             if let reason = start.formatReason { console.say("camrec: format: \(reason)") }
             var encoding = start.encodingReason

@@ -22,4 +22,10 @@ public struct RecorderStatus: Sendable, Codable, Equatable {
     public var preRollBytes: Int?
     /// With `--serve`: where the live stream is (`rtsp://127.0.0.1:8554/live`).
     public var serveURL: String?
+    /// Several cameras: the camera's device (at the top level, the first camera's); nil
+    /// with one camera.
+    public var device: String?
+    /// Several cameras: every camera's own status, in `--device` order (the top-level
+    /// fields are the first camera's); nil with one camera and inside this list.
+    public var cameras: [RecorderStatus]?
 }

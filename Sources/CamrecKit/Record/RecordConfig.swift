@@ -45,6 +45,10 @@ public struct RecordConfig: Sendable {
     public var standby = false
     /// `--on-motion`: motion in the picture triggers clips; nil: it does not.
     public var motion: MotionSettings?
+    /// Several cameras with `--on-motion`: where this camera's motion detections go (the
+    /// frame's capture time, ns on the pipelines' clock): the run triggers a clip on every
+    /// camera and returns this camera's clip number. Nil: the camera's own clips.
+    public var motionTrigger: (@Sendable (UInt64) -> Int?)?
     /// Several cameras in one run: this camera's place at the barrier that starts all
     /// their movies at one instant (`MultiCameraRecorder`); nil for a run of one camera.
     public var startBarrier: StartBarrier.Member?

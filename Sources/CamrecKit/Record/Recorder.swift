@@ -54,8 +54,12 @@ public final class Recorder: Sendable {
     /// Asks for an event clip now (`camrec ctl … clip`, SIGUSR2, the key c); `after`
     /// overrides `--post-roll` for this trigger; `still` makes it a Live Photo (as
     /// `--live-photo` makes every clip). Nil when no recording runs.
-    public func requestClip(after: TimeSpec? = nil, still: Bool = false) -> Result<ClipTrigger, CamrecError>? {
-        control.requestClip(after: after, still: still).map { result in
+    ///
+    /// Several cameras: `atCaptureTime` places the trigger at that capture time (ns on the
+    /// pipelines' clock, CLOCK_MONOTONIC), the same instant for every camera.
+    public func requestClip(atCaptureTime: UInt64? = nil, after: TimeSpec? = nil,
+                            still: Bool = false) -> Result<ClipTrigger, CamrecError>? {
+        control.requestClip(at: atCaptureTime, after: after, still: still).map { result in
             result.map { outcome in
                 switch outcome {
                 case .started(let path, let number): ClipTrigger(path: path, clip: number, extended: false)
@@ -63,6 +67,12 @@ public final class Recorder: Sendable {
                 }
             }
         }
+    }
+
+    /// The capture time (ns on the pipelines' clock) of the newest frame the clips have
+    /// been fed; nil without clips, before the first frame, or when no recording runs.
+    public func newestClipFrameTime() -> UInt64? {
+        control.newestClipFrame()
     }
 
     /// The running recording's state; nil before it starts and after it ends.

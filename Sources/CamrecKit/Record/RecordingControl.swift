@@ -27,6 +27,7 @@ final class RecordingControl: Sendable {
         var status: (@Sendable () -> RecorderStatus)?
         var split: (@Sendable () -> Void)?
         var clip: ClipTrigger.Request?
+        var clipNewest: (@Sendable () -> UInt64?)?
         var requestedStop: StopReason?
         var stopRequests = 0
     }
@@ -70,20 +71,28 @@ final class RecordingControl: Sendable {
         return true
     }
 
-    /// Asks the running session for an event clip; nil when no recording runs.
-    func requestClip(after: TimeSpec?, still: Bool) -> Result<ClipRecorder.TriggerOutcome, CamrecError>? {
-        shared.withLock { $0.clip }.map { $0(after, still) }
+    /// Asks the running session for an event clip at capture time `at` (nil: its newest
+    /// encoded frame); nil when no recording runs.
+    func requestClip(at: UInt64? = nil, after: TimeSpec?, still: Bool) -> Result<ClipRecorder.TriggerOutcome, CamrecError>? {
+        shared.withLock { $0.clip }.map { $0(at, after, still) }
+    }
+
+    /// The capture time of the running session's newest encoded frame (clips' timeline);
+    /// nil without clips, or before the first frame.
+    func newestClipFrame() -> UInt64? {
+        shared.withLock { $0.clipNewest }?()
     }
 
     /// Called by the session once its pipeline runs; `clip` is nil without event clips.
     func attach(bus: Bus, stills: StillTaker, split: @escaping @Sendable () -> Void,
-                clip: ClipTrigger.Request? = nil,
+                clip: ClipTrigger.Request? = nil, clipNewest: (@Sendable () -> UInt64?)? = nil,
                 status: @escaping @Sendable () -> RecorderStatus) {
         let pendingRequests = shared.withLock { shared -> Int in
             shared.bus = bus
             shared.stills = stills
             shared.split = split
             shared.clip = clip
+            shared.clipNewest = clipNewest
             shared.status = status
             return shared.stopRequests
         }
@@ -113,6 +122,7 @@ final class RecordingControl: Sendable {
             shared.stills = nil
             shared.split = nil
             shared.clip = nil
+            shared.clipNewest = nil
             shared.status = nil
         }
     }

@@ -49,6 +49,9 @@ public struct MotionLine: Sendable, Codable, Equatable {
     public var area: Double
     /// The clip it started or extended; nil when no clip could be made.
     public var clip: Int?
+    /// Several cameras: the device of the camera that saw it (every camera makes a clip);
+    /// nil with one camera.
+    public var device: String?
 }
 
 /// What a recording runs with, reported once at the start.

@@ -306,9 +306,12 @@ final class RecordingSession {
             // The clip writer parses the encoder's output as the movie's branch does.
             let parser = config.encoder.parser
             let chain = (parser.hasPrefix("! ") ? String(parser.dropFirst(2)) + " ! " : "") + config.container.muxer
+            // Several cameras trigger at the newest frame of any of them, up to a few frames
+            // before this camera's own newest: half a second more pre-roll covers that.
             let recorder = ClipRecorder(settings: settings, moviePath: settings.namedAfter ?? config.outputPath, muxer: chain,
                                         frameDuration: UInt64(frameDuration * 1e9),
-                                        clipsBefore: clipsBefore, events: events)
+                                        clipsBefore: clipsBefore, slack: config.startBarrier == nil ? 0 : 500_000_000,
+                                        events: events)
             clipToken = recorder.attach(to: clipSink)
             clipSoundToken = clipSoundSink.map { recorder.attachSound(to: $0) }
             clips = recorder
@@ -332,7 +335,7 @@ final class RecordingSession {
         var motion: MotionWatcher?
         if let settings = config.motion, let recorder = clips {
             motion = try Self.watchMotion(settings, pipeline: pipeline, size: config.picture.orientation.outputSize(config.size),
-                                          recorder: recorder, gate: gate, events: events)
+                                          recorder: recorder, gate: gate, runTrigger: config.motionTrigger, events: events)
         }
         defer {
             clipToken?.remove()
@@ -352,15 +355,34 @@ final class RecordingSession {
         let (gate, config, control, plan, clipRecorder) = (gate, config, control, plan, clips)
         let frameDuration = frameDuration
         var clipTrigger: ClipTrigger.Request?
+        var clipNewest: (@Sendable () -> UInt64?)?
         if let recorder = clips {
             let livePhoto = config.clips?.livePhoto ?? false
-            clipTrigger = { @Sendable after, still in
-                guard still || livePhoto else { return recorder.trigger(after: after) }
+            let pipeline = pipeline
+            // A capture time (the clock: base time + the gate's PTS) and the clips' timeline
+            // differ by the base time and by the movie's first frame in both (the picture's
+            // delay for AAC priming), as for a Live Photo's frame.
+            clipTrigger = { @Sendable capture, after, still in
+                guard still || livePhoto else {
+                    var time: UInt64?
+                    if let capture, let first = gate.firstFramePTS, let clipFirst = recorder.firstFrameTime {
+                        time = UInt64(max(0, Int64(bitPattern: capture) - Int64(bitPattern: pipeline.baseTime)
+                                          + Int64(bitPattern: clipFirst) - Int64(bitPattern: first)))
+                    }
+                    return recorder.trigger(at: time, after: after)
+                }
                 return LivePhotoTrigger.trigger(recorder, stills: stills, gate: gate, after: after)
+            }
+            clipNewest = { @Sendable in
+                guard let newest = recorder.newestFrameTime, let first = gate.firstFramePTS,
+                      let clipFirst = recorder.firstFrameTime else { return nil }
+                return UInt64(max(0, Int64(bitPattern: newest) - Int64(bitPattern: clipFirst) + Int64(bitPattern: first)
+                                  + Int64(bitPattern: pipeline.baseTime)))
             }
         }
         let serveURL = served?.server.url
-        control.attach(bus: bus, stills: stills, split: { [gate] in gate.requestSplit() }, clip: clipTrigger) {
+        control.attach(bus: bus, stills: stills, split: { [gate] in gate.requestSplit() }, clip: clipTrigger,
+                       clipNewest: clipNewest) {
             RecorderStatus(
                 state: control.pendingStop.count > 0 || gate.isClosed ? "stopping" : "recording",
                 path: plan.currentPath, elapsed: gate.recordedSeconds(frameDuration: frameDuration),
@@ -441,17 +463,23 @@ final class RecordingSession {
     /// Starts the motion trigger: each detection triggers a clip at its frame and is a
     /// `motion` event.
     private static func watchMotion(_ settings: MotionSettings, pipeline: Pipeline, size: FrameSize, recorder: ClipRecorder,
-                                    gate: FrameGate, events: @escaping @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> MotionWatcher {
+                                    gate: FrameGate, runTrigger: (@Sendable (UInt64) -> Int?)?,
+                                    events: @escaping @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> MotionWatcher {
         do {
             return try MotionWatcher(settings: settings, pipeline: pipeline, width: MotionSettings.width,
                                      height: MotionSettings.height(for: size)) { pts, area in
                 // Frames before the movie's first (held back by --settle, or the sound's start) start nothing.
                 guard let first = gate.firstFramePTS, pts >= first, let clipFirst = recorder.firstFrameTime else { return }
-                let time = UInt64(max(0, Int64(bitPattern: pts) + Int64(bitPattern: clipFirst) - Int64(bitPattern: first)))
                 var clip: Int?
-                switch recorder.trigger(at: time) {
-                case .success(.started(_, let number)), .success(.extended(_, let number)): clip = number
-                case .failure(let error): events(.warning("motion at a frame, but no clip: \(error.message)"))
+                if let runTrigger {
+                    // Several cameras: the run triggers every camera at this frame's capture time.
+                    clip = runTrigger(pts &+ pipeline.baseTime)
+                } else {
+                    let time = UInt64(max(0, Int64(bitPattern: pts) + Int64(bitPattern: clipFirst) - Int64(bitPattern: first)))
+                    switch recorder.trigger(at: time) {
+                    case .success(.started(_, let number)), .success(.extended(_, let number)): clip = number
+                    case .failure(let error): events(.warning("motion at a frame, but no clip: \(error.message)"))
+                    }
                 }
                 let seconds = Double(pts - first) / 1e9
                 events(.motion(MotionLine(time: (seconds * 1000).rounded() / 1000, area: (area * 10000).rounded() / 10000, clip: clip)))

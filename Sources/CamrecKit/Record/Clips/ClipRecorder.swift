@@ -54,8 +54,10 @@ final class ClipRecorder: @unchecked Sendable {
     /// Clips beside `moviePath`, written with `muxer` (the movie's, gst-launch syntax);
     /// `clipsBefore` clips were made by the run's earlier pipelines (before a reconnect),
     /// so that numbers go on.
+    /// `slack` (ns) keeps that much more pre-roll than asked, for triggers placed before
+    /// the newest frame (several cameras: at the newest frame of any of them).
     init(settings: ClipSettings, moviePath: String, muxer: String, frameDuration: UInt64, clipsBefore: Int = 0,
-         events: @escaping @Sendable (RecordingEvent) -> Void) {
+         slack: UInt64 = 0, events: @escaping @Sendable (RecordingEvent) -> Void) {
         lastNumber = clipsBefore
         self.settings = settings
         naming = settings.naming(moviePath: moviePath)
@@ -63,7 +65,7 @@ final class ClipRecorder: @unchecked Sendable {
         self.frameDuration = frameDuration
         self.events = events
         // A frame more than asked: the frame nearest the start may begin up to half a frame before it.
-        preRoll = PreRoll(length: UInt64(max(settings.preRoll.nanoseconds, 0)) + frameDuration)
+        preRoll = PreRoll(length: UInt64(max(settings.preRoll.nanoseconds, 0)) + frameDuration + slack)
         // Sound reaches back to the video's first keyframe, which may be a GOP earlier.
         soundPreRoll = PreRoll(length: UInt64(max(settings.preRoll.nanoseconds, 0)) + 10_000_000_000)
         schedule = ClipSchedule(preRoll: UInt64(max(settings.preRoll.nanoseconds, 0)),
@@ -308,6 +310,9 @@ final class ClipRecorder: @unchecked Sendable {
 
     /// The running time of the movie's first frame, once one was encoded.
     var firstFrameTime: UInt64? { condition.withLock { firstPTS } }
+
+    /// The running time of the newest encoded frame; nil before the first.
+    var newestFrameTime: UInt64? { condition.withLock { newest } }
 
     /// A Live Photo's still for clip `number` was written (or not).
     func stillTaken(forClip number: Int, _ result: Result<ResultFile, CamrecError>) {

@@ -48,9 +48,10 @@ public struct ClipSettings: Sendable, Equatable {
 
 /// What a clip trigger did (the reply of `camrec ctl SOCKET clip`).
 public struct ClipTrigger: Sendable, Codable, Equatable {
-    /// How a running session takes a trigger: the post-roll for it (nil: `--post-roll`),
-    /// and whether it is a Live Photo.
-    typealias Request = @Sendable (TimeSpec?, Bool) -> Result<ClipRecorder.TriggerOutcome, CamrecError>
+    /// How a running session takes a trigger: the capture time it is at (ns on the
+    /// pipelines' clock, CLOCK_MONOTONIC; nil: the newest encoded frame), the post-roll for
+    /// it (nil: `--post-roll`), and whether it is a Live Photo.
+    typealias Request = @Sendable (UInt64?, TimeSpec?, Bool) -> Result<ClipRecorder.TriggerOutcome, CamrecError>
 
     /// Where the clip goes once complete.
     public var path: String
@@ -58,4 +59,17 @@ public struct ClipTrigger: Sendable, Codable, Equatable {
     public var clip: Int
     /// True when the trigger extended the clip being written instead of starting one.
     public var extended: Bool
+    /// Several cameras: the device of the camera whose clip it is; nil with one camera.
+    public var device: String?
+    /// Several cameras: what the trigger did on each camera, in `--device` order (the
+    /// fields above are the first camera's); nil with one camera.
+    public var cameras: [ClipTrigger]?
+
+    /// What a trigger did to clip `clip`, going to `path`.
+    public init(path: String, clip: Int, extended: Bool, device: String? = nil) {
+        self.path = path
+        self.clip = clip
+        self.extended = extended
+        self.device = device
+    }
 }

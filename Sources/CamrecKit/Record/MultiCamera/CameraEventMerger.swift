@@ -63,7 +63,10 @@ final class CameraEventMerger: Sendable {
             return .segment(marked(file, camera: camera))
         case .clip(let file):
             return .clip(marked(file, camera: camera))
-        case .settled, .motion:
+        case .motion(var line):
+            if devices.indices.contains(camera) { line.device = devices[camera] }
+            return .motion(line)
+        case .settled:
             return event
         }
     }

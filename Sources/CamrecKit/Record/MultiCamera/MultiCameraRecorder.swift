@@ -12,6 +12,11 @@ public final class MultiCameraRecorder: Sendable {
     private let barrier: StartBarrier
     /// `--all-or-nothing`: a camera that ends lost (or failing) mid-run stops the others.
     private let allOrNothing: Bool
+    /// The recorders again, for the cameras' motion detections (set once they exist), and
+    /// the run's event merger while it runs (for warnings about one camera's trigger).
+    private let shared = RunShared()
+    /// Each camera's last status, for `status` once that camera has ended.
+    private let lastStatus: Mutex<[RecorderStatus?]>
 
     /// Records with `configs` (one per camera, in order; each with its own output). With
     /// `allOrNothing`, a camera lost mid-run stops the whole run (every movie finalised);
@@ -22,11 +27,111 @@ public final class MultiCameraRecorder: Sendable {
         let rate = configs[0].rate.framesPerSecond
         let barrier = StartBarrier(cameras: configs.count, frameInterval: UInt64(1e9 / max(rate, 1)))
         self.barrier = barrier
-        recorders = configs.enumerated().map { index, config in
+        lastStatus = Mutex(Array(repeating: nil, count: configs.count))
+        let shared = self.shared
+        let made = configs.enumerated().map { index, config in
             var config = config
             config.startBarrier = StartBarrier.Member(barrier: barrier, camera: index)
+            // Motion seen by one camera makes a clip on every camera, at the frame's instant.
+            if config.motion != nil {
+                config.motionTrigger = { @Sendable capture in
+                    let recorders = shared.state.withLock { $0.recorders }
+                    return Self.clip(recorders, at: capture, camera: index, merger: shared.state.withLock { $0.merger })
+                }
+            }
             return Recorder(config: config, template: template)
         }
+        recorders = made
+        shared.state.withLock { $0.recorders = made }
+    }
+
+    /// One trigger for every camera (`camrec ctl SOCKET clip`, SIGUSR2, the key c): each
+    /// camera makes its clip from its own pre-roll, all at the same capture instant: the
+    /// newest frame any camera has encoded. With `still` (or `--live-photo`), each camera
+    /// takes its own Live Photo (its newest frame, the clip's trigger on it). The fields
+    /// are the first camera that took the trigger's, `cameras` every one's; a camera
+    /// that could not take it is a warning. Nil when no camera records.
+    public func requestClip(after: TimeSpec? = nil, still: Bool = false) -> Result<ClipTrigger, CamrecError>? {
+        let instant = recorders.compactMap { $0.newestClipFrameTime() }.max()
+        let livePhoto = still || recorders.contains { $0.config.clips?.livePhoto ?? false }
+        var taken: [ClipTrigger] = []
+        var refused: [(Int, CamrecError)] = []
+        var running = false
+        for (index, recorder) in recorders.enumerated() {
+            // A Live Photo's instant is its still's frame; otherwise the run's instant.
+            let outcome = recorder.requestClip(atCaptureTime: livePhoto ? nil : instant, after: after, still: still)
+            switch outcome {
+            case nil: continue
+            case .success(var trigger)?:
+                running = true
+                trigger.device = recorder.config.source.deviceName
+                taken.append(trigger)
+            case .failure(let error)?:
+                running = true
+                refused.append((index, error))
+            }
+        }
+        guard running else { return nil }
+        let merger = shared.state.withLock { $0.merger }
+        guard var first = taken.first else {
+            guard let (index, error) = refused.first else { return nil }
+            return .failure(CamrecError(error.kind, (merger?.name(index) ?? "camera \(index + 1)") + ": " + error.message))
+        }
+        for (index, error) in refused {
+            merger?.note(.warning("\(merger?.name(index) ?? "camera \(index + 1)"): no clip: \(error.message)"))
+        }
+        first.cameras = taken
+        return .success(first)
+    }
+
+    /// Camera `camera`'s motion at capture time `capture`: a clip on every camera at that
+    /// instant; returns that camera's clip number (nil: it made none, with a warning).
+    private static func clip(_ recorders: [Recorder], at capture: UInt64, camera: Int, merger: CameraEventMerger?) -> Int? {
+        var number: Int?
+        for (index, recorder) in recorders.enumerated() {
+            switch recorder.requestClip(atCaptureTime: capture) {
+            case .success(let trigger)?: if index == camera { number = trigger.clip }
+            case .failure(let error)?:
+                merger?.note(.warning("\(merger?.name(index) ?? "camera \(index + 1)"): motion, but no clip: \(error.message)"))
+            case nil: break
+            }
+        }
+        return number
+    }
+
+    /// The run's state (`camrec ctl SOCKET status`): the first camera's fields, with
+    /// `device`, but the run's `state` ("recording" while any camera records), and every
+    /// camera's own status in `cameras` (a camera that has ended keeps its last status,
+    /// with state "ended"; one before the movies started is "starting"). Nil when no
+    /// camera records.
+    public func status() -> RecorderStatus? {
+        let current = recorders.map { $0.status() }
+        guard current.contains(where: { $0 != nil }) else { return nil }
+        let cameras = lastStatus.withLock { last in
+            recorders.indices.map { index -> RecorderStatus in
+                var status: RecorderStatus
+                if let now = current[index] {
+                    status = now
+                    last[index] = now
+                } else if var ended = last[index] {
+                    ended.state = "ended"
+                    status = ended
+                } else {
+                    // Never seen running: before the common start, or it ended before it was asked.
+                    let config = recorders[index].config
+                    status = RecorderStatus(state: barrier.start == nil ? "starting" : "ended", path: config.outputPath,
+                                            elapsed: 0, frames: 0, stills: 0, droppedFrames: 0,
+                                            maxDuration: config.maxDuration?.seconds)
+                }
+                status.device = recorders[index].config.source.deviceName
+                return status
+            }
+        }
+        var run = cameras[0]
+        let states = cameras.map(\.state)
+        if let state = ["recording", "reconnecting", "stopping"].first(where: states.contains) { run.state = state }
+        run.cameras = cameras
+        return run
     }
 
     /// Asks every camera's recording to stop (see `Recorder.requestStop`).
@@ -39,6 +144,10 @@ public final class MultiCameraRecorder: Sendable {
     /// have recorded nothing: the barrier holds their frames) and its error is thrown.
     public func run(events: @escaping @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
         let merger = CameraEventMerger(devices: recorders.map(\.config.source.deviceName), events: events)
+        shared.state.withLock { $0.merger = merger }
+        // The recorders' motion triggers hold `shared`, which holds the recorders: the run's
+        // end breaks that cycle (motion comes no more once every camera has ended).
+        defer { shared.state.withLock { $0 = ([], nil) } }
         // Unfinished movies an earlier camrec left here, once for the run (before any camera
         // claims its own partial file, which would look like one).
         var stale: [String] = []
@@ -97,4 +206,10 @@ public final class MultiCameraRecorder: Sendable {
         case .success(let result): return [.cameraLost, .diskFull, .error].contains(result.reason)
         }
     }
+}
+
+/// What a run's cameras share after it is set up: the recorders (for motion, which
+/// triggers every camera) and the event merger while the run runs.
+private final class RunShared: Sendable {
+    let state = Mutex<(recorders: [Recorder], merger: CameraEventMerger?)>(([], nil))
 }

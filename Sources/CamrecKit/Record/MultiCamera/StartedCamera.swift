@@ -14,6 +14,8 @@ public struct StartedCamera: Sendable, Codable, Equatable {
     public var size: String
     /// Frame rate, e.g. "30".
     public var fps: String
+    /// The camera controls set on this camera (`--set`, `--flash`); nil when none.
+    public var controls: [AppliedControl]?
 
     /// The camera `index` (1-based) as its own `started` report describes it.
     public init(index: Int, start: RecordingStart) {
@@ -24,5 +26,6 @@ public struct StartedCamera: Sendable, Codable, Equatable {
         format = start.format
         size = start.size
         fps = start.fps
+        controls = start.controls
     }
 }
