@@ -17,11 +17,11 @@ enum MultiCameraControl {
             run.requestStop(.control)
             return ControlReply.ok
         case .split:
-            // Each camera's gate cuts its own movie (with --segment, refused with several cameras so far).
+            // Every camera's gate cuts at the first frame it captured at or after one instant.
             guard run.recorders[0].config.segments != nil else {
                 return ControlReply.error("not recording in segments: start camrec with --segment T (or --segment none to cut only on request)")
             }
-            guard run.recorders.map({ $0.requestSplit() }).contains(true) else { return ControlReply.error("the recording is not running") }
+            guard run.requestSplit() else { return ControlReply.error("the recording is not running") }
             return ControlReply.ok
         case .status:
             guard let status = run.status() else { return ControlReply.error("the recording is not running") }

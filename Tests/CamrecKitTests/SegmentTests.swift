@@ -73,6 +73,19 @@ struct SegmentTests {
         #expect(cut)
     }
 
+    @Test func aSplitAtAnInstantCutsAtTheFirstFrameAtOrAfterIt() {
+        var clock = SegmentClock(length: nil, rate: Self.rate)
+        let opens = clock.startsSegment(at: 0)
+        #expect(!opens)
+        // Asked for frame 20's instant while frames 10… are still on their way.
+        clock.requestSplit(at: 20 * Self.frame - 1)
+        let first = cuts(&clock, (10..<40).map { UInt64($0) * Self.frame })
+        #expect(first == [10])   // the 10th of these: frame 20
+        // Once cut, the request is spent.
+        let later = cuts(&clock, (40..<80).map { UInt64($0) * Self.frame })
+        #expect(later.isEmpty)
+    }
+
     @Test func theGateCountsEachMovieFileAndAsksForTheCutAtTheFramesOwnTimestamp() {
         let gate = FrameGate(limit: .seconds(5), rate: Self.rate, segment: .seconds(2))
         var starts: [UInt64] = []

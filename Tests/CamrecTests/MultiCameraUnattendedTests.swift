@@ -151,6 +151,39 @@ import Testing
         #expect(folder.contents.allSatisfy { !$0.contains(".partial") }, "\(folder.contents)")
     }
 
+    @Test("ctl split with --segment none cuts every camera's series at once: the second movies start within a frame interval of each other, frames run on")
+    func ctlSplitCutsEveryCamera() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let log = folder.url.appendingPathComponent("log")
+        let socket = folder.path("control")
+        let run = try CamrecBinary.start(Self.twoCameras + ["--max-duration", "none", "--segment", "none", "--control", socket,
+                                                            "--json", folder.path("s.mkv")],
+                                         environment: environment([Self.camera(0), Self.camera(1, ",late=300ms")]))
+        defer { if run.process.isRunning { run.signal(SIGKILL) } }
+        try #require(MultiCameraClipTests.allCameras(past: 30, socket: socket), "\(run.stderrText.suffix(1000))")
+        let reply = try MultiCameraClipTests.ctl(socket, ["split"], log: log)
+        #expect(reply["ok"] as? Bool == true, "\(reply)")
+        // Each camera's first movie is done, and its second under way.
+        try #require(Wait.until(timeout: 60) {
+            let done = run.lines(type: "segment")
+            return Self.devices.allSatisfy { device in done.contains { $0["device"] as? String == device } }
+        }, "\(run.stderrText.suffix(1000))")
+        try #require(MultiCameraClipTests.allCameras(past: 60, socket: socket))
+        run.signal(SIGINT)
+        #expect(run.wait() == 0, "\(run.stderrText.suffix(1000))")
+        let series = try Self.devices.enumerated().map { camera, device in
+            try movies(["s-\(camera + 1)-0001.mkv", "s-\(camera + 1)-0002.mkv"], in: folder, device: device, stderr: run.stderrText)
+        }
+        for movies in series {
+            #expect(runsOn(movies), "\(movies.map(\.sequences))")
+            #expect(movies.allSatisfy { $0.frames > 0 && $0.captured.count == $0.frames }, "\(movies.map(\.frames))")
+        }
+        // The split is one instant for the run: each camera cuts at its next frame.
+        let cuts = series.compactMap { $0[1].captured.first }
+        #expect(cuts.count == 2 && (cuts.max() ?? 0) - (cuts.min() ?? 0) < 1.0 / 30, "second movies start at \(cuts)")
+    }
+
     @Test("--output-per-device with --segment: each camera's pattern holds its own time fields and counter")
     func outputPerDevicePatternsNameEachSeries() throws {
         let folder = try TemporaryFolder()

@@ -47,8 +47,8 @@ public final class Recorder: Sendable {
 
     /// Starts a new movie file at the next frame (`camrec ctl … split`); false when no
     /// recording runs.
-    public func requestSplit() -> Bool {
-        control.requestSplit()
+    public func requestSplit(atCaptureTime captureTime: UInt64? = nil) -> Bool {
+        control.requestSplit(atCaptureTime: captureTime)
     }
 
     /// Asks for an event clip now (`camrec ctl … clip`, SIGUSR2, the key c); `after`

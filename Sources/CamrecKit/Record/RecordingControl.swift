@@ -25,7 +25,7 @@ final class RecordingControl: Sendable {
         var bus: Bus?
         var stills: StillTaker?
         var status: (@Sendable () -> RecorderStatus)?
-        var split: (@Sendable () -> Void)?
+        var split: (@Sendable (UInt64?) -> Void)?
         var clip: ClipTrigger.Request?
         var clipNewest: (@Sendable () -> UInt64?)?
         var requestedStop: StopReason?
@@ -64,10 +64,11 @@ final class RecordingControl: Sendable {
         }
     }
 
-    /// Starts a new movie file at the next frame; false when no recording runs.
-    func requestSplit() -> Bool {
+    /// Starts a new movie file at the next frame, or at the first frame captured at or
+    /// after `captureTime` (CLOCK_MONOTONIC nanoseconds); false when no recording runs.
+    func requestSplit(atCaptureTime captureTime: UInt64? = nil) -> Bool {
         guard let split = shared.withLock({ $0.split }) else { return false }
-        split()
+        split(captureTime)
         return true
     }
 
@@ -84,7 +85,7 @@ final class RecordingControl: Sendable {
     }
 
     /// Called by the session once its pipeline runs; `clip` is nil without event clips.
-    func attach(bus: Bus, stills: StillTaker, split: @escaping @Sendable () -> Void,
+    func attach(bus: Bus, stills: StillTaker, split: @escaping @Sendable (UInt64?) -> Void,
                 clip: ClipTrigger.Request? = nil, clipNewest: (@Sendable () -> UInt64?)? = nil,
                 status: @escaping @Sendable () -> RecorderStatus) {
         let pendingRequests = shared.withLock { shared -> Int in

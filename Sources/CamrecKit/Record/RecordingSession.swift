@@ -381,7 +381,10 @@ final class RecordingSession {
             }
         }
         let serveURL = served?.server.url
-        control.attach(bus: bus, stills: stills, split: { [gate] in gate.requestSplit() }, clip: clipTrigger,
+        control.attach(bus: bus, stills: stills, split: { [gate, pipeline] captureTime in
+            // A capture time on the clock is a timestamp plus the pipeline's base time.
+            gate.requestSplit(at: captureTime.map { $0 >= pipeline.baseTime ? $0 - pipeline.baseTime : 0 })
+        }, clip: clipTrigger,
                        clipNewest: clipNewest) {
             RecorderStatus(
                 state: control.pendingStop.count > 0 || gate.isClosed ? "stopping" : "recording",

@@ -176,9 +176,10 @@ final class FrameGate: Sendable {
         jobs.withLock { $0.limit.close() }
     }
 
-    /// Asks for the next frame to start a new movie file (`camrec ctl … split`).
-    func requestSplit() {
-        jobs.withLock { $0.segments.requestSplit() }
+    /// Asks for the next frame (or the first at or after timestamp `pts`) to start a new
+    /// movie file (`camrec ctl … split`).
+    func requestSplit(at pts: UInt64? = nil) {
+        jobs.withLock { $0.segments.requestSplit(at: pts) }
     }
 
     /// Frames let through so far, in all movie files.

@@ -17,6 +17,9 @@ struct SegmentClock: Equatable {
     private var segmentsSinceOrigin: UInt64 = 0
     /// A split was requested: the next frame starts a segment.
     private var splitRequested = false
+    /// The requested split's instant (on the movie's clock): the first frame at or after
+    /// it starts the segment; nil: the next frame.
+    private var splitAt: UInt64?
     /// How far the grid's last boundary lies before the origin (0: the origin is one).
     private var phase: UInt64 = 0
 
@@ -33,7 +36,11 @@ struct SegmentClock: Equatable {
     }
 
     /// Asks for the next frame to start a new segment.
-    mutating func requestSplit() { splitRequested = true }
+    /// Asks the first frame at or after `time` (nil: the next frame) to start a new segment.
+    mutating func requestSplit(at time: UInt64? = nil) {
+        splitRequested = true
+        splitAt = time
+    }
 
     /// Whether the frame at `time` (nanoseconds, on the movie's clock) starts a new
     /// segment. The run's first frame does not: the first segment is open from the start.
@@ -46,8 +53,9 @@ struct SegmentClock: Equatable {
             segmentsSinceOrigin = length.map { (phase + tolerance) / $0 } ?? 0
             return false
         }
-        if splitRequested {
+        if splitRequested, splitAt.map({ time >= $0 }) ?? true {
             splitRequested = false
+            splitAt = nil
             self.origin = time
             segmentsSinceOrigin = 0
             phase = 0

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// Records several cameras in one run (`--device` given more than once): one `Recorder`
@@ -43,6 +46,16 @@ public final class MultiCameraRecorder: Sendable {
         }
         recorders = made
         shared.state.withLock { $0.recorders = made }
+    }
+
+    /// Starts a new movie in every camera's series at one instant, now: each camera's
+    /// first frame captured at or after it starts its next movie (`camrec ctl … split`);
+    /// false when no camera records.
+    public func requestSplit() -> Bool {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let instant = UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+        return recorders.map { $0.requestSplit(atCaptureTime: instant) }.contains(true)
     }
 
     /// One trigger for every camera (`camrec ctl SOCKET clip`, SIGUSR2, the key c): each
