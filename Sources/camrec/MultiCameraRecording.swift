@@ -30,9 +30,10 @@ enum MultiCameraRecording {
         each from its own pre-roll, all of the same instant; motion on any camera
         (--on-motion) makes a clip on every camera. --control: one socket; status
         lists every camera (cameras), still, clip, set and stop go to every camera.
-        --set and --flash apply to every camera.
-        Not yet with several cameras: --settle, --stills, --codec copy; clips,
-        --set and --control with --layout.
+        --set and --flash apply to every camera. --stills PATTERN: {index} and
+        {device} filled in, or -1, -2 added before the extension.
+        Not yet with several cameras: --settle, --codec copy, --preview, --serve;
+        clips, --set, --control and --stills with --layout.
         """
 
     /// What a run of several cameras cannot do yet, one phrase per option.
@@ -44,7 +45,7 @@ enum MultiCameraRecording {
         if options.settle.nanoseconds > 0 { found.append("--settle") }
         if options.layout.layout != nil, options.controls.setsAnything { found.append("--set and --flash with --layout") }
         if options.layout.layout != nil, options.controlPath != nil { found.append("--control with --layout") }
-        if stillsGiven { found.append("--stills") }
+        if options.layout.layout != nil, stillsGiven { found.append("--stills with --layout") }
         if options.encoding.codec == .copy { found.append("--codec copy") }
         if options.preview.mode != .off { found.append("--preview") }
         if options.serve.settings != nil { found.append("--serve") }
@@ -65,6 +66,25 @@ enum MultiCameraRecording {
             return stem + "-\(index)" + ext
         }
         return output.replacing("{index}", with: "\(index)").replacing("{device}", with: PathName.last(device))
+    }
+
+    /// Camera `index`'s (1-based) stills: beside its own movie (NAME-1-still-0001.jpg), in
+    /// the `--stills` folder under its movie's name, or the `--stills` pattern made its own
+    /// as movies are named: `{index}` and `{device}` filled in, or without them `-1`, `-2`,
+    /// … before the extension.
+    static func stillSettings(_ options: RecordOptions, index: Int, device: String,
+                              moviePath: String) throws(CamrecError) -> StillSettings {
+        var stills = options.stills
+        guard let text = options.stillsPattern else {
+            stills.naming = .beside(moviePath: moviePath, format: stills.format)
+            return stills
+        }
+        let fields = text.contains("{index}") || text.contains("{device}")
+        // A folder takes each camera's stills under its own movie's name.
+        let own = text.contains("%") || fields ? Self.moviePath(text, index: index, device: device, pattern: fields) : text
+        let quality = if case .jpeg(let quality) = stills.format { quality } else { StillFormat.defaultQuality }
+        return try StillSettings.resolve(pattern: own, format: stills.format, quality: quality, every: stills.every,
+                                         moviePath: moviePath)
     }
 
     /// Camera `index`'s (1-based) event clips: beside its own movie (NAME-1-clip-0001.EXT),
@@ -182,8 +202,11 @@ enum MultiCameraRecording {
             }
             paths.append(path)
             let segments = try series(options, moviePath: path)
-            var stills = options.stills
-            stills.naming = .beside(moviePath: segments?.naming.stillBase ?? paths[index], format: stills.format)
+            let stills = try stillSettings(options, index: index + 1, device: resolution.source.deviceName,
+                                           moviePath: segments?.naming.stillBase ?? paths[index])
+            if let taken = configs.firstIndex(where: { $0.stills.naming.path(1) == stills.naming.path(1) }) {
+                throw CamrecError(.usage, "--stills: cameras \(taken + 1) and \(index + 1) would write the same stills: put {index} or {device} in the pattern")
+            }
             var config = RecordConfig(
                 source: resolution.source, size: resolution.size, rate: resolution.rate,
                 maxDuration: options.maxDuration, outputPath: paths[index], container: options.container,

@@ -306,6 +306,8 @@ struct RecordOptions {
     var stillQualityGiven: Bool
     /// Whether `--stills` was given (several cameras take only the default names).
     var stillsGiven: Bool
+    /// `--stills PATTERN` as given (several cameras make it each camera's own).
+    var stillsPattern: String?
     /// `--output-per-device`: OUTPUT is a pattern with {index} and {device}.
     var outputPerDevice: Bool
     /// `--all-or-nothing`: several cameras; a camera lost mid-run stops the run.
@@ -376,6 +378,7 @@ struct RecordOptions {
         }
         stillQualityGiven = parsed.value("--still-quality") != nil
         stillsGiven = parsed.value("--stills") != nil
+        stillsPattern = parsed.value("--stills")
         outputPerDevice = parsed.flag("--output-per-device")
         allOrNothing = parsed.flag("--all-or-nothing")
         layout = try LayoutChoice(parsed)

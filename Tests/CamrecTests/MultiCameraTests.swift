@@ -145,6 +145,29 @@ import Testing
         #expect(files.allSatisfy { $0["device"] is String })
     }
 
+    @Test("--stills with several cameras: a pattern's {index}/{device} filled in, -1/-2 added before the extension without them, a folder under each movie's name",
+          arguments: [("shots/cam-{device}-%03d.jpg", ["shots/cam-video0-001.jpg", "shots/cam-video1-001.jpg"]),
+                      ("shots/img-%03d.png", ["shots/img-001-1.png", "shots/img-001-2.png"]),
+                      ("shots/", ["shots/m-1-still-0001.jpg", "shots/m-2-still-0001.jpg"])])
+    func aStillsPatternIsEachCamerasOwn(_ pattern: String, _ firsts: [String]) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(atPath: folder.path("shots"), withIntermediateDirectories: true)
+        let run = try CamrecBinary.run(["--device", "/dev/video0", "--device", "/dev/video1", "--max-duration", "1.2",
+                                        "--still-every", "0.5", "--stills", folder.path(pattern), "--json", folder.path("m.mkv")],
+                                       environment: environment([Self.camera(0), Self.camera(1)]), timeout: 120)
+        try #require(run.status == 0, "\(run.stderr.suffix(2000))")
+        let stills = JSONLines.parse(run).filter { $0["type"] as? String == "still" }
+        for (index, first) in firsts.enumerated() {
+            let own = stills.filter { $0["device"] as? String == "/dev/video\(index)" }.compactMap { $0["path"] as? String }
+            #expect(own.count >= 2 && own.first == folder.path(first), "camera \(index + 1): \(own)")
+            for path in own {
+                #expect(FileManager.default.fileExists(atPath: path), "\(path)")
+                #expect(try FrameStampReader.sequence(inImage: URL(fileURLWithPath: path)) != nil, "\(path) is not a camera frame")
+            }
+        }
+    }
+
     @Test func aSignalFinalisesEveryCamerasMovie() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

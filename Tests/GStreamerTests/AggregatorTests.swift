@@ -10,12 +10,12 @@ import Testing
         // input 1's frame k and input 2's frame k / 2.
         let pipeline = try Pipeline.parse("""
             compositor name=canvas emit-signals=true ! video/x-raw,framerate=30/1 ! fakesink \
-            videotestsrc num-buffers=10 ! video/x-raw,width=32,height=24,framerate=30/1 ! canvas.sink_0 \
-            videotestsrc num-buffers=5 ! video/x-raw,width=32,height=24,framerate=15/1 ! canvas.sink_1
+            videotestsrc name=fast num-buffers=10 ! video/x-raw,width=32,height=24,framerate=30/1 ! canvas.sink_0 \
+            videotestsrc name=slow num-buffers=5 ! video/x-raw,width=32,height=24,framerate=15/1 ! canvas.sink_1
             """)
         let canvas = try pipeline.element(named: "canvas")
         #expect(canvas.isAggregator)
-        #expect(!(try pipeline.element(named: "videotestsrc0")).isAggregator)
+        #expect(!(try pipeline.element(named: "fast")).isAggregator)
         let pads = try [canvas.staticPad("sink_0"), canvas.staticPad("sink_1")]
         let seen = Mutex<[(UInt64, [UInt64?])]>([])
         let token = try canvas.connect("samples-selected") { arguments in
@@ -35,7 +35,7 @@ import Testing
             #expect(inputs[1].map { ($0 + interval) / (2 * interval) } == UInt64(k / 2), "frame \(k): \(inputs)")
         }
         // Not an aggregator's pad, or not an aggregator: nil.
-        let source = try pipeline.element(named: "videotestsrc0")
+        let source = try pipeline.element(named: "fast")
         #expect(source.peekNextSample(pads[0]) == nil)
         #expect(canvas.peekNextSample(try source.staticPad("src")) == nil)
     }

@@ -42,11 +42,12 @@ def decode_stamp(gray: bytes, width: int, band: int) -> int | None:
 
 
 def stamps(path: Path, width: int, height: int, before_input: list[str] = (),
-           after_input: list[str] = ()) -> list[int | None]:
-    """The stamps of the frames ffmpeg decodes from path (in display order)."""
+           after_input: list[str] = (), y: int = 0) -> list[int | None]:
+    """The stamps of the frames ffmpeg decodes from path (in display order); y: the camera
+    picture's top row in the frame (a cell of a composed canvas), width its width."""
     band = band_height(width)
     argv = ["ffmpeg", "-nostdin", "-v", "error", "-skip_loop_filter", "all", *before_input, "-i", str(path),
-            *after_input, "-an", "-vf", f"crop={width}:{band}:0:0,format=gray",
+            *after_input, "-an", "-vf", f"crop={width}:{band}:0:{y},format=gray",
             "-fps_mode", "passthrough", "-f", "rawvideo", "-"]
     data = subprocess.run(argv, capture_output=True, check=True, stdin=subprocess.DEVNULL).stdout
     size = width * band
@@ -114,6 +115,18 @@ def x264_settings(path: Path) -> str | None:
         return None
     match = re.search(rb"x264 - core [^\x00]*?options: ([ -~]+)", head)
     return match.group(1).decode() if match else None
+
+
+def cell_losses(path: Path, width: int, y: int) -> dict:
+    """One camera's frames in its cell of a composed movie (a picture `width` wide whose top
+    row is y, at the camera's own size): the camera frames shown (distinct stamps), those
+    missing between the first and the last shown (lost before the canvas: the cell showed
+    the frame before again), and canvas frames whose cell stamp did not read."""
+    found = stamps(path, width, 0, y=y)
+    read = [s for s in found if s is not None]
+    shown = len(set(read))
+    missing = (max(read) - min(read) + 1 - shown) if read else None
+    return {"shown": shown, "missing": missing, "unread": len(found) - len(read)}
 
 
 def recording_drops(path: Path, width: int, height: int, fps: float, light: bool = False) -> dict:
