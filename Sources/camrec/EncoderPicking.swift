@@ -4,6 +4,23 @@ import CamrecKit
 /// encoders here, tries hardware ones on a few frames at the recording's size and rate with
 /// the very element the recording will run (its `EncoderProfile`), and says why.
 enum EncoderPicking {
+    /// A camera's recording encoding: `--max-duration` checked at the camera's rate (a
+    /// usage error otherwise), then the encoding planned for its source, size and rate.
+    static func plan(_ request: EncodingRequest, for resolution: CameraResolver.Resolution, maxDuration: TimeSpec?,
+                     container: Container, needsDecoding: [String]) throws(CamrecError) -> (settings: EncoderSettings, warnings: [String]) {
+        do {
+            try MaxDuration.check(maxDuration, at: resolution.rate)
+        } catch {
+            throw CamrecError(.usage, error.message)
+        }
+        return try EncodingPlanner.plan(
+            request,
+            context: .init(source: resolution.source, rate: resolution.rate, container: container, needsDecoding: needsDecoding)
+        ) { codec throws(CamrecError) in
+            try pick(request, codec: codec, size: resolution.size, rate: resolution.rate)
+        }
+    }
+
     static func pick(_ request: EncodingRequest, codec: VideoCodec, size: FrameSize, rate: FrameRateValue) throws(CamrecError) -> EncoderPick {
         let describe: (EncoderCandidate) -> String = { candidate in
             profile(candidate.factory, request: request, codec: codec, size: size, rate: rate)

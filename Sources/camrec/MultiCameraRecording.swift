@@ -179,18 +179,8 @@ enum MultiCameraRecording {
             if let first = configs.first, resolution.rate != first.rate {
                 throw CamrecError(.usage, "camera \(index + 1) (\(device)) records at \(resolution.rate) fps, camera 1 at \(first.rate): give --fps a rate both can do")
             }
-            do {
-                try MaxDuration.check(options.maxDuration, at: resolution.rate)
-            } catch {
-                throw CamrecError(.usage, error.message)
-            }
-            let encoding = try EncodingPlanner.plan(
-                encodingRequest,
-                context: .init(source: resolution.source, rate: resolution.rate, container: options.container,
-                               needsDecoding: needsDecoding)
-            ) { codec throws(CamrecError) in
-                try EncoderPicking.pick(encodingRequest, codec: codec, size: resolution.size, rate: resolution.rate)
-            }
+            let encoding = try EncoderPicking.plan(encodingRequest, for: resolution, maxDuration: options.maxDuration,
+                                                   container: options.container, needsDecoding: needsDecoding)
             // A camera's own H.264 could only start at its next keyframe, out of step.
             if encoding.settings.isPassthrough, encoding.settings.codec == .h264 {
                 throw CamrecError(.usage, "camera \(index + 1) (\(device)) delivers H.264, which --codec auto stores as it comes, starting at its next keyframe: give --codec h264 to start all cameras together")
@@ -328,7 +318,7 @@ enum MultiCameraRecording {
             }
         }
         defer { control?.shutdown() }
-        let keys = KeyboardControl(onStill: { run.recorders.map { $0.requestStill(.key) }.contains(true) },
+        let keys = KeyboardControl(onStill: { for recorder in run.recorders { recorder.requestStill(.key) } },
                                    onStop: { run.requestStop(.control) },
                                    onClip: { MultiCameraControl.clip(run, console: console) })
         defer { keys.restore() }

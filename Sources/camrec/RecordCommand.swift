@@ -134,18 +134,8 @@ enum RecordCommand: Subcommand {
         }
         let resolution = try options.camera.resolve(
             prefer: EncodingPlanner.preferredFamilies(encodingRequest, needsDecoding: needsDecoding))
-        do {
-            try MaxDuration.check(options.maxDuration, at: resolution.rate)
-        } catch {
-            throw CamrecError(.usage, error.message)
-        }
-        let encoding = try EncodingPlanner.plan(
-            encodingRequest,
-            context: .init(source: resolution.source, rate: resolution.rate, container: options.container,
-                           needsDecoding: needsDecoding)
-        ) { codec throws(CamrecError) in
-            try EncoderPicking.pick(encodingRequest, codec: codec, size: resolution.size, rate: resolution.rate)
-        }
+        let encoding = try EncoderPicking.plan(encodingRequest, for: resolution, maxDuration: options.maxDuration,
+                                               container: options.container, needsDecoding: needsDecoding)
         var config = RecordConfig(
             source: resolution.source, size: resolution.size, rate: resolution.rate,
             maxDuration: options.maxDuration, outputPath: options.output, container: options.container,
