@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -203,6 +204,13 @@ static void *producer_main(void *arg) {
             if (w <= 0) break;
             done += (size_t)w;
         }
+        /* A real camera's hardware writes the frame into the buffer's pages without a
+         * mapping in the process; only the application's own mapping counts in its RSS.
+         * Dropping the producer's page-table entries for the buffer (the pages stay in the
+         * memfd, and in the application's mapping) keeps the emulated camera from counting
+         * every buffer twice (issue 14 point 5). The next frame in this buffer faults them
+         * back in (minor faults, no copy, no zeroing). */
+        (void)madvise(dst, cap, MADV_DONTNEED);
 
         pthread_mutex_lock(&dev->lock);
         if (dev->stream_gen != gen) break; /* STREAMOFF already returned the buffer */
