@@ -128,6 +128,25 @@ struct SegmentTests {
         #expect(naming.stillBase == "rec/cam.mp4")
     }
 
+    @Test("a run of several cameras with the same OUTPUT is not this series: cam-1-0001.mp4 is no segment of cam.mp4")
+    func theCamerasSeriesAreNotTheOneCamerasSeries() throws {
+        let one = try SegmentNaming(output: "rec/cam.mp4", utc: true)
+        let first = try SegmentNaming(output: "rec/cam-1.mp4", utc: true)
+        #expect(first.name(counter: 1, date: Date()) == "cam-1-0001.mp4")
+        #expect(one.match("cam-1-0001.mp4") == nil)
+        #expect(one.match("cam-2-0013.mp4") == nil)
+        #expect(one.match("cam-12-0001-2.mp4") == nil)
+        #expect(first.match("cam-0001.mp4") == nil)
+        #expect(first.match("cam-1-0001.mp4") == 1)
+        // Taken-name suffixes are -2, -3, …: never with a leading zero.
+        #expect(one.match("cam-0001-02.mp4") == nil)
+        #expect(one.match("cam-0001-10.mp4") == 1)
+        let wide = try SegmentNaming(output: "c-%06d.mkv", utc: true)
+        #expect(wide.match("c-000042.mkv") == 42)
+        #expect(wide.match("c-1000000.mkv") == 1_000_000)
+        #expect(wide.match("c-0042.mkv") == nil)
+    }
+
     @Test func timeFieldsAndACounter() throws {
         let naming = try SegmentNaming(output: "/data/cam-%Y%m%d-%H%M%S-%03d.mkv", utc: true)
         let when = try date("2026-11-30T08:09:10Z")

@@ -151,10 +151,12 @@ public struct SegmentNaming: Sendable, Equatable {
         var position = 0
         let total = chars.count
         while let char = chars.popFirst() {
-            if position == total - extChars && extChars > 0 { regex += "(?:-[0-9]+)?" }
+            if position == total - extChars && extChars > 0 { regex += Self.collisionSuffix }
             position += 1
             if String(char) == Self.counterMark {
-                regex += "(?<counter>[0-9]+)"
+                // Always written with at least its width: `m-1-0001.mp4` (camera 1 of a
+                // run of several with OUTPUT m.mp4) is not segment 1 of `m.mp4`'s series.
+                regex += "(?<counter>[0-9]{\(max(1, counterWidth)),})"
             } else if char == "%", let field = chars.popFirst() {
                 position += 1
                 switch Self.fieldDigits[field] {
@@ -168,9 +170,13 @@ public struct SegmentNaming: Sendable, Equatable {
                 regex += Self.escaped(char)
             }
         }
-        if extChars == 0 { regex += "(?:-[0-9]+)?" }
+        if extChars == 0 { regex += Self.collisionSuffix }
         return regex + "$"
     }
+
+    /// The `-N` that `path(counter:date:collision:)` adds for a taken name: N ≥ 2, never
+    /// with a leading zero (so `-0001`, another series' counter, is not one).
+    private static let collisionSuffix = "(?:-[1-9][0-9]*)?"
 
     /// `char` as a regular expression that matches it literally.
     private static func escaped(_ char: Character) -> String {
