@@ -206,10 +206,45 @@ void vcam_stop_streaming_locked(vcam_device *dev, pthread_t *join, int *must_joi
     pthread_cond_broadcast(&dev->cond);
 }
 
+/* How many app_map entries are set, over all devices: munmap looks no further when 0. */
+static atomic_int app_mappings;
+
+int vcam_has_app_mappings(void) { return atomic_load_explicit(&app_mappings, memory_order_acquire) > 0; }
+
+void vcam_note_app_mapping_locked(vcam_device *dev, int index, void *mapping) {
+    dev->app_map[index] = mapping;
+    atomic_fetch_add_explicit(&app_mappings, 1, memory_order_release);
+}
+
+static void forget_app_mapping_locked(vcam_device *dev, int index) {
+    if (!dev->app_map[index]) return;
+    dev->app_map[index] = NULL;
+    atomic_fetch_sub_explicit(&app_mappings, 1, memory_order_release);
+}
+
+void vcam_forget_mappings(const void *addr, size_t len) {
+    const uint8_t *start = addr, *end = start + len;
+    for (int d = 0; d < vcam_device_count(); d++) {
+        vcam_device *dev = &devices[d];
+        pthread_mutex_lock(&dev->lock);
+        for (int i = 0; i < VCAM_MAX_BUFFERS; i++) {
+            const uint8_t *m = dev->app_map[i];
+            if (!m || m + dev->buflen <= start || m >= end) continue;
+            /* a frame being written into it is finished first (the producer holds no
+             * lock while it renders) */
+            while (dev->writing == m) pthread_cond_wait(&dev->cond, &dev->lock);
+            forget_app_mapping_locked(dev, i);
+        }
+        pthread_mutex_unlock(&dev->lock);
+    }
+}
+
 void vcam_free_buffers_locked(vcam_device *dev) {
     /* a stopped producer may still be finishing a frame in the buffers */
     while (dev->producer_alive) pthread_cond_wait(&dev->cond, &dev->lock);
-    if (dev->mem) munmap(dev->mem, dev->buflen * (size_t)dev->nbufs);
+    /* the owner's mappings stay valid (they hold the memfd); frames no longer go there */
+    for (int i = 0; i < VCAM_MAX_BUFFERS; i++) forget_app_mapping_locked(dev, i);
+    if (dev->mem) vcam_real_munmap(dev->mem, dev->buflen * (size_t)dev->nbufs);
     if (dev->memfd >= 0) vcam_real_close(dev->memfd);
     dev->mem = NULL;
     dev->memfd = -1;

@@ -7,8 +7,10 @@
  * untouched: a process that never opens a configured path behaves exactly as
  * without the library.
  *
- * Not interposed on purpose: munmap (buffers are real memfd mappings, so libc's
- * munmap is already right), read/write (the fd is a real eventfd). */
+ * munmap is interposed only to learn that an application's mapping of a buffer goes
+ * (the producer writes frames into it, see vcam_device.app_map); the buffers are real
+ * memfd mappings, so libc's munmap then does the unmapping. Not interposed on purpose:
+ * read/write (the fd is a real eventfd). */
 #undef _FORTIFY_SOURCE /* fortify would turn open() & co. into inline wrappers */
 #define _GNU_SOURCE
 #include "vcam.h"
@@ -276,6 +278,13 @@ static void *mmap_common(void *addr, size_t len, int prot, int flags, int fd, of
     }
     if (is64) CALL_REAL(mmap64, MAP_FAILED, addr, len, prot, flags, fd, off);
     CALL_REAL(mmap, MAP_FAILED, addr, len, prot, flags, fd, off);
+}
+
+int vcam_real_munmap(void *addr, size_t len) { CALL_REAL(munmap, -1, addr, len); }
+
+int munmap(void *addr, size_t len) {
+    if (vcam_has_app_mappings()) vcam_forget_mappings(addr, len);
+    CALL_REAL(munmap, -1, addr, len);
 }
 
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off) {

@@ -355,9 +355,14 @@ void *vcam_mmap(vcam_file *f, void *addr, size_t len, int prot, int flags, off_t
     } else if (dev->owner == f && dev->buflen && (flags & MAP_SHARED) && off >= 0 &&
                (size_t)off % dev->buflen == 0 && (size_t)off / dev->buflen < (size_t)dev->nbufs &&
                len <= dev->buflen) {
-        /* the application maps the memfd itself: munmap needs no interception */
+        /* the application maps the memfd itself; its munmap is seen (vcam_forget_mappings) */
         p = vcam_real_mmap(addr, len, prot, flags, dev->memfd, off);
         err = errno;
+        size_t index = (size_t)off / dev->buflen, page = (size_t)sysconf(_SC_PAGESIZE);
+        /* the whole buffer: QUERYBUF's length is sizeimage, mapped up to a page boundary */
+        if (p != MAP_FAILED && (prot & PROT_WRITE) && (len + page - 1) / page * page == dev->buflen &&
+            !dev->app_map[index])
+            vcam_note_app_mapping_locked(dev, (int)index, p);
     }
     pthread_mutex_unlock(&dev->lock);
     if (p == MAP_FAILED) errno = err;

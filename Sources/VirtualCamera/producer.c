@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -177,7 +176,9 @@ static void *producer_main(void *arg) {
         }
         int i = vcam_ring_pop(&dev->queued);
         dev->bufs[i].state = BUF_FILLING;
-        uint8_t *dst = dev->mem + dev->buflen * (size_t)i;
+        /* into the application's own mapping when it has one (see app_map) */
+        uint8_t *dst = dev->app_map[i] ? dev->app_map[i] : dev->mem + dev->buflen * (size_t)i;
+        dev->writing = dst;
         size_t cap = dev->buflen;
         int relook = dev->look_gen != look_gen;
         look = dev->look;
@@ -204,15 +205,10 @@ static void *producer_main(void *arg) {
             if (w <= 0) break;
             done += (size_t)w;
         }
-        /* A real camera's hardware writes the frame into the buffer's pages without a
-         * mapping in the process; only the application's own mapping counts in its RSS.
-         * Dropping the producer's page-table entries for the buffer (the pages stay in the
-         * memfd, and in the application's mapping) keeps the emulated camera from counting
-         * every buffer twice (issue 14 point 5). The next frame in this buffer faults them
-         * back in (minor faults, no copy, no zeroing). */
-        (void)madvise(dst, cap, MADV_DONTNEED);
 
         pthread_mutex_lock(&dev->lock);
+        dev->writing = NULL;
+        pthread_cond_broadcast(&dev->cond); /* an munmap may wait for this frame */
         if (dev->stream_gen != gen) break; /* STREAMOFF already returned the buffer */
         vcam_buffer *b = &dev->bufs[i];
         b->state = BUF_DONE;

@@ -134,6 +134,12 @@ typedef struct vcam_device {
     size_t buflen;             /* page-aligned length of each buffer */
     int memfd;
     uint8_t *mem;              /* our mapping of all buffers */
+    /* The owner's own writable mapping of each buffer (vcam_mmap), or NULL: the producer
+     * writes frames there, so that each buffer's pages are resident in the process once,
+     * in the application's mapping, as with a real camera (whose hardware writes without
+     * a mapping in the process); its own mapping, `mem`, stays untouched. */
+    uint8_t *app_map[VCAM_MAX_BUFFERS];
+    const uint8_t *writing;    /* the mapping the producer is writing a frame into, or NULL */
     vcam_buffer bufs[VCAM_MAX_BUFFERS];
     vcam_ring queued, done;
 
@@ -244,6 +250,13 @@ vcam_file *vcam_fd_take(int fd);    /* removes the mapping; returns its referenc
 /* ioctl.c */
 int vcam_ioctl(vcam_file *f, int fd, unsigned long req, void *arg);
 void *vcam_mmap(vcam_file *f, void *addr, size_t len, int prot, int flags, off_t off);
+/* Before the application unmaps [addr, addr+len): the producer stops writing frames there
+ * (waiting for a frame it is writing into it) and goes back to its own mapping. */
+void vcam_forget_mappings(const void *addr, size_t len);
+/* Records the owner's mapping of buffer `index` (device lock held). */
+void vcam_note_app_mapping_locked(vcam_device *dev, int index, void *mapping);
+/* Whether any device writes into an application's mapping (munmap's fast path). */
+int vcam_has_app_mappings(void);
 
 /* controls.c */
 void vcam_controls_init(vcam_look *look, const vcam_config *cfg);
@@ -263,6 +276,7 @@ int vcam_real_closedir(void *dir);
 int vcam_real_dirfd(void *dir);
 int vcam_real_poll(struct pollfd *fds, unsigned long n, int timeout);
 void *vcam_real_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
+int vcam_real_munmap(void *addr, size_t len);
 
 /* ring helpers */
 static inline void vcam_ring_push(vcam_ring *r, int i) {
