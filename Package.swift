@@ -22,15 +22,13 @@ let package = Package(
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]
         ),
         .target(name: "CGStreamerShim", dependencies: ["CGStreamer"]),
-        // gst-rtsp-server (libgstrtspserver-1.0-dev) and camrec's small C owner of one server
-        // with one shared, appsrc-fed mount (`camrec --serve`).
-        .systemLibrary(
-            name: "CRTSPServer",
-            pkgConfig: "gstreamer-rtsp-server-1.0",
-            providers: [.apt(["libgstrtspserver-1.0-dev"])]
-        ),
-        .target(name: "CRTSPServerShim", dependencies: ["CRTSPServer", "CGStreamer"],
-                linkerSettings: [.linkedLibrary("gstrtspserver-1.0"), .linkedLibrary("gstapp-1.0")]),
+        // camrec's small C owner of one gst-rtsp-server server with one shared, appsrc-fed
+        // mount (`camrec --serve`). Compiled against gst-rtsp-server's headers
+        // (libgstrtspserver-1.0-dev, in GStreamer's include folder) but not linked with it:
+        // it loads libgstrtspserver-1.0.so.0 when a server is first made, so that a camrec
+        // that serves nothing does not carry the library and what it brings (GIO & co.).
+        .target(name: "CRTSPServerShim", dependencies: ["CGStreamer"],
+                linkerSettings: [.linkedLibrary("gstapp-1.0")]),
         // camrec's own elements in C (camrecflip: a faster videoflip for I420), registered by
         // GStreamer's Runtime.initialize right after gst_init. gstvideo is named for the plugin
         // library; camrec links it already (CGStreamer's module map).

@@ -1,7 +1,79 @@
 #include "CRTSPServerShim.h"
 
+#include <dlfcn.h>
+#include <stdlib.h>
 #include <gst/app/gstappsrc.h>
 #include <gst/rtsp-server/rtsp-server.h>
+
+/* gst-rtsp-server is loaded when a server is first made, not linked: a camrec that serves
+ * nothing does not load it and the libraries it brings (GIO, libmount, libselinux, libblkid,
+ * PCRE2, GStreamer's RTSP, SDP, RTP and net libraries: about 1.4 MB resident in every
+ * process), and camrec runs where the library is not installed (--serve then says what to
+ * install). The functions used, looked up once (gst_rtsp_token_unref is the header's
+ * inline call of gst_mini_object_unref): */
+#define CAMREC_RTSP_FUNCTIONS(X)                                                                        \
+    X(gst_rtsp_server_new) X(gst_rtsp_server_set_address) X(gst_rtsp_server_set_service)                \
+    X(gst_rtsp_server_set_auth) X(gst_rtsp_server_get_mount_points) X(gst_rtsp_server_create_source)   \
+    X(gst_rtsp_server_get_bound_port) X(gst_rtsp_server_client_filter) X(gst_rtsp_media_factory_new)   \
+    X(gst_rtsp_media_factory_set_launch) X(gst_rtsp_media_factory_set_shared)                          \
+    X(gst_rtsp_media_factory_add_role) X(gst_rtsp_media_get_element) X(gst_rtsp_mount_points_add_factory) \
+    X(gst_rtsp_auth_new) X(gst_rtsp_auth_set_supported_methods) X(gst_rtsp_auth_add_digest)            \
+    X(gst_rtsp_token_new)
+
+static struct {
+#define CAMREC_RTSP_SLOT(name) __typeof__(&name) name;
+    CAMREC_RTSP_FUNCTIONS(CAMREC_RTSP_SLOT)
+#undef CAMREC_RTSP_SLOT
+} rtsp;
+
+/* Why the library could not be loaded, or NULL once it is (set once, then read only). */
+static char *load_failure;
+
+static void load_library(void) {
+    const char *name = getenv("CAMREC_RTSP_SERVER_LIBRARY");
+    if (!name || !*name) name = "libgstrtspserver-1.0.so.0";
+    void *library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+        load_failure = g_strdup_printf("%s", dlerror());
+        return;
+    }
+#define CAMREC_RTSP_LOOKUP(fn)                                                                         \
+    if (!load_failure && !(rtsp.fn = (__typeof__(rtsp.fn))dlsym(library, #fn)))                          \
+        load_failure = g_strdup_printf("%s has no %s", name, #fn);
+    CAMREC_RTSP_FUNCTIONS(CAMREC_RTSP_LOOKUP)
+#undef CAMREC_RTSP_LOOKUP
+}
+
+int camrec_rtsp_server_available(char **error) {
+    static gsize once = 0;
+    if (g_once_init_enter(&once)) {
+        load_library();
+        g_once_init_leave(&once, 1);
+    }
+    if (load_failure && error) *error = g_strdup(load_failure);
+    return load_failure == NULL;
+}
+
+/* From here on every gst_rtsp_* call goes through the table. */
+#define CAMREC_RTSP_CALL(name) rtsp.name
+#define gst_rtsp_server_new CAMREC_RTSP_CALL(gst_rtsp_server_new)
+#define gst_rtsp_server_set_address CAMREC_RTSP_CALL(gst_rtsp_server_set_address)
+#define gst_rtsp_server_set_service CAMREC_RTSP_CALL(gst_rtsp_server_set_service)
+#define gst_rtsp_server_set_auth CAMREC_RTSP_CALL(gst_rtsp_server_set_auth)
+#define gst_rtsp_server_get_mount_points CAMREC_RTSP_CALL(gst_rtsp_server_get_mount_points)
+#define gst_rtsp_server_create_source CAMREC_RTSP_CALL(gst_rtsp_server_create_source)
+#define gst_rtsp_server_get_bound_port CAMREC_RTSP_CALL(gst_rtsp_server_get_bound_port)
+#define gst_rtsp_server_client_filter CAMREC_RTSP_CALL(gst_rtsp_server_client_filter)
+#define gst_rtsp_media_factory_new CAMREC_RTSP_CALL(gst_rtsp_media_factory_new)
+#define gst_rtsp_media_factory_set_launch CAMREC_RTSP_CALL(gst_rtsp_media_factory_set_launch)
+#define gst_rtsp_media_factory_set_shared CAMREC_RTSP_CALL(gst_rtsp_media_factory_set_shared)
+#define gst_rtsp_media_factory_add_role CAMREC_RTSP_CALL(gst_rtsp_media_factory_add_role)
+#define gst_rtsp_media_get_element CAMREC_RTSP_CALL(gst_rtsp_media_get_element)
+#define gst_rtsp_mount_points_add_factory CAMREC_RTSP_CALL(gst_rtsp_mount_points_add_factory)
+#define gst_rtsp_auth_new CAMREC_RTSP_CALL(gst_rtsp_auth_new)
+#define gst_rtsp_auth_set_supported_methods CAMREC_RTSP_CALL(gst_rtsp_auth_set_supported_methods)
+#define gst_rtsp_auth_add_digest CAMREC_RTSP_CALL(gst_rtsp_auth_add_digest)
+#define gst_rtsp_token_new CAMREC_RTSP_CALL(gst_rtsp_token_new)
 
 /* The media's appsrcs, by stream: the picture, and the sound when there is one. */
 static const char *const feed_names[CAMREC_RTSP_STREAMS] = {"feed", "sound"};
@@ -79,6 +151,7 @@ static GstRTSPFilterResult keep_client(GstRTSPServer *server, GstRTSPClient *cli
 
 CamrecRtspServer *camrec_rtsp_server_new(const char *address, int port, const char *path, const char *launch,
                                          const char *user, const char *password, char **error) {
+    if (!camrec_rtsp_server_available(error)) return NULL;
     CamrecRtspServer *self = g_new0(CamrecRtspServer, 1);
     g_mutex_init(&self->lock);
     self->context = g_main_context_new();

@@ -169,6 +169,49 @@ struct LiveStreamTests {
         #expect(first.wait() == 0, "\(first.stderrText)")
     }
 
+    @Test("gst-rtsp-server is loaded by a recording that serves, and not by one that does not")
+    func theServerLibraryIsLoadedOnlyToServe() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        for serving in [true, false] {
+            let socket = folder.path("control-\(serving)")
+            let run = serving ? try Self.record([], to: folder.path("served.mkv"), socket: socket)
+                : try CamrecBinary.start(["--size", "640x480", "--fps", "30", "--max-duration", "none", "--control", socket,
+                                          "--json", folder.path("plain.mkv")], environment: try Self.camera())
+            defer { run.signal(SIGKILL) }
+            try #require(run.waitForLine(type: "started"), "\(run.stderrText)")
+            // Read to the end: /proc files have no size, and a sized read stops at the first page.
+            let file = try #require(FileHandle(forReadingAtPath: "/proc/\(run.pid)/maps"))
+            let maps = String(decoding: try file.readToEnd() ?? Data(), as: UTF8.self)
+            try? file.close()
+            #expect(maps.contains("libgstreamer-1.0.so"), "\(maps.split(separator: "\n").count) mappings read")
+            #expect(maps.contains("libgstrtspserver-1.0.so") == serving, "serving: \(serving)")
+            // What the server library brings with it (GIO) comes only with it.
+            #expect(maps.contains("libgio-2.0.so") == serving, "serving: \(serving)")
+            #expect(RecordingWait.stop(socket: socket))
+            #expect(run.wait() == 0, "\(run.stderrText)")
+        }
+    }
+
+    @Test("without gst-rtsp-server, --serve says what to install and records nothing (exit 69)")
+    func aMissingServerLibrary() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let run = try CamrecBinary.run(["--size", "640x480", "--max-duration", "1s", "--serve", "0", folder.path("m.mkv")],
+                                       environment: try Self.camera().merging(
+                                           ["CAMREC_RTSP_SERVER_LIBRARY": folder.path("libgstrtspserver-missing.so.0")]) { $1 })
+        #expect(run.status == 69, "\(run.stderr)")
+        #expect(run.stderr.contains("--serve needs GStreamer's RTSP server library")
+                    && run.stderr.contains("apt install libgstrtspserver-1.0-0"), "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1, "one line: \(run.stderr)")
+        #expect(folder.contents.isEmpty, "\(folder.contents)")
+        // Recording without --serve needs no server library at all.
+        let plain = try CamrecBinary.run(["--size", "640x480", "--max-duration", "1s", folder.path("plain.mkv")],
+                                         environment: try Self.camera().merging(
+                                             ["CAMREC_RTSP_SERVER_LIBRARY": folder.path("libgstrtspserver-missing.so.0")]) { $1 })
+        #expect(plain.status == 0, "\(plain.stderr)")
+    }
+
     @Test("a recorder is never open to a network by accident", arguments: [
         (["--serve", "0.0.0.0:8554"], "--serve 0.0.0.0:8554 would let anyone who reaches 0.0.0.0 watch the camera: give --serve-auth USER:PASSWORD"),
         (["--serve", "[::]:8554"], "would let anyone who reaches :: watch the camera"),

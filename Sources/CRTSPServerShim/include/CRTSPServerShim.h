@@ -12,11 +12,17 @@ typedef struct CamrecRtspServer CamrecRtspServer;
 /// Streams of the media: 0 the picture (an appsrc named "feed"), 1 the sound ("sound").
 #define CAMREC_RTSP_STREAMS 2
 
+/// Whether gst-rtsp-server could be loaded (it is loaded on first use, not linked): 1, or 0
+/// with `*error` set (when `error` is not NULL) to why not, freed by the caller with g_free.
+/// `CAMREC_RTSP_SERVER_LIBRARY` names another file to load instead of
+/// libgstrtspserver-1.0.so.0.
+int camrec_rtsp_server_available(char **error);
+
 /// Listens on `address`:`port` (0: any free port) and serves `launch` (gst-rtsp-server
 /// launch syntax, with an appsrc named "feed", and one named "sound" with sound) at `path`. With `user` and `password` (both
 /// non-NULL), clients must authenticate with RTSP digest authentication; otherwise anyone
-/// who reaches the address may watch. NULL on failure, with `*error` set to a message the
-/// caller frees with g_free.
+/// who reaches the address may watch. NULL on failure (also when the library cannot be
+/// loaded), with `*error` set to a message the caller frees with g_free.
 CamrecRtspServer *camrec_rtsp_server_new(const char *address, int port, const char *path, const char *launch,
                                          const char *user, const char *password, char **error);
 

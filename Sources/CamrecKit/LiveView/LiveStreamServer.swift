@@ -52,6 +52,11 @@ public final class LiveStreamServer: Sendable {
             throw CamrecError(.usage, "--serve streams H.264 only (yet), not \(codec.rawValue): record with --codec h264 (the default) to serve it")
         }
         var failure: UnsafeMutablePointer<CChar>?
+        guard camrec_rtsp_server_available(&failure) != 0 else {
+            let reason = failure.map { String(cString: $0) } ?? "it could not be loaded"
+            g_free(failure)
+            throw CamrecError(.unavailable, "--serve needs GStreamer's RTSP server library, which could not be loaded (\(reason)): install it with apt install libgstrtspserver-1.0-0")
+        }
         let pointer = camrec_rtsp_server_new(settings.address, Int32(settings.port), ServeSettings.path, media,
                                              settings.credentials?.user, settings.credentials?.password, &failure)
         guard let pointer else {
