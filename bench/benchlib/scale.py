@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from . import profile
+from . import container, profile
 from .common import Child, load_average, log
 from .recording import analyse
 from .startup import read_probe, read_reqbufs
@@ -13,14 +13,18 @@ from .section import Context, SectionResult, SummaryRow, table
 from .tools import TOOLS, YUYV_480
 
 GOAL_RATIO = 1.25  # issue 14: concurrent recordings against gst-launch running the same pipeline
+CONTAINER_CPUS = 1.0  # the container part: every recording of a level in one cgroup, `docker run --cpus=1`
 LAG_LIMIT = 1.0   # seconds a recording may end after the camera's last frame (draining, finalising)
 
 
-def level(ctx: Context, tool: str, count: int) -> dict:
-    """count recordings of one tool at once, each from its own emulated camera device."""
+def level(ctx: Context, tool: str, count: int, box: "container.CpuLimit | None" = None) -> dict:
+    """count recordings of one tool at once, each from its own emulated camera device; inside
+    the CPU-limited cgroup `box` when given (every recording in the same one, as in one container)."""
     seconds = ctx.settings.scale_seconds
-    run_dir = ctx.dir(f"scale/{tool}-{count}")
+    run_dir = ctx.dir(f"scale/{'box-' if box else ''}{tool}-{count}")
     load = load_average()
+    if box:
+        box.reset()
     children = []
     for i in range(count):
         device = f"/dev/video{i}"
@@ -28,9 +32,12 @@ def level(ctx: Context, tool: str, count: int) -> dict:
         probe_log = run_dir / f"{tool}-{i}.probe"
         probe_log.unlink(missing_ok=True)
         argv = ctx.toolbox.record_command(tool, YUYV_480, device, seconds, output)
+        if box:
+            argv = box.wrap(argv)
         children.append((Child(argv, ctx.toolbox.env(YUYV_480.vcam(device), probe_log, probe_max=1), run_dir,
                                f"{tool}-{i}", nice=ctx.nice, timeout=seconds * 4 + 60), output, probe_log))
     finished = [(child.wait(), output, probe_log) for child, output, probe_log in children]
+    throttled = box.throttled() if box else None
     with ThreadPoolExecutor(max_workers=2) as pool:
         runs = list(pool.map(lambda item: analyse(tool, YUYV_480, item[0], item[1], light=True), finished))
     # Real time: how long after the camera delivered its last frame each recording ended. A tool
@@ -48,10 +55,11 @@ def level(ctx: Context, tool: str, count: int) -> dict:
     if tool == "camrec":
         dropped = max(dropped, sum(r.get("reported_dropped") or 0 for r in runs))
     ok = dropped == 0 and failed == 0 and lag <= LAG_LIMIT
-    log(f"scale: {tool} × {count}: {dropped} dropped, {failed} failed, worst end {lag:.2f} s after the "
-        f"camera's last frame → {'pass' if ok else 'fail'}")
+    log(f"scale: {tool} × {count}{' in ' + box.name if box else ''}: {dropped} dropped, {failed} failed, worst end "
+        f"{lag:.2f} s after the camera's last frame{'' if throttled is None else f', throttled {throttled} times'} → "
+        f"{'pass' if ok else 'fail'}")
     return {"count": count, "ok": ok, "dropped": dropped, "failed": failed, "load": load, "lag": lag, "buffers": buffers,
-            "cpu": sum(r["cpu"] for r in runs)}
+            "cpu": sum(r["cpu"] for r in runs), "throttled": throttled}
 
 
 def profile_seconds(ctx: Context) -> float:
@@ -71,7 +79,26 @@ def profile_level(ctx: Context, tool: str, count: int) -> profile.Profile:
 def describe(l: dict) -> str:
     outcome = "ok" if l["ok"] else (f"{l['dropped']} lost" + (f", {l['failed']} failed" if l["failed"] else "")
                                     + (f", ended {l['lag']:.1f} s late" if l["lag"] > LAG_LIMIT else ""))
-    return f"{l['count']}: {outcome} (load {l['load'].split()[0]})"
+    throttled = f", throttled {l['throttled']}×" if l.get("throttled") is not None else ""
+    return f"{l['count']}: {outcome} (load {l['load'].split()[0]}{throttled})"
+
+
+def search(ctx: Context, estimates: dict[str, int], cap: int, box: "container.CpuLimit | None" = None) -> list["Search"]:
+    """Each tool's largest passing count; the tools' searches interleaved, one level of each in turn."""
+    searches = [Search(tool, estimates[tool], cap) for tool in TOOLS]
+    while not all(sr.done for sr in searches):
+        for sr in searches:
+            if not sr.done:
+                sr.record(level(ctx, sr.tool, sr.next, box))
+    return searches
+
+
+def rows_of(searches: list["Search"]) -> tuple[list[list[str]], dict[str, int | None]]:
+    rows = [[sr.tool, str(sr.good), ", ".join(describe(sr.tried[k]) for k in sorted(sr.tried))] for sr in searches]
+    buffers = {sr.tool: next((l["buffers"] for l in sr.tried.values() if l["buffers"]), None) for sr in searches}
+    for row, sr in zip(rows, searches):
+        row.insert(2, str(buffers[sr.tool] or "?"))
+    return rows, buffers
 
 
 class Search:
@@ -122,19 +149,10 @@ def section(ctx: Context) -> SectionResult:
         "counts the suite's own recordings of the level before, still decaying, so only a value well above "
         "the previous level's count means other users were busy.",
     ]
-    searches = []
-    for tool in TOOLS:
-        cost = cpu480.get(tool)
-        searches.append(Search(tool, int(1.8 / cost) if cost else 8, ctx.settings.scale_max))
-    while not all(sr.done for sr in searches):
-        for sr in searches:
-            if not sr.done:
-                sr.record(level(ctx, sr.tool, sr.next))
+    estimate = lambda cores: {tool: int(cores / cpu480[tool]) if cpu480.get(tool) else int(cores * 4.5) for tool in TOOLS}
+    searches = search(ctx, estimate(1.8), ctx.settings.scale_max)
     best = {sr.tool: sr.good for sr in searches}
-    rows = [[sr.tool, str(sr.good), ", ".join(describe(sr.tried[k]) for k in sorted(sr.tried))] for sr in searches]
-    buffers = {sr.tool: next((l["buffers"] for l in sr.tried.values() if l["buffers"]), None) for sr in searches}
-    for row, sr in zip(rows, searches):
-        row.insert(2, str(buffers[sr.tool] or "?"))
+    rows, buffers = rows_of(searches)
     result.body.append(table(["tool", "most recordings that pass", "camera buffers (VIDIOC_REQBUFS)",
                               "levels tried (load average before)"], rows))
     ratio = lambda a, b: f"{a / b:.2f}×" if a and b else "—"
@@ -173,5 +191,41 @@ def section(ctx: Context) -> SectionResult:
     elif best["camrec"] < best["ffmpeg"]:
         result.gaps.append(f"**Scale** (no goal set, listed because it is a loss): camrec sustains {best['camrec']} "
                            f"concurrent 640x480 recordings, ffmpeg {best['ffmpeg']} (gst-launch {best['gst-launch']}).{why}")
+    contained(ctx, result, estimate)
     result.seconds = time.monotonic() - started
     return result
+
+
+def contained(ctx: Context, result: SectionResult, estimate) -> None:
+    """The same search with every recording of a level in one CPU-limited cgroup (a container)."""
+    heading = f"### In a container limited to {CONTAINER_CPUS:g} CPU"
+    box, why_not = container.CpuLimit.make(CONTAINER_CPUS)
+    if box is None:
+        result.body.append(f"{heading}\n\nNot measured: {why_not}.")
+        return
+    try:
+        searches = search(ctx, estimate(CONTAINER_CPUS * 0.9), ctx.settings.scale_max, box)
+    finally:
+        box.remove()
+    best = {sr.tool: sr.good for sr in searches}
+    rows, buffers = rows_of(searches)
+    result.body.append(
+        f"{heading}\n\nThe same search, with every recording of a level in one cgroup whose CFS quota is "
+        f"{CONTAINER_CPUS:g} CPU per {container.PERIOD_US // 1000} ms period, as `docker run --cpus={CONTAINER_CPUS:g}` "
+        "(or systemd's `CPUQuota=`) sets it. Once the group has used its quota in a period, none of its threads "
+        "runs until the next one, the capture threads included however little they need: CPU starvation that "
+        "a thread's priority cannot escape, where a camera's queue of buffers decides whether frames are lost. "
+        "The levels show how often the group was throttled (periods that ran out of quota).\n\n"
+        + table(["tool", "most recordings that pass", "camera buffers (VIDIOC_REQBUFS)",
+                 "levels tried (load average before, periods throttled)"], rows))
+    ratio = lambda a, b: f"{a / b:.2f}×" if a and b else "—"
+    met = best["camrec"] >= GOAL_RATIO * best["gst-launch"]
+    result.summary.append(SummaryRow(
+        f"concurrent 640x480@30 recordings with zero drops, in a container limited to {CONTAINER_CPUS:g} CPU",
+        str(best["camrec"]), str(best["gst-launch"]), str(best["ffmpeg"]), ratio(best["camrec"], best["gst-launch"]),
+        ratio(best["camrec"], best["ffmpeg"]), f"≥ {GOAL_RATIO:g}× gst-launch", met))
+    if not met:
+        result.gaps.append(
+            f"**Scale in a container** (section 6, {CONTAINER_CPUS:g} CPU): camrec sustains {best['camrec']} concurrent "
+            f"640x480 recordings, gst-launch {best['gst-launch']}, ffmpeg {best['ffmpeg']} (camera buffers "
+            f"{buffers['camrec']}, {buffers['gst-launch']}, {buffers['ffmpeg']}; levels in section 6).")
