@@ -1,6 +1,9 @@
 extension StringProtocol {
     /// The text without leading and trailing whitespace (Foundation-free).
     var trimmingSpaces: String {
-        String(drop(while: { $0.isWhitespace }).reversed().drop(while: { $0.isWhitespace }).reversed())
+        // Indices, not reversed copies: one pass from each end.
+        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace })
+        else { return "" }
+        return String(self[first...last])
     }
 }

@@ -8,9 +8,27 @@ import FoundationEssentials
 public struct PipelineTemplate: Sendable {
     /// The template text as written (comments included).
     public let text: String
+    /// The template without comments, as one line.
+    let body: String
+    /// The placeholders the template uses, in order of first appearance.
+    public let placeholders: [String]
 
-    /// Wraps template text.
-    public init(text: String) { self.text = text }
+    /// Wraps template text (read once here: a recording renders its template several times).
+    public init(text: String) {
+        self.text = text
+        body = text.split(separator: "\n", omittingEmptySubsequences: true)
+            .map { $0.trimmingWhitespace }
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+            .joined(separator: " ")
+        var names: [String] = []
+        var rest = Substring(body)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            let name = String(rest[rest.index(after: open)..<close])
+            if !names.contains(name) { names.append(name) }
+            rest = rest[rest.index(after: close)...]
+        }
+        placeholders = names
+    }
 
     /// The built-in recording pipeline (`pipelines/record.pipeline`).
     public static let record = PipelineTemplate(text: String(decoding: PackageResources.record_pipeline, as: UTF8.self))
@@ -22,26 +40,6 @@ public struct PipelineTemplate: Sendable {
 
     /// The built-in pipeline of `camrec still` (`pipelines/still.pipeline`).
     public static let still = PipelineTemplate(text: String(decoding: PackageResources.still_pipeline, as: UTF8.self))
-
-    /// The placeholders the template uses, in order of first appearance.
-    public var placeholders: [String] {
-        var names: [String] = []
-        var rest = Substring(body)
-        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            let name = String(rest[rest.index(after: open)..<close])
-            if !names.contains(name) { names.append(name) }
-            rest = rest[rest.index(after: close)...]
-        }
-        return names
-    }
-
-    /// The template without comments, as one line.
-    var body: String {
-        text.split(separator: "\n", omittingEmptySubsequences: true)
-            .map { $0.trimmingWhitespace }
-            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
-            .joined(separator: " ")
-    }
 
     /// Fills every placeholder. A placeholder without a value, or a value for a name the
     /// template does not use, is an error (a custom `--pipeline` that does not fit).

@@ -30,6 +30,9 @@ extension StringProtocol {
     /// The text without leading and trailing whitespace and newlines (what
     /// `trimmingCharacters(in: .whitespacesAndNewlines)` gave, without full Foundation).
     var trimmingWhitespace: String {
-        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        // Indices, not reversed copies: one pass from each end.
+        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace })
+        else { return "" }
+        return String(self[first...last])
     }
 }
