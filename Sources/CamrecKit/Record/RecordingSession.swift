@@ -123,69 +123,9 @@ final class RecordingSession {
         self.gate = gate
         let sound = try SoundBranch.install(config.audio, in: pipeline, length: gate.movieLength)
         self.sound = sound
-        let audioGate = sound?.gate
         settleToken = try Self.installSettleProbe(config: config, pipeline: pipeline, gate: gate)
-        let muxer = muxer
-        // With sound, the recording branch's running time is later than the camera's
-        // timestamps by the sound encoder's priming (`SoundBranch.videoOffset`).
-        let videoOffset = sound?.videoOffset ?? 0
-        let startSegment: @Sendable (UInt64) -> Void = { [plan] pts in
-            plan.movieStarts()
-            let runningTime = pts + videoOffset
-            if let event = Event.forceKeyUnit(atRunningTime: runningTime) { encoderPad?.send(event) }
-            do {
-                try muxer?.emitAction("split-at-running-time", runningTime)
-            } catch {
-                bus.postApplicationMessage(RecordingControl.Wake.splitFailed)
-            }
-        }
-        do {
-            let pad = try pipeline.element(named: "record").staticPad("src")
-            if videoOffset > 0 { pad.offset = Int64(videoOffset) }
-            var decimator: RateDecimator?
-            // A canvas (--layout) is made at the movie's rate.
-            if config.composition == nil, case .camera(_, let format) = config.source, format.rate != config.rate {
-                decimator = RateDecimator(cameraRate: format.rate, movieRate: config.rate)
-            }
-            let passthrough = config.encoder.isPassthrough
-            let (startBarrier, pipeline, segmentGrid) = (config.startBarrier, pipeline, config.segmentGrid)
-            gateToken = pad.addProbe(.buffer) { [decimator] info in
-                guard let buffer = info.buffer else { return .pass }
-                let pts = buffer.pts
-                let keyframe = !passthrough || buffer.isKeyframe
-                var slot: UInt64?
-                if let decimator {
-                    guard let kept = decimator.keep(pts: pts) else { return .drop }
-                    slot = kept.time
-                }
-                if let audioGate, !audioGate.hasStarted, let pts {
-                    switch audioGate.mayStart(at: pts) {
-                    case .go: break
-                    case .hold: return .drop
-                    case .goWithoutSound: bus.postApplicationMessage(RecordingControl.Wake.noSound)
-                    }
-                }
-                // Several cameras: none starts its movie before all have a frame.
-                if let startBarrier, gate.firstFramePTS == nil, let pts {
-                    guard startBarrier.admits(at: pts &+ pipeline.baseTime) else { return .drop }
-                    gate.prepareFirstFrame(pts: pts, baseTime: pipeline.baseTime, gridOrigin: segmentGrid)
-                }
-                let decision = gate.admit(pts: pts, slot: slot, keyframe: keyframe) {
-                    // The sound ends where the last frame does.
-                    if let audioGate, let end = gate.videoEnd { audioGate.close(at: end) }
-                    bus.postApplicationMessage(RecordingControl.Wake.limit)
-                } onSegmentStart: { pts in
-                    startSegment(pts)
-                } onStillDue: { pts in
-                    control.stills?.request(.periodic, notBefore: pts)
-                }
-                // The sound starts where the first frame does.
-                if let audioGate, !audioGate.hasStarted, let first = gate.firstFramePTS { audioGate.videoStarted(at: first) }
-                return decision
-            }
-        } catch {
-            throw CamrecError(.usage, "the pipeline template needs a queue named 'record' on the recording branch (\(error))")
-        }
+        gateToken = try Self.installGateProbe(config: config, pipeline: pipeline, gate: gate, sound: sound, control: control,
+                                              bus: bus, plan: plan, muxer: muxer, encoderPad: encoderPad)
         do {
             compositionTokens = try config.composition?.installStartProbes(in: pipeline) ?? []
         } catch {
