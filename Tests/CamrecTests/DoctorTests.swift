@@ -35,7 +35,8 @@ import Testing
         #expect(summary["ok"] as? Bool == true && summary["exit_code"] as? Int == 0 && summary["problems"] as? Int == 0)
         // Every Debian package camrec takes elements from is named, and installed here.
         let packages = checks(lines, area: "plugin")
-        #expect(packages.compactMap { $0["package"] as? String } == PluginChecks.packages)
+        // …then gst-rtsp-server's, which --serve loads (PluginChecks.serveCheck).
+        #expect(packages.compactMap { $0["package"] as? String } == PluginChecks.packages + [LiveStreamServer.package])
         #expect(packages.allSatisfy { $0["status"] as? String == "ok" })
         let cameras = checks(lines, area: "camera")
         #expect(cameras.contains { $0["path"] as? String == "/dev/video0" && ($0["message"] as? String ?? "").contains("Desk Camera") })
@@ -77,6 +78,19 @@ import Testing
         #expect(checks.map(\.name) == ["v4l2h264enc", "vaapih264enc", "vah264enc", "nvh264enc"])
         #expect(checks.map(\.status) == [.ok, .info, .info, .info])
         #expect(checks[1].message == "installed, but it does not work here (no VA display); --encoder auto skips it")
+    }
+
+    @Test("the RTSP server library, loaded for --serve only, is a warning when missing, never a problem")
+    func serveCheckOnPlainValues() {
+        let missing = PluginChecks.serveCheck { "libgstrtspserver-1.0.so.0: cannot open shared object file" }
+        #expect(missing.status == .warning)
+        #expect(missing.name == "libgstrtspserver-1.0-0" && missing.package == "libgstrtspserver-1.0-0")
+        #expect(missing.message.contains("--serve is unavailable") && missing.fix == "sudo apt-get install libgstrtspserver-1.0-0",
+                "\(missing.message)")
+        let present = PluginChecks.serveCheck { nil }
+        #expect(present.status == .ok && present.fix == nil, "\(present.message)")
+        // Here the library is installed (scripts/deps): the real check loads it.
+        #expect(PluginChecks.serveCheck().status == .ok, "\(PluginChecks.serveCheck().message)")
     }
 
     struct FaultCase: Sendable, CustomStringConvertible {

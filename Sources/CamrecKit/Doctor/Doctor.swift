@@ -31,6 +31,7 @@ public enum Doctor {
         let usable = gstreamer.status != .problem
         if usable {
             checks += PluginChecks.packageChecks()
+            checks.append(PluginChecks.serveCheck())
         }
         let cameras = CameraChecks.run(device: request.device, size: request.size, rate: request.rate)
         checks += cameras.checks

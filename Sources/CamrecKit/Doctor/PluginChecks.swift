@@ -86,6 +86,21 @@ enum PluginChecks {
         }
     }
 
+    /// gst-rtsp-server, which `--serve` loads when it starts (nothing else needs it): a
+    /// warning when it cannot be loaded. `problem` says why not, or nil (injected for tests).
+    static func serveCheck(problem: () -> String? = { LiveStreamServer.libraryProblem }) -> DoctorCheck {
+        let package = LiveStreamServer.package
+        var check: DoctorCheck
+        if let reason = problem() {
+            check = DoctorCheck(.plugin, package, .warning, "gst-rtsp-server cannot be loaded (\(reason)): --serve is unavailable",
+                                fix: "sudo apt-get install \(package)")
+        } else {
+            check = DoctorCheck(.plugin, package, .ok, "gst-rtsp-server loads: --serve can stream")
+        }
+        check.package = package
+        return check
+    }
+
     /// Whether GStreamer can make an element of `factory`.
     static func elementExists(_ factory: String) -> Bool {
         (try? Element.make(factory)) != nil

@@ -44,6 +44,18 @@ public final class LiveStreamServer: Sendable {
         return "( " + picture + sounds + " )"
     }
 
+    /// The Debian package of gst-rtsp-server's library.
+    public static let package = "libgstrtspserver-1.0-0"
+
+    /// Why gst-rtsp-server cannot be loaded (camrec loads it for `--serve` only, not at
+    /// start-up), or nil when it can.
+    public static var libraryProblem: String? {
+        var failure: UnsafeMutablePointer<CChar>?
+        guard camrec_rtsp_server_available(&failure) == 0 else { return nil }
+        defer { g_free(failure) }
+        return failure.map { String(cString: $0) } ?? "it could not be loaded"
+    }
+
     /// Listens as `settings` says and serves the `codec` stream, with `sound` when the movie
     /// has it; throws when the codec cannot be served or the address cannot be listened on
     /// (taken, not this machine's).
@@ -51,12 +63,10 @@ public final class LiveStreamServer: Sendable {
         guard let media = media(for: codec, sound: sound) else {
             throw CamrecError(.usage, "--serve streams H.264 only (yet), not \(codec.rawValue): record with --codec h264 (the default) to serve it")
         }
-        var failure: UnsafeMutablePointer<CChar>?
-        guard camrec_rtsp_server_available(&failure) != 0 else {
-            let reason = failure.map { String(cString: $0) } ?? "it could not be loaded"
-            g_free(failure)
-            throw CamrecError(.unavailable, "--serve needs GStreamer's RTSP server library, which could not be loaded (\(reason)): install it with apt install libgstrtspserver-1.0-0")
+        if let reason = libraryProblem {
+            throw CamrecError(.unavailable, "--serve needs GStreamer's RTSP server library, which could not be loaded (\(reason)): install it with apt install \(Self.package)")
         }
+        var failure: UnsafeMutablePointer<CChar>?
         let pointer = camrec_rtsp_server_new(settings.address, Int32(settings.port), ServeSettings.path, media,
                                              settings.credentials?.user, settings.credentials?.password, &failure)
         guard let pointer else {
