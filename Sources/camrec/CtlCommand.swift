@@ -10,6 +10,7 @@ enum CtlCommand: Subcommand {
         options: [
             OptionSpec(["--after"], value: "T", help: "for clip: the clip goes on T after this trigger (instead of --post-roll)"),
             OptionSpec(["--still"], help: "for clip: also write the still of the trigger's frame (a Live Photo)"),
+            OptionSpec(["--timeout"], value: "T", help: "how long to wait for the answer, behind other clients' commands (default 10s)"),
         ],
         positionals: [
             PositionalSpec("SOCKET", help: "the path given to camrec --control"),
@@ -17,12 +18,23 @@ enum CtlCommand: Subcommand {
             PositionalSpec("NAME=VALUE", help: "for set: the controls, NAME=VALUE[,NAME=VALUE…] (e.g. exposure=1/60,zoom=200); checked against the camera first", optional: true),
         ],
         discussion: """
+            Commands sent while the recorder answers others wait their turn (--timeout).
             Exit status: 0 when the recorder did it, 1 when it refused (the reply says why),
-            69 when no recorder listens on SOCKET, 64 for a usage error.
+            69 when no recorder listens on SOCKET or it did not answer in time, 64 for a usage error.
             """
     )
 
-    static func validate(_ parsed: ParsedArguments) throws(UsageError) -> (socket: String, command: String) {
+    static func validate(_ parsed: ParsedArguments) throws(UsageError) -> (socket: String, command: String, timeout: Int) {
+        let timeout = try parsed.value("--timeout") { (text: String) throws(ValueError) -> Int in
+            let time = try TimeSpec.parse(text)
+            guard time.nanoseconds >= 1_000_000_000 else { throw ValueError("the timeout is at least 1 s, e.g. --timeout 30s") }
+            return Int(time.nanoseconds / 1_000_000_000)
+        } ?? 10
+        let (socket, command) = try validateCommand(parsed)
+        return (socket, command, timeout)
+    }
+
+    private static func validateCommand(_ parsed: ParsedArguments) throws(UsageError) -> (socket: String, command: String) {
         guard let socket = parsed.positional("SOCKET"), let command = parsed.positional("COMMAND") else {
             throw UsageError("give a socket and a command, e.g. camrec ctl /tmp/camrec.sock still")
         }
@@ -31,6 +43,16 @@ enum CtlCommand: Subcommand {
                 throw UsageError("set needs NAME=VALUE, e.g. camrec ctl /tmp/camrec.sock set exposure=1/60")
             }
             return (socket, "set " + assignments)
+        }
+        guard ControlCommand(rawValue: command) != nil else {
+            let known = ControlCommand.allCases.map(\.rawValue).joined(separator: ", ")
+            throw UsageError("unknown command '\(command)': use one of \(known), e.g. camrec ctl \(socket) status")
+        }
+        if let extra = parsed.positional("NAME=VALUE") {
+            let hint = command == "still"
+                ? "the still is named by the recording's --stills pattern, and the reply gives its path"
+                : "\(command) takes no argument"
+            throw UsageError("unexpected argument '\(extra)' after \(command): \(hint)")
         }
         let after = parsed.value("--after")
         let still = parsed.flag("--still")
@@ -45,8 +67,8 @@ enum CtlCommand: Subcommand {
 
     static func console(for parsed: ParsedArguments) -> Console { Console(json: false, quiet: false) }
 
-    static func run(_ options: (socket: String, command: String), console: Console) throws(CamrecError) -> ExitStatus {
-        let reply = try ControlClient.send(options.command, to: options.socket)
+    static func run(_ options: (socket: String, command: String, timeout: Int), console: Console) throws(CamrecError) -> ExitStatus {
+        let reply = try ControlClient.send(options.command, to: options.socket, timeoutSeconds: options.timeout)
         print(reply)
         return reply.hasPrefix("{\"ok\":true") ? .success : .failure
     }

@@ -41,6 +41,43 @@ import Testing
         #expect(stillReply.withLock { $0 }?.contains("\"ok\":true") == true)
     }
 
+    /// Issue 29 item 12: a burst of clients larger than the serving threads (20 stills at
+    /// once, each held until all have connected) is queued, not turned away: every client
+    /// gets its own answer, and the handler runs once per client.
+    @Test func item12_aBurstOfClientsIsQueuedAndEveryOneAnswered() throws {
+        let path = Self.socketPath()
+        let clients = 20
+        let release = DispatchSemaphore(value: 0)
+        let handled = Mutex(0)
+        let server = try ControlServer(path: path) { command in
+            release.wait()
+            let count = handled.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            return ControlReply.success(["n": count])
+        }
+        defer { server.shutdown() }
+        let replies = Mutex<[String]>([])
+        let done = DispatchSemaphore(value: 0)
+        for _ in 0..<clients {
+            Thread.detachNewThread {
+                let reply = (try? ControlClient.send("still", to: path, timeoutSeconds: 60)) ?? "failed"
+                replies.withLock { $0.append(reply) }
+                done.signal()
+            }
+        }
+        // No reply before the handler is let go: nobody was turned away as "busy".
+        #expect(done.wait(timeout: .now() + 0.5) == .timedOut, "\(replies.withLock { $0 })")
+        for _ in 0..<clients { release.signal() }
+        for _ in 0..<clients { #expect(done.wait(timeout: .now() + 60) == .success) }
+        let all = replies.withLock { $0 }
+        #expect(all.count == clients)
+        #expect(all.allSatisfy { $0.hasPrefix("{\"ok\":true") }, "\(all)")
+        #expect(Set(all).count == clients, "each client its own answer: \(all)")
+        #expect(handled.withLock { $0 } == clients)
+    }
+
     @Test func malformedCommandGetsAnErrorReply() throws {
         let path = Self.socketPath()
         let server = try ControlServer(path: path) { _ in ControlReply.ok }

@@ -19,6 +19,22 @@ import Testing
         #expect(result.stderr.isEmpty, "\(result.stderr)")
     }
 
+    /// Issue 29 item 11: `ctl` refuses what it would otherwise ignore (exit 64, before it
+    /// connects: no recorder needs to run), instead of doing something else and saying ok.
+    @Test(arguments: [
+        (["still", "/tmp/x.jpg"], "--stills pattern"),
+        (["status", "foo"], "status takes no argument"),
+        (["stop", "now"], "stop takes no argument"),
+        (["split", "2"], "split takes no argument"),
+        (["frobnicate"], "unknown command 'frobnicate'"),
+    ])
+    func item11_ctlRefusesArgumentsItWouldIgnore(_ words: [String], says: String) throws {
+        let result = try CamrecBinary.run(["ctl", "/tmp/camrec-no-such-socket"] + words)
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.contains(says), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
     @Test func helpForAnUnknownSubcommandIsAUsageError() throws {
         let result = try CamrecBinary.run(["help", "recrod"])
         #expect(result.status == 64)

@@ -5,8 +5,10 @@ import Glibc
 /// Talks to a recording's control socket (`camrec ctl PATH COMMAND`).
 public enum ControlClient {
     /// Sends `command` and returns the recorder's one-line JSON reply.
+    /// A connection the recorder has not taken yet waits in its queue (and in the socket's
+    /// backlog): `timeoutSeconds` bounds the connect and the wait for the reply.
     public static func send(_ command: String, to path: String, timeoutSeconds: Int = 10) throws(CamrecError) -> String {
-        let fd = try connect(path)
+        let fd = try connect(path, timeoutSeconds: timeoutSeconds)
         defer { close(fd) }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -32,9 +34,12 @@ public enum ControlClient {
         return true
     }
 
-    private static func connect(_ path: String) throws(CamrecError) -> Int32 {
+    private static func connect(_ path: String, timeoutSeconds: Int = 10) throws(CamrecError) -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw CamrecError(.failure, "cannot create a socket: \(systemMessage(errno))") }
+        // A full backlog makes connect wait: bounded as the reply is.
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = ControlServer.address(path)
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }

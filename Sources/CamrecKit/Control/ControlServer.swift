@@ -8,9 +8,10 @@ import Glibc
 /// that takes one command line per connection (`still`, `stop`, `status`) and answers one
 /// JSON line. A malformed or oversized command gets an error reply and changes nothing.
 ///
-/// Each connection is served on a thread of its own, so a `still` that waits for its file
-/// never holds up a `status` or a `stop`; at most `maximumClients` are served at once,
-/// and one more gets a "busy" reply at once.
+/// Connections are served by up to `maximumClients` threads at once, so a `still` that
+/// waits for its file never holds up a `status` or a `stop`; more connections wait their
+/// turn in a queue (bounded by memory and descriptors, not by a count a burst of scripts
+/// reaches), so that every client is answered: a still asked for is a still taken.
 public final class ControlServer: Sendable {
     /// What the server does for each command; runs on the connection's own thread.
     public typealias Handler = @Sendable (ControlCommand) -> String
@@ -24,7 +25,8 @@ public final class ControlServer: Sendable {
     /// The wake pipe's write end: written by `shutdown` and closed by the serving thread
     /// when it ends, both under this lock, so that it is never written after it is closed.
     private let wakeWrite: Mutex<Int32?>
-    private let clients = Atomic<Int>(0)
+    /// Accepted connections not yet taken by a serving thread, and how many such threads run.
+    private let waiting = Mutex<(clients: [Int32], servers: Int)>(([], 0))
 
     /// Creates the socket at `path`. An existing file there is replaced only when it is a
     /// socket nobody listens on (left by a camrec that crashed); otherwise it is refused.
@@ -60,7 +62,7 @@ public final class ControlServer: Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         umask(oldMask)
-        guard bound == 0, listen(fd, 8) == 0 else {
+        guard bound == 0, listen(fd, SOMAXCONN) == 0 else {
             let message = systemMessage(errno)
             Glibc.close(fd)
             throw CamrecError(.cannotCreateOutput, "cannot create the control socket \(path): \(message)")
@@ -106,17 +108,29 @@ public final class ControlServer: Sendable {
             let client = accept(listener, nil, nil)
             guard client >= 0 else { continue }
             _ = fcntl(client, F_SETFD, FD_CLOEXEC)
-            guard clients.wrappingAdd(1, ordering: .relaxed).oldValue < Self.maximumClients else {
-                clients.wrappingSubtract(1, ordering: .relaxed)
-                reply(ControlReply.error("busy: \(Self.maximumClients) commands are being answered; try again"), to: client)
-                Glibc.close(client)
-                continue
+            let startServer = waiting.withLock { waiting -> Bool in
+                waiting.clients.append(client)
+                guard waiting.servers < Self.maximumClients else { return false }
+                waiting.servers += 1
+                return true
             }
-            NamedThread.start("camrec-control-client") { [self] in
-                answer(client, handler)
-                Glibc.close(client)
-                clients.wrappingSubtract(1, ordering: .relaxed)
+            if startServer {
+                NamedThread.start("camrec-control-client") { [self] in serveWaiting(handler) }
             }
+        }
+    }
+
+    /// Answers waiting connections, oldest first, until none is left.
+    private func serveWaiting(_ handler: Handler) {
+        while let client = waiting.withLock({ waiting -> Int32? in
+            guard !waiting.clients.isEmpty else {
+                waiting.servers -= 1
+                return nil
+            }
+            return waiting.clients.removeFirst()
+        }) {
+            answer(client, handler)
+            Glibc.close(client)
         }
     }
 
