@@ -11,6 +11,9 @@ enum Camrec {
         // Before anything can write: a reader that goes away must not kill a recording.
         StandardStream.ignoreBrokenPipe()
         let status = CommandDispatcher.run(Array(CommandLine.arguments.dropFirst()))
+        // What a recording queued for a slow reader gets a few seconds more; a reader that
+        // has stopped reading does not keep camrec from exiting.
+        StandardStream.drain(timeout: .seconds(5))
         exit(status.rawValue)
     }
 }

@@ -30,7 +30,7 @@ final class Console: @unchecked Sendable {
 
     /// An error line on stderr (always shown) and, with --json, an error object on stdout.
     func fail(_ error: CamrecError) {
-        writeErr("camrec: \(error.message)\n")
+        writeErr("camrec: \(error.message)\n", essential: true)
         if json {
             emit(ErrorLine(message: error.message, exitCode: error.status.rawValue), type: "error")
         }
@@ -55,17 +55,22 @@ final class Console: @unchecked Sendable {
         guard let body = try? encoder.encode(value), body.first == UInt8(ascii: "{") else { return }
         // "type" goes first so that a person reading the lines sees what each one is.
         var line = Array("{\"type\":\"\(type)\"".utf8)
+        // The last lines say how many lines before them a reader that fell behind missed.
+        let essential = type == "result" || type == "error"
+        if essential, StandardStream.output.isQueued {
+            line.append(contentsOf: Array(",\"dropped_lines\":\(StandardStream.output.droppedLines)".utf8))
+        }
         if body.count > 2 { line.append(UInt8(ascii: ",")) }
         line.append(contentsOf: body.dropFirst())
         line.append(UInt8(ascii: "\n"))
         lock.withLock { _ in
-            StandardStream.output.write(&line)
+            StandardStream.output.write(&line, essential: essential)
         }
     }
 
-    private func writeErr(_ text: String) {
+    private func writeErr(_ text: String, essential: Bool = false) {
         lock.withLock { _ in
-            StandardStream.error.write(progressShown ? "\r\u{1B}[2K" + text : text)
+            StandardStream.error.write(progressShown ? "\r\u{1B}[2K" + text : text, essential: essential)
             progressShown = false
         }
     }

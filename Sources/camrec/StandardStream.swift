@@ -1,3 +1,4 @@
+import CamrecKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,6 +20,12 @@ final class StandardStream: Sendable {
 
     private let descriptor: Int32
     private let gone = Atomic<Bool>(false)
+    /// Set by `queueWrites()`: writes then go through a queue of their own thread.
+    private let queue = Mutex<OutputQueue?>(nil)
+
+    /// How much a queued stream holds for a reader that does not read, before lines are
+    /// dropped (and counted).
+    static let queueCapacity = 1 << 20
 
     init(descriptor: Int32) {
         self.descriptor = descriptor
@@ -33,14 +40,57 @@ final class StandardStream: Sendable {
     /// Whether a reader is still there (false after the first EPIPE, EIO or EBADF).
     var isOpen: Bool { !gone.load(ordering: .relaxed) }
 
+    /// From now on, stdout's and stderr's writes go through queues written by threads of
+    /// their own (for commands that record): a reader that stops reading never blocks the
+    /// recording, its stills or its finalising; lines that do not fit are dropped and counted.
+    static func queueWrites() {
+        for stream in [output, error] {
+            stream.queue.withLock { queue in
+                if queue == nil {
+                    queue = OutputQueue(name: stream.descriptor == STDOUT_FILENO ? "camrec-stdout" : "camrec-stderr",
+                                        capacity: queueCapacity) { [stream] bytes in
+                        var bytes = bytes
+                        stream.writeNow(&bytes)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Waits, at most `timeout` in all, for what the queued streams hold to be written
+    /// (before camrec exits); nothing to wait for when writes are not queued.
+    static func drain(timeout: Duration) {
+        let deadline = ContinuousClock.now + timeout
+        for stream in [output, error] {
+            stream.queue.withLock { $0 }?.drain(timeout: max(.zero, deadline - ContinuousClock.now))
+        }
+    }
+
+    /// Whether writes go through a queue (`queueWrites()`).
+    var isQueued: Bool { queue.withLock { $0 != nil } }
+
+    /// Lines dropped because the reader did not keep up (queued writes only).
+    var droppedLines: Int { queue.withLock { $0 }?.droppedLines ?? 0 }
+
     /// Writes all of `text`, or as much as a reader takes before going away. Never traps.
-    func write(_ text: String) {
+    /// An `essential` line (a result, an error) is queued even when the queue is full.
+    func write(_ text: String, essential: Bool = false) {
         var bytes = Array(text.utf8)
-        write(&bytes)
+        write(&bytes, essential: essential)
     }
 
     /// Writes all of `bytes`; see `write(_:)` for a string.
-    func write(_ bytes: inout [UInt8]) {
+    func write(_ bytes: inout [UInt8], essential: Bool = false) {
+        guard isOpen, !bytes.isEmpty else { return }
+        if let queue = queue.withLock({ $0 }) {
+            queue.enqueue(bytes, essential: essential)
+            return
+        }
+        writeNow(&bytes)
+    }
+
+    /// Writes `bytes` on the calling thread.
+    private func writeNow(_ bytes: inout [UInt8]) {
         guard isOpen, !bytes.isEmpty else { return }
         bytes.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress else { return }

@@ -56,6 +56,7 @@ enum StillCommand: Subcommand {
     }
 
     static func run(_ options: Options, console: Console) throws(CamrecError) -> ExitStatus {
+        StandardStream.queueWrites()
         let (config, warnings) = try makeConfig(options)
         let controls = try PreparedControls.prepare(options.controls, source: config.source)
         SignalWatcher.block(SignalWatcher.recordingSignals)
