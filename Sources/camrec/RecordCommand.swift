@@ -85,6 +85,8 @@ enum RecordCommand: Subcommand {
     }
 
     static func run(_ request: Request, console: Console) throws(CamrecError) -> ExitStatus {
+        // A reader of stdout or stderr that stops reading must never hold up a recording.
+        StandardStream.queueWrites()
         switch request {
         case .version:
             print("camrec \(CommandDispatcher.version)")
@@ -195,7 +197,11 @@ enum RecordCommand: Subcommand {
         // The live stream listens before the camera's pipeline starts (a taken port stops camrec here).
         let server = try config.serve.map { settings throws(CamrecError) in try LiveStreamServer.start(settings, codec: config.encoder.codec, sound: config.audio?.codec) }
         defer { server?.close() }
-        if let server { console.say("camrec: serving the live stream at \(server.url) (watch it with ffplay \(server.url), or VLC)") }
+        if let server {
+            let others = server.urls.dropFirst()
+            let also = others.isEmpty ? "" : "; also at " + others.joined(separator: ", ")
+            console.say("camrec: serving the live stream at \(server.url) (watch it with ffplay \(server.url), or VLC\(also))")
+        }
         let recorder = Recorder(config: config, template: options.template, preview: preview, server: server)
         SignalWatcher.startBatched(SignalWatcher.recordingSignals) { signals in
             for received in signals where received == SIGUSR1 {
@@ -260,7 +266,7 @@ enum RecordCommand: Subcommand {
 
     /// Options that are valid but will not do what was asked of them with this camera.
     private static func startWarnings(_ options: RecordOptions, source: VideoSource, picture: PictureSettings) -> [String] {
-        var warnings: [String] = []
+        var warnings: [String] = options.serve.warnings
         if options.unattended.segments != nil && options.force {
             warnings.append("--force does nothing with --segment: movies of a segmented run never replace a file (a taken name gets -2)")
         }

@@ -1,11 +1,16 @@
 import ArgumentParsing
 import CamrecKit
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The live-stream options of `camrec` (record).
 enum ServeOptions {
     static let specs = [
         OptionSpec(["--serve"], value: "[ADDR:]PORT", help: "serve the recording's own encoded stream over RTSP at rtsp://ADDR:PORT/live to any number of clients (ffplay, VLC, an NVR), never at the movie's cost; ADDR is 127.0.0.1 (this machine only) unless given, and any other address needs --serve-auth or --serve-insecure; PORT 0 picks a free port (the started line and ctl status give the URL)"),
-        OptionSpec(["--serve-auth"], value: "USER:PASSWORD", help: "with --serve: clients must log in with RTSP digest authentication (rtsp://USER:PASSWORD@ADDR:PORT/live)"),
+        OptionSpec(["--serve-auth"], value: "USER:PASSWORD", help: "with --serve: clients must log in with RTSP digest authentication (rtsp://USER:PASSWORD@ADDR:PORT/live); on the command line every user of the machine can read it (ps): prefer --serve-auth-file or the environment variable CAMREC_SERVE_AUTH=USER:PASSWORD"),
+        OptionSpec(["--serve-auth-file"], value: "FILE", help: "with --serve: read USER:PASSWORD for --serve-auth from the first line of FILE, which only its owner may read (chmod 600 FILE)"),
         OptionSpec(["--serve-insecure"], help: "with --serve on an address other than this machine's loopback: allow anyone who reaches it to watch, without a password"),
     ]
 }
@@ -14,20 +19,41 @@ enum ServeOptions {
 struct ServeChoice {
     /// Nil without `--serve`.
     var settings: ServeSettings?
+    /// What to say before the run starts (a password given where others can read it).
+    var warnings: [String] = []
 
-    init(_ parsed: ParsedArguments) throws(UsageError) {
-        let auth = try parsed.value("--serve-auth").map { (text: String) throws(UsageError) -> ServeSettings.Credentials in
-            guard let colon = text.firstIndex(of: ":"), colon != text.startIndex, text.index(after: colon) != text.endIndex else {
-                throw UsageError("--serve-auth '\(text)': give USER:PASSWORD, e.g. --serve-auth viewer:long-secret")
-            }
-            return .init(user: String(text[..<colon]), password: String(text[text.index(after: colon)...]))
-        }
+    /// The environment variable that may hold USER:PASSWORD instead of the command line.
+    static let authVariable = "CAMREC_SERVE_AUTH"
+
+    init(_ parsed: ParsedArguments, environment: [String: String] = ProcessInfo.processInfo.environment) throws(UsageError) {
+        let given = [parsed.value("--serve-auth") != nil ? "--serve-auth" : nil,
+                     parsed.value("--serve-auth-file") != nil ? "--serve-auth-file" : nil].compactMap { $0 }
+        if given.count > 1 { throw UsageError("--serve-auth and --serve-auth-file both give the login: give one of them") }
         let insecure = parsed.flag("--serve-insecure")
         guard let text = parsed.value("--serve") else {
-            if auth != nil || insecure {
-                throw UsageError("\(auth != nil ? "--serve-auth" : "--serve-insecure") needs --serve [ADDR:]PORT")
+            // The environment's login is for runs that serve; without --serve it is unused.
+            if let option = given.first ?? (insecure ? "--serve-insecure" : nil) {
+                throw UsageError("\(option) needs --serve [ADDR:]PORT")
             }
             return
+        }
+        var authText: (text: String, from: String)?
+        if let text = parsed.value("--serve-auth") {
+            authText = (text, "--serve-auth")
+            warnings.append("--serve-auth on the command line can be read by every user of this machine (ps, /proc): use --serve-auth-file FILE (chmod 600) or \(Self.authVariable)=USER:PASSWORD instead")
+        } else if let file = parsed.value("--serve-auth-file") {
+            authText = (try Self.readAuthFile(file), "--serve-auth-file \(file)")
+        } else if !insecure, let text = environment[Self.authVariable], !text.isEmpty {
+            // --serve-insecure given for this run wins over a login set for every run.
+            authText = (text, Self.authVariable)
+        }
+        let auth = try authText.map { login throws(UsageError) -> ServeSettings.Credentials in
+            let text = login.text
+            guard let colon = text.firstIndex(of: ":"), colon != text.startIndex, text.index(after: colon) != text.endIndex else {
+                // The text itself is a secret: never repeated in the message.
+                throw UsageError("\(login.from): give USER:PASSWORD, e.g. viewer:long-secret")
+            }
+            return .init(user: String(text[..<colon]), password: String(text[text.index(after: colon)...]))
         }
         if auth != nil, insecure {
             throw UsageError("--serve-auth and --serve-insecure contradict each other: give one of them")
@@ -38,6 +64,22 @@ struct ServeChoice {
             throw UsageError("--serve \(text) would let anyone who reaches \(settings.address) watch the camera: give --serve-auth USER:PASSWORD (RTSP digest authentication), or --serve-insecure to allow it without a password")
         }
         self.settings = settings
+    }
+
+    /// The first line of `path`, refused when the file can be read by anyone but its owner.
+    static func readAuthFile(_ path: String) throws(UsageError) -> String {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw UsageError("--serve-auth-file \(path): \(String(cString: strerror(errno))); write USER:PASSWORD in it and chmod 600 it")
+        }
+        guard info.st_mode & 0o077 == 0 else {
+            throw UsageError("--serve-auth-file \(path) can be read by other users (mode \(String(info.st_mode & 0o777, radix: 8))): chmod 600 \(path)")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw UsageError("--serve-auth-file \(path) cannot be read")
+        }
+        let line = String(decoding: data, as: UTF8.self).split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return String(line.hasSuffix("\r") ? line.dropLast() : line)
     }
 
     /// `PORT`, `ADDR:PORT` or `[IPV6]:PORT`.

@@ -116,6 +116,54 @@ struct LiveStreamTests {
         #expect(run.wait() == 0, "\(run.stderrText)")
     }
 
+    /// Issue 29 item 13: the password need not be on the command line, where every user of
+    /// the machine reads it: a file only its owner may read, or the environment. One given
+    /// on the command line is warned about; a file others can read is refused.
+    @Test("--serve-auth-file and CAMREC_SERVE_AUTH log in as --serve-auth does", arguments: ["file", "environment"])
+    func item13_thePasswordFromAFileOrTheEnvironment(_ from: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let socket = folder.path("control")
+        let login = folder.path("login")
+        try "viewer:s3cret\n".write(toFile: login, atomically: true, encoding: .utf8)
+        chmod(login, 0o600)
+        var environment = try Self.camera()
+        var options: [String] = []
+        if from == "file" { options = ["--serve-auth-file", login] } else { environment["CAMREC_SERVE_AUTH"] = "viewer:s3cret" }
+        let run = try CamrecBinary.start(["--size", "640x480", "--fps", "30", "--max-duration", "none", "--serve", "0"] + options
+                                         + ["--control", socket, "--json", folder.path("auth.mkv")], environment: environment)
+        defer { run.signal(SIGKILL) }
+        let url = try Self.url(run)
+        let commandLine = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(run.pid)/cmdline"))
+        #expect(!String(decoding: commandLine, as: UTF8.self).contains("s3cret"), "the password is not in /proc/PID/cmdline")
+        let none = try Self.probe(url)
+        #expect(none.status != 0 && none.stderr.contains("401"), "\(none.stderr)")
+        let right = try Self.probe(Self.url(url, user: "viewer", password: "s3cret"))
+        #expect(right.status == 0 && right.stdoutText.contains("h264,640,480"), "\(right.stderr)")
+        #expect(!run.stderrText.contains("can be read by every user"), "\(run.stderrText)")
+        #expect(RecordingWait.stop(socket: socket))
+        #expect(run.wait() == 0, "\(run.stderrText)")
+    }
+
+    @Test func item13_aLoginFileOthersCanReadIsRefusedAndACommandLinePasswordWarned() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let login = folder.path("login")
+        try "viewer:s3cret\n".write(toFile: login, atomically: true, encoding: .utf8)
+        chmod(login, 0o644)
+        let refused = try CamrecBinary.run(["--device", "test", "--serve", "0", "--serve-auth-file", login, "-t", "1",
+                                            folder.path("x.mkv")])
+        #expect(refused.status == 64, "\(refused.stderr)")
+        #expect(refused.stderr.contains("can be read by other users (mode 644): chmod 600 \(login)"), "\(refused.stderr)")
+        #expect(!refused.stderr.contains("s3cret"))
+        let warned = try CamrecBinary.run(["--device", "test", "--size", "320x240", "--serve", "0", "--serve-auth", "viewer:s3cret",
+                                           "-t", "0.5", folder.path("y.mkv")])
+        #expect(warned.status == 0, "\(warned.stderr)")
+        #expect(warned.stderr.contains("--serve-auth on the command line can be read by every user of this machine"), "\(warned.stderr)")
+        let help = try CamrecBinary.run(["--help"])
+        #expect(help.stdoutText.contains("--serve-auth-file") && help.stdoutText.contains("CAMREC_SERVE_AUTH"))
+    }
+
     @Test("with --audio, the stream has the movie's sound too", arguments: [("mp4", "aac"), ("mkv", "opus")])
     func soundIsServed(_ container: String, _ codec: String) throws {
         let folder = try TemporaryFolder()
@@ -217,7 +265,10 @@ struct LiveStreamTests {
         (["--serve", "[::]:8554"], "would let anyone who reaches :: watch the camera"),
         (["--serve-auth", "a:b"], "--serve-auth needs --serve [ADDR:]PORT"),
         (["--serve-insecure"], "--serve-insecure needs --serve [ADDR:]PORT"),
-        (["--serve", "0", "--serve-auth", "nopassword"], "--serve-auth 'nopassword': give USER:PASSWORD"),
+        (["--serve", "0", "--serve-auth", "nopassword"], "--serve-auth: give USER:PASSWORD"),
+        (["--serve", "0", "--serve-auth", "a:b", "--serve-auth-file", "/etc/hostname"], "give one of them"),
+        (["--serve", "0", "--serve-auth-file", "/nonexistent/login"], "--serve-auth-file /nonexistent/login: No such file"),
+        (["--serve-auth-file", "/etc/hostname"], "--serve-auth-file needs --serve [ADDR:]PORT"),
         (["--serve", "0.0.0.0:8554", "--serve-auth", "a:b", "--serve-insecure"], "contradict each other"),
         (["--serve", "port"], "--serve 'port': give a port (8554)"),
         (["--serve", "70000"], "--serve '70000': give a port"),

@@ -12,8 +12,11 @@ import Synchronization
 /// Owns one `CamrecRtspServer` (the C side, with its own thread and main loop): `close()`
 /// (or the last reference going) disconnects the clients and frees it, exactly once.
 public final class LiveStreamServer: Sendable {
-    /// `rtsp://ADDR:PORT/live`, with the port actually listened on.
+    /// `rtsp://ADDR:PORT/live`, with the port actually listened on (for a wildcard address,
+    /// the first of `urls`).
     public let url: String
+    /// Every URL clients can use (several for a wildcard address: one per interface address).
+    public let urls: [String]
     /// The owned server; nil once closed.
     private let server: Mutex<Handle?>
 
@@ -74,12 +77,13 @@ public final class LiveStreamServer: Sendable {
             g_free(failure)
             throw CamrecError(.unavailable, "--serve \(settings.address):\(settings.port): \(reason): choose another port or address")
         }
-        return LiveStreamServer(pointer, url: settings.url(port: Int(camrec_rtsp_server_port(pointer))))
+        return LiveStreamServer(pointer, urls: settings.urls(port: Int(camrec_rtsp_server_port(pointer))))
     }
 
-    private init(_ pointer: OpaquePointer, url: String) {
+    private init(_ pointer: OpaquePointer, urls: [String]) {
         server = Mutex(Handle(pointer: pointer))
-        self.url = url
+        self.urls = urls
+        url = urls.first ?? ""
     }
 
     deinit { close() }
