@@ -44,6 +44,17 @@ enum HelpFormatter {
             }
         }
         if !line.isEmpty { lines.append(line) }
+        // No word alone on the last line ("… the movie goes on without\n  it"): the line
+        // before gives it its last word (which fits: the last line holds one short word).
+        if lines.count >= 2, !lines[lines.count - 1].contains(" "),
+           let space = lines[lines.count - 2].lastIndex(of: " "),
+           lines[lines.count - 2][..<space].contains(" ") {
+            let moved = lines[lines.count - 2][lines[lines.count - 2].index(after: space)...]
+            if moved.count + 1 + lines[lines.count - 1].count <= width {
+                lines[lines.count - 1] = moved + " " + lines[lines.count - 1]
+                lines[lines.count - 2] = String(lines[lines.count - 2][..<space])
+            }
+        }
         return lines
     }
 

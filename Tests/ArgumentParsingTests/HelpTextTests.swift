@@ -1,4 +1,4 @@
-import ArgumentParsing
+@testable import ArgumentParsing
 import Testing
 
 @Suite("CommandSpec.helpText")
@@ -86,8 +86,8 @@ struct HelpTextTests {
 
             This paragraph is deliberately long so that it has to be wrapped because it runs
             past the eightieth column.
-              An indented line that is also far too long to fit and so continues at the same
-              indentation.
+              An indented line that is also far too long to fit and so continues at the
+              same indentation.
 
             """
         #expect(Self.wordy.helpText == expected)
@@ -109,6 +109,19 @@ struct HelpTextTests {
               130  aborted
 
             """), "\(spec.helpText)")
+    }
+
+    /// Issue 29 item 14: wrapping never leaves one word alone on a text's last line.
+    @Test func item14_noWordIsLeftAloneOnTheLastLine() {
+        // Greedy wrapping at 42 columns would leave "mono" alone.
+        let text = "with several cameras, in separate movies and on one canvas, the sound goes with the first movie and the others are recorded in mono"
+        let lines = HelpFormatter.wrap(text, width: 42)
+        #expect(lines.last == "in mono", "\(lines)")
+        #expect(lines.allSatisfy { $0.count <= 42 }, "\(lines)")
+        #expect(lines.joined(separator: " ") == text)
+        // A single word stays as it is; two lines of one word each are left alone.
+        #expect(HelpFormatter.wrap("alone", width: 40) == ["alone"])
+        #expect(HelpFormatter.wrap("abcdefghij klmnopqrst", width: 12) == ["abcdefghij", "klmnopqrst"])
     }
 
     @Test func declaredHelpOptionIsNotDuplicated() {
