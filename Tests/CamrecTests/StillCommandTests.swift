@@ -28,6 +28,26 @@ import Testing
         #expect((result["files"] as? [[String: Any]])?.first?["path"] as? String == folder.path("settled.jpg"))
     }
 
+    /// Issue 29 item 10: a camera unplugged during a series ends it with the lost camera's
+    /// exit status (79) and a result line listing the stills taken, not exit 1 with
+    /// GStreamer's "src: Could not read from resource.".
+    @Test func item10_aCameraLostDuringASeriesIsExit79WithTheStillsTaken() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let result = try CamrecBinary.run(["still", "--size", "640x480", "--settle", "0", "--count", "5", "--interval", "0.5",
+                                           "--json", folder.path("s-%02d.jpg")],
+                                          environment: camera("/dev/video0,formats=yuyv,fault=unplug@20"))
+        #expect(result.status == 79, "\(result.status) \(result.stderr)")
+        #expect(!result.stderr.contains("Could not read from resource") || result.stderr.contains("camera lost"), "\(result.stderr)")
+        let last = try #require(JSONLines.parse(result).last)
+        #expect(last["type"] as? String == "result", "\(last)")
+        #expect(last["reason"] as? String == "camera-lost", "\(last)")
+        let files = (last["files"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String }
+        #expect(!files.isEmpty && files.count < 5, "\(files)")
+        #expect(files.sorted() == folder.contents.map(folder.path).sorted(), "\(files) vs \(folder.contents)")
+        for file in files { #expect(try MediaProbe.decodeErrors(file).isEmpty) }
+    }
+
     @Test func settleIsBoundedAndSaysSo() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -95,14 +95,23 @@ public final class StillCamera: Sendable {
         var firstPts: UInt64?
         var settled = config.settle.nanoseconds == 0
         var nextShot = ContinuousClock.now
+        // The camera lost once it delivered (unplugged mid-series): the stills taken are the
+        // result, with the lost camera's exit status (79), not an internal error.
+        func ended(by failure: ElementFailure?) throws(CamrecError) -> RecordingResult {
+            let error = failure.map { FailureMapping.camrecError(for: $0, camera: camera) }
+                ?? CamrecError(.cameraLost, "the camera delivered no frame for 2 s")
+            guard firstPts != nil, error.kind == .failure || error.kind == .cameraLost || error.kind == .noCamera else { throw error }
+            let taken = files.count == 1 ? "1 still was" : "\(files.count) stills were"
+            return RecordingResult(reason: .cameraLost, files: files, droppedFrames: 0,
+                                   message: "camera lost: \(failure?.message ?? error.message); \(taken) taken of \(config.count)")
+        }
         while files.count < config.count {
             if stopRequested.withLock({ $0 }) {
                 return RecordingResult(reason: .signal, files: files, droppedFrames: 0)
             }
-            if let failure = bus?.popError() { throw FailureMapping.camrecError(for: failure, camera: camera) }
+            if let failure = bus?.popError() { return try ended(by: failure) }
             guard let sample = sink.pullSample(timeoutNanoseconds: 2_000_000_000) else {
-                if let failure = bus?.popError() { throw FailureMapping.camrecError(for: failure, camera: camera) }
-                throw CamrecError(.cameraLost, "the camera delivered no frame for 2 s")
+                return try ended(by: bus?.popError())
             }
             let pts = sample.timing?.pts ?? 0
             let first = firstPts ?? pts
