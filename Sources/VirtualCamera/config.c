@@ -118,8 +118,9 @@ static int parse_count(const char *s, long *out) {
 }
 
 /* every:N with N >= 2: sequence numbers N-1, 2N-1, ... (seq % N == N-1) */
+/* every:N, N >= 1 (every:1 is every frame: a camera that sends only broken frames) */
 static int parse_every(const char *v, long *n) {
-    return strncmp(v, "every:", 6) != 0 || parse_count(v + 6, n) || *n < 2;
+    return strncmp(v, "every:", 6) != 0 || parse_count(v + 6, n) || *n < 1;
 }
 
 /* trace=controls, buffers, frames, several joined with +, or none; a bad name rejects the value */

@@ -26,17 +26,43 @@ import Testing
         #expect(machine.handle(.endOfStream) == [.finish(requested: .signal, message: nil)])
     }
 
-    @Test func secondSignalWhileFinalisingAborts() {
+    /// Issue 29 item 3: `timeout` (and systemd, and a shell's job control) signals camrec and
+    /// then its whole process group: the second request, within milliseconds, must not
+    /// abort the finalising. It is warned about once; the third aborts.
+    @Test func item3_aSecondSignalWhileFinalisingDoesNotAbortTheThirdDoes() {
         var machine = RecordingMachine(start: start)
         _ = machine.handle(.stopRequested(.signal, count: 1, at(1)))
-        #expect(machine.handle(.stopRequested(.signal, count: 2, at(1.1))) == [.keepUnfinalised(.aborted, cause: "aborted")])
+        let second = machine.handle(.stopRequested(.signal, count: 2, at(1.001)))
+        #expect(second.count == 1)
+        guard case .report(.warning(let text))? = second.first else {
+            Issue.record("the second request is said, not acted on: \(second)")
+            return
+        }
+        #expect(text.contains("one more signal aborts"))
+        #expect(machine.state == .stopping(.signal, deadline: at(1) + RecordingMachine.finaliseTimeout))
+        // The same count again (another wake for the same requests) says nothing more.
+        #expect(machine.handle(.stopRequested(.signal, count: 2, at(1.002))) == [])
+        #expect(machine.handle(.stopRequested(.signal, count: 3, at(1.1))) == [.keepUnfinalised(.aborted, cause: "aborted")])
         #expect(machine.handle(.endOfStream) == [])                    // nothing after the end
     }
 
-    @Test func twoSignalsAtOnceAbort() {
+    @Test func item3_twoSignalsAtOnceStopAndFinalise() {
         var machine = RecordingMachine(start: start)
-        #expect(machine.handle(.stopRequested(.signal, count: 2, at(1))) == [.keepUnfinalised(.aborted, cause: "aborted")])
+        #expect(machine.handle(.stopRequested(.signal, count: 2, at(1))) == [.report(.stopping(.signal)), .sendEndOfStream])
+        #expect(machine.handle(.endOfStream) == [.finish(requested: .signal, message: nil)])
+    }
+
+    @Test func threeSignalsAtOnceAbort() {
+        var machine = RecordingMachine(start: start)
+        #expect(machine.handle(.stopRequested(.signal, count: 3, at(1))) == [.keepUnfinalised(.aborted, cause: "aborted")])
         #expect(machine.isDone)
+    }
+
+    @Test func item3_aSignalWhileStoppingAtTheLimitIsNotAnAbort() {
+        var machine = RecordingMachine(start: start)
+        _ = machine.handle(.limitReached(at(1)))
+        #expect(machine.handle(.stopRequested(.signal, count: 1, at(1.01))) == [])
+        #expect(machine.handle(.endOfStream) == [.finish(requested: .maxDuration, message: nil)])
     }
 
     @Test func cameraLostFinalisesWithoutASecondEOS() {
@@ -72,10 +98,10 @@ import Testing
         #expect(machine.handle(.endOfStream) == [.finish(requested: .maxDuration, message: nil)])
     }
 
-    @Test func aCanvasThatLostACameraStillAbortsOnTwoSignals() {
+    @Test func aCanvasThatLostACameraStillAbortsOnThreeSignals() {
         var machine = RecordingMachine(start: start)
         _ = machine.handle(.canvasCameraLost(camera: "camera 2 (/dev/video1)", message: "gone"))
-        #expect(machine.handle(.stopRequested(.signal, count: 2, at(1))) == [.keepUnfinalised(.aborted, cause: "aborted")])
+        #expect(machine.handle(.stopRequested(.signal, count: 3, at(1))) == [.keepUnfinalised(.aborted, cause: "aborted")])
     }
 
     @Test func cameraErrorBeforeTheFirstFrameFails() {

@@ -100,4 +100,53 @@ import Testing
             #expect(stamp.map { $0 % 2 == 0 } == true, "photo of camera frame \(stamp.map(String.init) ?? "?")")
         }
     }
+
+    /// Issue 29 item 8: a camera that sends only empty or only corrupt frames ends the
+    /// recording after the start timeout (5 s without a usable frame) with exit 79 and the
+    /// counts, instead of running for ever; nothing is left behind.
+    @Test(arguments: ["corrupt=every:1", "empty=every:1"])
+    func item8_onlyBrokenFramesEndTheRunWith79(fault: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let output = folder.path("broken.mp4")
+        let result = try CamrecBinary.run(["--device", "/dev/video0", "--size", "640x480", "--max-duration", "none",
+                                           "--json", output],
+                                          environment: environment("/dev/video0,formats=mjpeg,\(fault)"), timeout: 120)
+        #expect(result.status == 79, "\(result.status) \(result.stderr)")
+        let error = try #require(JSONLines.parse(result).last { $0["type"] as? String == "error" }, "\(result.stdout)")
+        let message = error["message"] as? String ?? ""
+        #expect(error["exit_code"] as? Int == 79)
+        let kind = fault.hasPrefix("corrupt") ? "corrupt" : "empty"
+        // The count of the frames it held back, more than a handful in 5 s at 30 fps.
+        let count = message.firstMatch(of: try Regex("([0-9]+) \(kind)"))
+            .flatMap { Int($0.output[1].substring ?? "") } ?? 0
+        #expect(count > 30, "\(message)")
+        #expect(folder.contents.isEmpty, "left \(folder.contents)")
+    }
+
+    /// Issue 29 item 8: a stop before the first usable frame still reports the corrupt
+    /// frames the camera sent (it said 0 before).
+    @Test func item8_aStopBeforeTheFirstUsableFrameCountsTheCorruptOnes() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let run = try CamrecBinary.start(["--device", "/dev/video0", "--size", "640x480", "--json", folder.path("a.mp4")],
+                                         environment: environment("/dev/video0,formats=mjpeg,corrupt=every:1"))
+        defer { run.signal(SIGKILL) }
+        // The warning about the first corrupt frame comes with the first one held back.
+        try #require(run.waitUntil { lines in lines.contains { ($0["message"] as? String ?? "").contains("corrupt frame") } },
+                     "\(run.stderrText)")
+        run.signal(SIGINT)
+        let status = run.wait(timeout: 60)
+        // The signal may come after the start timeout on a slow machine: either way the
+        // count is there (a result line) or the run gave up with the count in its message.
+        let last = try #require(run.jsonLines.last)
+        if status == 0 {
+            #expect(last["reason"] as? String == "signal")
+            #expect((last["corrupt_frames"] as? Int ?? 0) > 0, "\(last)")
+        } else {
+            #expect(status == 79, "\(run.stderrText)")
+            #expect((last["message"] as? String ?? "").contains("corrupt"), "\(last)")
+        }
+        #expect(folder.contents.isEmpty, "left \(folder.contents)")
+    }
 }

@@ -72,11 +72,12 @@ import Testing
         #expect(folder.contents == ["movie.mp4"])
     }
 
-    /// A second signal aborts at once (exit 130): the file is not finalised but plays,
-    /// and every count in the result describes what is in the file, not what entered the
-    /// encoder (the muxer had not written the last fragment).
+    /// A third signal aborts at once (exit 130): the file is not finalised but plays, it
+    /// stays under its temporary name (never under OUTPUT: it is not finished), and every
+    /// count in the result describes what is in the file, not what entered the encoder
+    /// (the muxer had not written the last fragment).
     @Test(arguments: ["mp4", "mkv"])
-    func secondSignalAbortsAndTheResultDescribesTheFile(container: String) throws {
+    func thirdSignalAbortsAndTheResultDescribesTheFile(container: String) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let output = folder.path("movie.\(container)")
@@ -84,25 +85,78 @@ import Testing
         let run = try CamrecBinary.start(["--device", "test", "--size", "320x240", "--fps", "30", "--max-duration", "none",
                                           "--control", socket, "--json", output])
         try #require(RecordingWait.frames(75, socket: socket), "\(run.stderrText)")
-        // Two different signals while camrec is stopped are both pending when it goes on:
+        // Three different signals while camrec is stopped are all pending when it goes on:
         // they arrive together, however loaded the machine (two SIGINTs would merge into one).
         run.signal(SIGSTOP)
         run.signal(SIGINT)
         run.signal(SIGTERM)
+        run.signal(SIGHUP)
         run.signal(SIGCONT)
         #expect(run.wait() == 130, "\(run.stderrText)")
         let result = try #require(run.jsonLines.last)
         #expect(result["reason"] as? String == "aborted")
         let file = try #require((result["files"] as? [[String: Any]])?.first)
-        #expect(file["path"] as? String == output)
-        let probe = try MediaProbe.probe(output)
+        let partial = try #require(run.lines(type: "started").first?["partial_path"] as? String)
+        #expect(file["path"] as? String == partial, "an aborted movie is not published under OUTPUT")
+        #expect(!FileManager.default.fileExists(atPath: output), "nothing unfinished under the final name")
+        #expect((result["message"] as? String ?? "").contains("camrec recover \(partial)"), "\(result)")
+        let probe = try MediaProbe.probe(partial)
         #expect(probe.frames >= 30, "only \(probe.frames) frames after 2.5 s")
         #expect(file["frames"] as? Int == probe.frames, "the result says \(file["frames"] ?? "nil"), the file holds \(probe.frames)")
         let duration = try #require(file["duration"] as? Double)
         #expect(abs(duration - Double(probe.frames) / 30) < 0.002, "the result says \(duration) s for \(probe.frames) frames")
-        #expect(file["bytes"] as? Int == Int(OutputFileSize.of(output)))
+        #expect(file["bytes"] as? Int == Int(OutputFileSize.of(partial)))
+        #expect(try MediaProbe.decodeErrors(partial).isEmpty)
+        #expect(folder.contents == [URL(fileURLWithPath: partial).lastPathComponent])
+    }
+
+    /// Issue 29 item 3: GNU `timeout`, systemd and a shell's job control send SIGTERM to
+    /// camrec and then to its whole process group. Two stop signals that arrive together
+    /// (made certain here by stopping camrec while they are sent) stop and finalise: exit
+    /// 0, the movie finalised under OUTPUT.
+    @Test(arguments: ["mp4", "mkv"])
+    func item3_twoSignalsAtOnceFinalise(container: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let output = folder.path("movie.\(container)")
+        let socket = folder.path("control")
+        let run = try CamrecBinary.start(["--device", "test", "--size", "320x240", "--fps", "30", "--max-duration", "none",
+                                          "--control", socket, "--json", output])
+        try #require(RecordingWait.frames(45, socket: socket), "\(run.stderrText)")
+        run.signal(SIGSTOP)
+        run.signal(SIGTERM)
+        run.signal(SIGINT)
+        run.signal(SIGCONT)
+        #expect(run.wait() == 0, "\(run.stderrText)")
+        let result = try #require(run.jsonLines.last)
+        #expect(result["reason"] as? String == "signal")
+        let probe = try MediaProbe.probe(output)
+        #expect(probe.frames >= 45)
         #expect(try MediaProbe.decodeErrors(output).isEmpty)
-        #expect(folder.contents == ["movie.\(container)"])
+        if container == "mp4" {
+            #expect(!(try MediaProbe.topLevelBoxes(output)).contains("moof"), "finalised, not kept as written")
+        }
+    }
+
+    /// Issue 29 item 3, with the real wrapper: `timeout` signals camrec and then its process
+    /// group. Whenever it fires, camrec finalises (exit 0, reason `signal`), never aborts.
+    @Test func item3_gnuTimeoutFinalises() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let output = folder.path("movie.mp4")
+        let result = try ChildProcess.run("/usr/bin/timeout", ["--preserve-status", "4", CamrecBinary.url.path,
+                                                               "--device", "test", "--size", "320x240", "--max-duration", "none",
+                                                               "--json", output], timeout: 60)
+        JSONLog.record(arguments: ["--device", "test", "--size", "320x240", "--max-duration", "none", "--json", output],
+                       stdout: result.stdout)
+        #expect(result.status == 0, "\(result.stderr)")
+        let last = try #require(JSONLines.parse(result).last)
+        #expect(last["reason"] as? String == "signal", "\(last)")
+        for file in last["files"] as? [[String: Any]] ?? [] {
+            #expect(file["path"] as? String == output)
+            #expect(!(try MediaProbe.topLevelBoxes(output)).contains("moof"), "finalised, not kept as written")
+        }
+        #expect(!folder.contents.contains { $0.contains(".partial") }, "\(folder.contents)")
     }
 
     /// kill -9 leaves the partial file; it plays, with at most about a second lost: the

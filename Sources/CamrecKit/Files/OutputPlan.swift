@@ -185,9 +185,10 @@ final class OutputPlan: Sendable {
 
     /// Movie `index` could not be finalised (an abort, a full disk, a wedged muxer):
     /// keeps what plays of it, measured from the file, with a torn tail cut off, under its
-    /// final name when it can be moved there. Returns nil (and removes the file) when
+    /// final name when it can be moved there (and `publish`: an aborted movie stays under
+    /// its temporary name, for `camrec recover`). Returns nil (and removes the file) when
     /// nothing of it plays; `note` is set when the file had to stay under its temporary name.
-    func keepUnfinalised(_ index: Int) -> (file: ResultFile, note: String?)? {
+    func keepUnfinalised(_ index: Int, publish: Bool = true) -> (file: ResultFile, note: String?)? {
         guard let movie = state.withLock({ $0.movies.indices.contains(index) ? $0.movies[index] : nil }),
               !movie.committed else { return nil }
         guard let measured = UnfinalisedMovie.measure(path: movie.file.partialPath, container: container,
@@ -199,11 +200,15 @@ final class OutputPlan: Sendable {
         measured.cutTornTail(of: movie.file.partialPath)
         var path = movie.file.finalPath
         var note: String?
-        do {
-            try movie.file.commit()
-        } catch {
+        if !publish {
             path = movie.file.partialPath
-            note = error.message
+        } else {
+            do {
+                try movie.file.commit()
+            } catch {
+                path = movie.file.partialPath
+                note = error.message
+            }
         }
         let bytes = OutputFile.size(of: path)
         state.withLock { state in

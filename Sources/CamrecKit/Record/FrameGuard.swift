@@ -11,6 +11,8 @@ import Synchronization
 final class FrameGuard: Sendable {
     private let kind: FrameCheck.Kind
     private let corrupt = Atomic<UInt64>(0)
+    private let empty = Atomic<UInt64>(0)
+    private let good = Atomic<UInt64>(0)
 
     init(kind: FrameCheck.Kind) {
         self.kind = kind
@@ -47,9 +49,11 @@ final class FrameGuard: Sendable {
         }
         switch verdict {
         case .good:
+            good.wrappingAdd(1, ordering: .relaxed)
             return .pass
         case .empty:
-            return .drop   // counted by the gate, as the gap it leaves
+            empty.wrappingAdd(1, ordering: .relaxed)
+            return .drop   // counted by the gate too, as the gap it leaves
         case .corrupt:
             if corrupt.wrappingAdd(1, ordering: .relaxed).oldValue == 0 { onFirstCorrupt() }
             return .drop
@@ -58,4 +62,8 @@ final class FrameGuard: Sendable {
 
     /// Corrupt frames held back so far.
     var corruptFrames: UInt64 { corrupt.load(ordering: .relaxed) }
+    /// Empty frames held back so far.
+    var emptyFrames: UInt64 { empty.load(ordering: .relaxed) }
+    /// Frames let through so far.
+    var goodFrames: UInt64 { good.load(ordering: .relaxed) }
 }

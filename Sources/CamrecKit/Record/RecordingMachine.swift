@@ -5,12 +5,15 @@ import GStreamer
 /// every transition is tested without GStreamer.
 ///
 /// States and their transitions:
-/// - `recording`: the limit, a stop request or a lost camera → `stopping` (EOS sent, or
+/// - `recording`: no usable frame from the camera within `startTimeout` → `done` (no
+///   usable frame); the limit, a stop request or a lost camera → `stopping` (EOS sent, or
 ///   sent by the source itself); one of a canvas's cameras lost while others deliver →
-///   `recording` (a warning; the run ends as `cameraLost`); a second stop request at once, a full disk → `done`
+///   `recording` (a warning; the run ends as `cameraLost`); three stop requests at once, a full disk → `done`
 ///   (kept unfinalised); an error before the first frame or any other error → `done`
 ///   (failed); EOS (the source ended by itself) → `done` (finalised).
-/// - `stopping`: EOS → `done` (finalised); a second stop request → `done` (aborted);
+/// - `stopping`: EOS → `done` (finalised); a second stop request → `stopping` (a warning:
+///   wrappers such as `timeout` and systemd signal the child and then its whole process
+///   group, so a second request is no sign of impatience); a third → `done` (aborted);
 ///   the finalise deadline passes → `done` (kept unfinalised); more errors from the lost
 ///   camera are ignored.
 /// - `done`: every event is ignored.
@@ -18,8 +21,16 @@ struct RecordingMachine {
     /// How long finalising may take before the file is kept as it is: a pipeline that
     /// never delivers EOS (a wedged element) must not hang a script.
     static let finaliseTimeout: Duration = .seconds(10)
+    /// How long a camera may take to deliver its first usable frame (one that is neither
+    /// empty nor corrupt) before the run gives up: a camera that sends only broken frames
+    /// must not make a script wait for ever.
+    static let startTimeout: Duration = .seconds(5)
     /// How often progress is reported.
     static let progressInterval: Duration = .milliseconds(500)
+    /// The stop requests that abort a stop under way: the first stops, the second (a
+    /// wrapper's signal to the process group, arriving within milliseconds of the first)
+    /// is only warned about, the third aborts.
+    static let abortRequests = 3
 
     enum State: Equatable {
         case recording
@@ -54,6 +65,8 @@ struct RecordingMachine {
         case warning(String)
         /// The first corrupt camera frame was held back.
         case firstCorruptFrame
+        /// The camera's first usable frame went through.
+        case firstUsableFrame
     }
 
     enum Action: Equatable {
@@ -69,6 +82,8 @@ struct RecordingMachine {
         case keepUnfinalised(StopReason, cause: String)
         /// Stop and fail with this error.
         case fail(GStreamerError)
+        /// Stop: the camera delivered no usable frame within `startTimeout`.
+        case noUsableFrame
     }
 
     /// What the machine reports to the caller.
@@ -82,11 +97,16 @@ struct RecordingMachine {
     private(set) var state: State = .recording
     private var lastProgress: ContinuousClock.Instant
     private var lostMessage: String?
+    /// The stop requests acted on so far (each wake may repeat a count already seen).
+    private var stopRequestsSeen = 0
+    /// When the run gives up waiting for a usable frame; nil once one came.
+    private var startDeadline: ContinuousClock.Instant?
     /// The canvas cameras lost while the movie went on (and not back), with their errors.
     private var canvasLost: [(camera: String, message: String)] = []
 
     init(start: ContinuousClock.Instant) {
         lastProgress = start
+        startDeadline = start + Self.startTimeout
     }
 
     /// Whether the run is over (an action that ends it was returned).
@@ -100,6 +120,10 @@ struct RecordingMachine {
                 state = .done
                 return [.keepUnfinalised(reason, cause: "the pipeline did not finalise the file within 10 s")]
             }
+            if state == .recording, let startDeadline, now > startDeadline {
+                state = .done
+                return [.noUsableFrame]
+            }
             guard now - lastProgress >= Self.progressInterval else { return [] }
             defer { lastProgress = now }
             return [.reportProgress(since: now - lastProgress)]
@@ -109,11 +133,18 @@ struct RecordingMachine {
             return beginStop(.maxDuration, at: now) + [.sendEndOfStream]
 
         case .stopRequested(let reason, let count, let now):
-            if count > 1 {
+            guard count > stopRequestsSeen else { return [] }
+            let before = stopRequestsSeen
+            stopRequestsSeen = count
+            if count >= Self.abortRequests {
                 state = .done
                 return [.keepUnfinalised(.aborted, cause: "aborted")]
             }
-            guard state == .recording else { return [] }
+            guard state == .recording else {
+                // Asked again while finalising: said once, then the finalising goes on.
+                guard before < Self.abortRequests - 1, count == Self.abortRequests - 1 else { return [] }
+                return [.report(.warning("asked again to stop: still finalising the movie (at most \(Self.finaliseTimeout.components.seconds) s); one more signal aborts without finalising"))]
+            }
             return beginStop(reason, at: now) + [.sendEndOfStream]
 
         case .endOfStream:
@@ -166,6 +197,10 @@ struct RecordingMachine {
 
         case .warning(let text):
             return [.report(.warning(text))]
+
+        case .firstUsableFrame:
+            startDeadline = nil
+            return []
 
         case .firstCorruptFrame:
             return [.report(.warning("the camera delivered a corrupt frame (cut short): corrupt frames are left out of the movie and stills, and counted (corrupt_frames)"))]

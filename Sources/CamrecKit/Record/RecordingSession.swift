@@ -473,6 +473,16 @@ final class RecordingSession {
 
     private var corruptFrames: UInt64 { frameGuard?.corruptFrames ?? 0 }
 
+    /// The camera sent nothing usable within the start timeout: what it did send, and what to try.
+    private func noUsableFrameError() -> CamrecError {
+        let seconds = RecordingMachine.startTimeout.components.seconds
+        let corrupt = frameGuard?.corruptFrames ?? 0
+        let empty = frameGuard?.emptyFrames ?? 0
+        let what = corrupt + empty == 0 ? "no frame" : "only broken frames (\(corrupt) corrupt, \(empty) empty)"
+        return CamrecError(.cameraLost, "the camera delivered \(what) within \(seconds) s, so nothing was recorded: "
+                           + "check its cable and that no other program changes its settings, try another --format or --size, or unplug and replug it")
+    }
+
     private var frameDuration: Double { 1 / max(config.rate.framesPerSecond, 1) }
 
     /// Reads the bus until the file is finalised (EOS), aborted, or failed: translates each
@@ -481,6 +491,7 @@ final class RecordingSession {
     /// its actions.
     private func loop(events: @escaping @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
         var machine = RecordingMachine(start: .now)
+        var sawUsableFrame = false
         var lastFrames = 0
         var freeMemory = FreeMemory()
         while true {
@@ -498,6 +509,10 @@ final class RecordingSession {
             actions += message.flatMap { event(for: $0, at: now) }.map { machine.handle($0) } ?? []
             if case .application(_, CellReconnection.wake)? = message, let cellReconnection {
                 for event in cellsBack(cellReconnection.takeBack()) { actions += machine.handle(event) }
+            }
+            if !sawUsableFrame, frameGuard.map({ $0.goodFrames > 0 }) ?? true {
+                sawUsableFrame = true
+                actions += machine.handle(.firstUsableFrame)
             }
             actions += machine.handle(.tick(now))
             if let settled = gate.takeSettleOutcome() { events(.settled(settled)) }
@@ -533,6 +548,10 @@ final class RecordingSession {
                     _ = stopPipeline()
                     if gate.frames == 0 { plan.discardOpen() }
                     throw FailureMapping.camrecError(for: error, camera: camera)
+                case .noUsableFrame:
+                    _ = stopPipeline()
+                    plan.discardOpen()
+                    throw noUsableFrameError()
                 }
             }
         }
@@ -709,7 +728,7 @@ final class RecordingSession {
             plan.discardOpen()
             if requested == .signal || requested == .control {
                 // Asked to stop before the first frame came: nothing to keep, nothing wrong.
-                return RecordingResult(reason: reason, files: stillFiles, droppedFrames: 0,
+                return RecordingResult(reason: reason, files: stillFiles, droppedFrames: 0, corruptFrames: corruptFrames,
                                        message: "stopped before the first frame: no movie was made")
             }
             throw CamrecError(.failure, "no frames were recorded: the source delivered nothing")
@@ -738,11 +757,16 @@ final class RecordingSession {
         let stillFiles = stopPipeline()
         var notes: [String] = []
         var keptNow = 0
+        // An aborted movie is not finished: it stays under its temporary name, never under
+        // OUTPUT, for `camrec recover` to finalise.
+        let publish = reason != .aborted
+        var keptPartials: [String] = []
         for index in plan.openMovies {
-            if let kept = plan.keepUnfinalised(index) {
+            if let kept = plan.keepUnfinalised(index, publish: publish) {
                 committed.append(kept.file)
                 keptNow += 1
                 if let note = kept.note { notes.append(note) }
+                if !publish { keptPartials.append(kept.file.path) }
             }
         }
         guard gate.frames > 0, keptNow > 0 || config.standby else {
@@ -754,6 +778,10 @@ final class RecordingSession {
                                    corruptFrames: corruptFrames, message: note)
         }
         var note = cause + ": the recording so far is kept as written, not finalised (it plays)"
+        if !keptPartials.isEmpty {
+            let names = keptPartials.joined(separator: " ")
+            note = cause + ": the recording so far is kept unfinalised in \(names) (it plays; camrec recover \(names) finalises it)"
+        }
         if config.standby { note = cause + ": the clips made so far are kept" }
         for problem in notes { note += "; \(problem)" }
         return RecordingResult(reason: reason, files: committed + stillFiles, droppedFrames: gate.droppedFrames,

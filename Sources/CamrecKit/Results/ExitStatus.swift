@@ -24,7 +24,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case permissionDenied = 77
     /// The camera went away mid-recording; what was recorded so far is kept and playable.
     case cameraLost = 79
-    /// A second signal stopped the recording at once; the file was not finalised but plays.
+    /// A third signal stopped the recording at once; the file was not finalised but plays.
     case aborted = 130
 
     /// A short description for the help text and README table.
@@ -41,7 +41,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .cameraBusy: "camera busy: another program is using it"
         case .permissionDenied: "permission denied opening the camera"
         case .cameraLost: "camera lost mid-recording (the recording so far is kept)"
-        case .aborted: "aborted: record, by a second signal (the file is kept, not finalised, and plays); trim, by a signal (nothing is left behind)"
+        case .aborted: "aborted: record, by a third signal (the file is kept under its .partial name, not finalised, and plays); trim, by a signal (nothing is left behind)"
         }
     }
 }

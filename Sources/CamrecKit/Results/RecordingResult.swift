@@ -10,7 +10,7 @@ public enum StopReason: String, Sendable, Codable, Equatable {
     case cameraLost = "camera-lost"
     /// The disk filled up; the movie so far was kept.
     case diskFull = "disk-full"
-    /// A second signal stopped at once, without finalising (the file still plays).
+    /// A third signal stopped at once, without finalising (the file still plays).
     case aborted
     /// Something failed.
     case error

@@ -181,11 +181,11 @@ public final class MultiCameraRecorder: Sendable {
                     outcome = .failure(error)
                 }
                 // Ended before the movies started: the others would wait for it for ever.
-                // They are stopped at once, without finalising (two requests): they hold
+                // They are stopped at once, without finalising (abort's requests): they hold
                 // no frame, and a muxer that has caps but no buffer fails its finalising
                 // (GStreamer-CRITICAL in mp4mux).
                 if barrier.start == nil {
-                    for other in recorders where other !== recorder { other.requestStop(.control, requests: 2) }
+                    for other in recorders where other !== recorder { other.requestStop(.control, requests: RecordingMachine.abortRequests) }
                 } else if allOrNothing, Self.endsTheRun(outcome) {
                     // --all-or-nothing: the others stop too, their movies finalised.
                     merger.note(.warning("--all-or-nothing: \(merger.name(index)) ended, so the other cameras stop too"))
