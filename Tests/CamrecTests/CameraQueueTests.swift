@@ -96,6 +96,38 @@ import Testing
         try expectStamps(URL(fileURLWithPath: movie), Array(0..<30))
     }
 
+    /// Issue 29 item 15: a camera's own stream stored as it comes (passthrough) gets the same
+    /// protection. Its frames, waiting in the record queue behind a slow muxer branch (15
+    /// frames a second here) and in the stills' appsink, held the camera's buffers (9 at
+    /// 720p): a capture thread then held for 7 frame intervals left the camera without a
+    /// queued buffer (MJPEG lost frame 18 before the fix; H.264's parser already hands on
+    /// buffers of its own). Compressed frames are now sent on as copies, so the camera
+    /// keeps all of its buffers.
+    @Test(arguments: ["h264", "mjpeg"])
+    func item15_passthroughFramesNeverHoldTheCamerasBuffers(format: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let template = folder.path("slow.pipeline")
+        let builtIn = try String(contentsOf: VirtualCameraEnvironment.packageRoot.appendingPathComponent("pipelines/record.pipeline"),
+                                 encoding: .utf8)
+        try builtIn.replacingOccurrences(of: "{decode_record} {encode}", with: "{decode_record} ! identity sleep-time=66000 {encode}")
+            .write(toFile: template, atomically: true, encoding: .utf8)
+        let movie = folder.path("slow.mkv")
+        let run = try CamrecBinary.run(["--device", "/dev/video0", "--size", "1280x720", "--fps", "30", "--codec", "copy",
+                                        "--pipeline", template, "--max-duration", "2", "--json", movie],
+                                       environment: env(spec: "/dev/video0,formats=\(format),sizes=1280x720@30,trace=buffers,starve=7@12"),
+                                       timeout: 120)
+        #expect(run.status == 0, "\(run.stderr)")
+        let trace = CameraTrace(run.stderr)
+        #expect(trace.buffers == [9], "\(run.stderr)")
+        // Frames after the movie's 60 (the camera streams on while the slow branch drains)
+        // are not the movie's.
+        #expect(trace.lost.filter { $0 < 60 }.isEmpty, "frames the camera lost: \(trace.lost)")
+        let result = try #require(JSONLines.parse(run).last)
+        #expect(result["dropped_frames"] as? Int == 0, "\(result)")
+        try expectStamps(URL(fileURLWithPath: movie), Array(0..<60))
+    }
+
     /// The control: the same pipeline (camrec's own `--print-pipeline`) run by gst-launch-1.0
     /// has v4l2src's 4 buffers, so the camera fills at most 4 of the 10 frames due while the
     /// capture thread is held and loses the other 6 or more.

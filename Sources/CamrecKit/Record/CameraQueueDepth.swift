@@ -25,6 +25,11 @@ import GStreamer
 /// ffmpeg does when its queue runs low: once the record queue holds `copyFrom` frames,
 /// each new frame goes on as a copy and its camera buffer goes straight back, which keeps
 /// at least half the queue with the camera whatever the encoder's backlog.
+///
+/// A compressed frame (MJPEG, H.264) is small beside its driver buffer, which is sized for
+/// the largest frame: it is always sent on as a copy, and its buffer goes back to the
+/// camera at once. Stored as it comes (`--codec copy`) or held by a canvas's cell queue, a
+/// camera buffer would otherwise wait in a queue for the muxer, the decoder or a still.
 public struct CameraQueueDepth: Sendable, Equatable {
     /// How long the camera can go on capturing while the capture thread waits for a CPU.
     public static let reachNanoseconds: UInt64 = 500_000_000
@@ -41,6 +46,9 @@ public struct CameraQueueDepth: Sendable, Equatable {
 
     /// Buffers to ask the camera for.
     public let buffers: Int
+    /// Whether every frame is sent on as a copy (compressed frames), not only those that
+    /// find the record queue backed up.
+    public var copiesEveryFrame = false
 
     /// The depth for a camera delivering `framesPerSecond` in buffers of `frameBytes`:
     /// `reachNanoseconds` of frames, at most `budgetBytes` of them, between `fewest` and `most`.
@@ -58,7 +66,7 @@ public struct CameraQueueDepth: Sendable, Equatable {
     }
 
     /// Frames in the record queue from which camera frames are sent on as copies.
-    var copyFrom: Int { buffers / 2 }
+    var copyFrom: Int { copiesEveryFrame ? 0 : buffers / 2 }
 
     /// The minimum the allocation query must carry for `v4l2src` to ask for `buffers`.
     var queryMinimum: Int { buffers - Self.v4l2srcSpare }
@@ -87,8 +95,24 @@ public struct CameraQueueDepth: Sendable, Equatable {
     /// `pipeline` for `source`, watching the queue named "record"; nil for the test pattern.
     static func install(for source: VideoSource, in pipeline: Pipeline) throws(GStreamerError) -> Probes? {
         guard case .camera(_, let format) = source else { return nil }
-        return try install(CameraQueueDepth(framesPerSecond: format.rate.framesPerSecond, frameBytes: frameBytes(of: format)),
-                           on: pipeline.element(named: "src"), recordQueue: try? pipeline.element(named: "record"))
+        return try install(CameraQueueDepth(for: format), on: pipeline.element(named: "src"),
+                           recordQueue: try? pipeline.element(named: "record"))
+    }
+
+    /// The depth for `format`, copying every frame when it is compressed.
+    init(for format: CameraFormat) {
+        self.init(framesPerSecond: format.rate.framesPerSecond, frameBytes: Self.frameBytes(of: format))
+        copiesEveryFrame = format.decoding != .none
+    }
+
+    /// Installs the probes on every camera of a canvas (`--layout`): elements `cameraN`, each
+    /// watching its cell's queue `cellN`.
+    static func install(for composition: Composition, in pipeline: Pipeline) -> [Probes] {
+        composition.cameras.enumerated().compactMap { index, camera in
+            guard let element = try? pipeline.element(named: "camera\(index + 1)") else { return nil }
+            return try? install(CameraQueueDepth(for: camera.format), on: element,
+                                recordQueue: try? pipeline.element(named: "cell\(index + 1)"))
+        }
     }
 
     /// Installs the probes on `camera`'s source pad; nil when `camera` is not a `v4l2src`.
@@ -112,12 +136,20 @@ public struct CameraQueueDepth: Sendable, Equatable {
             return .handled
         }
         let copyFrom = UInt64(depth.copyFrom)
-        let copies = recordQueue.map { queue in
-            pad.addProbe(.buffer) { info in
-                guard let buffer = info.buffer, let level = queue.unsignedProperty("current-level-buffers"),
-                      level >= copyFrom, let copy = buffer.deepCopy()
-                else { return .pass }
+        let copies: ProbeToken?
+        if depth.copiesEveryFrame {
+            copies = pad.addProbe(.buffer) { info in
+                guard let copy = info.buffer?.deepCopy() else { return .pass }
                 return .replace(copy)
+            }
+        } else {
+            copies = recordQueue.map { queue in
+                pad.addProbe(.buffer) { info in
+                    guard let buffer = info.buffer, let level = queue.unsignedProperty("current-level-buffers"),
+                          level >= copyFrom, let copy = buffer.deepCopy()
+                    else { return .pass }
+                    return .replace(copy)
+                }
             }
         }
         return Probes(allocation: allocation, copies: copies)

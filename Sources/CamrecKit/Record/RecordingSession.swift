@@ -34,6 +34,8 @@ final class RecordingSession {
     private var lostCells: Set<Int> = []
     /// Has v4l2src queue `CameraQueueDepth` buffers with the camera instead of 4.
     private let cameraQueue: CameraQueueDepth.Probes?
+    /// The same for each camera of a canvas (`--layout`).
+    private let cellQueues: [CameraQueueDepth.Probes]
     private let commandLine: String
     private let stillSink: AppSink
     /// `--layout`: each camera's newest whole frame (for its own stills), and which camera
@@ -161,7 +163,13 @@ final class RecordingSession {
         } catch {
             throw CamrecError(.usage, "the pipeline template needs a source named 'src' (\(error))")
         }
-        cameraQueue = config.composition != nil ? nil : try? CameraQueueDepth.install(for: config.source, in: pipeline)
+        if let composition = config.composition {
+            cameraQueue = nil
+            cellQueues = CameraQueueDepth.install(for: composition, in: pipeline)
+        } else {
+            cameraQueue = try? CameraQueueDepth.install(for: config.source, in: pipeline)
+            cellQueues = []
+        }
         if config.clips != nil {
             do {
                 clipSink = try AppSink(pipeline.element(named: "clipfeed"))
