@@ -45,7 +45,9 @@ import Testing
         #expect(ServeSettings.isLoopback("localhost"))
         #expect(!ServeSettings.isLoopback("0.0.0.0") && !ServeSettings.isLoopback("192.168.1.20") && !ServeSettings.isLoopback("::"))
         #expect(ServeSettings(port: 8554).url(port: 8554) == "rtsp://127.0.0.1:8554/live")
-        #expect(ServeSettings(address: "::", port: 0).url(port: 40000) == "rtsp://[::]:40000/live")
+        // A wildcard address is no URL a client can use: one of the machine's (ServeURLTests).
+        #expect(ServeSettings(address: "::", port: 0).url(port: 40000).hasSuffix(":40000/live"))
+        #expect(!ServeSettings(address: "::", port: 0).url(port: 40000).contains("[::]"))
     }
 
     @Test func theSoundEncoderOutputIsTappedBeforeTheMuxer() throws {
