@@ -26,11 +26,10 @@ public struct AVCAccessUnits: Sendable {
     /// NAL units longer than this are taken as garbage, not as a frame.
     static let largestUnit: UInt64 = 64 << 20
 
-    /// Walks `start..<end` of `file`. With `endIsBoundary` (the range is a whole box), a frame
-    /// reaching `end` exactly is whole; otherwise (data running to the end of a torn file)
-    /// the last frame is kept only when another frame begins after it, as it may lack slices.
-    public static func walk(_ file: SampleFile, from start: UInt64, to end: UInt64,
-                            endIsBoundary: Bool) -> AVCAccessUnits {
+    /// Walks `start..<end` of `file`. The last frame is kept when its last NAL unit ends
+    /// exactly at `end`: mp4mux hands each frame to the file sink as one buffer, written by
+    /// one `write`, so a frame cut short ends inside a NAL unit, not between two.
+    public static func walk(_ file: SampleFile, from start: UInt64, to end: UInt64) -> AVCAccessUnits {
         var result = AVCAccessUnits(end: start)
         var offset = start
         var current: (offset: UInt64, sync: Bool, hasSlice: Bool)?
@@ -66,7 +65,7 @@ public struct AVCAccessUnits: Sendable {
             }
             offset += 4 + length
         }
-        if endIsBoundary, offset == end { close(at: offset) }
+        if offset == end { close(at: offset) }
         return result
     }
 }

@@ -101,7 +101,7 @@ public struct CompleteFragments: Sendable {
         if !reader.stopped, builders.count == 1, builders[0].template.isVideo,
            ["avc1", "avc3"].contains(builders[0].template.format),
            let tail = layout.data.last, tail.start >= reader.completeEnd {
-            let walk = AVCAccessUnits.walk(file, from: tail.start, to: tail.end, endIsBoundary: tail.end < file.size)
+            let walk = AVCAccessUnits.walk(file, from: tail.start, to: tail.end)
             unindexed = builders[0].takeUnindexed(walk.units, frameDuration: nil)
             if unindexed > 0 { reader.completeEnd = max(reader.completeEnd, walk.end) }
         }
@@ -119,7 +119,7 @@ public struct CompleteFragments: Sendable {
     /// their NAL units, and described from their own parameter sets (H.264 only).
     private static func unindexed(file: SampleFile, layout: FileLayout) throws(MP4Error) -> CompleteFragments {
         guard let range = layout.data.first else { throw MP4Error("the file has no movie box (moov)") }
-        let walk = AVCAccessUnits.walk(file, from: range.start, to: range.end, endIsBoundary: range.end < file.size)
+        let walk = AVCAccessUnits.walk(file, from: range.start, to: range.end)
         let units = walk.units.drop { !$0.isSync }
         guard !units.isEmpty, let sps = walk.sequenceParameterSet, let pps = walk.pictureParameterSet,
               let made = UnindexedTrack.template(id: 1, sequenceParameterSet: sps, pictureParameterSet: pps)
