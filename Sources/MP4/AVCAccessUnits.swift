@@ -43,12 +43,16 @@ public struct AVCAccessUnits: Sendable {
             let length = UInt64(header[0]) << 24 | UInt64(header[1]) << 16 | UInt64(header[2]) << 8 | UInt64(header[3])
             let type = header[4] & 0x1F
             // forbidden_zero_bit, and the types H.264 defines (24-31 never appear in MP4).
-            guard length > 0, length <= largestUnit, length <= end - offset - 4, header[4] & 0x80 == 0,
-                  (1...23).contains(type) else { break }
+            guard length > 0, length <= largestUnit, header[4] & 0x80 == 0, (1...23).contains(type) else { break }
             let isSlice = type == 1 || type == 5
             // A slice's first bit is first_mb_in_slice's Exp-Golomb code: 1 means 0.
             let firstSlice = isSlice && header.count > 5 && length > 1 && header[5] & 0x80 != 0
             let startsUnit = type == 9 || (6...18).contains(type) && type != 10 && type != 11 || firstSlice
+            guard length <= end - offset - 4 else {
+                // Cut short: the frame before is whole if this NAL unit began the next one.
+                if startsUnit { close(at: offset) }
+                break
+            }
             if current == nil || (startsUnit && current?.hasSlice == true) {
                 close(at: offset)
                 current = (offset, false, false)
