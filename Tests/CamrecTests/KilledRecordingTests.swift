@@ -92,7 +92,9 @@ import Testing
                 "\(context): \(lost.count) of \(delivered.count) delivered frames lost (\(lost.sorted())); kept \(kept.mapValues(\.count))")
     }
 
-    @Test(arguments: ["mp4", "mkv"])
+    /// (MP4 only: a Matroska file needs no index to be read, and at this size filesink's
+    /// old buffering lost less than a second of it here; segments test it below.)
+    @Test(arguments: ["mp4"])
     func item4_killInFirstSecondOfRecordingLosesAtMostOneSecond(_ container: String) throws {
         for round in 0..<3 {
             let folder = try TemporaryFolder()
