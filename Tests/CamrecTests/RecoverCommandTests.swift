@@ -61,7 +61,9 @@ import Testing
         // What was whole on disk: ffmpeg reads the complete fragments or blocks of the partial
         // file (how much the muxer had written by the kill is the recorder's business).
         let onDisk = frames(partial)
-        #expect(onDisk > 0 && onDisk <= reported, "\(onDisk) of \(reported) frames on disk")
+        // (The movie's file sink writes every frame as it comes: frames let in between the
+        // status reply and the kill are on disk too.)
+        #expect(onDisk > 0 && onDisk <= reported + 30, "\(onDisk) of \(reported) frames on disk")
         let before = try digest(partial)
         let run = try recover(["--json", partial])
         #expect(run.status == 0, "\(run.stderr)")
