@@ -42,10 +42,17 @@ extension Box {
     /// (a large `mdat` is skipped, not read). Works on plain and fragmented movies alike;
     /// it stops at a box that runs past the end of the file (a torn tail).
     public static func topLevel(in file: SampleFile) throws(MP4Error) -> [Box] {
+        try sequence(in: file, from: 0, to: file.size)
+    }
+
+    /// The boxes laid one after another from `start` to `end` of a file (the top level, or
+    /// the inside of a box), read header by header; it stops at a box that runs past `end`.
+    public static func sequence(in file: SampleFile, from start: UInt64, to end: UInt64) throws(MP4Error) -> [Box] {
         var boxes: [Box] = []
-        var offset: UInt64 = 0
-        while offset + 8 <= file.size {
-            let header = try file.read(offset: offset, count: Int(min(16, file.size - offset)))
+        var offset = start
+        let end = min(end, file.size)
+        while offset + 8 <= end {
+            let header = try file.read(offset: offset, count: Int(min(16, end - offset)))
             var reader = ByteReader(header)
             guard let size32 = reader.uint32(), let type = reader.fourCC() else { break }
             var size = UInt64(size32)
@@ -55,10 +62,10 @@ extension Box {
                 size = large
                 headerSize = 16
             } else if size32 == 0 {
-                size = file.size - offset
+                size = end - offset
             }
             // Compared without adding: a garbage 64-bit size must not overflow.
-            guard size >= headerSize, size <= file.size - offset else { break }
+            guard size >= headerSize, size <= end - offset else { break }
             boxes.append(Box(type: type, start: Int(offset), payloadStart: Int(offset + headerSize), end: Int(offset + size)))
             offset += size
         }

@@ -28,20 +28,32 @@ public struct CompleteFragments: Sendable {
     public var fileSize: UInt64
     /// The movie box's dates and tags.
     public var metadata: MovieMetadata
+    /// Frames that no box indexed, found by walking their H.264 data (the first fragment
+    /// of a file killed before its first `moov`, or the fragment being written).
+    public var unindexedFrames: Int = 0
+    /// Whether those frames' times assume 30 frames per second (their stream gave no rate).
+    public var assumedFrameRate = false
 
     /// Reads the movie at `path`.
     ///
-    /// - Throws: ``MP4Error`` when the file cannot be read, has no whole movie box, or the
-    ///   movie box is corrupt or describes what cannot be copied (several sample descriptions).
+    /// A movie box renamed `hoov` (finalising was cut short) is read as the movie box; a file
+    /// with none at all is read as H.264 frames that index themselves.
+    ///
+    /// - Throws: ``MP4Error`` when the file cannot be read, has no whole movie box and no
+    ///   H.264 frames with their parameter sets, or the movie box is corrupt or describes
+    ///   what cannot be copied (several sample descriptions).
     public static func read(path: String) throws(MP4Error) -> CompleteFragments {
         let file = try SampleFile(path: path)
-        let layout = try FileLayout(file: file)
-        guard let moovBox = layout.boxes.first("moov") else {
-            throw MP4Error("the file has no movie box (moov)")
+        var layout = try FileLayout(file: file)
+        if let cut = try layout.finalisationCutShort() { layout = cut }
+        // A `hoov` is the first movie box, renamed when finalising began (see FileLayout).
+        guard let moovBox = layout.boxes.first("moov") ?? layout.boxes.first("hoov") else {
+            return try unindexed(file: file, layout: layout)
         }
         let moovSize = moovBox.end - moovBox.start
         guard moovSize < 1 << 30 else { throw MP4Error("the movie box is too large") }
-        let moov = try file.read(offset: UInt64(moovBox.start), count: moovSize)
+        var moov = try file.read(offset: UInt64(moovBox.start), count: moovSize)
+        if moovBox.type == "hoov", moov.count >= 8 { moov.replaceSubrange(4..<8, with: Array("moov".utf8)) }
         var fileType: [UInt8]?
         if let ftyp = layout.boxes.first("ftyp"), ftyp.end - ftyp.start < 1 << 16 {
             fileType = try file.read(offset: UInt64(ftyp.start), count: ftyp.end - ftyp.start)
@@ -82,12 +94,49 @@ public struct CompleteFragments: Sendable {
                 reader.completeEnd = max(reader.completeEnd, UInt64(box.end))
             }
         }
+        // The fragment being written when the recording stopped: its data is on disk, its
+        // `moof` (written after the data) is not. One H.264 track is indexed from its own
+        // data; with several tracks the chunks interleave and cannot be told apart.
+        var unindexed = 0
+        if !reader.stopped, builders.count == 1, builders[0].template.isVideo,
+           ["avc1", "avc3"].contains(builders[0].template.format),
+           let tail = layout.data.last, tail.start >= reader.completeEnd {
+            let walk = AVCAccessUnits.walk(file, from: tail.start, to: tail.end)
+            unindexed = builders[0].takeUnindexed(walk.units, frameDuration: nil)
+            if unindexed > 0 { reader.completeEnd = max(reader.completeEnd, walk.end) }
+        }
         let tracks = builders.filter { !$0.samples.isEmpty }.map { $0.output(movieTimescale: movie.timescale) }
-        let whole = !reader.stopped && layout.tornBox == nil
+        let whole = !reader.stopped && layout.tornBox == nil && unindexed == 0
         return CompleteFragments(
             fileType: fileType, movieTimescale: movie.timescale, tracks: tracks, fragments: fragments,
             isFragmented: isFragmented, isWhole: whole, completeEnd: reader.completeEnd, fileSize: file.size,
-            metadata: movie.metadata
+            metadata: movie.metadata, unindexedFrames: unindexed
+        )
+    }
+
+    /// A file with no movie box: killed before mp4mux wrote its first `moov` (it comes after
+    /// the first fragment's data). The frames in the first `mdat` are found by walking
+    /// their NAL units, and described from their own parameter sets (H.264 only).
+    private static func unindexed(file: SampleFile, layout: FileLayout) throws(MP4Error) -> CompleteFragments {
+        guard let range = layout.data.first else { throw MP4Error("the file has no movie box (moov)") }
+        let walk = AVCAccessUnits.walk(file, from: range.start, to: range.end)
+        let units = walk.units.drop { !$0.isSync }
+        guard !units.isEmpty, let sps = walk.sequenceParameterSet, let pps = walk.pictureParameterSet,
+              let made = UnindexedTrack.template(id: 1, sequenceParameterSet: sps, pictureParameterSet: pps)
+        else {
+            throw MP4Error("the file has no movie box (moov), and its data is not H.264 frames with their parameter sets")
+        }
+        var builder = TrackBuilder(template: made.track)
+        let taken = builder.takeUnindexed(Array(units), frameDuration: made.frameDuration)
+        var fileType: [UInt8]?
+        if let ftyp = layout.boxes.first("ftyp"), ftyp.end - ftyp.start < 1 << 16 {
+            fileType = try file.read(offset: UInt64(ftyp.start), count: ftyp.end - ftyp.start)
+        }
+        let movieTimescale: UInt32 = 1000
+        return CompleteFragments(
+            fileType: fileType, movieTimescale: movieTimescale, tracks: [builder.output(movieTimescale: movieTimescale)],
+            fragments: 0, isFragmented: false, isWhole: false, completeEnd: walk.end, fileSize: file.size,
+            metadata: MovieMetadata(), unindexedFrames: taken, assumedFrameRate: !made.rateKnown
         )
     }
 

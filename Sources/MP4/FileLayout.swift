@@ -17,8 +17,13 @@ struct FileLayout {
     let tornBox: String?
 
     init(file: SampleFile) throws(MP4Error) {
+        try self.init(file: file, boxes: try Box.topLevel(in: file))
+    }
+
+    /// The layout of `boxes`, laid one after another from the file's start.
+    init(file: SampleFile, boxes: [Box]) throws(MP4Error) {
         self.file = file
-        boxes = try Box.topLevel(in: file)
+        self.boxes = boxes
         var data = boxes.filter { $0.type == "mdat" }.map {
             DataRange(start: UInt64($0.payloadStart), end: UInt64($0.end), boxEnd: UInt64($0.end))
         }
@@ -68,5 +73,50 @@ struct FileLayout {
             }
         }
         return true
+    }
+
+    /// A movie whose finalisation was cut short, as mp4mux's hybrid mode leaves it: at the
+    /// end of a recording it renames the first `moov` to `hoov`, stretches the first `mdat`
+    /// over everything written so far (that `hoov`, the later `mdat`s and `moof`s), then
+    /// appends the final `moov`. Killed before that `moov` is whole, the file holds no
+    /// movie box at its top level; the layout returned lists what lies inside that first
+    /// `mdat` instead (its own samples up to the `hoov`, then the `hoov` and the fragments),
+    /// or nil when the first `mdat` holds no `hoov`.
+    func finalisationCutShort() throws(MP4Error) -> FileLayout? {
+        guard !boxes.contains(where: { $0.type == "moov" || $0.type == "hoov" }),
+              let index = boxes.firstIndex(where: { $0.type == "mdat" }) else { return nil }
+        let mdat = boxes[index]
+        guard let hoov = try Self.findHoov(in: file, from: UInt64(mdat.payloadStart), to: UInt64(mdat.end)) else { return nil }
+        let inner = try Box.sequence(in: file, from: hoov, to: UInt64(mdat.end))
+        guard inner.first?.type == "hoov" else { return nil }
+        var first = mdat
+        first.end = Int(hoov)
+        return try FileLayout(file: file, boxes: Array(boxes[..<index]) + [first] + inner + Array(boxes[(index + 1)...]))
+    }
+
+    /// The offset of the first `hoov` box (a renamed `moov`: "hoov" then "mvhd" 8 bytes on)
+    /// in `start..<end`, read a megabyte at a time.
+    private static func findHoov(in file: SampleFile, from start: UInt64, to end: UInt64) throws(MP4Error) -> UInt64? {
+        let pattern = Array("hoov".utf8), header = Array("mvhd".utf8)
+        var offset = start
+        while offset + 16 <= end {
+            let count = Int(min(1 << 20, end - offset))
+            let bytes = try file.read(offset: offset, count: count)
+            var index = 4
+            while index + 12 <= bytes.count {
+                if bytes[index] == pattern[0], Array(bytes[index..<index + 4]) == pattern,
+                   Array(bytes[index + 8..<index + 12]) == header {
+                    let size = UInt64(bytes[index - 4]) << 24 | UInt64(bytes[index - 3]) << 16
+                        | UInt64(bytes[index - 2]) << 8 | UInt64(bytes[index - 1])
+                    let boxStart = offset + UInt64(index) - 4
+                    if size >= 16, size <= end - boxStart { return boxStart }
+                }
+                index += 1
+            }
+            // Overlap, so that a box header across two reads is still seen.
+            guard count > 16 else { break }
+            offset += UInt64(count - 16)
+        }
+        return nil
     }
 }

@@ -71,6 +71,17 @@ struct TrackBuilder {
         return taken
     }
 
+    /// Takes frames found by walking their data (no box gave their times): each lasts
+    /// `frameDuration`, or as long as the last sample a box described. Returns how many.
+    mutating func takeUnindexed(_ units: [AVCAccessUnits.Unit], frameDuration: UInt32?) -> Int {
+        guard let duration = frameDuration ?? (knownDuration > 0 ? knownDuration : nil) else { return 0 }
+        for unit in units {
+            append(OutputSample(source: .file(offset: unit.offset, size: unit.size), duration: duration,
+                                compositionOffset: 0, isSync: unit.isSync))
+        }
+        return units.count
+    }
+
     private mutating func append(_ sample: OutputSample) {
         samples.append(sample)
         decodeEnd = TimeScale.add(decodeEnd, UInt64(sample.duration))

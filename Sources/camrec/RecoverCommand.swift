@@ -144,6 +144,7 @@ enum RecoverCommand: Subcommand {
         case .recovered:
             var line = "recovered \(result.input) → \(result.output ?? "?"): \(summary(result))"
             if let lost = result.lostTailBytes, lost > 0 { line += "; \(lost) bytes of torn tail left out" }
+            if let note = result.message { line += "; " + note }
             console.say(line)
         case .complete:
             console.say("\(result.input) is already a finished movie (\(summary(result))): left as it is")

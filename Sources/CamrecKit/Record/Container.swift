@@ -47,6 +47,14 @@ public enum Container: String, Sendable, CaseIterable, Codable {
             $0.replacing("=first-moov-then-finalise", with: "=1")
         }
         return "splitmuxsink async-finalize=true muxer-factory=\(muxerFactory) "
-            + "muxer-properties=\"properties,\(properties.joined(separator: ","))\""
+            + "muxer-properties=\"properties,\(properties.joined(separator: ","))\" "
+            + "sink-properties=\"properties,buffer-mode=2\""
     }
+
+    /// The movie's file sink's properties, after `filesink name=sink`: every buffer is
+    /// written as it comes (in splitmuxsink's `sink-properties`, unbuffered is 2). filesink
+    /// otherwise holds up to 64 KB in its own memory, which a kill loses: at a webcam's
+    /// bitrates the first half second of a movie, and the last of a segment being finalised.
+    public static let fileSinkProperties = "buffer-mode=unbuffered"
+
 }

@@ -61,8 +61,15 @@ public enum MovieRecovery {
         let tracks = movie.tracks.map(describe)
         let output = try RecoverOutput.prepare(for: source, container: container, destination: destination,
                                                force: force, control: control)
+        // Frames no box indexed (killed before the first moov, or inside the fragment being
+        // written) were found by walking their H.264 data: said, with any assumed rate.
+        var note: String?
+        if movie.unindexedFrames > 0 {
+            note = "\(movie.unindexedFrames) frame\(movie.unindexedFrames == 1 ? "" : "s") had no index yet and were found in the data"
+            if movie.assumedFrameRate { note? += " (timed at 30 frames per second: the stream does not give its rate)" }
+        }
         return try publish(output, input: input, container: container, tracks: tracks,
-                           lostTailBytes: Int64(movie.fileSize - min(movie.completeEnd, movie.fileSize))) { () throws(CamrecError) in
+                           lostTailBytes: Int64(movie.fileSize - min(movie.completeEnd, movie.fileSize)), message: note) { () throws(CamrecError) in
             do {
                 try MovieWriter.write(path: output.temporary, sourcePath: input, fileType: movie.fileType,
                                       movieTimescale: movie.movieTimescale, tracks: movie.tracks, metadata: movie.metadata)
@@ -84,7 +91,7 @@ public enum MovieRecovery {
     /// Writes the recovered movie with `write` into `output`'s temporary file, removes it if
     /// that fails, and otherwise moves it into place and describes the result.
     private static func publish(_ output: RecoverOutput, input: String, container: RecoverContainer,
-                                tracks: [RecoveredTrack], lostTailBytes: Int64,
+                                tracks: [RecoveredTrack], lostTailBytes: Int64, message: String? = nil,
                                 write: () throws(CamrecError) -> Void) throws(CamrecError) -> RecoverResult {
         do throws(CamrecError) {
             try write()
@@ -95,14 +102,16 @@ public enum MovieRecovery {
         try output.publish()
         return RecoverResult(
             input: input, output: output.final, status: .recovered, container: container, frames: frames(tracks),
-            duration: duration(tracks), bytes: OutputFile.size(of: output.final), lostTailBytes: lostTailBytes, tracks: tracks
+            duration: duration(tracks), bytes: OutputFile.size(of: output.final), lostTailBytes: lostTailBytes, tracks: tracks,
+            message: message
         )
     }
 
     private static func isoRefusal(_ input: String, _ error: MP4Error, size: UInt64) -> CamrecError {
         if error.message.contains("no movie box") {
             return CamrecError(.invalidInput, "\(input) has no whole movie box (moov): the recording stopped before "
-                               + "its first fragment was on disk, or the file is cut short at its start; nothing to recover")
+                               + "its first fragment was on disk, or the file is cut short at its start; and its data is not "
+                               + "H.264 video alone, which recover could index without one; nothing to recover")
         }
         return CamrecError(.invalidInput, "cannot recover \(input): \(error.message)")
     }
