@@ -49,6 +49,26 @@ import Testing
         #expect(folder.contents.isEmpty, "left \(folder.contents)")
     }
 
+    /// Issue 29 item 14: `--fps 15` from a camera that has only 30 keeps every other frame,
+    /// and the movie is a 15-fps movie: ffprobe's duration is the result's (4 s), not 3.967 s
+    /// (the last frame lasting a camera frame), in MP4 and Matroska.
+    @Test(arguments: ["mp4", "mkv"])
+    func item14_aSlowerRateThanTheCamerasEndsWhereTheResultSays(container: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let output = folder.path("slow.\(container)")
+        var environment = try VirtualCameraEnvironment.shared().environment(spec: "/dev/video0,formats=yuyv,sizes=640x480@30")
+        environment["CAMREC_DEVICE_PATHS"] = nil
+        let result = try CamrecBinary.run(["--device", "/dev/video0", "--fps", "15", "-t", "4", "--json", output],
+                                          environment: environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        let file = try #require((JSONLines.parse(result).last?["files"] as? [[String: Any]])?.first)
+        let probe = try MediaProbe.probe(output)
+        #expect(probe.frames == 60)
+        #expect(file["duration"] as? Double == 4)
+        #expect(abs(probe.duration - 4) < 0.002, "ffprobe: \(probe.duration) s")
+    }
+
     @Test func danglingSymlinkIsRefusedAtStart() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -110,7 +110,19 @@ public struct RecordPipeline: Sendable {
         }
         let raw = "video/x-raw" + (profile.inputFormat.map { ",format=" + $0 } ?? "") + colorimetry
         let feed = taps.isEmpty ? encoder.parser : taps + " " + encoder.clipParser
-        values["encode"] = "! videoconvert ! \(raw) ! \(profile.element) name=encoder \(feed)"
+        // Frames kept from a faster camera (`RateDecimator`, at the gate) come at the movie's
+        // rate: the caps say so, so that the encoder's rate control and the muxer (the last
+        // frame's duration, Matroska's default duration) count the movie's frames, not the
+        // camera's.
+        let rate = keptRate.map { "! capssetter caps=video/x-raw,framerate=\($0.numerator)/\($0.denominator) " } ?? ""
+        values["encode"] = "\(rate)! videoconvert ! \(raw) ! \(profile.element) name=encoder \(feed)"
+    }
+
+    /// The movie's rate when the gate keeps only some of a faster camera's frames (the same
+    /// condition as `GateProbe`'s decimator); nil when every frame is kept.
+    private var keptRate: FrameRateValue? {
+        guard config.composition == nil, case .camera(_, let format) = config.source, format.rate != config.rate else { return nil }
+        return config.rate
     }
 
     /// The branch after the encoder that feeds event clips (`ClipRecorder`): a tee, and an
