@@ -83,7 +83,10 @@ import Testing
         let server = try ControlServer(path: path) { _ in ControlReply.ok }
         defer { server.shutdown() }
         let reply = try ControlClient.send("explode", to: path)
-        #expect(reply.contains("\"ok\":false"))
+        #expect(reply.contains("\"ok\":false") && reply.contains("unknown command"), "\(reply)")
+        // An oversized line (from a client other than camrec ctl, which refuses it first).
+        let huge = try ControlClient.send(String(repeating: "x", count: 5000), to: path)
+        #expect(huge.contains("\"ok\":false") && huge.contains("too long"), "\(huge)")
     }
 
     /// shutdown removes the socket at once and can be called more than once; nobody

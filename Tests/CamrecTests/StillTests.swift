@@ -192,10 +192,12 @@ import Testing
         let path = try #require(reply["path"] as? String)
         #expect(FileManager.default.fileExists(atPath: path))
 
+        // ctl refuses what the recorder would not know before sending it (a usage error);
+        // the recorder's own refusals are ControlServerTests'.
         let bad = try CamrecBinary.run(["ctl", socket, "explode"])
-        #expect(bad.status == 1 && bad.stdoutText.contains("unknown command"))
+        #expect(bad.status == 64 && bad.stderr.contains("unknown command"), "\(bad.stderr)")
         let huge = try CamrecBinary.run(["ctl", socket, String(repeating: "x", count: 5000)])
-        #expect(huge.status == 1 && huge.stdoutText.contains("too long"))
+        #expect(huge.status == 64 && huge.stderr.contains("unknown command"), "\(huge.stderr)")
 
         let after = try #require(try JSONSerialization.jsonObject(with: CamrecBinary.run(["ctl", socket, "status"]).stdout) as? [String: Any])
         #expect(after["stills"] as? Int == 1, "malformed commands changed nothing")
