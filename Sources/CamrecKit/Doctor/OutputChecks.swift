@@ -50,6 +50,7 @@ enum OutputChecks {
         if let mount = MountTable.current().mount(holding: folder) {
             checks.append(fileSystem(mount.type, folder: folder, plan: plan))
         }
+        checks.append(publication(in: folder))
         checks.append(StalePartialScan.check(folder: folder))
         return checks
     }
@@ -116,6 +117,58 @@ enum OutputChecks {
         check.path = folder
         check.filesystem = type
         return check
+    }
+
+    /// How a finished file takes its name in `folder`, tried for real the way camrec does
+    /// it (``Destination/place(_:as:)``) on two scratch files it removes: link(), or
+    /// renameat2(RENAME_NOREPLACE), or a check-then-rename under a lock file; and whether
+    /// fsync works there.
+    static func publication(in folder: String) -> DoctorCheck {
+        let base = folder + "/.camrec-doctor-\(getpid())"
+        let (temporary, final) = (base + ".tmp", base + ".name")
+        defer {
+            unlink(temporary)
+            unlink(final)
+        }
+        func finish(_ check: DoctorCheck) -> DoctorCheck {
+            var check = check
+            check.path = folder
+            return check
+        }
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else {
+            return finish(.problem(.output, "publication", CamrecError(.cannotCreateOutput,
+                "cannot create a file in \(folder): \(systemMessage(errno))"), fix: "choose a folder you can write"))
+        }
+        let byte: [UInt8] = [0]
+        let flushed = write(descriptor, byte, 1) == 1 && fsync(descriptor) == 0
+        close(descriptor)
+        let (code, way) = Destination.place(temporary, as: final)
+        guard code == 0 else {
+            return finish(.problem(.output, "publication", CamrecError(.cannotCreateOutput,
+                "finished files cannot be given their names in \(folder) (\(way.rawValue): \(systemMessage(code))): "
+                + "recordings would stay under their .partial names"), fix: "record to another file system (ext4, or FAT/exFAT)"))
+        }
+        let folderFlushed: Bool = {
+            let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard fd >= 0 else { return false }
+            defer { close(fd) }
+            return fsync(fd) == 0
+        }()
+        let how: String
+        switch way {
+        case .link: how = "with link(), which never replaces a file"
+        case .renameNoReplace: how = "with renameat2(RENAME_NOREPLACE) (the file system has no hard links), which never replaces a file"
+        case .lockedRename:
+            how = "with a check then rename() under the lock file \(Destination.lockFileName) (the file system has neither hard "
+                + "links nor RENAME_NOREPLACE): safe between camrec runs, not against other programs writing the same name"
+        }
+        guard flushed, folderFlushed else {
+            return finish(DoctorCheck(.output, "publication", .warning,
+                                      "finished files take their names \(how), but fsync fails in \(folder): a power cut may lose the newest files",
+                                      fix: "record to a file system that supports fsync"))
+        }
+        return finish(DoctorCheck(.output, "publication", .ok, "finished files take their names \(how); fsync works"))
     }
 
     /// A round segment length well under `hours`: "1h", "30m", "10m", "1m".

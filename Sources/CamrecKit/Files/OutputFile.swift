@@ -36,9 +36,12 @@ public struct OutputFile: Sendable, Equatable {
         throw CamrecError(.cannotCreateOutput, "too many partial recordings beside \(path): remove the old *.partial* files")
     }
 
-    /// The checks `claim` makes, without creating anything (for `--print-pipeline`).
+    /// The checks `claim` makes, without creating anything (for `--print-pipeline`): the
+    /// folder takes files, the name fits its file system, and OUTPUT does not exist unless
+    /// `overwrite`.
     public static func checkDestination(_ path: String, overwrite: Bool) throws(CamrecError) {
         try Destination.checkFolder(of: path)
+        try Destination.checkNameLength(of: path)
         var info = stat()
         // lstat: a symbolic link is a name that exists, even when what it points to does not.
         if lstat(path, &info) == 0 {

@@ -658,9 +658,11 @@ final class RecordingSession {
             return .done
         }
         do {
-            let file = try plan.commitFinalised(index, frames: summary.frames, seconds: summary.seconds)
+            let (file, note) = try plan.commitFinalised(index, frames: summary.frames, seconds: summary.seconds)
             committed.append(file)
             if config.segments != nil { events(.segment(file)) }
+            // The run goes on; the file stays where the note says, and the run exits 73.
+            if let note { events(.warning(note)) }
         } catch {
             return .problem(error.message)
         }
@@ -714,10 +716,13 @@ final class RecordingSession {
             }
             throw CamrecError(.failure, "no frames were recorded: the source delivered nothing")
         }
+        var notes: [String] = []
         if config.segments != nil {
             // Movies whose finalising never ended are kept as written (they play).
             for index in unfinished {
-                if let kept = plan.keepUnfinalised(index) { committed.append(kept.file) }
+                guard let kept = plan.keepUnfinalised(index) else { continue }
+                committed.append(kept.file)
+                if let note = kept.note { notes.append(note) }
             }
         } else {
             for index in plan.openMovies {
@@ -725,12 +730,15 @@ final class RecordingSession {
                     plan.discard(index)
                     continue
                 }
-                committed.append(try plan.commitFinalised(index, frames: summary.frames, seconds: summary.seconds))
+                let (file, note) = try plan.commitFinalised(index, frames: summary.frames, seconds: summary.seconds)
+                committed.append(file)
+                if let note { notes.append(note) }
             }
         }
         _ = applyRetention(events: events)
-        return RecordingResult(reason: reason, files: committed + stillFiles,
-                               droppedFrames: gate.droppedFrames, corruptFrames: corruptFrames, message: message)
+        let said = ([message].compactMap { $0 } + notes).joined(separator: "; ")
+        return RecordingResult(reason: reason, files: committed + stillFiles, droppedFrames: gate.droppedFrames,
+                               corruptFrames: corruptFrames, message: said.isEmpty ? nil : said)
     }
 
     /// Stops at once and keeps what the open movies hold (see `OutputPlan.keepUnfinalised`).
