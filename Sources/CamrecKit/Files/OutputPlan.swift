@@ -248,9 +248,12 @@ final class OutputPlan: Sendable {
     }
 
     /// Deletes what retention says must go (after a movie is committed, and now and then
-    /// for `--min-free`); `stillShort` when free space stays below `--min-free`.
-    func applyRetention(freeSpaceOnly: Bool = false) -> (deleted: [DeletedFile], stillShort: Bool) {
+    /// for `--min-free`); `stillShort` when free space stays below `--min-free`. Once the
+    /// run is `stopping`, nothing is deleted to make room for a movie that will not be
+    /// written (see ``RetentionKeeper/apply(freeSpaceOnly:stopping:)``).
+    func applyRetention(freeSpaceOnly: Bool = false, stopping: Bool = false) -> (deleted: [DeletedFile], stillShort: Bool) {
         guard let segments, segments.retention.isActive else { return ([], false) }
-        return RetentionKeeper(policy: segments.retention, naming: segments.naming).apply(freeSpaceOnly: freeSpaceOnly)
+        return RetentionKeeper(policy: segments.retention, naming: segments.naming)
+            .apply(freeSpaceOnly: freeSpaceOnly, stopping: stopping)
     }
 }

@@ -509,6 +509,7 @@ final class RecordingSession {
                     endSoundWithPicture()
                     pipeline.send(.endOfStream())
                 case .report(.stopping(let reason)):
+                    isStopping = true
                     events(.stopping(reason))
                 case .report(.warning(let text)):
                     events(.warning(text))
@@ -688,10 +689,14 @@ final class RecordingSession {
     /// Movies this session committed, in order.
     private var committed: [ResultFile] = []
 
+    /// The run decided to stop (or its source ended): retention deletes nothing more to
+    /// make room, as no movie will need it (issue 29 item 7).
+    private var isStopping = false
+
     /// Applies retention, reporting each deletion (a deleted movie leaves the result);
     /// true when free space stays below `--min-free` with nothing left to delete.
     private func applyRetention(freeSpaceOnly: Bool = false, events: @Sendable (RecordingEvent) -> Void) -> Bool {
-        let (deleted, stillShort) = plan.applyRetention(freeSpaceOnly: freeSpaceOnly)
+        let (deleted, stillShort) = plan.applyRetention(freeSpaceOnly: freeSpaceOnly, stopping: isStopping)
         for file in deleted {
             events(.deleted(file))
             committed.removeAll { $0.path == file.path }
@@ -703,6 +708,7 @@ final class RecordingSession {
     /// is the stop that was asked for, nil when the source ended by itself.
     private func finish(requested: StopReason?, message: String?, events: @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
         let reason = requested ?? .signal
+        isStopping = true
         // With segments, the last movies may still be finalising on their own threads:
         // wait for them before the pipeline stops (stopping it would cut them short).
         let unfinished = gate.frames > 0 ? awaitFinalisedMovies(events: events) : []
@@ -743,6 +749,7 @@ final class RecordingSession {
 
     /// Stops at once and keeps what the open movies hold (see `OutputPlan.keepUnfinalised`).
     private func keepUnfinalised(reason: StopReason, cause: String) -> RecordingResult {
+        isStopping = true
         let stillFiles = stopPipeline()
         var notes: [String] = []
         var keptNow = 0
