@@ -173,7 +173,7 @@ import Testing
         let message = partial["message"] as? String ?? ""
         #expect(message.contains("2 unfinished recordings"), "\(message)")
         #expect(message.contains("old.partial.mp4") && message.contains("older.partial-2.mkv") && !message.contains("live"))
-        #expect(partial["fix"] as? String == "camrec recover \(folder.url.path)/old.partial.mp4 \(folder.url.path)/older.partial-2.mkv",
+        #expect(partial["fix"] as? String == "camrec recover --in-place \(folder.url.path)/old.partial.mp4 \(folder.url.path)/older.partial-2.mkv",
                 "\(partial)")
         #expect((summary["warnings"] as? Int ?? 0) >= 1)
     }

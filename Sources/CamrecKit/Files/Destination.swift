@@ -80,6 +80,35 @@ enum Destination {
         syncFolder(of: final)
     }
 
+    /// Like ``publish(_:as:replace:)`` without replacing, but a taken name is no failure:
+    /// the file takes the first free name of `name(1)`, `name(2)`, … (at most `tries`).
+    /// Returns the name it took.
+    static func publishUnderFreeName(_ temporary: String, tries: Int = 1000,
+                                     _ name: (Int) -> String) throws(CamrecError) -> String {
+        let descriptor = open(temporary, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw CamrecError(.cannotCreateOutput, "cannot reopen \(temporary): \(systemMessage(errno))")
+        }
+        let synced = fsync(descriptor) == 0 ? nil : errno
+        close(descriptor)
+        if let synced {
+            throw CamrecError(synced == ENOSPC ? .diskFull : .cannotCreateOutput,
+                              "cannot flush \(temporary) to disk: \(systemMessage(synced))")
+        }
+        for attempt in 1...max(tries, 1) {
+            let final = name(attempt)
+            let code = place(temporary, as: final).code
+            if code == 0 {
+                syncFolder(of: final)
+                return final
+            }
+            guard code == EEXIST else {
+                throw CamrecError(.cannotCreateOutput, "cannot move \(temporary) to \(final): \(systemMessage(code))")
+            }
+        }
+        throw CamrecError(.cannotCreateOutput, "no free name like \(name(1)): \(tries) are taken")
+    }
+
     /// How a file system lets camrec give a finished file its name without replacing one.
     enum Placement: String, Equatable, Sendable {
         /// `link()` then `unlink()` of the temporary name (ext4, xfs, btrfs, …).
