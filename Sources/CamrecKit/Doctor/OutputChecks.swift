@@ -45,7 +45,7 @@ enum OutputChecks {
         }
         var checks = [place]
         if let free = freeBytes(in: folder) {
-            checks.append(space(free: free, folder: folder, plan: plan))
+            checks.append(space(free: free, folder: folder, plan: plan, total: totalBytes(in: folder)))
         }
         if let mount = MountTable.current().mount(holding: folder) {
             checks.append(fileSystem(mount.type, folder: folder, plan: plan))
@@ -77,18 +77,43 @@ enum OutputChecks {
         return nil
     }
 
-    /// Free space, in bytes and in hours of video: a warning under an hour.
-    static func space(free: Int64, folder: String, plan: Plan) -> DoctorCheck {
+    /// Free space, in bytes and in hours of video: a warning under an hour, a problem (exit
+    /// 74) when none is left. The `--min-free` it suggests fits the file system (`total`
+    /// bytes): a tenth of it, at most 1G.
+    static func space(free: Int64, folder: String, plan: Plan, total: Int64? = nil) -> DoctorCheck {
         let hours = Double(free) / plan.bytesPerSecond / 3600
         let perHour = humanSize(Int64(plan.bytesPerSecond * 3600))
         let message = "\(humanSize(free)) free in \(folder): about \(humanHours(hours)) of \(plan.videoDescription) (\(perHour) an hour)"
-        var check = hours < 1
-            ? DoctorCheck(.output, "free space", .warning, message,
-                          fix: "free some space, or record in segments that make room: --segment 10m --min-free 1G")
-            : DoctorCheck(.output, "free space", .ok, message)
+        let fix = "free some space, or record in segments that make room: --segment 10m --min-free \(suggestedMinFree(total: total))"
+        var check: DoctorCheck
+        if free <= 0 {
+            check = .problem(.output, "free space", CamrecError(.diskFull, "no space left in \(folder): a recording there "
+                                                                 + "fails at once"), fix: fix)
+        } else if hours < 1 {
+            check = DoctorCheck(.output, "free space", .warning, message, fix: fix)
+        } else {
+            check = DoctorCheck(.output, "free space", .ok, message)
+        }
         check.path = folder
         check.freeBytes = free
         return check
+    }
+
+    /// A `--min-free` value that fits a file system of `total` bytes: a tenth of it, at
+    /// most 1G, in whole K or M (powers of 1024, as `--min-free` reads them).
+    static func suggestedMinFree(total: Int64?) -> String {
+        guard let total, total > 0 else { return "1G" }
+        let tenth = total / 10
+        if tenth >= 1 << 30 { return "1G" }
+        if tenth >= 1 << 20 { return "\(tenth >> 20)M" }
+        return "\(max(tenth >> 10, 1))K"
+    }
+
+    /// The size of the file system holding `folder`, in bytes.
+    static func totalBytes(in folder: String) -> Int64? {
+        var info = statvfs()
+        guard statvfs(folder, &info) == 0 else { return nil }
+        return Int64(info.f_blocks) * Int64(info.f_frsize)
     }
 
     /// The file system: on FAT a warning unless segments stay under its 4 GB file limit.

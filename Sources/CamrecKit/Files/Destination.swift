@@ -36,6 +36,24 @@ enum Destination {
         }
     }
 
+    /// Refuses an existing `path` that is not a regular file, a folder or a symbolic link
+    /// (`mode` is what it points to): a FIFO, a device or a socket, which `--force` would
+    /// silently replace by a movie (or write a movie into).
+    ///
+    /// - Throws: `cannotCreateOutput` (exit 73).
+    static func refuseSpecialFile(_ path: String, mode: mode_t) throws(CamrecError) {
+        let what: String? = switch mode & S_IFMT {
+        case S_IFIFO: "a FIFO (named pipe)"
+        case S_IFCHR, S_IFBLK: "a device"
+        case S_IFSOCK: "a socket"
+        default: nil
+        }
+        if let what {
+            throw CamrecError(.cannotCreateOutput, "\(path) is \(what), not a regular file: camrec writes only regular "
+                              + "files, and never replaces anything else (not even with --force); choose another name")
+        }
+    }
+
     /// Refuses a file name longer than the folder's file system takes (pathconf
     /// `_PC_NAME_MAX`), before anything is recorded: such a name would fail only when the
     /// finished file is given it.

@@ -24,7 +24,8 @@ public struct OutputFile: Sendable, Equatable {
         for attempt in 0..<1000 {
             let marker = attempt == 0 ? ".partial" : ".partial-\(attempt)"
             let candidate = Self.fitting(stem: stem, suffix: marker + ext, limit: nameLimit)
-            let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            // 0666: the umask decides what others may do, as with every tool.
+            let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
             if fd >= 0 {
                 close(fd)
                 return OutputFile(finalPath: path, partialPath: candidate, overwrite: overwrite)
@@ -51,6 +52,7 @@ public struct OutputFile: Sendable, Equatable {
             if (pointsTo.st_mode & S_IFMT) == S_IFDIR {
                 throw CamrecError(.cannotCreateOutput, "\(path) is a folder: give a file name such as \(path)/movie.mp4")
             }
+            try Destination.refuseSpecialFile(path, mode: pointsTo.st_mode)
             if !overwrite {
                 let what = isLink ? "already exists (a symbolic link)" : "already exists"
                 throw CamrecError(.cannotCreateOutput, "\(path) \(what): choose another name or pass --force to replace it")

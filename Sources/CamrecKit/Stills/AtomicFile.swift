@@ -31,6 +31,8 @@ enum AtomicFile {
 
     /// Writes `bytes` to `path`; an existing file is replaced only when `replace` is set.
     static func write(_ bytes: [UInt8], to path: String, replace: Bool) throws(CamrecError) {
+        var existing = stat()
+        if stat(path, &existing) == 0 { try Destination.refuseSpecialFile(path, mode: existing.st_mode) }
         let temporary = try writeTemporary(bytes, in: OutputFile.folderOf(path))
         defer { unlink(temporary) }
         do {
@@ -44,7 +46,8 @@ enum AtomicFile {
     /// A flushed temporary file in `folder` holding `bytes`; the caller removes it.
     private static func writeTemporary(_ bytes: [UInt8], in folder: String) throws(CamrecError) -> String {
         let temporary = folder + "/.camrec-still-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        // 0666: the umask decides what others may do, as with every tool.
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard fd >= 0 else {
             throw CamrecError(.cannotCreateOutput, "cannot write a still in \(folder): \(systemMessage(errno))")
         }
