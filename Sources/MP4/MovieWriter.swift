@@ -18,7 +18,7 @@ public enum MovieWriter {
         metadata: MovieMetadata = MovieMetadata(), completing complete: (inout [OutputTrack]) throws -> Void = { _ in }
     ) throws {
         let source = try SampleFile(path: sourcePath)
-        let output = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let output = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
         guard output >= 0 else { throw MP4Error("cannot write \(path): \(String(cString: strerror(errno)))") }
         defer { Glibc.close(output) }
         var sink = OutputFile(descriptor: output, path: path)

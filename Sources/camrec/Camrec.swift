@@ -1,3 +1,4 @@
+import ArgumentParsing
 import CamrecKit
 #if canImport(Glibc)
 import Glibc
@@ -10,7 +11,17 @@ enum Camrec {
     static func main() {
         // Before anything can write: a reader that goes away must not kill a recording.
         StandardStream.ignoreBrokenPipe()
-        let status = CommandDispatcher.run(Array(CommandLine.arguments.dropFirst()))
+        // From argv's bytes: CommandLine.arguments would turn a non-UTF-8 file name into
+        // another name (U+FFFD) without a word.
+        let arguments: [String]
+        do {
+            arguments = try RawArguments.current()
+        } catch {
+            let json = CommandLine.arguments.contains("--json")
+            Console(json: json, quiet: false).fail(CamrecError(.usage, error.message))
+            exit(ExitStatus.usage.rawValue)
+        }
+        let status = CommandDispatcher.run(arguments)
         // What a recording queued for a slow reader gets a few seconds more; a reader that
         // has stopped reading does not keep camrec from exiting.
         StandardStream.drain(timeout: .seconds(5))

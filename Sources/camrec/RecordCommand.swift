@@ -150,6 +150,7 @@ enum RecordCommand: Subcommand {
         config.audio = audio
         config.segments = options.unattended.segments
         config.reconnect = options.unattended.reconnect
+        config.recoverPartials = options.unattended.recoverPartials
         config.settle = options.settle
         config.clips = options.clips.settings
         config.motion = options.clips.motion

@@ -28,7 +28,7 @@ enum RecoverCommand: Subcommand {
         usage: "camrec recover [-o OUT | --in-place] [--force] [--json] FILE...",
         options: [
             OptionSpec(["--output", "-o"], value: "OUT", help: "the file to write (one FILE), or an existing folder to write into (any number of FILEs)"),
-            OptionSpec(["--in-place"], help: "replace each FILE by its finished movie, atomically (same name)"),
+            OptionSpec(["--in-place"], help: "replace each FILE by its finished movie: NAME.partial.EXT becomes NAME-recovered-STAMP.EXT (and is removed); any other FILE keeps its name"),
             OptionSpec(["--force", "-f"], help: "replace an existing OUT"),
             OptionSpec(["--json"], help: "print one JSON result line per FILE on stdout"),
             OptionSpec(["--quiet", "-q"], help: "print nothing on stderr but errors"),
@@ -45,14 +45,20 @@ enum RecoverCommand: Subcommand {
             and reported (lost_tail_bytes).
 
             Where the movie goes:
-              default      beside FILE: NAME.EXT for NAME.partial.EXT (or .partial-N.EXT),
-                           NAME-recovered.EXT for any other name
+              default      beside FILE: NAME-recovered-STAMP.EXT for NAME.partial.EXT (or
+                           .partial-N.EXT), STAMP being when FILE was last written
+                           (20261202-061500), so it never meets the newer NAME.EXT;
+                           NAME-recovered.EXT for any other name; a taken name gets -2, -3
               -o OUT       that file (one FILE; same container: .mp4/.mov or .mkv)
-              -o FOLDER    FOLDER/NAME.EXT for each FILE (several FILEs need a folder)
-              --in-place   FILE itself, replaced by one rename once the movie is whole
-            An existing output is never replaced without --force. FILE is only ever read
-            (except with --in-place), and a FILE that is already a finished movie is
-            reported as complete and left alone. A FILE that another process has open (a
+              -o FOLDER    FOLDER/NAME-recovered-STAMP.EXT for each FILE (as by default)
+              --in-place   NAME.partial.EXT: the movie takes its default name and FILE is
+                           removed once it is there; any other FILE is replaced by one
+                           rename once the movie is whole
+            An existing file is never replaced without --force (-o OUT). FILE is only ever
+            read (except with --in-place), and a FILE that is already a finished movie is
+            reported as complete and left alone. camrec's own .partial file that holds no
+            frame (empty: the recording stopped before its first frame) is removed, with a
+            line saying so (status removed). A FILE that another process has open (a
             recording still running) is refused. Each movie is written to a hidden
             .NAME.recover-PID.part file beside it, read back, flushed to disk and renamed;
             on any failure or stop signal that file is removed.
@@ -62,7 +68,8 @@ enum RecoverCommand: Subcommand {
               {"type":"result","input":"a.partial.mp4","output":"a.mp4","status":"recovered",
                "container":"mp4","frames":205,"duration":6.834,"bytes":180342,
                "lost_tail_bytes":25738,"tracks":[{"kind":"video","codec":"avc1",...}]}
-            status is recovered, complete (no output) or refused (message, exit_code).
+            status is recovered, complete (no output), removed (an empty .partial file) or
+            refused (message, exit_code).
             FILEs after a refused one are still recovered; the exit status is that of the
             first refused FILE.
 
@@ -148,6 +155,8 @@ enum RecoverCommand: Subcommand {
             console.say(line)
         case .complete:
             console.say("\(result.input) is already a finished movie (\(summary(result))): left as it is")
+        case .removed:
+            console.say(result.message ?? "removed \(result.input)")
         case .refused:
             // An error line that is always shown, without Console.fail's JSON error line:
             // with --json the file's result line above says it.

@@ -10,6 +10,7 @@ enum UnattendedOptions {
         OptionSpec(["--keep-size"], value: "SIZE", help: "with --segment: keep the movies of OUTPUT's name pattern within SIZE in all (500M, 20G; several cameras: each camera's series), deleting the oldest"),
         OptionSpec(["--min-free"], value: "SIZE", help: "with --segment: delete the oldest movies of OUTPUT's name pattern to keep SIZE free on its file system; when nothing is left to delete, finalise and stop (disk-full, exit 74)"),
         OptionSpec(["--reconnect"], help: "when the camera is lost, finish the movie, wait for the same camera to come back (even at another /dev/videoN) and go on in a new movie (implies --segment none unless --segment is given; with --standby, go on making clips)"),
+        OptionSpec(["--recover-partials"], help: "at start, recover the unfinished movies (NAME.partial.EXT) an earlier run of the same OUTPUT or segment series left, as camrec recover --in-place does; empty ones are removed"),
         OptionSpec(["--reconnect-timeout"], value: "T", help: "with --reconnect: stop (camera-lost, exit 79) when the camera is not back after T (default: wait for ever)"),
     ]
 }
@@ -23,9 +24,12 @@ struct UnattendedChoice {
     /// `--keep`, `--keep-size`, `--min-free`: for the movies of a segmented run and for
     /// event clips; nil when none is given.
     var retention: RetentionPolicy?
+    /// `--recover-partials`.
+    var recoverPartials = false
 
     init(_ parsed: ParsedArguments, output: String) throws(UsageError) {
         let reconnect = parsed.flag("--reconnect")
+        recoverPartials = parsed.flag("--recover-partials")
         let segmentText = parsed.value("--segment")
         let length = try parsed.value("--segment") { (text: String) throws(ValueError) -> TimeSpec? in
             if MaxDuration.unlimitedWords.contains(text.lowercased()) { return nil }

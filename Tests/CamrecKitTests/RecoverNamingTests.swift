@@ -25,19 +25,33 @@ import Testing
         }
     }
 
-    @Test func defaultOutputsSitBesideTheInput() {
-        #expect(RecoverNaming.besideInput("cam/movie.partial.mp4", container: .mp4) == "cam/movie.mp4")
-        #expect(RecoverNaming.besideInput("movie.partial-2.mkv", container: .mkv) == "movie.mkv")
-        #expect(RecoverNaming.besideInput("clip.mov", container: .mov) == "clip-recovered.mov")
+    /// Issue 29 item 5: a recovered partial file never takes the name of the newer
+    /// recording (NAME.EXT) nor another leftover's: NAME-recovered-STAMP.EXT, then -2, -3.
+    @Test func item5_defaultOutputsSitBesideTheInputAndNeverTakeTheFinalName() {
+        let stamp = "20261202-061500"
+        func beside(_ input: String, _ container: RecoverContainer) -> String {
+            RecoverNaming.besideInput(input, container: container, stamp: stamp)
+        }
+        #expect(beside("cam/movie.partial.mp4", .mp4) == "cam/movie-recovered-20261202-061500.mp4")
+        #expect(beside("movie.partial-2.mkv", .mkv) == "movie-recovered-20261202-061500.mkv")
+        #expect(beside("clip.mov", .mov) == "clip-recovered.mov")
         // No extension, or one that is not the container's: the container's.
-        #expect(RecoverNaming.besideInput("cam/movie.partial", container: .mp4) == "cam/movie.mp4")
-        #expect(RecoverNaming.besideInput("dump", container: .mkv) == "dump-recovered.mkv")
-        #expect(RecoverNaming.besideInput("movie.partial.mkv", container: .mp4) == "movie.mp4")
-        #expect(RecoverNaming.besideInput("a.webm", container: .webm) == "a-recovered.webm")
-        #expect(RecoverNaming.output(for: "x/movie.partial.mp4", destination: .folder("out"), container: .mp4) == "out/movie.mp4")
-        #expect(RecoverNaming.output(for: "movie.partial.mp4", destination: .folder("/tmp/"), container: .mp4) == "/tmp/movie.mp4")
-        #expect(RecoverNaming.output(for: "movie.partial.mp4", destination: .file("b.mp4"), container: .mp4) == "b.mp4")
-        #expect(RecoverNaming.output(for: "movie.partial.mp4", destination: .inPlace, container: .mp4) == "movie.partial.mp4")
+        #expect(beside("cam/movie.partial", .mp4) == "cam/movie-recovered-20261202-061500.mp4")
+        #expect(beside("dump", .mkv) == "dump-recovered.mkv")
+        #expect(beside("movie.partial.mkv", .mp4) == "movie-recovered-20261202-061500.mp4")
+        #expect(beside("a.webm", .webm) == "a-recovered.webm")
+        func output(_ input: String, _ destination: RecoverDestination) -> String {
+            RecoverNaming.output(for: input, destination: destination, container: .mp4, stamp: stamp)
+        }
+        #expect(output("x/movie.partial.mp4", .folder("out")) == "out/movie-recovered-20261202-061500.mp4")
+        #expect(output("movie.partial.mp4", .folder("/tmp/")) == "/tmp/movie-recovered-20261202-061500.mp4")
+        #expect(output("movie.partial.mp4", .file("b.mp4")) == "b.mp4")
+        // --in-place drops the .partial name; any other file keeps its own.
+        #expect(output("cam/movie.partial.mp4", .inPlace) == "cam/movie-recovered-20261202-061500.mp4")
+        #expect(output("cam/broken.mp4", .inPlace) == "cam/broken.mp4")
+        #expect(RecoverNaming.numbered("cam/a-recovered-1.mp4", 1) == "cam/a-recovered-1.mp4")
+        #expect(RecoverNaming.numbered("cam/a-recovered-1.mp4", 3) == "cam/a-recovered-1-3.mp4")
+        #expect(RecoverNaming.stamp(of: "/").count == 15)
     }
 
     @Test func requestsAreCheckedBeforeAnyFileIsRead() throws {

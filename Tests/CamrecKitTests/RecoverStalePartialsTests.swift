@@ -58,15 +58,15 @@ import Testing
 
     @Test func theSuggestedCommandIsOneShellLine() {
         #expect(StalePartials.recoverCommand(for: ["a.partial.mp4", "cam/b.partial-2.mkv"])
-                == "camrec recover a.partial.mp4 cam/b.partial-2.mkv")
+                == "camrec recover --in-place a.partial.mp4 cam/b.partial-2.mkv")
         #expect(StalePartials.recoverCommand(for: ["my cam/it's.partial.mp4", "-x.partial.mp4", "é.partial.mkv"])
-                == "camrec recover 'my cam/it'\\''s.partial.mp4' ./-x.partial.mp4 'é.partial.mkv'")
+                == "camrec recover --in-place 'my cam/it'\\''s.partial.mp4' ./-x.partial.mp4 'é.partial.mkv'")
         #expect(StalePartials.warning(for: []) == nil)
         let one = StalePartials.warning(for: ["cam/a.partial.mp4"]) ?? ""
         #expect(one.hasPrefix("an unfinished recording from an earlier camrec"))
-        #expect(one.contains(" in cam/;") && one.hasSuffix("recover it with camrec recover cam/a.partial.mp4"))
+        #expect(one.contains(" in cam/;") && one.hasSuffix("recover it with camrec recover --in-place cam/a.partial.mp4"))
         let two = StalePartials.warning(for: ["a.partial.mp4", "b.partial.mkv"]) ?? ""
         #expect(two.hasPrefix("2 unfinished recordings") && two.contains(" here;"))
-        #expect(two.hasSuffix("recover them with camrec recover a.partial.mp4 b.partial.mkv"))
+        #expect(two.hasSuffix("recover them with camrec recover --in-place a.partial.mp4 b.partial.mkv"))
     }
 }

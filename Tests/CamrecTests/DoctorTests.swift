@@ -173,7 +173,7 @@ import Testing
         let message = partial["message"] as? String ?? ""
         #expect(message.contains("2 unfinished recordings"), "\(message)")
         #expect(message.contains("old.partial.mp4") && message.contains("older.partial-2.mkv") && !message.contains("live"))
-        #expect(partial["fix"] as? String == "camrec recover \(folder.url.path)/old.partial.mp4 \(folder.url.path)/older.partial-2.mkv",
+        #expect(partial["fix"] as? String == "camrec recover --in-place \(folder.url.path)/old.partial.mp4 \(folder.url.path)/older.partial-2.mkv",
                 "\(partial)")
         #expect((summary["warnings"] as? Int ?? 0) >= 1)
     }
@@ -224,6 +224,32 @@ import Testing
         #expect(OutputChecks.fileSystem("exfat", folder: "/media/sd", plan: plan(nil)).status == .ok)
         let space = OutputChecks.space(free: 500_000_000, folder: "/media/sd", plan: plan(nil))
         #expect(space.status == .warning && space.freeBytes == 500_000_000 && space.message.contains("min"), "\(space.message)")
+    }
+
+    /// Issue 29 item 14: no free space at all is a problem (exit 74), and the --min-free
+    /// suggested fits the file system (not 1G on a 3 MB one).
+    @Test func item14_noFreeSpaceIsAProblemWithAMinFreeThatFits() throws {
+        let plan = OutputChecks.Plan(output: "/media/sd", size: FrameSize(width: 1280, height: 720),
+                                     rate: FrameRateValue(numerator: 30, denominator: 1), segment: nil)
+        let full = OutputChecks.space(free: 0, folder: "/media/sd", plan: plan, total: 3_000_000)
+        #expect(full.status == .problem && full.exitStatus == .diskFull, "\(full)")
+        #expect(full.fix?.contains("--min-free 292K") == true, "\(full.fix ?? "")")
+        #expect(OutputChecks.suggestedMinFree(total: 200 << 30) == "1G")
+        #expect(OutputChecks.suggestedMinFree(total: 64 << 20) == "6M")
+        guard getuid() == 0 else { return }
+        // A real full file system: a 1 MB tmpfs filled up.
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let mount = folder.path("full")
+        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+        try #require(try ChildProcess.run("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", mount]).status == 0)
+        defer { _ = try? ChildProcess.run("umount", [mount]) }
+        _ = try ChildProcess.run("dd", ["if=/dev/zero", "of=\(mount)/fill", "bs=64k"])
+        let result = try CamrecBinary.run(["doctor", "--device", "test", "--json", mount + "/cam.mp4"])
+        #expect(result.status == 74, "\(result.stderr)")
+        let check = JSONLines.parse(result).first { $0["name"] as? String == "free space" }
+        #expect(check?["status"] as? String == "problem", "\(String(describing: check))")
+        #expect((check?["fix"] as? String ?? "").contains("--min-free 102K"), "\(String(describing: check))")
     }
 
     @Test func soundIsAWarningOnlyWhenNothingCanRecord() {

@@ -57,7 +57,7 @@ import Testing
     func aKilledRecordingIsRecovered(container: String) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let (partial, output, reported) = try killedRecording(container, frames: 90, in: folder)
+        let (partial, finalName, reported) = try killedRecording(container, frames: 90, in: folder)
         // What was whole on disk: ffmpeg reads the complete fragments or blocks of the partial
         // file (how much the muxer had written by the kill is the recorder's business).
         let onDisk = frames(partial)
@@ -72,7 +72,11 @@ import Testing
         #expect(result["type"] as? String == "result")
         #expect(result["status"] as? String == "recovered")
         #expect(result["input"] as? String == partial)
-        #expect(result["output"] as? String == output, "NAME.partial.EXT becomes NAME.EXT")
+        // Issue 29 item 5: never NAME.EXT, which a newer recording may hold by now.
+        let output = result["output"] as? String ?? ""
+        let stem = (finalName as NSString).deletingPathExtension
+        #expect(output.hasPrefix(stem + "-recovered-") && output.hasSuffix("." + container) && output != finalName,
+                "NAME.partial.EXT becomes NAME-recovered-STAMP.EXT: \(output)")
         #expect(result["container"] as? String == container)
         let probe = try MediaProbe.probe(output)
         #expect(result["frames"] as? Int == probe.frames)
@@ -105,11 +109,10 @@ import Testing
         #expect(try digest(partial) == before)
         // Nothing else is left: no temporary file.
         #expect(folder.contents == [(output as NSString).lastPathComponent, (partial as NSString).lastPathComponent].sorted())
-        // Recovering it again: the output exists.
-        let again = try recover([partial])
-        #expect(again.status == 73)
-        #expect(again.stderr.split(separator: "\n").count == 1, "\(again.stderr)")
-        #expect(again.stderr.contains("already exists"))
+        // Recovering it again: the name is taken, so the copy takes the next one (never replacing).
+        let again = try recover(["--json", partial])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.lines.first?["output"] as? String == (output as NSString).deletingPathExtension + "-2." + container)
     }
 
     /// A full disk cuts a file at any byte: inside a fragment's data, inside its index
@@ -147,8 +150,8 @@ import Testing
             let run = try recover(["--json", file])
             #expect(run.status == 0, "cut at \(cut): \(run.stderr)")
             let result = try #require(run.lines.first)
-            let output = folder.path("cut\(index).\(container)")
-            #expect(result["output"] as? String == output)
+            let output = result["output"] as? String ?? ""
+            #expect(output.hasPrefix(folder.path("cut\(index)-recovered-")), "\(output)")
             // MP4: also the whole frames of the data whose moof the cut took (walked, issue 29 item 4).
             let got = result["frames"] as? Int ?? 0
             #expect(container == "mp4" ? got >= whole : got == whole, "cut at \(cut) of \(bytes.count): \(got), \(whole) indexed")
@@ -189,8 +192,8 @@ import Testing
         let run = try recover(["--json", partial])
         #expect(run.status == 0, "\(run.stderr)")
         let result = try #require(run.lines.first)
-        let output = folder.path("sound.mp4")
-        #expect(result["output"] as? String == output)
+        let output = result["output"] as? String ?? ""
+        #expect(output.hasPrefix(folder.path("sound-recovered-")), "\(output)")
         let tracks = try #require(result["tracks"] as? [[String: Any]])
         #expect(tracks.map { $0["kind"] as? String } == ["video", "audio"])
         #expect(tracks.map { $0["samples"] as? Int } == [expected["vide"], expected["soun"]])
@@ -231,8 +234,9 @@ import Testing
         #expect(folder.contents == ["done.\(container)"])
     }
 
-    /// Garbage, an empty file, a text file and files cut inside their header are refused
-    /// with one line and exit status 65; nothing is written.
+    /// Garbage, a text file and files cut inside their header are refused with one line and
+    /// exit status 65; nothing is written. (An empty partial file is removed: issue 29 item 5,
+    /// RecoverLeftoversTests.)
     @Test func garbageAndTruncatedHeadersAreRefused() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -242,7 +246,6 @@ import Testing
         var random = SystemRandomNumberGenerator()
         let files: [(String, [UInt8])] = [
             ("random.partial.mp4", (0..<5000).map { _ in UInt8.random(in: 0...255, using: &random) }),
-            ("empty.partial.mp4", []),
             ("notes.partial.mkv", Array("these are not the frames you are looking for\n".utf8)),
             ("header.partial.mp4", Array(mp4.prefix(24))),
             ("nomoov.partial.mp4", Array(mp4.prefix(2000))),
@@ -291,12 +294,15 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         let result = try #require(run.lines.first)
         #expect(result["status"] as? String == "recovered")
-        #expect(result["output"] as? String == partial)
+        // Issue 29 item 5: the finished movie drops the .partial name, and the partial file goes.
+        let output = try #require(result["output"] as? String)
+        #expect(output.hasPrefix(folder.path("movie-recovered-")) && output.hasSuffix(".mp4"), "\(output)")
+        #expect(!FileManager.default.fileExists(atPath: partial), "the partial file is still there")
         // With the frames of the fragment being written (walked: their moof never came).
-        #expect(frames(partial) >= onDisk)
-        #expect(!(try MediaProbe.topLevelBoxes(partial)).contains("moof"))
-        #expect(try MediaProbe.decodeErrors(partial).isEmpty)
-        #expect(inode(partial) != before, "replaced by a rename, not rewritten")
+        #expect(frames(output) >= onDisk)
+        #expect(!(try MediaProbe.topLevelBoxes(output)).contains("moof"))
+        #expect(try MediaProbe.decodeErrors(output).isEmpty)
+        #expect(inode(output) != before, "a new file, not the partial one rewritten")
         #expect(try digest(link) == original, "the original file was written to instead of replaced")
         // Only hidden temporary files of the killed run may be left; none of this one.
         let left = folder.contents.filter { $0.hasPrefix(".") && $0.contains(".recover-") }
@@ -311,15 +317,17 @@ import Testing
         let other = folder.path("other.mkv")
         try Data("keep me".utf8).write(to: URL(fileURLWithPath: other))
         try Data("me too".utf8).write(to: URL(fileURLWithPath: output))
-        for arguments in [["-o", other, partial], [partial]] {
-            let run = try recover(arguments)
-            #expect(run.status == 73, "\(arguments): \(run.stderr)")
-            #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
-            #expect(run.stderr.contains("--force"))
-        }
+        let run = try recover(["-o", other, partial])
+        #expect(run.status == 73, "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("--force"))
         #expect(try String(contentsOfFile: other, encoding: .utf8) == "keep me")
-        #expect(try String(contentsOfFile: output, encoding: .utf8) == "me too")
         #expect(folder.contents == ["movie.mkv", "movie.partial.mkv", "other.mkv"])
+        // The default name never meets the newer recording's movie.mkv (issue 29 item 5).
+        let beside = try recover(["--json", partial])
+        #expect(beside.status == 0, "\(beside.stderr)")
+        #expect((beside.lines.first?["output"] as? String ?? "").hasPrefix(folder.path("movie-recovered-")))
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == "me too")
         let forced = try recover(["--json", "--force", "-o", other, partial])
         #expect(forced.status == 0, "\(forced.stderr)")
         #expect(frames(other) == frames(partial))
@@ -343,9 +351,12 @@ import Testing
         let run = try recover(["--json", "-o", target, first, junk, second])
         #expect(run.status == 65, "\(run.stderr)")
         #expect(run.lines.map { $0["status"] as? String } == ["recovered", "refused", "recovered"])
-        #expect(run.lines.map { $0["output"] as? String } == [target + "/a.mp4", nil, target + "/b.mkv"])
-        #expect(frames(target + "/a.mp4") >= frames(first), "with the walked frames of its last fragment")
-        #expect(frames(target + "/b.mkv") == frames(second))
+        let outputs = run.lines.map { $0["output"] as? String }
+        #expect(outputs[1] == nil)
+        #expect(outputs[0]?.hasPrefix(target + "/a-recovered-") == true && outputs[2]?.hasPrefix(target + "/b-recovered-") == true,
+                "\(outputs)")
+        #expect(frames(outputs[0] ?? "") >= frames(first), "with the walked frames of its last fragment")
+        #expect(frames(outputs[2] ?? "") == frames(second))
         // -o naming a file with several FILEs is a usage error.
         let usage = try recover(["-o", folder.path("one.mp4"), first, second])
         #expect(usage.status == 64)

@@ -354,7 +354,7 @@ struct SoundRecordingTests {
         try #require(grown, "the partial movie did not grow: \(camrec.stderrText)")
         camrec.signal(SIGKILL)
         _ = camrec.wait(timeout: 30)
-        let run = try CamrecBinary.run(["recover", partial])
+        let run = try CamrecBinary.run(["recover", "-o", movie, partial])
         try #require(run.status == 0, "\(run.stderr)")
         let picture = try Self.span(movie, stream: "v:0")
         let sound = try Self.span(movie, stream: "a:0")

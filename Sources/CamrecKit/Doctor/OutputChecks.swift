@@ -45,11 +45,12 @@ enum OutputChecks {
         }
         var checks = [place]
         if let free = freeBytes(in: folder) {
-            checks.append(space(free: free, folder: folder, plan: plan))
+            checks.append(space(free: free, folder: folder, plan: plan, total: totalBytes(in: folder)))
         }
         if let mount = MountTable.current().mount(holding: folder) {
             checks.append(fileSystem(mount.type, folder: folder, plan: plan))
         }
+        checks.append(publication(in: folder))
         checks.append(StalePartialScan.check(folder: folder))
         return checks
     }
@@ -76,18 +77,43 @@ enum OutputChecks {
         return nil
     }
 
-    /// Free space, in bytes and in hours of video: a warning under an hour.
-    static func space(free: Int64, folder: String, plan: Plan) -> DoctorCheck {
+    /// Free space, in bytes and in hours of video: a warning under an hour, a problem (exit
+    /// 74) when none is left. The `--min-free` it suggests fits the file system (`total`
+    /// bytes): a tenth of it, at most 1G.
+    static func space(free: Int64, folder: String, plan: Plan, total: Int64? = nil) -> DoctorCheck {
         let hours = Double(free) / plan.bytesPerSecond / 3600
         let perHour = humanSize(Int64(plan.bytesPerSecond * 3600))
         let message = "\(humanSize(free)) free in \(folder): about \(humanHours(hours)) of \(plan.videoDescription) (\(perHour) an hour)"
-        var check = hours < 1
-            ? DoctorCheck(.output, "free space", .warning, message,
-                          fix: "free some space, or record in segments that make room: --segment 10m --min-free 1G")
-            : DoctorCheck(.output, "free space", .ok, message)
+        let fix = "free some space, or record in segments that make room: --segment 10m --min-free \(suggestedMinFree(total: total))"
+        var check: DoctorCheck
+        if free <= 0 {
+            check = .problem(.output, "free space", CamrecError(.diskFull, "no space left in \(folder): a recording there "
+                                                                 + "fails at once"), fix: fix)
+        } else if hours < 1 {
+            check = DoctorCheck(.output, "free space", .warning, message, fix: fix)
+        } else {
+            check = DoctorCheck(.output, "free space", .ok, message)
+        }
         check.path = folder
         check.freeBytes = free
         return check
+    }
+
+    /// A `--min-free` value that fits a file system of `total` bytes: a tenth of it, at
+    /// most 1G, in whole K or M (powers of 1024, as `--min-free` reads them).
+    static func suggestedMinFree(total: Int64?) -> String {
+        guard let total, total > 0 else { return "1G" }
+        let tenth = total / 10
+        if tenth >= 1 << 30 { return "1G" }
+        if tenth >= 1 << 20 { return "\(tenth >> 20)M" }
+        return "\(max(tenth >> 10, 1))K"
+    }
+
+    /// The size of the file system holding `folder`, in bytes.
+    static func totalBytes(in folder: String) -> Int64? {
+        var info = statvfs()
+        guard statvfs(folder, &info) == 0 else { return nil }
+        return Int64(info.f_blocks) * Int64(info.f_frsize)
     }
 
     /// The file system: on FAT a warning unless segments stay under its 4 GB file limit.
@@ -116,6 +142,58 @@ enum OutputChecks {
         check.path = folder
         check.filesystem = type
         return check
+    }
+
+    /// How a finished file takes its name in `folder`, tried for real the way camrec does
+    /// it (``Destination/place(_:as:)``) on two scratch files it removes: link(), or
+    /// renameat2(RENAME_NOREPLACE), or a check-then-rename under a lock file; and whether
+    /// fsync works there.
+    static func publication(in folder: String) -> DoctorCheck {
+        let base = folder + "/.camrec-doctor-\(getpid())"
+        let (temporary, final) = (base + ".tmp", base + ".name")
+        defer {
+            unlink(temporary)
+            unlink(final)
+        }
+        func finish(_ check: DoctorCheck) -> DoctorCheck {
+            var check = check
+            check.path = folder
+            return check
+        }
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else {
+            return finish(.problem(.output, "publication", CamrecError(.cannotCreateOutput,
+                "cannot create a file in \(folder): \(systemMessage(errno))"), fix: "choose a folder you can write"))
+        }
+        let byte: [UInt8] = [0]
+        let flushed = write(descriptor, byte, 1) == 1 && fsync(descriptor) == 0
+        close(descriptor)
+        let (code, way) = Destination.place(temporary, as: final)
+        guard code == 0 else {
+            return finish(.problem(.output, "publication", CamrecError(.cannotCreateOutput,
+                "finished files cannot be given their names in \(folder) (\(way.rawValue): \(systemMessage(code))): "
+                + "recordings would stay under their .partial names"), fix: "record to another file system (ext4, or FAT/exFAT)"))
+        }
+        let folderFlushed: Bool = {
+            let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard fd >= 0 else { return false }
+            defer { close(fd) }
+            return fsync(fd) == 0
+        }()
+        let how: String
+        switch way {
+        case .link: how = "with link(), which never replaces a file"
+        case .renameNoReplace: how = "with renameat2(RENAME_NOREPLACE) (the file system has no hard links), which never replaces a file"
+        case .lockedRename:
+            how = "with a check then rename() under the lock file \(Destination.lockFileName) (the file system has neither hard "
+                + "links nor RENAME_NOREPLACE): safe between camrec runs, not against other programs writing the same name"
+        }
+        guard flushed, folderFlushed else {
+            return finish(DoctorCheck(.output, "publication", .warning,
+                                      "finished files take their names \(how), but fsync fails in \(folder): a power cut may lose the newest files",
+                                      fix: "record to a file system that supports fsync"))
+        }
+        return finish(DoctorCheck(.output, "publication", .ok, "finished files take their names \(how); fsync works"))
     }
 
     /// A round segment length well under `hours`: "1h", "30m", "10m", "1m".

@@ -24,7 +24,8 @@ public struct OutputFile: Sendable, Equatable {
         for attempt in 0..<1000 {
             let marker = attempt == 0 ? ".partial" : ".partial-\(attempt)"
             let candidate = Self.fitting(stem: stem, suffix: marker + ext, limit: nameLimit)
-            let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            // 0666: the umask decides what others may do, as with every tool.
+            let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
             if fd >= 0 {
                 close(fd)
                 return OutputFile(finalPath: path, partialPath: candidate, overwrite: overwrite)
@@ -36,9 +37,12 @@ public struct OutputFile: Sendable, Equatable {
         throw CamrecError(.cannotCreateOutput, "too many partial recordings beside \(path): remove the old *.partial* files")
     }
 
-    /// The checks `claim` makes, without creating anything (for `--print-pipeline`).
+    /// The checks `claim` makes, without creating anything (for `--print-pipeline`): the
+    /// folder takes files, the name fits its file system, and OUTPUT does not exist unless
+    /// `overwrite`.
     public static func checkDestination(_ path: String, overwrite: Bool) throws(CamrecError) {
         try Destination.checkFolder(of: path)
+        try Destination.checkNameLength(of: path)
         var info = stat()
         // lstat: a symbolic link is a name that exists, even when what it points to does not.
         if lstat(path, &info) == 0 {
@@ -48,6 +52,7 @@ public struct OutputFile: Sendable, Equatable {
             if (pointsTo.st_mode & S_IFMT) == S_IFDIR {
                 throw CamrecError(.cannotCreateOutput, "\(path) is a folder: give a file name such as \(path)/movie.mp4")
             }
+            try Destination.refuseSpecialFile(path, mode: pointsTo.st_mode)
             if !overwrite {
                 let what = isLink ? "already exists (a symbolic link)" : "already exists"
                 throw CamrecError(.cannotCreateOutput, "\(path) \(what): choose another name or pass --force to replace it")

@@ -160,18 +160,33 @@ final class OutputPlan: Sendable {
         state.withLock { state in state.movies.indices.filter { !state.movies[$0].committed } }
     }
 
-    /// The muxer finalised movie `index`: commits it under its final name.
-    func commitFinalised(_ index: Int, frames: Int, seconds: Double) throws(CamrecError) -> ResultFile {
+    /// The muxer finalised movie `index`: commits it under its final name. When it cannot
+    /// have that name (taken meanwhile by an overlapping run, refused by the file system),
+    /// it stays under its temporary name, is never removed, and `note` says where it is.
+    func commitFinalised(_ index: Int, frames: Int, seconds: Double) throws(CamrecError) -> (file: ResultFile, note: String?) {
         guard let movie = state.withLock({ $0.movies.indices.contains(index) ? $0.movies[index] : nil }) else {
             throw CamrecError(.failure, "no movie \(index + 1) in this run")
         }
-        try movie.file.commit()
-        let bytes = OutputFile.size(of: movie.file.finalPath)
+        let note = publish(movie)
+        let path = note == nil ? movie.file.finalPath : movie.file.partialPath
+        let bytes = OutputFile.size(of: path)
         state.withLock { state in
             state.movies[index].committed = true
             state.committedBytes += bytes
         }
-        return describe(movie, path: movie.file.finalPath, frames: frames, seconds: seconds, bytes: bytes)
+        var file = describe(movie, path: path, frames: frames, seconds: seconds, bytes: bytes)
+        if note != nil { file.unpublished = movie.file.finalPath }
+        return (file, note)
+    }
+
+    /// Gives the movie its final name; nil, or why it stays under its temporary name.
+    private func publish(_ movie: Movie) -> String? {
+        do {
+            try movie.file.commit()
+            return nil
+        } catch {
+            return error.message
+        }
     }
 
     private func describe(_ movie: Movie, path: String, frames: Int, seconds: Double, bytes: Int64) -> ResultFile {
@@ -198,24 +213,17 @@ final class OutputPlan: Sendable {
             return nil
         }
         measured.cutTornTail(of: movie.file.partialPath)
-        var path = movie.file.finalPath
-        var note: String?
-        if !publish {
-            path = movie.file.partialPath
-        } else {
-            do {
-                try movie.file.commit()
-            } catch {
-                path = movie.file.partialPath
-                note = error.message
-            }
-        }
+        // An aborted movie is not finished: it keeps its temporary name (nothing to note).
+        let note = publish ? self.publish(movie) : nil
+        let path = publish && note == nil ? movie.file.finalPath : movie.file.partialPath
         let bytes = OutputFile.size(of: path)
         state.withLock { state in
             state.movies[index].committed = true
             state.committedBytes += bytes
         }
-        return (describe(movie, path: path, frames: measured.frames, seconds: measured.seconds, bytes: bytes), note)
+        var file = describe(movie, path: path, frames: measured.frames, seconds: measured.seconds, bytes: bytes)
+        if note != nil || !publish { file.unpublished = movie.file.finalPath }
+        return (file, note)
     }
 
     /// Removes movie `index`'s temporary file: nothing worth keeping was recorded in it.
@@ -242,9 +250,12 @@ final class OutputPlan: Sendable {
     }
 
     /// Deletes what retention says must go (after a movie is committed, and now and then
-    /// for `--min-free`); `stillShort` when free space stays below `--min-free`.
-    func applyRetention(freeSpaceOnly: Bool = false) -> (deleted: [DeletedFile], stillShort: Bool) {
+    /// for `--min-free`); `stillShort` when free space stays below `--min-free`. Once the
+    /// run is `stopping`, nothing is deleted to make room for a movie that will not be
+    /// written (see ``RetentionKeeper/apply(freeSpaceOnly:stopping:)``).
+    func applyRetention(freeSpaceOnly: Bool = false, stopping: Bool = false) -> (deleted: [DeletedFile], stillShort: Bool) {
         guard let segments, segments.retention.isActive else { return ([], false) }
-        return RetentionKeeper(policy: segments.retention, naming: segments.naming).apply(freeSpaceOnly: freeSpaceOnly)
+        return RetentionKeeper(policy: segments.retention, naming: segments.naming)
+            .apply(freeSpaceOnly: freeSpaceOnly, stopping: stopping)
     }
 }

@@ -112,8 +112,13 @@ struct RetentionKeeper {
     /// Deletes what the policy says must go; returns what was deleted and whether the
     /// free-space rule is still unmet. `freeSpaceOnly` (the frequent check while a movie
     /// is written) looks at the folder only when free space is short: a statvfs, not a
-    /// listing of a folder that may hold thousands of movies.
-    func apply(freeSpaceOnly: Bool = false) -> (deleted: [DeletedFile], stillShort: Bool) {
+    /// listing of a folder that may hold thousands of movies. `stopping`: the run is
+    /// stopping, no movie will follow, so nothing is deleted to make room (`--min-free`
+    /// deletes nothing; `--keep` and `--keep-size`, which bound what is kept whatever comes
+    /// next, still apply to the movies the run finishes).
+    func apply(freeSpaceOnly: Bool = false, stopping: Bool = false) -> (deleted: [DeletedFile], stillShort: Bool) {
+        var policy = policy
+        if stopping { policy.minFree = nil }
         guard policy.isActive else { return ([], false) }
         let free = RetentionPolicy.freeBytes(in: naming.folder) ?? Int64.max
         if freeSpaceOnly, free >= policy.minFree ?? 0 { return ([], false) }

@@ -36,6 +36,14 @@ public struct SegmentNaming: Sendable, Equatable {
         if folder.contains("%") {
             throw CamrecError(.usage, "'\(output)': time fields and counters are allowed in the file name only, not in the folder")
         }
+        // A control character would be taken for the counter's mark (and is no name anyone
+        // can type): refused, shown escaped.
+        if let control = name.unicodeScalars.first(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            let shown = name.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F
+                ? "\\x" + String($0.value, radix: 16, uppercase: true).leftPadded(2) : String($0) }.joined()
+            throw CamrecError(.usage, "'\(shown)' holds a control character (\\x\(String(control.value, radix: 16, uppercase: true).leftPadded(2))): "
+                              + "segment names take printable characters only; choose another name")
+        }
         var pattern = ""
         var width = 0
         var counters = 0
@@ -199,5 +207,12 @@ public struct SegmentNaming: Sendable, Equatable {
         let style = Date.ISO8601FormatStyle(timeZoneSeparator: .colon, includingFractionalSeconds: true,
                                             timeZone: utc ? .gmt : .current)
         return style.format(date)
+    }
+}
+
+extension String {
+    /// The string with "0"s in front up to `width` characters.
+    fileprivate func leftPadded(_ width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
     }
 }

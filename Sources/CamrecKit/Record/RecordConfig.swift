@@ -43,6 +43,9 @@ public struct RecordConfig: Sendable {
     /// `--standby`: no continuous movie, only event clips (the encoder's output goes to a
     /// fakesink besides the clips).
     public var standby = false
+    /// `--recover-partials`: at start, the unfinished movies an earlier run of the same
+    /// series left beside OUTPUT are recovered (``StalePartials/recoverSeries(_:output:naming:report:)``).
+    public var recoverPartials = false
     /// `--on-motion`: motion in the picture triggers clips; nil: it does not.
     public var motion: MotionSettings?
     /// Several cameras with `--on-motion`: where this camera's motion detections go (the

@@ -87,9 +87,14 @@ public final class Recorder: Sendable {
         if config.standby { plan.discardOpen() }
         // Unfinished movies an earlier camrec left here are mentioned once, never touched
         // (with several cameras, once for the run: `MultiCameraRecorder`).
-        if config.startBarrier == nil, let warning = StalePartials.warning(for: StalePartials.find(besideOutput: config.outputPath,
-                                                                     excluding: plan.openPartialPaths)) {
-            events(.warning(warning))
+        if config.startBarrier == nil {
+            var stale = StalePartials.find(besideOutput: config.outputPath, excluding: plan.openPartialPaths)
+            if config.recoverPartials {
+                stale = StalePartials.recoverSeries(stale, output: config.outputPath, naming: config.segments?.naming) {
+                    events(.warning($0))
+                }
+            }
+            if let warning = StalePartials.warning(for: stale) { events(.warning(warning)) }
         }
         // The camera's identity, read before the first pipeline opens it: what finds it
         // again after an unplug, at whatever /dev/videoN it comes back.

@@ -532,6 +532,7 @@ final class RecordingSession {
                     endSoundWithPicture()
                     pipeline.send(.endOfStream())
                 case .report(.stopping(let reason)):
+                    isStopping = true
                     events(.stopping(reason))
                 case .report(.warning(let text)):
                     events(.warning(text))
@@ -685,9 +686,11 @@ final class RecordingSession {
             return .done
         }
         do {
-            let file = try plan.commitFinalised(index, frames: summary.frames, seconds: summary.seconds)
+            let (file, note) = try plan.commitFinalised(index, frames: summary.frames, seconds: summary.seconds)
             committed.append(file)
             if config.segments != nil { events(.segment(file)) }
+            // The run goes on; the file stays where the note says, and the run exits 73.
+            if let note { events(.warning(note)) }
         } catch {
             return .problem(error.message)
         }
@@ -713,10 +716,14 @@ final class RecordingSession {
     /// Movies this session committed, in order.
     private var committed: [ResultFile] = []
 
+    /// The run decided to stop (or its source ended): retention deletes nothing more to
+    /// make room, as no movie will need it (issue 29 item 7).
+    private var isStopping = false
+
     /// Applies retention, reporting each deletion (a deleted movie leaves the result);
     /// true when free space stays below `--min-free` with nothing left to delete.
     private func applyRetention(freeSpaceOnly: Bool = false, events: @Sendable (RecordingEvent) -> Void) -> Bool {
-        let (deleted, stillShort) = plan.applyRetention(freeSpaceOnly: freeSpaceOnly)
+        let (deleted, stillShort) = plan.applyRetention(freeSpaceOnly: freeSpaceOnly, stopping: isStopping)
         for file in deleted {
             events(.deleted(file))
             committed.removeAll { $0.path == file.path }
@@ -728,6 +735,7 @@ final class RecordingSession {
     /// is the stop that was asked for, nil when the source ended by itself.
     private func finish(requested: StopReason?, message: String?, events: @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
         let reason = requested ?? .signal
+        isStopping = true
         // With segments, the last movies may still be finalising on their own threads:
         // wait for them before the pipeline stops (stopping it would cut them short).
         let unfinished = gate.frames > 0 ? awaitFinalisedMovies(events: events) : []
@@ -741,10 +749,13 @@ final class RecordingSession {
             }
             throw CamrecError(.failure, "no frames were recorded: the source delivered nothing")
         }
+        var notes: [String] = []
         if config.segments != nil {
             // Movies whose finalising never ended are kept as written (they play).
             for index in unfinished {
-                if let kept = plan.keepUnfinalised(index) { committed.append(kept.file) }
+                guard let kept = plan.keepUnfinalised(index) else { continue }
+                committed.append(kept.file)
+                if let note = kept.note { notes.append(note) }
             }
         } else {
             for index in plan.openMovies {
@@ -752,16 +763,20 @@ final class RecordingSession {
                     plan.discard(index)
                     continue
                 }
-                committed.append(try plan.commitFinalised(index, frames: summary.frames, seconds: summary.seconds))
+                let (file, note) = try plan.commitFinalised(index, frames: summary.frames, seconds: summary.seconds)
+                committed.append(file)
+                if let note { notes.append(note) }
             }
         }
         _ = applyRetention(events: events)
-        return RecordingResult(reason: reason, files: committed + stillFiles,
-                               droppedFrames: gate.droppedFrames, corruptFrames: corruptFrames, message: message)
+        let said = ([message].compactMap { $0 } + notes).joined(separator: "; ")
+        return RecordingResult(reason: reason, files: committed + stillFiles, droppedFrames: gate.droppedFrames,
+                               corruptFrames: corruptFrames, message: said.isEmpty ? nil : said)
     }
 
     /// Stops at once and keeps what the open movies hold (see `OutputPlan.keepUnfinalised`).
     private func keepUnfinalised(reason: StopReason, cause: String) -> RecordingResult {
+        isStopping = true
         let stillFiles = stopPipeline()
         var notes: [String] = []
         var keptNow = 0

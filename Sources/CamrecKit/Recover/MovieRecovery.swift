@@ -23,6 +23,7 @@ public enum MovieRecovery {
     ///   interrupted when `control` was abandoned. Nothing is left behind on any of them.
     public static func recover(_ input: String, to destination: RecoverDestination, force: Bool,
                                control: RecoverControl) throws(CamrecError) -> RecoverResult {
+        if let removed = try removeIfEmpty(input) { return removed }
         let source = try RecoverSource(path: input)
         guard let container = RecoverContainer.sniff(source.head) else {
             throw CamrecError(.invalidInput, "\(input) is not a movie (neither MP4/MOV nor Matroska): nothing to recover")
@@ -55,8 +56,7 @@ public enum MovieRecovery {
             throw isoRefusal(input, error, size: source.size)
         }
         guard !movie.tracks.isEmpty else {
-            throw CamrecError(.invalidInput, "\(input) holds no whole frame (the recording stopped before its first "
-                              + "fragment was on disk): nothing to recover")
+            return try removeFrameless(input, because: "the recording stopped before its first fragment was on disk")
         }
         let tracks = movie.tracks.map(describe)
         let output = try RecoverOutput.prepare(for: source, container: container, destination: destination,
@@ -99,12 +99,42 @@ public enum MovieRecovery {
             output.discard()
             throw error
         }
-        try output.publish()
-        return RecoverResult(
-            input: input, output: output.final, status: .recovered, container: container, frames: frames(tracks),
-            duration: duration(tracks), bytes: OutputFile.size(of: output.final), lostTailBytes: lostTailBytes, tracks: tracks,
+        let final = try output.publish()
+        var result = RecoverResult(
+            input: input, output: final, status: .recovered, container: container, frames: frames(tracks),
+            duration: duration(tracks), bytes: OutputFile.size(of: final), lostTailBytes: lostTailBytes, tracks: tracks,
             message: message
         )
+        if output.consumesInput {
+            result.message = [message, "\(input) was removed: the finished movie replaces it"].compactMap { $0 }.joined(separator: "; ")
+        }
+        return result
+    }
+
+    /// An empty file (0 bytes) with camrec's partial name, that no process has open: nothing
+    /// was recorded in it, so it is removed (and said so) rather than left for ever.
+    private static func removeIfEmpty(_ input: String) throws(CamrecError) -> RecoverResult? {
+        var info = stat()
+        guard RecoverNaming.dropsPartialName(input), lstat(input, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+              info.st_size == 0 else { return nil }
+        return try removeFrameless(input, because: "it is empty: the recording stopped before its first frame")
+    }
+
+    /// Camrec's partial file `input` holds no frame: removed (it never held a recording), with
+    /// a line saying so. Any other file is refused (exit 65) and left alone.
+    private static func removeFrameless(_ input: String, because reason: String) throws(CamrecError) -> RecoverResult {
+        guard RecoverNaming.dropsPartialName(input) else {
+            throw CamrecError(.invalidInput, "\(input) holds no whole frame (\(reason)): nothing to recover")
+        }
+        if let holder = OpenFiles.holders(of: input).first {
+            throw CamrecError(.failure, "\(input) is open in process \(holder) (a recording still running?): "
+                              + "recover it once that process has ended")
+        }
+        guard unlink(input) == 0 else {
+            throw CamrecError(.cannotCreateOutput, "\(input) holds no frame but cannot be removed: \(systemMessage(errno))")
+        }
+        Destination.syncFolder(of: input)
+        return RecoverResult(input: input, status: .removed, message: "\(input) held no frame (\(reason)): removed")
     }
 
     private static func isoRefusal(_ input: String, _ error: MP4Error, size: UInt64) -> CamrecError {
@@ -164,8 +194,7 @@ public enum MovieRecovery {
                                  message: "already a finished movie: left as it is")
         }
         guard !layout.clusters.isEmpty else {
-            throw CamrecError(.invalidInput, "\(input) holds no whole frame (the recording stopped before its first "
-                              + "block was on disk): nothing to recover")
+            return try removeFrameless(input, because: "the recording stopped before its first block was on disk")
         }
         let output = try RecoverOutput.prepare(for: source, container: container, destination: destination,
                                                force: force, control: control)

@@ -42,4 +42,18 @@ public final class RecoverControl: Sendable {
             current = nil
         }
     }
+
+    /// Publishes `path` under the first free name of `name(1)`, `name(2)`, … (see
+    /// ``Destination/publishUnderFreeName(_:tries:_:)``) unless the recovery was abandoned
+    /// meanwhile; then runs `after` (still before a stop can come in). Returns the name taken.
+    func publishUnderFreeName(_ path: String, _ name: (Int) -> String,
+                              after: (String) -> Void = { _ in }) throws(CamrecError) -> String {
+        try temporary.withLock { (current: inout String?) throws(CamrecError) -> String in
+            guard current == path else { throw CamrecError(.interrupted, "recovery interrupted") }
+            let final = try Destination.publishUnderFreeName(path, name)
+            current = nil
+            after(final)
+            return final
+        }
+    }
 }

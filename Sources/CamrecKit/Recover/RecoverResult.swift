@@ -8,6 +8,8 @@ public struct RecoverResult: Sendable, Encodable, Equatable {
         case complete
         /// Nothing was written (see `message` and `exit_code`).
         case refused
+        /// camrec's partial file held no frame: it was removed (see `message`).
+        case removed
     }
 
     /// The input, as typed.

@@ -33,10 +33,53 @@ public enum StalePartials {
         return candidates.filter { open[$0] == nil }
     }
 
+    /// `record --recover-partials`: recovers those of `paths` (stale partial files, see
+    /// ``find(besideOutput:excluding:)``) that belong to the series of `output` (its own
+    /// `NAME.partial[-N].EXT`, or with `naming` any of the run's segment names) as
+    /// `recover --in-place` does: each becomes `NAME-recovered-STAMP.EXT` and the partial
+    /// file goes; one that holds no frame is removed. Each outcome is one line to `report`.
+    /// Returns the paths left (other series, and refusals).
+    public static func recoverSeries(_ paths: [String], output: String, naming: SegmentNaming?,
+                                     report: (String) -> Void) -> [String] {
+        let outputName = lastComponent(output)
+        var left: [String] = []
+        for path in paths {
+            let final = RecoverNaming.finalName(ofPartial: path).map(lastComponent)
+            let ofSeries = final.map { name in naming.map { $0.match(name) != nil } ?? (name == outputName) } ?? false
+            guard ofSeries else {
+                left.append(path)
+                continue
+            }
+            do {
+                let result = try MovieRecovery.recover(path, to: .inPlace, force: false, control: RecoverControl())
+                switch result.status {
+                case .recovered:
+                    report("recovered the unfinished \(path) of an earlier run: \(result.output ?? "?") "
+                           + "(\(result.frames ?? 0) frames); the partial file was removed")
+                case .removed:
+                    report(result.message ?? "removed \(path)")
+                case .complete, .refused:
+                    left.append(path)
+                }
+            } catch {
+                report("cannot recover \(path): \(error.message)")
+                left.append(path)
+            }
+        }
+        return left
+    }
+
+    private static func lastComponent(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+
     /// The command that recovers `paths`, each quoted for a POSIX shell when it needs it:
-    /// `camrec recover movie.partial.mp4 'my cam/old.partial.mkv'`.
+    /// `camrec recover --in-place movie.partial.mp4 'my cam/old.partial.mkv'`. Always safe
+    /// to follow: each movie takes a name no other file has (`NAME-recovered-STAMP.EXT`,
+    /// never the newer `NAME.EXT`), the partial file goes once its movie is there, and one
+    /// that holds no frame is removed.
     public static func recoverCommand(for paths: [String]) -> String {
-        (["camrec", "recover"] + paths.map(shellQuoted)).joined(separator: " ")
+        (["camrec", "recover", "--in-place"] + paths.map(shellQuoted)).joined(separator: " ")
     }
 
     /// The one-line warning for `paths` (nil when there are none), e.g. "2 unfinished

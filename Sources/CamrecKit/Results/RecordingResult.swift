@@ -71,6 +71,10 @@ public struct ResultFile: Sendable, Codable, Equatable {
     /// A camera's still in a composed run (`--layout`): that camera's rectangle on the
     /// canvas (the still itself is the camera's whole frame, at its own size).
     public var rect: PixelRect?
+    /// Set when the finished file could not be given its final name (the name was taken
+    /// meanwhile, the file system refused): the name it should have had. The file is then
+    /// kept at `path`, its temporary name, and the run exits 73.
+    public var unpublished: String?
 
     public init(path: String, kind: String, duration: Double?, frames: Int?, bytes: Int64) {
         self.path = path
@@ -120,7 +124,9 @@ public struct RecordingResult: Sendable, Codable, Equatable {
     /// The exit status a script sees for this result.
     public var exitStatus: ExitStatus {
         switch reason {
-        case .maxDuration, .signal, .control, .completed: .success
+        case .maxDuration, .signal, .control, .completed:
+            // A movie left under its temporary name is not what was asked for.
+            files.contains { $0.unpublished != nil } ? .cannotCreateOutput : .success
         case .cameraLost: .cameraLost
         case .diskFull: .diskFull
         case .aborted: .aborted

@@ -3,8 +3,8 @@ import Glibc
 #endif
 
 /// Writes whole files so that a reader never sees a partial one: into a temporary file in
-/// the same folder, flushed to disk, then linked to its name (which fails rather than
-/// replace an existing file) and the temporary name removed.
+/// the same folder, flushed to disk, then given its name by `Destination` (which never
+/// replaces an existing file unless asked to, on every file system).
 enum AtomicFile {
     /// Writes `bytes` to the first free name from `naming`, starting at counter `from`;
     /// returns the path and the counter used.
@@ -14,9 +14,15 @@ enum AtomicFile {
         var number = start
         while number < start + 100_000 {
             let path = naming.path(number)
-            if link(temporary, path) == 0 { return (path, number) }
-            guard errno == EEXIST else {
-                throw CamrecError(.cannotCreateOutput, "cannot create \(path): \(systemMessage(errno))")
+            // The one way a finished file takes its name (link, or on FAT/exFAT a
+            // no-replace rename): never over an existing still.
+            let code = Destination.place(temporary, as: path).code
+            if code == 0 {
+                Destination.syncFolder(of: path)
+                return (path, number)
+            }
+            guard code == EEXIST else {
+                throw CamrecError(.cannotCreateOutput, "cannot create \(path): \(systemMessage(code))")
             }
             number += 1
         }
@@ -25,6 +31,8 @@ enum AtomicFile {
 
     /// Writes `bytes` to `path`; an existing file is replaced only when `replace` is set.
     static func write(_ bytes: [UInt8], to path: String, replace: Bool) throws(CamrecError) {
+        var existing = stat()
+        if stat(path, &existing) == 0 { try Destination.refuseSpecialFile(path, mode: existing.st_mode) }
         let temporary = try writeTemporary(bytes, in: OutputFile.folderOf(path))
         defer { unlink(temporary) }
         do {
@@ -38,7 +46,8 @@ enum AtomicFile {
     /// A flushed temporary file in `folder` holding `bytes`; the caller removes it.
     private static func writeTemporary(_ bytes: [UInt8], in folder: String) throws(CamrecError) -> String {
         let temporary = folder + "/.camrec-still-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        // 0666: the umask decides what others may do, as with every tool.
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard fd >= 0 else {
             throw CamrecError(.cannotCreateOutput, "cannot write a still in \(folder): \(systemMessage(errno))")
         }

@@ -78,7 +78,7 @@ struct TrimOutput {
 
     /// Checks that the temporary file can be created (and removes the probe).
     func checkWritable() throws(CamrecError) {
-        let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL, 0o666)
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))
             throw CamrecError(.cannotCreateOutput, "cannot create \(temporaryPath): \(reason)")

@@ -331,10 +331,13 @@ final class ClipRecorder: @unchecked Sendable {
         }
     }
 
-    /// Moves the finalised file into place as it is.
+    /// Moves the finalised file into place as it is, through the one publisher (flushed,
+    /// never replacing a file that appeared meanwhile, FAT and exFAT included).
     private func move(_ writer: ClipWriter, to final: String, frames: Int) -> ResultFile? {
-        guard rename(writer.path, final) == 0 else {
-            events(.warning("clip kept at \(writer.path): cannot move it to \(final): \(systemMessage(errno))"))
+        do {
+            try Destination.publish(writer.path, as: final, replace: false)
+        } catch {
+            events(.warning("clip kept at \(writer.path): \(error.message)"))
             return nil
         }
         var info = stat()
