@@ -46,7 +46,7 @@ public enum Trimmer {
                 writer = input.writer(for: job(cut, output: output, control: control))
                 written = try writer.write()
             }
-            try check(writer, wrote: cut.plan)
+            try check(writer, wrote: cut, of: input.index, to: output, control: control)
             try publish(output, of: request, control: control)
             return result(of: cut, from: input, to: output, request: request, written: written)
         } catch {
@@ -104,14 +104,23 @@ public enum Trimmer {
     }
 
     /// Checks the written file: it must hold exactly the planned frames, read back
-    /// independently of the writer.
-    private static func check(_ writer: any TrimWriter, wrote plan: TrimPlan) throws {
+    /// independently of the writer, and decode to them (``DecodedOutputCheck``).
+    private static func check(
+        _ writer: any TrimWriter, wrote cut: PlannedCut, of index: FrameIndex, to output: TrimOutput, control: TrimControl
+    ) throws {
+        let plan = cut.plan
         let written = try writer.countWrittenFrames()
         guard written == plan.frameCount else {
             throw CamrecError.failed(
                 "the trimmed file has \(written) video frames instead of \(plan.frameCount); nothing was written"
             )
         }
+        let timeline = OutputTimeline(plan: plan, index: index, minimumDecodeStep: 1_000_000)
+        try DecodedOutputCheck(timeline: timeline)
+            .verify(
+                path: output.temporaryPath, container: output.container, codec: cut.encoding?.codec ?? cut.codec,
+                control: control
+            )
     }
 
     /// Flushes the checked temporary file and renames it into place (unless the trim was
