@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+
+/// `camrec trim` on movies other tools make (issue 30): each source is made by ffmpeg in the
+/// test, the output is checked by ffprobe/ffmpeg (frame times, counts, framemd5 against the
+/// source), never by camrec.
+@Suite("Trim movies from other tools", .serialized)
+struct TrimWildInputTests {
+    // MARK: Item 1: fragmented MP4 with B-frames
+
+    /// The issue's command: 8 s, B-frames, a keyframe every 2 s, a fragment per keyframe.
+    static func fragmented(_ folder: TemporaryFolder) throws -> String {
+        try WildMedia.ffmpeg(folder.path("frag.mp4"), input: "testsrc2=size=320x240:rate=30:duration=8", audio: true, [
+            "-c:v", "libx264", "-bf", "3", "-x264-params", "keyint=60:min-keyint=60:scenecut=0", "-c:a", "aac",
+            "-movflags", "frag_keyframe+empty_moov+default_base_moof",
+        ])
+    }
+
+    @Test("item 1: a fragmented MP4 with B-frames is cut on the right frames, each shown once")
+    func fragmentedAccurate() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = try Self.fragmented(folder)
+        let source = try WildMedia.frameHashes(input)
+        let output = folder.path("out.mp4")
+        let result = try CamrecBinary.run(["trim", "--start", "1.412", "--end", "4.75", "--json", "-o", output, input])
+        #expect(result.status == 0, "\(result.stderr)")
+        // The source's frames lie at 0.067 + n/30 s: 1.433 (n = 41) to 4.733 s (n = 140).
+        let frames = try WildMedia.frameTimes(output)
+        #expect(frames.count == 100, "\(frames)")
+        #expect(WildMedia.strictlyRising(frames), "\(frames)")
+        try WildMedia.expectSourceFrames(output, source: source, firstSourceFrame: 41, atLeast: 60)
+        #expect(try MediaProbe.decodeErrors(output).isEmpty)
+    }
+
+    @Test("item 1: --mode keyframe on a fragmented MP4 reports its real first frame, no doubled frame")
+    func fragmentedKeyframe() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = try Self.fragmented(folder)
+        let source = try WildMedia.frameHashes(input)
+        let output = folder.path("out.mp4")
+        let result = try CamrecBinary.run(
+            ["trim", "--mode", "keyframe", "--start", "1.412", "--end", "4.75", "--json", "-o", output, input]
+        )
+        #expect(result.status == 0, "\(result.stderr)")
+        let line = try #require(JSONLines.parse(result).last)
+        #expect(line["first_frame_time"] as? Double == 0.067, "\(line)")
+        let frames = try WildMedia.frameTimes(output)
+        #expect(WildMedia.strictlyRising(frames), "\(frames)")
+        #expect(frames.count == line["frames"] as? Int, "\(frames.count) frames, \(line)")
+        // A copy from the first keyframe: every frame is the source's frame at its place.
+        try WildMedia.expectSourceFrames(output, source: source, firstSourceFrame: 0, atLeast: frames.count)
+    }
+
+    @Test("item 1: a fragmented MP4 cut from its start and in place")
+    func fragmentedEndAndInPlace() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = try Self.fragmented(folder)
+        let source = try WildMedia.frameHashes(input)
+        let output = folder.path("end.mp4")
+        let result = try CamrecBinary.run(["trim", "--end", "4.266", "-o", output, input])
+        #expect(result.status == 0, "\(result.stderr)")
+        let frames = try WildMedia.frameTimes(output)
+        #expect(frames.count == 126, "\(frames)")  // 0.067 to 4.233 s
+        #expect(WildMedia.strictlyRising(frames))
+        try WildMedia.expectSourceFrames(output, source: source, firstSourceFrame: 0, atLeast: 120)
+
+        let inPlace = try CamrecBinary.run(["trim", "--start", "1.412", "--end", "4.75", "--in-place", input])
+        #expect(inPlace.status == 0, "\(inPlace.stderr)")
+        let replaced = try WildMedia.frameTimes(input)
+        #expect(replaced.count == 100, "\(replaced)")
+        #expect(WildMedia.strictlyRising(replaced))
+        try WildMedia.expectSourceFrames(input, source: source, firstSourceFrame: 41, atLeast: 60)
+    }
+}
+
+/// Sources and independent checks for ``TrimWildInputTests``.
+enum WildMedia {
+    /// Runs ffmpeg on a lavfi `input` (and a sine tone when `audio`) with `arguments`.
+    static func ffmpeg(_ path: String, input: String, audio: Bool = false, _ arguments: [String]) throws -> String {
+        var all = ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", input]
+        if audio { all += ["-f", "lavfi", "-i", "sine=frequency=440:duration=8"] }
+        let result = try ChildProcess.run("ffmpeg", all + arguments + [path], timeout: 300)
+        guard result.status == 0 else { throw ChildProcess.LaunchFailure(description: "ffmpeg failed: \(result.stderr)") }
+        return path
+    }
+
+    /// The video frames' presentation times as ffprobe decodes them (display order).
+    static func frameTimes(_ path: String) throws -> [Double] {
+        let result = try ChildProcess.run("ffprobe", [
+            "-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pts_time", "-of", "csv=p=0", path,
+        ])
+        guard result.status == 0 else { throw MediaProbe.Failure(description: result.stderr) }
+        // "0.033333" or "0.033333," (side data adds a field and a blank line).
+        return result.stdoutText.split(whereSeparator: \.isNewline).compactMap { line in
+            line.split(separator: ",").first.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        }
+    }
+
+    static func strictlyRising(_ times: [Double]) -> Bool {
+        zip(times, times.dropFirst()).allSatisfy { $0 < $1 }
+    }
+
+    /// Each decoded video frame's MD5 (ffmpeg's framemd5), in display order.
+    static func frameHashes(_ path: String) throws -> [String] {
+        let result = try ChildProcess.run("ffmpeg", [
+            "-nostdin", "-v", "error", "-i", path, "-map", "0:v:0", "-f", "framemd5", "-",
+        ], timeout: 120)
+        guard result.status == 0 else { throw MediaProbe.Failure(description: result.stderr) }
+        return result.stdoutText.split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("#") }.compactMap { line in
+            line.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+    }
+
+    /// Expects output frame k to be source frame `firstSourceFrame + k` bit for bit for at
+    /// least `atLeast` frames (the copied ones), and no output frame to be any other source
+    /// frame (a frame shown early, late or twice).
+    static func expectSourceFrames(
+        _ output: String, source: [String], firstSourceFrame: Int, atLeast: Int,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let hashes = try frameHashes(output)
+        var matching = 0
+        for (position, hash) in hashes.enumerated() {
+            let wanted = firstSourceFrame + position
+            if wanted < source.count, source[wanted] == hash {
+                matching += 1
+            } else if let other = source.firstIndex(of: hash) {
+                Issue.record("output frame \(position) is source frame \(other), not \(wanted)", sourceLocation: sourceLocation)
+            }
+        }
+        #expect(matching >= atLeast, "\(matching) of \(hashes.count) frames are the source's", sourceLocation: sourceLocation)
+    }
+
+    /// The distinct colour ranges ffprobe reads on the video frames, in order of appearance.
+    static func colorRanges(_ path: String) throws -> [String] {
+        let result = try ChildProcess.run("ffprobe", [
+            "-v", "error", "-select_streams", "v:0", "-show_entries", "frame=color_range", "-of", "csv=p=0", path,
+        ])
+        guard result.status == 0 else { throw MediaProbe.Failure(description: result.stderr) }
+        var seen: [String] = []
+        for line in result.stdoutText.split(whereSeparator: \.isNewline) {
+            let range = line.trimmingCharacters(in: CharacterSet(charactersIn: ", "))
+            if !range.isEmpty, !seen.contains(range) { seen.append(range) }
+        }
+        return seen
+    }
+}
