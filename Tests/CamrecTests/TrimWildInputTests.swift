@@ -74,6 +74,32 @@ struct TrimWildInputTests {
         #expect(WildMedia.strictlyRising(replaced))
         try WildMedia.expectSourceFrames(input, source: source, firstSourceFrame: 41, atLeast: 60)
     }
+
+    // MARK: Item 2: MPEG-4 Part 2 with B-frames
+
+    @Test("item 2: MPEG-4 Part 2 with B-frames: the last copied frame before the re-encoded tail is shown")
+    func mpeg4BFramesTail() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = try WildMedia.ffmpeg(folder.path("asp.mp4"), input: "testsrc2=size=320x240:rate=30:duration=8", [
+            "-c:v", "mpeg4", "-q:v", "3", "-bf", "2", "-g", "60",
+        ])
+        let source = try WildMedia.frameHashes(input)
+        // ffmpeg's GOPs are open (B-frames after each I-frame refer to the GOP before): a cut
+        // from 1.5 s re-encodes everything, a cut from the start copies all but the tail.
+        let cuts = [(["--end", "4.2"], 0, 126, 120), (["--start", "1.5", "--end", "4.2"], 45, 81, 0)]
+        for (arguments, first, count, copied) in cuts {
+            let output = folder.path("out-\(first).mp4")
+            let result = try CamrecBinary.run(["trim"] + arguments + ["-o", output, input])
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            let probe = try MediaProbe.probe(output)
+            #expect(probe.frames == count, "\(arguments): \(probe.frames) frames shown")
+            let frames = try WildMedia.frameTimes(output)
+            #expect(frames.count == count && WildMedia.strictlyRising(frames), "\(arguments): \(frames)")
+            try WildMedia.expectSourceFrames(output, source: source, firstSourceFrame: first, atLeast: copied)
+            #expect(try MediaProbe.decodeErrors(output).isEmpty)
+        }
+    }
 }
 
 /// Sources and independent checks for ``TrimWildInputTests``.
