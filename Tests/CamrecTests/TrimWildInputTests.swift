@@ -100,6 +100,28 @@ struct TrimWildInputTests {
             #expect(try MediaProbe.decodeErrors(output).isEmpty)
         }
     }
+
+    // MARK: Item 3: full-range H.264 without a colour description
+
+    @Test("item 3: full-range H.264 without a colour description keeps full range in the re-encoded edges")
+    func fullRangeEdges() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = try WildMedia.ffmpeg(folder.path("full.mp4"), input: "testsrc2=size=320x240:rate=30:duration=8", [
+            "-pix_fmt", "yuvj420p", "-c:v", "libx264", "-preset", "ultrafast", "-g", "60",
+        ])
+        #expect(try WildMedia.colorRanges(input) == ["pc"])
+        for container in ["mp4", "mkv"] {
+            let output = folder.path("out.\(container)")
+            let result = try CamrecBinary.run(["trim", "--start", "1.5", "--end", "6.5", "--json", "-o", output, input])
+            #expect(result.status == 0, "\(container): \(result.stderr)")
+            let line = try #require(JSONLines.parse(result).last)
+            #expect((line["frames_reencoded"] as? Int ?? 0) > 0 && (line["frames_copied"] as? Int ?? 0) > 0, "\(line)")
+            // Every frame, copied or re-encoded, says full range, and none says more than the source.
+            #expect(try WildMedia.colorRanges(output) == ["pc"], "\(container)")
+            #expect(try MediaProbe.probe(output).frames == 150)
+        }
+    }
 }
 
 /// Sources and independent checks for ``TrimWildInputTests``.

@@ -50,7 +50,10 @@ final class FrameEncoder {
         sink = try AppSink(pipeline.element(named: "sink"))
         source.setCaps(inputCaps)
         let decoderPad = try pipeline.element(named: "decoder").staticPad("src")
-        probe = decoderPad.addProbe(.buffer) { info in
+        probe = decoderPad.addProbe([.buffer, .downstreamEvent]) { info in
+            if let event = info.event {
+                return event.caps.flatMap(Self.declaringMatrix).flatMap(Event.caps).map { .replaceEvent($0) } ?? .pass
+            }
             guard let buffer = info.buffer else { return .pass }
             guard let pts = buffer.pts else { return .drop }
             return keep.contains(Int64(pts)) ? .pass : .drop
@@ -59,6 +62,23 @@ final class FrameEncoder {
         self.activity = activity
         activityWatch = activity.watch([sink], errorsOf: pipeline)
         try pipeline.setStateThrowingPostedError(.playing)
+    }
+
+    /// Decoded caps whose colorimetry gives a range but no matrix (a full-range H.264 or
+    /// MJPEG stream without a colour description: webcams' usual output), with the matrix
+    /// players assume (BT.601 up to 576 lines, else BT.709); nil for any other caps. Without
+    /// a matrix, GStreamer's video info falls back to its default colorimetry, limited
+    /// range, and x264enc would write the re-encoded frames as limited range while the
+    /// copied ones are full range: the picture would change at every join.
+    static func declaringMatrix(_ caps: Caps) -> Caps? {
+        guard let colorimetry = caps.string("colorimetry") else { return nil }
+        let fields = colorimetry.split(separator: ":", omittingEmptySubsequences: false)
+        guard fields.count == 4, fields[0] == "1", fields[1] == "0" else { return nil }
+        let matrix = (caps.int("height") ?? 0) > 576 ? "3" : "4"
+        let declared = ([fields[0], Substring(matrix)] + fields[2...]).joined(separator: ":")
+        return try? Caps(caps.description.replacing(
+            "colorimetry=(string)\(colorimetry)", with: "colorimetry=(string)\(declared)"
+        ))
     }
 
     /// Feeds one compressed frame. Blocks while the encoder is busy and its queue is full,
