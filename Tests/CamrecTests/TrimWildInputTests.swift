@@ -122,6 +122,136 @@ struct TrimWildInputTests {
             #expect(try MediaProbe.probe(output).frames == 150)
         }
     }
+
+    // MARK: Item 8: Matroska whose timestamps start at 2 s or later
+
+    @Test("item 8: Matroska starting at 2, 5 and 10 s is cut on its own timeline in every mode", arguments: [2, 5, 10])
+    func matroskaOffset(offset: Int) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = try WildMedia.ffmpeg(folder.path("late.mkv"), input: "testsrc2=size=320x240:rate=30:duration=6", [
+            "-c:v", "libx264", "-preset", "ultrafast", "-g", "30", "-bf", "0", "-output_ts_offset", "\(offset)",
+        ])
+        #expect(try WildMedia.frameTimes(input).first == Double(offset))
+        let source = try WildMedia.frameHashes(input)
+        for mode in ["accurate", "keyframe", "reencode"] {
+            let output = folder.path("\(mode).mkv")
+            let result = try CamrecBinary.run([
+                "trim", "--start", "\(offset + 1)", "--end", "\(offset + 3)", "--mode", mode, "--json", "-o", output, input,
+            ])
+            #expect(result.status == 0, "\(mode): \(result.stderr)")
+            let line = try #require(JSONLines.parse(result).last)
+            #expect(line["first_frame_time"] as? Double == Double(offset + 1), "\(mode): \(line)")
+            #expect(try WildMedia.frameTimes(output).count == 60, "\(mode)")
+            if mode != "reencode" {
+                try WildMedia.expectSourceFrames(output, source: source, firstSourceFrame: 30, atLeast: 60)
+            }
+        }
+    }
+
+    @Test("item 8: times that lie wholly before a late first frame are counted from it, with a warning")
+    func matroskaRelativeTimes() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = try WildMedia.ffmpeg(folder.path("late.mkv"), input: "testsrc2=size=320x240:rate=30:duration=6", [
+            "-c:v", "libx264", "-preset", "ultrafast", "-g", "30", "-bf", "0", "-output_ts_offset", "10",
+        ])
+        let source = try WildMedia.frameHashes(input)
+        let output = folder.path("out.mkv")
+        let result = try CamrecBinary.run(["trim", "--start", "1", "--end", "3", "--json", "-o", output, input])
+        #expect(result.status == 0, "\(result.stderr)")
+        let line = try #require(JSONLines.parse(result).last)
+        #expect(line["first_frame_time"] as? Double == 11, "\(line)")
+        let warnings = line["warnings"] as? [String] ?? []
+        #expect(warnings.contains { $0.contains("counted from that frame") }, "\(warnings)")
+        #expect(result.stderr.contains("warning"), "\(result.stderr)")
+        try WildMedia.expectSourceFrames(output, source: source, firstSourceFrame: 30, atLeast: 60)
+    }
+
+    // MARK: Issue 29 item 14: times beyond the video
+
+    @Test("issue 29: --start -10 and --end 50 beyond a 4 s video are clamped with a warning; --start 50 is refused")
+    func clampedTimesAreSaid() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = try TrimMedia.h264(folder.path("in.mp4"), seconds: 4)
+        let output = folder.path("out.mp4")
+        let result = try CamrecBinary.run(["trim", "--start", "-10", "--end", "50", "--json", "-o", output, input])
+        #expect(result.status == 0, "\(result.stderr)")
+        let line = try #require(JSONLines.parse(result).last)
+        let warnings = line["warnings"] as? [String] ?? []
+        #expect(warnings.contains { $0.hasPrefix("--start -10") && $0.contains("cut from its start") }, "\(warnings)")
+        #expect(warnings.contains { $0.hasPrefix("--end 50") && $0.contains("cut to its end") }, "\(warnings)")
+        #expect(try WildMedia.frameTimes(output).count == 120)
+        let refused = try CamrecBinary.run(["trim", "--start", "50", "-o", folder.path("none.mp4"), input])
+        #expect(refused.status == 65, "\(refused.stderr)")
+    }
+
+    // MARK: Issue 29 items 2 and 14: a movie being written, a symbolic link
+
+    /// Starts a shell that holds `path` open (for appending with `write`, else for reading)
+    /// until killed, and waits until it does.
+    static func holdOpen(_ path: String, write: Bool) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", write ? "exec 3>>\"$0\"; exec sleep 120" : "exec 3<\"$0\"; exec sleep 120", path]
+        try process.run()
+        let descriptor = "/proc/\(process.processIdentifier)/fd/3"
+        let holding = Wait.until(timeout: 30) {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: descriptor)) == path
+        }
+        guard holding else {
+            stop(process)
+            throw MediaProbe.Failure(description: "the shell never opened \(path)")
+        }
+        return process
+    }
+
+    /// Kills a shell started by ``holdOpen`` (SIGKILL: test threads block SIGTERM, and a
+    /// child inherits that mask) and reaps it; harmless when it already ended.
+    static func stop(_ process: Process) {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    @Test("issue 29: a movie another process has open for writing is refused (73), in place or not; a reader is no obstacle")
+    func movieBeingWrittenIsRefused() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = try TrimMedia.h264(folder.path("live.partial.mp4"), seconds: 4)
+        let before = try Data(contentsOf: URL(fileURLWithPath: input))
+        let writer = try Self.holdOpen(input, write: true)
+        defer { Self.stop(writer) }
+        let inPlace = try CamrecBinary.run(["trim", "--start", "1", "--end", "2", "--in-place", input])
+        #expect(inPlace.status == 73, "\(inPlace.stderr)")
+        #expect(inPlace.stderr.contains("open for writing in process \(writer.processIdentifier)"), "\(inPlace.stderr)")
+        let copy = try CamrecBinary.run(["trim", "--start", "1", "--end", "2", "-o", folder.path("cut.mp4"), input])
+        #expect(copy.status == 73, "\(copy.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == before)
+        #expect(folder.contents == ["live.partial.mp4"], "\(folder.contents)")
+        Self.stop(writer)
+
+        let reader = try Self.holdOpen(input, write: false)
+        defer { Self.stop(reader) }
+        let read = try CamrecBinary.run(["trim", "--start", "1", "--end", "2", "-o", folder.path("cut.mp4"), input])
+        #expect(read.status == 0, "\(read.stderr)")
+    }
+
+    @Test("issue 29: --in-place through a symbolic link replaces the file it points to and keeps the link")
+    func inPlaceThroughSymlink() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(atPath: folder.path("store"), withIntermediateDirectories: true)
+        let target = try TrimMedia.h264(folder.path("store/movie.mp4"), seconds: 4)
+        let link = folder.path("link.mp4")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "store/movie.mp4")
+        let result = try CamrecBinary.run(["trim", "--end", "2", "--in-place", link])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == "store/movie.mp4")
+        #expect(try WildMedia.frameTimes(target).count == 60)
+        #expect(folder.contents == ["link.mp4", "store"], "\(folder.contents)")
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: folder.path("store"))) == ["movie.mp4"])
+    }
 }
 
 /// Sources and independent checks for ``TrimWildInputTests``.

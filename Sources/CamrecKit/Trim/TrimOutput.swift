@@ -21,7 +21,7 @@ struct TrimOutput {
         let input = request.input
         let final: String
         switch request.destination {
-        case .inPlace: final = input
+        case .inPlace: final = resolvingLinks(input)
         case .besideInput: final = besideInput(input, container: inputContainer)
         case .path(let path): final = path
         }
@@ -63,6 +63,17 @@ struct TrimOutput {
         let trimmed = PathName.deletingExtension(name) + "-trimmed." + (ext.isEmpty ? container.fileExtension : ext)
         let folder = PathName.deletingLast(input)
         return folder.isEmpty ? trimmed : PathName.appending(folder, trimmed)
+    }
+
+    /// The file a path names after following symbolic links (`--in-place` through a link
+    /// replaces the file it points to and keeps the link); the path itself when it is no link.
+    static func resolvingLinks(_ path: String) -> String {
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK, let resolved = realpath(path, nil) else {
+            return path
+        }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     private static func absolute(_ path: String) -> String {

@@ -22,14 +22,24 @@ public enum Trimmer {
         }
     }
 
-    private static func trim(_ request: TrimRequest, name: String, control: TrimControl) throws(CamrecError) -> TrimResult {
+    private static func trim(_ asked: TrimRequest, name: String, control: TrimControl) throws(CamrecError) -> TrimResult {
+        var request = asked
         try request.validate()
         let inputContainer = try MediaContainer.identify(path: request.input)
+        try refuseIfBeingWritten(request.input)
         let output = try TrimOutput.prepare(for: request, inputContainer: inputContainer)
         control.track(temporaryPath: output.temporaryPath)
         try control.checkCancelled()
-        let input = try openInput(request, container: inputContainer, outputContainer: output.container, control: control)
+        var input = try openInput(request, container: inputContainer, outputContainer: output.container, control: control)
+        var notes: [String] = []
+        let firstFrame = (input.index.video.map(\.pts).min() ?? 0) - input.index.presentationOffset
+        if let counted = CutTimes.countedFromFirstFrame(request, firstFrame: firstFrame, name: name) {
+            request = counted.request
+            notes.append(counted.note)
+            input = try openInput(request, container: inputContainer, outputContainer: output.container, control: control)
+        }
         let times = try CutTimes.resolve(request, length: input.index.videoEnd, name: name)
+        notes += times.notes
         var cut = try PlannedCut.make(index: input.index, times: times, mode: request.mode, name: name)
         try checkWritable(cut, by: input, to: output, name: name)
         try control.checkCancelled()
@@ -48,7 +58,9 @@ public enum Trimmer {
             }
             try check(writer, wrote: cut, of: input.index, to: output, control: control)
             try publish(output, of: request, control: control)
-            return result(of: cut, from: input, to: output, request: request, written: written)
+            var made = result(of: cut, from: input, to: output, request: request, written: written)
+            made.warnings = notes + made.warnings
+            return made
         } catch {
             output.discard()
             throw failure(error, trimming: name, to: output, control: control)
@@ -123,10 +135,23 @@ public enum Trimmer {
             )
     }
 
+    /// Refuses an input another process has open for writing (a recording in progress,
+    /// `NAME.partial.mp4`): a trim of it would be short, and `--in-place` would destroy it.
+    private static func refuseIfBeingWritten(_ input: String) throws(CamrecError) {
+        guard let writer = OpenFiles.writers(of: input).first else { return }
+        throw CamrecError(
+            .cannotCreateOutput,
+            "\(input) is open for writing in process \(writer) (a recording still running?): trim it once that"
+                + " process has ended; nothing was written"
+        )
+    }
+
     /// Flushes the checked temporary file and renames it into place (unless the trim was
     /// cancelled first), keeping the input's permissions when it replaces the input.
     private static func publish(_ output: TrimOutput, of request: TrimRequest, control: TrimControl) throws(CamrecError) {
         try control.checkCancelled()
+        // A writer may have opened the input while it was being trimmed.
+        try refuseIfBeingWritten(request.input)
         try output.commit(keepingModeOf: request.destination == .inPlace ? request.input : nil, control: control)
     }
 
