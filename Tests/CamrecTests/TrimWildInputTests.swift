@@ -4,7 +4,7 @@ import Testing
 /// `camrec trim` on movies other tools make (issue 30): each source is made by ffmpeg in the
 /// test, the output is checked by ffprobe/ffmpeg (frame times, counts, framemd5 against the
 /// source), never by camrec.
-@Suite("Trim movies from other tools", .serialized)
+@Suite("Trim movies from the wild (issue 30)", .serialized)
 struct TrimWildInputTests {
     // MARK: Item 1: fragmented MP4 with B-frames
 
@@ -166,6 +166,27 @@ struct TrimWildInputTests {
         #expect(warnings.contains { $0.contains("counted from that frame") }, "\(warnings)")
         #expect(result.stderr.contains("warning"), "\(result.stderr)")
         try WildMedia.expectSourceFrames(output, source: source, firstSourceFrame: 30, atLeast: 60)
+    }
+
+    // MARK: Item 9: negative composition offsets
+
+    @Test("item 9: an MP4 with negative composition offsets (ctts v1) is cut to MP4 with a re-encoded tail")
+    func negativeCompositionOffsets() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = try WildMedia.ffmpeg(folder.path("neg.mp4"), input: "testsrc2=size=320x240:rate=30:duration=6", [
+            "-c:v", "libx264", "-preset", "ultrafast", "-bf", "2", "-g", "60", "-movflags", "+negative_cts_offsets",
+        ])
+        let source = try WildMedia.frameHashes(input)
+        for (arguments, first, count) in [(["--start", "1.5", "--end", "3.5"], 45, 60), (["--end", "3.5"], 0, 105)] {
+            let output = folder.path("out-\(first).mp4")
+            let result = try CamrecBinary.run(["trim"] + arguments + ["-o", output, input])
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            let frames = try WildMedia.frameTimes(output)
+            #expect(frames.count == count && WildMedia.strictlyRising(frames), "\(arguments): \(frames)")
+            try WildMedia.expectSourceFrames(output, source: source, firstSourceFrame: first, atLeast: first == 0 ? 60 : 0)
+            #expect(try MediaProbe.decodeErrors(output).isEmpty)
+        }
     }
 
     // MARK: Issue 29 item 14: times beyond the video
