@@ -16,7 +16,7 @@ enum TrimCommand: Subcommand {
     static let exitCodes: [(status: ExitStatus, meaning: String)] = [
         (.success, "success"),
         (.failure, "another error (the message says what), e.g. a stage that made no progress for 30 s"),
-        (.usage, "usage error: unknown option, malformed value, missing argument, OUT not ending with .mp4, .mov or .mkv"),
+        (.usage, "usage error: unknown option, malformed value, missing argument, OUT not ending with .mp4, .mov, .mkv or .webm"),
         (.invalidInput, "invalid input: not a movie file, empty, truncated, no video, a video codec trim does not handle, times outside the video"),
         (.unavailable, "a GStreamer plugin trim needs is missing (the message names the package)"),
         (.cannotCreateOutput, "OUT exists (use --force), or its folder is missing or not writable, or INPUT is open for writing (a recording still running)"),
@@ -31,7 +31,7 @@ enum TrimCommand: Subcommand {
         options: [
             OptionSpec(["--start"], value: "T", help: "new first instant: 2, 2.5, 90s, 00:00:02.500; negative counts back from the end"),
             OptionSpec(["--end"], value: "T", help: "new last instant (exclusive); negative counts back from the end (-3 drops the last 3 s)"),
-            OptionSpec(["--output", "-o"], value: "OUT", help: "the file to write, ending with .mp4, .mov or .mkv (default: NAME-trimmed.EXT beside INPUT)"),
+            OptionSpec(["--output", "-o"], value: "OUT", help: "the file to write, ending with .mp4, .mov, .mkv or .webm (default: NAME-trimmed.EXT beside INPUT)"),
             OptionSpec(["--in-place"], help: "replace INPUT atomically (it survives any failure)"),
             OptionSpec(["--force", "-f"], help: "replace OUT if it exists"),
             OptionSpec(["--mode"], value: "MODE", help: "accurate (default: re-encode only the edge GOPs), keyframe (pure copy from the keyframe at or before the start) or reencode (everything)"),

@@ -189,6 +189,32 @@ struct TrimWildInputTests {
         }
     }
 
+    // MARK: Item 11: WebM
+
+    @Test("item 11: a .webm input gives a WebM (doctype webm) output, -o x.webm is accepted, H.264 to .webm is refused")
+    func webM() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = try WildMedia.ffmpeg(folder.path("in.webm"), input: "testsrc2=size=320x240:rate=30:duration=4", audio: true, [
+            "-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-g", "30", "-c:a", "libopus", "-t", "4",
+        ])
+        let beside = try CamrecBinary.run(["trim", "--start", "1", "--end", "3", input])
+        #expect(beside.status == 0, "\(beside.stderr)")
+        let named = folder.path("clip.webm")
+        let chosen = try CamrecBinary.run(["trim", "--start", "1", "--end", "3", "-o", named, input])
+        #expect(chosen.status == 0, "\(chosen.stderr)")
+        for output in [folder.path("in-trimmed.webm"), named] {
+            #expect(try WildMedia.docType(output) == "webm", "\(output)")
+            #expect(try WildMedia.frameTimes(output).count == 60, "\(output)")
+            #expect(try MediaProbe.decodeErrors(output).isEmpty)
+        }
+        let h264 = try TrimMedia.h264(folder.path("h264.mp4"), seconds: 3)
+        let refused = try CamrecBinary.run(["trim", "--end", "2", "-o", folder.path("h264.webm"), h264])
+        #expect(refused.status == 65, "\(refused.stderr)")
+        #expect(refused.stderr.contains("WebM holds VP8, VP9 or AV1 video"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("h264.webm")))
+    }
+
     // MARK: Issue 29 item 14: times beyond the video
 
     @Test("issue 29: --start -10 and --end 50 beyond a 4 s video are clamped with a warning; --start 50 is refused")
@@ -331,6 +357,17 @@ enum WildMedia {
             }
         }
         #expect(matching >= atLeast, "\(matching) of \(hashes.count) frames are the source's", sourceLocation: sourceLocation)
+    }
+
+    /// The Matroska EBML header's DocType ("matroska", "webm").
+    static func docType(_ path: String) throws -> String? {
+        let head = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)).prefix(64))
+        guard let at = (0..<max(0, head.count - 3)).first(where: { head[$0] == 0x42 && head[$0 + 1] == 0x82 }) else {
+            return nil
+        }
+        let size = Int(head[at + 2] & 0x7F)
+        guard at + 3 + size <= head.count else { return nil }
+        return String(decoding: head[(at + 3)..<(at + 3 + size)], as: UTF8.self)
     }
 
     /// The distinct colour ranges ffprobe reads on the video frames, in order of appearance.

@@ -16,6 +16,10 @@ struct TrimOutput {
     /// The container to write.
     let container: MediaContainer
 
+    /// Whether the output is WebM (a `.webm` name): Matroska with the `webm` doctype,
+    /// holding only what WebM allows.
+    var isWebM: Bool { PathName.pathExtension(finalPath).lowercased() == "webm" }
+
     /// Resolves and checks the destination before any work is done.
     static func prepare(for request: TrimRequest, inputContainer: MediaContainer) throws(CamrecError) -> TrimOutput {
         let input = request.input
@@ -43,7 +47,7 @@ struct TrimOutput {
         case .besideInput: container = MediaContainer.forExtension(ext) ?? inputContainer
         case .path:
             guard let chosen = MediaContainer.forExtension(ext) else {
-                throw CamrecError(.usage, "cannot tell the format of '\(final)': end OUT with .mp4, .mov or .mkv")
+                throw CamrecError(.usage, "cannot tell the format of '\(final)': end OUT with .mp4, .mov, .mkv or .webm")
             }
             container = chosen
         }

@@ -56,6 +56,7 @@ public enum Trimmer {
                 writer = input.writer(for: job(cut, output: output, control: control))
                 written = try writer.write()
             }
+            if output.isWebM { try WebMDocType.mark(output.temporaryPath) }
             try check(writer, wrote: cut, of: input.index, to: output, control: control)
             try publish(output, of: request, control: control)
             var made = result(of: cut, from: input, to: output, request: request, written: written)
@@ -82,6 +83,7 @@ public enum Trimmer {
     private static func checkWritable(
         _ cut: PlannedCut, by input: any TrimInput, to output: TrimOutput, name: String
     ) throws(CamrecError) {
+        if output.isWebM { try WebMDocType.checkHoldable(input.index, codec: cut.encoding?.codec ?? cut.codec, name: name) }
         guard input is GStreamerInput else { return }
         let codec = cut.encoding?.codec ?? cut.codec
         let caps = codec == cut.codec ? try? Caps(input.index.videoCaps) : try? Caps(codec.readerCaps ?? codec.mediaType)
