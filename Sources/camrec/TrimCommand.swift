@@ -19,7 +19,7 @@ enum TrimCommand: Subcommand {
         (.usage, "usage error: unknown option, malformed value, missing argument, OUT not ending with .mp4, .mov, .mkv or .webm"),
         (.invalidInput, "invalid input: not a movie file, empty, truncated, no video, a video codec trim does not handle, times outside the video"),
         (.unavailable, "a GStreamer plugin trim needs is missing (the message names the package)"),
-        (.cannotCreateOutput, "OUT exists (use --force), or its folder is missing or not writable, or INPUT is open for writing (a recording still running)"),
+        (.cannotCreateOutput, "OUT exists (use --force), or its folder is missing or not writable, or INPUT is open for writing by another process"),
         (.diskFull, "disk full while writing (nothing is left behind)"),
         (.aborted, "interrupted by SIGINT, SIGTERM or SIGHUP (nothing is left behind)"),
     ]

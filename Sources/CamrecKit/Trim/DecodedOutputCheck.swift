@@ -1,4 +1,5 @@
 import GStreamer
+import MP4
 import Synchronization
 
 /// The last check before a trim's output is published (``Trimmer``): its video is decoded
@@ -103,6 +104,23 @@ struct DecodedOutputCheck: Sendable, Equatable {
                     )
                 }
             }
+        }
+        if codec == .h264, container != .matroska { try verifyRanges(path: path) }
+    }
+
+    /// An MP4/MOV's H.264 parameter sets (the source's and the re-encoded parts', side by
+    /// side in its sample description) must declare one colour range: GStreamer's decoder
+    /// reports the first one's for every frame, so a change would not show when decoding.
+    private func verifyRanges(path: String) throws {
+        guard let movie = try? Movie.read(path: path), let video = movie.tracks.first(where: \.isVideo),
+              let avcC = SampleEntry.child("avcC", of: video.sampleEntry),
+              let sets = H264ParameterSets(avcC: avcC)
+        else { return }
+        let ranges = Set(sets.sequenceSets.compactMap(H264VideoSignal.isFullRange))
+        guard ranges.count <= 1 else {
+            throw CamrecError.failed(
+                "the trimmed video's parts declare different colour ranges (full and limited); nothing was written"
+            )
         }
     }
 
