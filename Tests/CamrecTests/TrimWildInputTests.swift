@@ -189,6 +189,24 @@ struct TrimWildInputTests {
         }
     }
 
+    // MARK: Item 10: --mode reencode of a codec without a decoder of its own
+
+    @Test("item 10: ProRes is re-encoded whole (--mode reencode) through decodebin")
+    func proResReencode() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = try WildMedia.ffmpeg(folder.path("in.mov"), input: "testsrc2=size=320x240:rate=30:duration=3", [
+            "-c:v", "prores_ks", "-profile:v", "0",
+        ])
+        for output in [folder.path("out.mkv"), folder.path("out.mp4")] {
+            let result = try CamrecBinary.run(["trim", "--start", "1", "--mode", "reencode", "-o", output, input])
+            #expect(result.status == 0, "\(output): \(result.stderr)")
+            let probe = try MediaProbe.probe(output)
+            #expect(probe.codec == "h264" && probe.frames == 60, "\(output): \(probe.codec), \(probe.frames) frames")
+            #expect(try MediaProbe.decodeErrors(output).isEmpty)
+        }
+    }
+
     // MARK: Item 11: WebM
 
     @Test("item 11: a .webm input gives a WebM (doctype webm) output, -o x.webm is accepted, H.264 to .webm is refused")

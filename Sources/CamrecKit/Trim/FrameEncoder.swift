@@ -41,7 +41,7 @@ final class FrameEncoder {
         let convert = encoding.rawCaps.map { "videoconvert ! \($0) ! " } ?? ""
         let description = """
             appsrc name=source format=time block=true max-bytes=8000000 ! \(parser)\(decoder) name=decoder ! \
-            \(convert)queue max-size-buffers=16 max-size-bytes=0 max-size-time=0 ! \
+            identity name=decoded silent=true ! \(convert)queue max-size-buffers=16 max-size-bytes=0 max-size-time=0 ! \
             \(encoding.launchText(parameterSetID: parameterSetID)) ! \
             appsink name=sink sync=false enable-last-sample=false
             """
@@ -49,7 +49,9 @@ final class FrameEncoder {
         source = try AppSrc(pipeline.element(named: "source"))
         sink = try AppSink(pipeline.element(named: "sink"))
         source.setCaps(inputCaps)
-        let decoderPad = try pipeline.element(named: "decoder").staticPad("src")
+        // After the decoder: decodebin (a codec without a decoder of its own, e.g. ProRes)
+        // has no static source pad.
+        let decoderPad = try pipeline.element(named: "decoded").staticPad("src")
         probe = decoderPad.addProbe([.buffer, .downstreamEvent]) { info in
             if let event = info.event {
                 return event.caps.flatMap(Self.declaringMatrix).flatMap(Event.caps).map { .replaceEvent($0) } ?? .pass
@@ -156,7 +158,11 @@ final class FrameEncoder {
     }
 
     private func refusal() -> VideoEncoding.Unavailable {
-        let format = (try? pipeline.element(named: "decoder").staticPad("src").currentCaps?.string("format")) ?? nil
+        // The decoder's own source pad holds the caps it offered (decodebin has none: then
+        // the element after it).
+        let pad = (try? pipeline.element(named: "decoder").staticPad("src"))
+            ?? (try? pipeline.element(named: "decoded").staticPad("sink"))
+        let format = pad?.currentCaps?.string("format")
         return VideoEncoding.Unavailable(
             reason: "\(encoderName) here cannot encode " + (format.map { "\($0) frames" } ?? "the decoded frames")
                 + " (the source's bit depth and chroma)"
