@@ -24,6 +24,12 @@ public final class Event: @unchecked Sendable {
         return Event(pointer)
     }
 
+    /// A CAPS event announcing `caps` (the event takes its own reference); nil when
+    /// GStreamer refuses them.
+    public static func caps(_ caps: Caps) -> Event? {
+        gst_event_new_caps(caps.capsPointer).map { Event($0) }
+    }
+
     /// Hands the event's reference over (to a send call or a probe's replacement); the
     /// wrapper is empty afterwards.
     func take() -> UnsafeMutablePointer<GstEvent>? {

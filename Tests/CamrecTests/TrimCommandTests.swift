@@ -166,7 +166,7 @@ struct TrimCommandTests {
         let result = try CamrecBinary.run(["trim", "--start", "1", "--json", "-o", folder.path("out-t"), input])
         #expect(result.status == 64, "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
-        #expect(result.stderr.contains("out-t") && result.stderr.contains(".mp4, .mov or .mkv"), "\(result.stderr)")
+        #expect(result.stderr.contains("out-t") && result.stderr.contains(".mp4, .mov, .mkv or .webm"), "\(result.stderr)")
         #expect(folder.contents == ["in.mp4"])
         #expect(JSONLines.parse(result).last?["exit_code"] as? Int == 64)
     }

@@ -7,6 +7,8 @@ struct CutTimes: Sendable, Equatable {
     let start: Int64
     /// The end of the cut (exclusive).
     let end: Int64
+    /// What was changed from the request, for warnings: a time beyond the video clamped to it.
+    var notes: [String] = []
 
     /// Half a millisecond taken off both ends: Matroska stores times in whole milliseconds,
     /// so a frame shown at 1 s may read 1.000 while the movie's end reads 4.000333 s (and
@@ -35,7 +37,33 @@ struct CutTimes: Sendable, Equatable {
                 "\(startText) is not before \(endText) in \(name) (its video lasts \(lengthText))"
             )
         }
-        return CutTimes(start: start, end: end)
+        // Beyond the video on the side it counts from is refused above; beyond the other
+        // side is clamped, and said.
+        var notes: [String] = []
+        if let requested = request.start, resolve(requested, default: 0) < 0 {
+            notes.append("--start \(requested) reaches before the start of \(name) (its video lasts \(lengthText)): cut from its start")
+        }
+        if let requested = request.end, resolve(requested, default: length) > length {
+            notes.append("--end \(requested) is past the end of \(name) (its video lasts \(lengthText)): cut to its end")
+        }
+        return CutTimes(start: start, end: end, notes: notes)
+    }
+
+    /// `request` with its times counted from the first frame, when the movie's timeline
+    /// starts at `firstFrame` (> 0: a Matroska file with `-output_ts_offset`, a cut stream,
+    /// an MP4 without an edit list) and the cut asked for lies wholly before that frame,
+    /// so it cannot mean the movie's own timeline; nil otherwise. The note says so.
+    static func countedFromFirstFrame(
+        _ request: TrimRequest, firstFrame: Int64, name: String
+    ) -> (request: TrimRequest, note: String)? {
+        guard firstFrame >= 1_000_000, let end = request.end, !end.isNegative, end.nanoseconds <= firstFrame,
+              request.start.map({ !$0.isNegative }) ?? true
+        else { return nil }
+        var shifted = request
+        shifted.start = request.start.map { TimeSpec(nanoseconds: $0.nanoseconds + firstFrame) }
+        shifted.end = TimeSpec(nanoseconds: end.nanoseconds + firstFrame)
+        let first = String(cFormat: "%.3f s", Trimmer.seconds(firstFrame))
+        return (shifted, "the times given lie before the first frame of \(name) (at \(first) on its timeline): counted from that frame")
     }
 
     /// The cut in the buffer times of an index whose buffer times run `presentationOffset`

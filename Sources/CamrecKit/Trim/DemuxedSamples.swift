@@ -21,7 +21,7 @@ final class DemuxedSamples {
             path: input.path, container: input.index.container, codec: codec, streams: streams, control: control
         )
         let target = frames[first].pts - input.index.presentationOffset
-        try reader.start(at: target > 0 ? UInt64(target) : nil)
+        try reader.start(at: target > 0 && input.seeks ? UInt64(target) : nil)
     }
 
     /// The next video frame and its decode index. Throws when the input ends first or the

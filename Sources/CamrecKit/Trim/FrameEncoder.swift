@@ -41,7 +41,7 @@ final class FrameEncoder {
         let convert = encoding.rawCaps.map { "videoconvert ! \($0) ! " } ?? ""
         let description = """
             appsrc name=source format=time block=true max-bytes=8000000 ! \(parser)\(decoder) name=decoder ! \
-            \(convert)queue max-size-buffers=16 max-size-bytes=0 max-size-time=0 ! \
+            identity name=decoded silent=true ! \(convert)queue max-size-buffers=16 max-size-bytes=0 max-size-time=0 ! \
             \(encoding.launchText(parameterSetID: parameterSetID)) ! \
             appsink name=sink sync=false enable-last-sample=false
             """
@@ -49,8 +49,13 @@ final class FrameEncoder {
         source = try AppSrc(pipeline.element(named: "source"))
         sink = try AppSink(pipeline.element(named: "sink"))
         source.setCaps(inputCaps)
-        let decoderPad = try pipeline.element(named: "decoder").staticPad("src")
-        probe = decoderPad.addProbe(.buffer) { info in
+        // After the decoder: decodebin (a codec without a decoder of its own, e.g. ProRes)
+        // has no static source pad.
+        let decoderPad = try pipeline.element(named: "decoded").staticPad("src")
+        probe = decoderPad.addProbe([.buffer, .downstreamEvent]) { info in
+            if let event = info.event {
+                return event.caps.flatMap(Self.declaringMatrix).flatMap(Event.caps).map { .replaceEvent($0) } ?? .pass
+            }
             guard let buffer = info.buffer else { return .pass }
             guard let pts = buffer.pts else { return .drop }
             return keep.contains(Int64(pts)) ? .pass : .drop
@@ -59,6 +64,23 @@ final class FrameEncoder {
         self.activity = activity
         activityWatch = activity.watch([sink], errorsOf: pipeline)
         try pipeline.setStateThrowingPostedError(.playing)
+    }
+
+    /// Decoded caps whose colorimetry gives a range but no matrix (a full-range H.264 or
+    /// MJPEG stream without a colour description: webcams' usual output), with the matrix
+    /// players assume (BT.601 up to 576 lines, else BT.709); nil for any other caps. Without
+    /// a matrix, GStreamer's video info falls back to its default colorimetry, limited
+    /// range, and x264enc would write the re-encoded frames as limited range while the
+    /// copied ones are full range: the picture would change at every join.
+    static func declaringMatrix(_ caps: Caps) -> Caps? {
+        guard let colorimetry = caps.string("colorimetry") else { return nil }
+        let fields = colorimetry.split(separator: ":", omittingEmptySubsequences: false)
+        guard fields.count == 4, fields[0] == "1", fields[1] == "0" else { return nil }
+        let matrix = (caps.int("height") ?? 0) > 576 ? "3" : "4"
+        let declared = ([fields[0], Substring(matrix)] + fields[2...]).joined(separator: ":")
+        return try? Caps(caps.description.replacing(
+            "colorimetry=(string)\(colorimetry)", with: "colorimetry=(string)\(declared)"
+        ))
     }
 
     /// Feeds one compressed frame. Blocks while the encoder is busy and its queue is full,
@@ -136,7 +158,11 @@ final class FrameEncoder {
     }
 
     private func refusal() -> VideoEncoding.Unavailable {
-        let format = (try? pipeline.element(named: "decoder").staticPad("src").currentCaps?.string("format")) ?? nil
+        // The decoder's own source pad holds the caps it offered (decodebin has none: then
+        // the element after it).
+        let pad = (try? pipeline.element(named: "decoder").staticPad("src"))
+            ?? (try? pipeline.element(named: "decoded").staticPad("sink"))
+        let format = pad?.currentCaps?.string("format")
         return VideoEncoding.Unavailable(
             reason: "\(encoderName) here cannot encode " + (format.map { "\($0) frames" } ?? "the decoded frames")
                 + " (the source's bit depth and chroma)"

@@ -59,9 +59,10 @@ extension GStreamerInput {
             while let sample = try reader.nextVideo(), let buffer = sample.buffer {
                 if videoCaps == nil { videoCaps = sample.caps }
                 if offset == nil {
-                    // For the stop below only: the segment's offset as the demuxer gives it,
-                    // in every container (the index itself takes none for Matroska).
-                    let segment = reader.demuxerPads.videoSegment
+                    // For the stop below only: the segment's offset as the demuxer gives it.
+                    // Matroska's buffer times are its presentation times (its segment counts
+                    // stream time from the first timestamp).
+                    let segment = container == .matroska ? nil : reader.demuxerPads.videoSegment
                     offset = segment.map { Int64($0.start) - Int64($0.time) } ?? 0
                 }
                 let timing = buffer.timing

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GStreamer
+import MP4
 
 /// An input read through GStreamer's demuxers (`qtdemux`, `matroskademux`): Matroska,
 /// fragmented or crash-interrupted MP4, and any trim that re-encodes everything or changes
@@ -9,6 +10,11 @@ import GStreamer
 struct GStreamerInput: TrimInput {
     let path: String
     let index: FrameIndex
+    /// Whether the demuxer keeps the timestamps right after a seek. qtdemux 1.22 does not in
+    /// a fragmented MP4 (MediaRecorder, OBS, ffmpeg's `frag_keyframe`): a seek into its first
+    /// fragment shifts every frame by the first one's composition offset, so that a seek
+    /// lands on the wrong frame without noticing. Such a file is read from its start.
+    var seeks = true
 
     /// Indexes `path`: only the part that a cut of `window` (presentation times counted
     /// from the start) needs when one is given and that part can be trusted, else the whole file.
@@ -18,10 +24,11 @@ struct GStreamerInput: TrimInput {
     static func open(
         path: String, window: (start: Int64, end: Int64)?, control: TrimControl
     ) throws(CamrecError) -> GStreamerInput {
-        if let window {
+        let seeks = !isFragmented(path: path)
+        if let window, seeks {
             do {
                 if let index = try indexWindow(path: path, start: window.start, end: window.end, control: control) {
-                    return GStreamerInput(path: path, index: index)
+                    return GStreamerInput(path: path, index: index, seeks: seeks)
                 }
             } catch where error.kind == .stalled || error.kind == .interrupted {
                 throw error
@@ -29,7 +36,19 @@ struct GStreamerInput: TrimInput {
                 // Index the whole file instead.
             }
         }
-        return GStreamerInput(path: path, index: try indexWholeFile(path: path, control: control))
+        return GStreamerInput(path: path, index: try indexWholeFile(path: path, control: control), seeks: seeks)
+    }
+
+    /// Whether `path` is an MP4/MOV with movie fragments (a `moof` box, or movie extends in
+    /// its `moov`). Reads only the top-level box headers (and a small `moov`).
+    static func isFragmented(path: String) -> Bool {
+        guard let file = try? SampleFile(path: path), let boxes = try? Box.topLevel(in: file) else { return false }
+        if boxes.contains(where: { $0.type == "moof" }) { return true }
+        guard let moov = boxes.first(where: { $0.type == "moov" }), moov.end - moov.start < 1 << 26,
+              let bytes = try? file.read(offset: UInt64(moov.start), count: moov.end - moov.start),
+              let children = Box.children(of: bytes, in: (moov.payloadStart - moov.start)..<bytes.count)
+        else { return false }
+        return children.contains { $0.type == "mvex" }
     }
 
     func writer(for job: TrimJob) -> any TrimWriter {

@@ -162,12 +162,17 @@ extension GStreamerTrimWriter {
         /// A re-encoded frame as the output stream takes it: AV1 without temporal delimiters
         /// (as demuxers give the source's); the first of a part with the encoder's own
         /// configuration in front when it carries none (the output's sample description
-        /// holds the source's).
+        /// holds the source's); an MPEG-4 Part 2 VOL with the source's delay
+        /// (``MPEG4VideoObjectLayer``).
         private func edgeFrame(_ buffer: Buffer, first: Bool, configuration: [UInt8]?) -> Buffer {
             let codec = writer.job.outputCodec
             var bytes = buffer.bytes
             if codec.configuration == .av1SequenceHeader { bytes = AV1OBUs.withoutTemporalDelimiters(bytes) }
             if first { bytes = codec.configuration.carrying(configuration, in: bytes) }
+            if codec.edgeEncoder == .mpeg4, let lowDelay = MPEG4VideoObjectLayer.lowDelay(in: writer.index.codecData ?? []) {
+                let matched = MPEG4VideoObjectLayer.settingLowDelay(lowDelay, in: bytes)
+                if matched != bytes { return buffer.replacingBytes(matched) ?? buffer }
+            }
             return bytes.count == buffer.size ? buffer : buffer.replacingBytes(bytes) ?? buffer
         }
 

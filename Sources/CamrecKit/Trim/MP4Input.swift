@@ -128,7 +128,7 @@ struct MP4Input: TrimInput {
     }
 
     private static func videoFrames(_ track: Track, in file: SampleFile, lengthSize: Int?) throws -> [VideoFrame] {
-        try track.samples.map { sample in
+        var frames = try track.samples.map { sample in
             var isIDR = sample.isSync
             if sample.isSync, let lengthSize { isIDR = try firstSliceIsIDR(sample, in: file, lengthSize: lengthSize) }
             // Times converted as the demuxer does: each instant on its own, so that a frame's
@@ -140,6 +140,14 @@ struct MP4Input: TrimInput {
                 isKeyframe: sample.isSync, isIDR: isIDR
             )
         }
+        // Negative composition offsets (ctts version 1, ffmpeg's +negative_cts_offsets) put
+        // B-frames' decoding after their presentation; decoders (and the demuxer, which
+        // shifts them the same way) take decoding times no later than presentation times.
+        let late = frames.map { $0.dts - $0.pts }.max() ?? 0
+        if late > 0 {
+            for index in frames.indices { frames[index].dts -= late }
+        }
+        return frames
     }
 }
 

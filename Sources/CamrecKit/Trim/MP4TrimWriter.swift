@@ -158,6 +158,8 @@ struct MP4TrimWriter: TrimWriter {
 
     private func completeOtherCodec(_ track: inout OutputTrack, running: [Int: RunningPart], work: Work) throws {
         let configuration = job.codec.configuration
+        let sourceLowDelay = job.codec.edgeEncoder == .mpeg4
+            ? MPEG4VideoObjectLayer.lowDelay(in: input.index.codecData ?? []) : nil
         for partIndex in plan.parts.indices {
             guard case .encode = plan.parts[partIndex] else { continue }
             let (running, buffers) = try finishedPart(partIndex, running: running, work: work)
@@ -165,6 +167,8 @@ struct MP4TrimWriter: TrimWriter {
                 var bytes = buffer.bytes
                 if configuration == .av1SequenceHeader { bytes = AV1OBUs.withoutTemporalDelimiters(bytes) }
                 if offset == 0 { bytes = configuration.carrying(running.encoder.outputConfiguration, in: bytes) }
+                // An MPEG-4 Part 2 VOL declares the source's delay (see MPEG4VideoObjectLayer).
+                if let sourceLowDelay { bytes = MPEG4VideoObjectLayer.settingLowDelay(sourceLowDelay, in: bytes) }
                 track.samples[position].source = .bytes(bytes)
                 track.samples[position].isSync = buffer.isKeyframe
             }

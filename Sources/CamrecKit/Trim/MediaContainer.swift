@@ -38,7 +38,7 @@ public enum MediaContainer: String, Sendable, Codable {
         switch pathExtension.lowercased() {
         case "mp4", "m4v": .mp4
         case "mov", "qt": .mov
-        case "mkv": .matroska
+        case "mkv", "webm": .matroska
         default: nil
         }
     }

@@ -12,6 +12,7 @@ final class MovieReader {
     private var token: SignalToken?
     private var segmentOpener: ProbeToken?
     private let control: TrimControl
+    private let container: MediaContainer
     /// Wakes the reading thread when a sink has a sample or ended, or an error is posted.
     private let activity = SinkActivity()
     private var activityWatch: ActivityWatch?
@@ -34,6 +35,7 @@ final class MovieReader {
         path: String, container: MediaContainer, codec: TrimCodec?, streams: [String] = [], control: TrimControl
     ) throws(GStreamerError) {
         self.control = control
+        self.container = container
         pipeline = try Pipeline(name: "trim-reader")
         let source = try Element.make("filesrc", name: "source")
         try source.set("location", path)
@@ -101,11 +103,20 @@ final class MovieReader {
 
     /// Prerolls, seeks so that video starts at the keyframe at or before `position`
     /// (presentation time, nil: the beginning), and starts playing.
+    ///
+    /// A Matroska position is a buffer time, but matroskademux seeks in stream time, which
+    /// it counts from the first timestamp of the file (its first segment maps that
+    /// timestamp to time 0): a file whose timestamps start at 2 s (ffmpeg
+    /// `-output_ts_offset 2`, a cut stream) is sought 2 s earlier than the buffer time.
     func start(at position: UInt64?, flags: SeekFlags = [.flush, .accurate]) throws {
         if let position, position > 0 {
             try pipeline.setStateThrowingPostedError(.paused)
             try waitForPreroll()
-            guard pipeline.seek(to: position, flags: flags) else {
+            var target = position
+            if container == .matroska, let segment = demuxerPads.videoSegment, segment.start > segment.time {
+                target = position - min(position, segment.start - segment.time)
+            }
+            guard pipeline.seek(to: target, flags: flags) else {
                 throw GStreamerError.seek(element: "demuxer", position: position)
             }
             try waitForPreroll()

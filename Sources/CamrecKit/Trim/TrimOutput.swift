@@ -16,12 +16,16 @@ struct TrimOutput {
     /// The container to write.
     let container: MediaContainer
 
+    /// Whether the output is WebM (a `.webm` name): Matroska with the `webm` doctype,
+    /// holding only what WebM allows.
+    var isWebM: Bool { PathName.pathExtension(finalPath).lowercased() == "webm" }
+
     /// Resolves and checks the destination before any work is done.
     static func prepare(for request: TrimRequest, inputContainer: MediaContainer) throws(CamrecError) -> TrimOutput {
         let input = request.input
         let final: String
         switch request.destination {
-        case .inPlace: final = input
+        case .inPlace: final = resolvingLinks(input)
         case .besideInput: final = besideInput(input, container: inputContainer)
         case .path(let path): final = path
         }
@@ -43,7 +47,7 @@ struct TrimOutput {
         case .besideInput: container = MediaContainer.forExtension(ext) ?? inputContainer
         case .path:
             guard let chosen = MediaContainer.forExtension(ext) else {
-                throw CamrecError(.usage, "cannot tell the format of '\(final)': end OUT with .mp4, .mov or .mkv")
+                throw CamrecError(.usage, "cannot tell the format of '\(final)': end OUT with .mp4, .mov, .mkv or .webm")
             }
             container = chosen
         }
@@ -63,6 +67,17 @@ struct TrimOutput {
         let trimmed = PathName.deletingExtension(name) + "-trimmed." + (ext.isEmpty ? container.fileExtension : ext)
         let folder = PathName.deletingLast(input)
         return folder.isEmpty ? trimmed : PathName.appending(folder, trimmed)
+    }
+
+    /// The file a path names after following symbolic links (`--in-place` through a link
+    /// replaces the file it points to and keeps the link); the path itself when it is no link.
+    static func resolvingLinks(_ path: String) -> String {
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK, let resolved = realpath(path, nil) else {
+            return path
+        }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     private static func absolute(_ path: String) -> String {

@@ -53,9 +53,9 @@ public struct TrimRequest: Sendable, Equatable {
             let ext = PathName.pathExtension(path)
             guard MediaContainer.forExtension(ext) != nil else {
                 if ext.isEmpty {
-                    throw CamrecError(.usage, "cannot tell the format of '\(path)': end OUT with .mp4, .mov or .mkv (e.g. -o \(path).mp4)")
+                    throw CamrecError(.usage, "cannot tell the format of '\(path)': end OUT with .mp4, .mov, .mkv or .webm (e.g. -o \(path).mp4)")
                 }
-                throw CamrecError(.usage, "cannot write '.\(ext)' files: end OUT with .mp4, .mov or .mkv")
+                throw CamrecError(.usage, "cannot write '.\(ext)' files: end OUT with .mp4, .mov, .mkv or .webm")
             }
         }
     }

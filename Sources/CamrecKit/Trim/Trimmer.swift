@@ -22,14 +22,24 @@ public enum Trimmer {
         }
     }
 
-    private static func trim(_ request: TrimRequest, name: String, control: TrimControl) throws(CamrecError) -> TrimResult {
+    private static func trim(_ asked: TrimRequest, name: String, control: TrimControl) throws(CamrecError) -> TrimResult {
+        var request = asked
         try request.validate()
         let inputContainer = try MediaContainer.identify(path: request.input)
+        try refuseIfBeingWritten(request.input)
         let output = try TrimOutput.prepare(for: request, inputContainer: inputContainer)
         control.track(temporaryPath: output.temporaryPath)
         try control.checkCancelled()
-        let input = try openInput(request, container: inputContainer, outputContainer: output.container, control: control)
+        var input = try openInput(request, container: inputContainer, outputContainer: output.container, control: control)
+        var notes: [String] = []
+        let firstFrame = (input.index.video.map(\.pts).min() ?? 0) - input.index.presentationOffset
+        if let counted = CutTimes.countedFromFirstFrame(request, firstFrame: firstFrame, name: name) {
+            request = counted.request
+            notes.append(counted.note)
+            input = try openInput(request, container: inputContainer, outputContainer: output.container, control: control)
+        }
         let times = try CutTimes.resolve(request, length: input.index.videoEnd, name: name)
+        notes += times.notes
         var cut = try PlannedCut.make(index: input.index, times: times, mode: request.mode, name: name)
         try checkWritable(cut, by: input, to: output, name: name)
         try control.checkCancelled()
@@ -46,9 +56,12 @@ public enum Trimmer {
                 writer = input.writer(for: job(cut, output: output, control: control))
                 written = try writer.write()
             }
-            try check(writer, wrote: cut.plan)
+            if output.isWebM { try WebMDocType.mark(output.temporaryPath) }
+            try check(writer, wrote: cut, of: input.index, to: output, control: control)
             try publish(output, of: request, control: control)
-            return result(of: cut, from: input, to: output, request: request, written: written)
+            var made = result(of: cut, from: input, to: output, request: request, written: written)
+            made.warnings = notes + made.warnings
+            return made
         } catch {
             output.discard()
             throw failure(error, trimming: name, to: output, control: control)
@@ -70,6 +83,7 @@ public enum Trimmer {
     private static func checkWritable(
         _ cut: PlannedCut, by input: any TrimInput, to output: TrimOutput, name: String
     ) throws(CamrecError) {
+        if output.isWebM { try WebMDocType.checkHoldable(input.index, codec: cut.encoding?.codec ?? cut.codec, name: name) }
         guard input is GStreamerInput else { return }
         let codec = cut.encoding?.codec ?? cut.codec
         let caps = codec == cut.codec ? try? Caps(input.index.videoCaps) : try? Caps(codec.readerCaps ?? codec.mediaType)
@@ -104,20 +118,42 @@ public enum Trimmer {
     }
 
     /// Checks the written file: it must hold exactly the planned frames, read back
-    /// independently of the writer.
-    private static func check(_ writer: any TrimWriter, wrote plan: TrimPlan) throws {
+    /// independently of the writer, and decode to them (``DecodedOutputCheck``).
+    private static func check(
+        _ writer: any TrimWriter, wrote cut: PlannedCut, of index: FrameIndex, to output: TrimOutput, control: TrimControl
+    ) throws {
+        let plan = cut.plan
         let written = try writer.countWrittenFrames()
         guard written == plan.frameCount else {
             throw CamrecError.failed(
                 "the trimmed file has \(written) video frames instead of \(plan.frameCount); nothing was written"
             )
         }
+        let timeline = OutputTimeline(plan: plan, index: index, minimumDecodeStep: 1_000_000)
+        try DecodedOutputCheck(timeline: timeline)
+            .verify(
+                path: output.temporaryPath, container: output.container, codec: cut.encoding?.codec ?? cut.codec,
+                control: control
+            )
+    }
+
+    /// Refuses an input another process has open for writing (a recording in progress,
+    /// `NAME.partial.mp4`): a trim of it would be short, and `--in-place` would destroy it.
+    private static func refuseIfBeingWritten(_ input: String) throws(CamrecError) {
+        guard let writer = OpenFiles.writers(of: input).first else { return }
+        throw CamrecError(
+            .cannotCreateOutput,
+            "\(input) is open for writing in process \(writer) (a recording still running?): trim it once that"
+                + " process has ended; nothing was written"
+        )
     }
 
     /// Flushes the checked temporary file and renames it into place (unless the trim was
     /// cancelled first), keeping the input's permissions when it replaces the input.
     private static func publish(_ output: TrimOutput, of request: TrimRequest, control: TrimControl) throws(CamrecError) {
         try control.checkCancelled()
+        // A writer may have opened the input while it was being trimmed.
+        try refuseIfBeingWritten(request.input)
         try output.commit(keepingModeOf: request.destination == .inPlace ? request.input : nil, control: control)
     }
 

@@ -29,7 +29,7 @@ struct TrimOutputTests {
             try request.validate()
         } throws: { error in
             guard let error = error as? CamrecError else { return false }
-            return error.kind == .usage && error.status == .usage && error.message.contains(".mp4, .mov or .mkv")
+            return error.kind == .usage && error.status == .usage && error.message.contains(".mp4, .mov, .mkv or .webm")
         }
     }
 }
