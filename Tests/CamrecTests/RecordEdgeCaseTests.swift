@@ -69,6 +69,25 @@ import Testing
         #expect(abs(probe.duration - 4) < 0.002, "ffprobe: \(probe.duration) s")
     }
 
+    /// Issue 29 item 10: the output folder removed during a segmented run: exit 73 with the
+    /// reason (the folder is gone), not exit 1 with an internal placeholder path.
+    @Test func item10_aRemovedFolderMidSegmentsIsExit73WithTheReason() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let target = folder.path("out")
+        try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: false)
+        let run = try CamrecBinary.start(["--device", "test", "--size", "320x240", "--segment", "1", "--max-duration", "30",
+                                          "--json", target + "/seg.mp4"])
+        defer { run.signal(SIGKILL) }
+        try #require(run.waitForLine(type: "segment"), "\(run.stderrText)")
+        try FileManager.default.removeItem(atPath: target)
+        #expect(run.wait(timeout: 60) == 73, "\(run.stderrText)")
+        #expect(!run.stderrText.contains("/nonexistent"), "\(run.stderrText)")
+        #expect(run.stderrText.contains("does not exist"), "\(run.stderrText)")
+        let error = try #require(run.jsonLines.last { $0["type"] as? String == "error" })
+        #expect(error["exit_code"] as? Int == 73)
+    }
+
     @Test func danglingSymlinkIsRefusedAtStart() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

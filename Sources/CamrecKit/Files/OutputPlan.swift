@@ -121,6 +121,10 @@ final class OutputPlan: Sendable {
         }
     }
 
+    /// Why the last claim of a movie's file failed (the folder went away, filled up, or
+    /// became read-only); nil while every claim succeeded.
+    var claimFailure: String? { state.withLock { $0.claimFailure } }
+
     /// The final path of movie `index` (0-based, in the run), nil when there is none.
     func finalPath(ofMovie index: Int) -> String? {
         state.withLock { $0.movies.indices.contains(index) ? $0.movies[index].file.finalPath : nil }

@@ -556,6 +556,11 @@ final class RecordingSession {
                 case .fail(let error):
                     _ = stopPipeline()
                     if gate.frames == 0 { plan.discardOpen() }
+                    // The next segment's file could not be made: that reason, not the sink's
+                    // failure to open the placeholder it was given instead.
+                    if let claim = plan.claimFailure {
+                        throw CamrecError(.cannotCreateOutput, claim + "; the movies finished before stay as they are")
+                    }
                     throw FailureMapping.camrecError(for: error, camera: camera)
                 case .noUsableFrame:
                     _ = stopPipeline()
