@@ -14,6 +14,20 @@ public struct OutputFile: Sendable, Equatable {
     public let partialPath: String
     /// Whether an existing final file may be replaced.
     public let overwrite: Bool
+    /// The temporary file this run made (its device and inode), to tell it from a file that
+    /// took its name meanwhile; nil when it could not be read.
+    var identity: FileIdentity? = nil
+
+    /// A file as the kernel knows it, whatever its name.
+    struct FileIdentity: Sendable, Equatable {
+        var device: UInt64
+        var inode: UInt64
+
+        init(_ info: stat) {
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+        }
+    }
 
     /// Checks that OUTPUT can be written (its folder exists and is writable; it does not
     /// exist unless `overwrite`), then claims a temporary file beside it.
@@ -27,8 +41,10 @@ public struct OutputFile: Sendable, Equatable {
             // 0666: the umask decides what others may do, as with every tool.
             let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
             if fd >= 0 {
+                var info = stat()
+                let identity = fstat(fd, &info) == 0 ? FileIdentity(info) : nil
                 close(fd)
-                return OutputFile(finalPath: path, partialPath: candidate, overwrite: overwrite)
+                return OutputFile(finalPath: path, partialPath: candidate, overwrite: overwrite, identity: identity)
             }
             if errno != EEXIST {
                 throw CamrecError(.cannotCreateOutput, "cannot create \(candidate): \(systemMessage(errno))")
@@ -63,6 +79,7 @@ public struct OutputFile: Sendable, Equatable {
     /// Flushes the finished file to disk and moves it to the final name. Without
     /// `overwrite` an existing file (made meanwhile by someone else) is never replaced.
     public func commit() throws(CamrecError) {
+        if let lost = whatHappened() { throw CamrecError(.cannotCreateOutput, lost) }
         do {
             try Destination.publish(partialPath, as: finalPath, replace: overwrite)
         } catch {
@@ -70,9 +87,28 @@ public struct OutputFile: Sendable, Equatable {
         }
     }
 
-    /// Removes the temporary file (a recording that produced nothing worth keeping).
+    /// Removes the temporary file (a recording that produced nothing worth keeping), unless
+    /// another file took its name meanwhile: that one is not this run's to remove.
     public func discard() {
+        guard whatHappened() == nil else { return }
         unlink(partialPath)
+    }
+
+    /// Nil while the temporary file is still the one this run made; otherwise what became of
+    /// it, said for a person: removed (with its folder, or renamed away) or replaced by
+    /// another file under its name. Either way this movie is lost, and nothing of the
+    /// other file is touched.
+    func whatHappened() -> String? {
+        var info = stat()
+        guard lstat(partialPath, &info) == 0 else {
+            guard errno == ENOENT || errno == ENOTDIR else { return nil }
+            return "\(partialPath) is gone: it (or its folder) was removed or renamed during the recording, and this movie with it"
+        }
+        if let identity, FileIdentity(info) != identity {
+            return "\(partialPath) was replaced by another file during the recording (camrec trim --in-place on a recording in progress?): "
+                + "that file is left as it is, and this movie is lost"
+        }
+        return nil
     }
 
     /// The size of the temporary file now, in bytes.

@@ -171,6 +171,11 @@ final class OutputPlan: Sendable {
         guard let movie = state.withLock({ $0.movies.indices.contains(index) ? $0.movies[index] : nil }) else {
             throw CamrecError(.failure, "no movie \(index + 1) in this run")
         }
+        // Its file removed or replaced under it: lost, said as such (never "kept").
+        if let lost = movie.file.whatHappened() {
+            state.withLock { $0.movies[index].committed = true }
+            throw CamrecError(.cannotCreateOutput, lost)
+        }
         let note = publish(movie)
         let path = note == nil ? movie.file.finalPath : movie.file.partialPath
         let bytes = OutputFile.size(of: path)
@@ -210,6 +215,11 @@ final class OutputPlan: Sendable {
     func keepUnfinalised(_ index: Int, publish: Bool = true) -> (file: ResultFile, note: String?)? {
         guard let movie = state.withLock({ $0.movies.indices.contains(index) ? $0.movies[index] : nil }),
               !movie.committed else { return nil }
+        // A file that took its name meanwhile is never measured, cut or moved.
+        if movie.file.whatHappened() != nil {
+            state.withLock { $0.movies[index].committed = true }
+            return nil
+        }
         guard let measured = UnfinalisedMovie.measure(path: movie.file.partialPath, container: container,
                                                       frameDuration: frameDuration),
               measured.frames > 0 else {
