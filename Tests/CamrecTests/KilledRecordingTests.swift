@@ -74,6 +74,9 @@ import Testing
                     continue
                 }
                 let line = JSONLines.parse(result).first { $0["input"] != nil }
+                // A partial with no frame in it (a segment killed in its first frames) is
+                // removed by recover (issue 29 item 5): it keeps nothing.
+                if line?["status"] as? String == "removed" { continue }
                 if line?["status"] as? String == "recovered" { movie = output }
             }
             let stamps = try FrameStampReader.sequences(inVideo: URL(fileURLWithPath: movie))

@@ -74,16 +74,7 @@ enum Destination {
     /// the folder so that the new name survives a power cut. On failure `temporary` is left
     /// as it is, under its own name.
     static func publish(_ temporary: String, as final: String, replace: Bool) throws(CamrecError) {
-        let descriptor = open(temporary, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw CamrecError(.cannotCreateOutput, "cannot reopen \(temporary): \(systemMessage(errno))")
-        }
-        let synced = fsync(descriptor) == 0 ? nil : errno
-        close(descriptor)
-        if let synced {
-            throw CamrecError(synced == ENOSPC ? .diskFull : .cannotCreateOutput,
-                              "cannot flush \(temporary) to disk: \(systemMessage(synced))")
-        }
+        try flush(temporary)
         if replace {
             guard rename(temporary, final) == 0 else {
                 throw CamrecError(.cannotCreateOutput, "cannot move \(temporary) to \(final): \(systemMessage(errno))")
@@ -98,11 +89,8 @@ enum Destination {
         syncFolder(of: final)
     }
 
-    /// Like ``publish(_:as:replace:)`` without replacing, but a taken name is no failure:
-    /// the file takes the first free name of `name(1)`, `name(2)`, … (at most `tries`).
-    /// Returns the name it took.
-    static func publishUnderFreeName(_ temporary: String, tries: Int = 1000,
-                                     _ name: (Int) -> String) throws(CamrecError) -> String {
+    /// Flushes the finished file `temporary` to disk, before it gets its name.
+    private static func flush(_ temporary: String) throws(CamrecError) {
         let descriptor = open(temporary, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw CamrecError(.cannotCreateOutput, "cannot reopen \(temporary): \(systemMessage(errno))")
@@ -113,6 +101,14 @@ enum Destination {
             throw CamrecError(synced == ENOSPC ? .diskFull : .cannotCreateOutput,
                               "cannot flush \(temporary) to disk: \(systemMessage(synced))")
         }
+    }
+
+    /// Like ``publish(_:as:replace:)`` without replacing, but a taken name is no failure:
+    /// the file takes the first free name of `name(1)`, `name(2)`, … (at most `tries`).
+    /// Returns the name it took.
+    static func publishUnderFreeName(_ temporary: String, tries: Int = 1000,
+                                     _ name: (Int) -> String) throws(CamrecError) -> String {
+        try flush(temporary)
         for attempt in 1...max(tries, 1) {
             let final = name(attempt)
             let code = place(temporary, as: final).code

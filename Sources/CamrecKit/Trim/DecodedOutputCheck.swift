@@ -311,16 +311,6 @@ struct DecodedFrames {
 
     /// Waits for PAUSED (the demuxer has read the headers), bounded by the stall timeout.
     private static func waitForPaused(_ pipeline: Pipeline, control: TrimControl) throws {
-        let watch = control.watch("the check of the trimmed file (opening it)")
-        while true {
-            try PipelineRunner.checkForError(pipeline)
-            switch pipeline.waitForStateChange(timeoutNanoseconds: 100_000_000) {
-            case .reached: return
-            case .stillChanging: try watch.check()
-            case .failed:
-                try PipelineRunner.checkForError(pipeline)
-                throw GStreamerError.stateChange(element: pipeline.name, to: .paused)
-            }
-        }
+        try PipelineRunner.waitForPaused(pipeline, watch: control.watch("the check of the trimmed file (opening it)"))
     }
 }

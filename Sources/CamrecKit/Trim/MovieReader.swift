@@ -127,17 +127,7 @@ final class MovieReader {
     /// Waits for the pipeline to reach PAUSED (a demuxer reads the movie's headers and
     /// its first frames), for at most the stall timeout.
     private func waitForPreroll() throws {
-        let watch = control.watch("the demuxer (\(pipeline.name), pausing)")
-        while true {
-            try PipelineRunner.checkForError(pipeline)
-            switch pipeline.waitForStateChange(timeoutNanoseconds: 100_000_000) {
-            case .reached: return
-            case .stillChanging: try watch.check()
-            case .failed:
-                try PipelineRunner.checkForError(pipeline)
-                throw GStreamerError.stateChange(element: pipeline.name, to: .paused)
-            }
-        }
+        try PipelineRunner.waitForPaused(pipeline, watch: control.watch("the demuxer (\(pipeline.name), pausing)"))
     }
 
     /// The next video frame; nil at the end of the stream. Throws `stalled` when none

@@ -31,6 +31,21 @@ enum PipelineRunner {
         }
     }
 
+    /// Blocks until `pipeline` reaches PAUSED (a demuxer has read the headers and its first
+    /// frames), bounded by `watch`; throws the first error an element posts.
+    static func waitForPaused(_ pipeline: Pipeline, watch: StallWatch) throws {
+        while true {
+            try checkForError(pipeline)
+            switch pipeline.waitForStateChange(timeoutNanoseconds: 100_000_000) {
+            case .reached: return
+            case .stillChanging: try watch.check()
+            case .failed:
+                try checkForError(pipeline)
+                throw GStreamerError.stateChange(element: pipeline.name, to: .paused)
+            }
+        }
+    }
+
     /// Throws the first error waiting on the bus, without blocking.
     static func checkForError(_ pipeline: Pipeline) throws(GStreamerError) {
         if let failure = pipeline.bus?.popError() { throw .element(failure) }
