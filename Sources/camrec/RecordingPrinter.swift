@@ -98,6 +98,10 @@ struct RecordingPrinter: Sendable {
         let stills = result.files.filter { $0.kind == "still" }.count
         if stills > 0 { console.say("camrec: " + counted(stills, "still") + " taken") }
         if let message = result.message { console.say("camrec: \(message)") }
+        if let lost = result.lostMovies, !lost.isEmpty {
+            console.say("camrec: " + counted(lost.count, "movie") + " lost (its file was removed or replaced while it was written): "
+                        + lost.joined(separator: ", "))
+        }
         if result.droppedFrames > 0 { console.say("camrec: " + counted(Int(result.droppedFrames), "frame") + " dropped") }
         if let lost = result.droppedAudioMs, lost > 0 {
             console.say("camrec: \(lost) ms of sound lost by the source, recorded as silence so that the sound stays in step")

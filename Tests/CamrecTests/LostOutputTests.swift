@@ -24,7 +24,9 @@ import Testing
     }
 
     /// The folder removed and made again during a segmented run: the segment being written
-    /// then is said lost (a warning), and the run goes on into the new folder.
+    /// then is said lost (a warning), the run goes on into the new folder, and it ends
+    /// with exit 73 and the lost segment named in `lost_movies` (never exit 0: a script
+    /// must learn that a movie is missing).
     @Test func item10_aSegmentLostWithItsFolderIsSaidLostAndTheRunGoesOn() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -50,7 +52,11 @@ import Testing
         let made = try FileManager.default.contentsOfDirectory(atPath: target).map { target + "/" + $0 }
         #expect(Set(made) == Set(present),
                 "in the new folder: what the result lists, nothing else")
-        #expect(status == 0 || status == 73, "\(String(describing: status)) \(run.stderrText)")
+        #expect(status == 73, "\(String(describing: status)) \(run.stderrText)")
+        let lostMovies = run.jsonLines.last?["lost_movies"] as? [String] ?? []
+        #expect(lostMovies.count == lost.count && lostMovies.allSatisfy { $0.hasPrefix(target + "/seg") },
+                "\(lostMovies) \(warnings)")
+        #expect(Set(lostMovies).isDisjoint(with: present), "a lost movie is also listed as made: \(lostMovies) \(present)")
     }
 
     /// Issue 29 item 2: another program puts a file under the recording's temporary name

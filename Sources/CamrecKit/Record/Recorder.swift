@@ -242,6 +242,7 @@ private struct RunTotals: Sendable {
     var keyframeInterval: Double?
     var droppedAudioMs: Int?
     var audioClockPPM: Int?
+    var lostMovies: [String] = []
 
     /// Adds a pipeline's result and the frames it recorded (`frames`: all of them, also
     /// those of movies retention deleted since, and in standby, where no movie is made).
@@ -253,6 +254,7 @@ private struct RunTotals: Sendable {
         if let lost = result.droppedAudioMs { droppedAudioMs = (droppedAudioMs ?? 0) + lost }
         if let interval = result.keyframeInterval { keyframeInterval = max(keyframeInterval ?? 0, interval) }
         files += result.files
+        lostMovies += result.lostMovies ?? []
         dropped += result.droppedFrames
         corrupt += result.corruptFrames
     }
@@ -272,6 +274,7 @@ private struct RunTotals: Sendable {
         result.keyframeInterval = keyframeInterval
         result.droppedAudioMs = droppedAudioMs
         result.audioClockPPM = audioClockPPM
+        result.lostMovies = lostMovies.isEmpty ? nil : lostMovies
         return result
     }
 }

@@ -354,6 +354,7 @@ final class RecordingSession {
         result.keyframeInterval = gate.longestKeyframeInterval
         result.droppedAudioMs = sound?.droppedMilliseconds
         result.audioClockPPM = sound.map { Int($0.clockPPM.rounded()) }
+        result.lostMovies = lostMovies.isEmpty ? nil : lostMovies
         return result
     }
 
@@ -697,6 +698,8 @@ final class RecordingSession {
             // The run goes on; the file stays where the note says, and the run exits 73.
             if let note { events(.warning(note)) }
         } catch {
+            // Lost (its file removed or replaced under it): said now, and the run exits 73.
+            lostMovies.append(plan.finalPath(ofMovie: index) ?? plan.currentPath)
             return .problem(error.message)
         }
         return applyRetention(events: events) ? .diskLow : .done
@@ -720,6 +723,9 @@ final class RecordingSession {
 
     /// Movies this session committed, in order.
     private var committed: [ResultFile] = []
+
+    /// Segments lost while the run went on, by their final names (see `RecordingResult.lostMovies`).
+    private var lostMovies: [String] = []
 
     /// The run decided to stop (or its source ended): retention deletes nothing more to
     /// make room, as no movie will need it (issue 29 item 7).

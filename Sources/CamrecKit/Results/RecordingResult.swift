@@ -111,6 +111,10 @@ public struct RecordingResult: Sendable, Codable, Equatable {
     public var audioClockPPM: Int?
     /// `--layout`: the composed movie's canvas and each camera's rectangle on it; nil without.
     public var layout: LayoutReport?
+    /// Movies lost during the run (their temporary file removed, with its folder, or
+    /// replaced by another file before they were finished), by the names they would have
+    /// had; nil when none was. A run that lost one exits 73, whatever stopped it.
+    public var lostMovies: [String]?
 
     public init(reason: StopReason, files: [ResultFile], droppedFrames: UInt64, corruptFrames: UInt64 = 0,
                 message: String? = nil) {
@@ -125,8 +129,8 @@ public struct RecordingResult: Sendable, Codable, Equatable {
     public var exitStatus: ExitStatus {
         switch reason {
         case .maxDuration, .signal, .control, .completed:
-            // A movie left under its temporary name is not what was asked for.
-            files.contains { $0.unpublished != nil } ? .cannotCreateOutput : .success
+            // A movie left under its temporary name, or lost, is not what was asked for.
+            files.contains { $0.unpublished != nil } || !(lostMovies ?? []).isEmpty ? .cannotCreateOutput : .success
         case .cameraLost: .cameraLost
         case .diskFull: .diskFull
         case .aborted: .aborted

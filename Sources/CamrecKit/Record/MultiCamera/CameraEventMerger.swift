@@ -118,6 +118,8 @@ final class CameraEventMerger: Sendable {
         // The sound goes with the first camera's movie.
         merged.droppedAudioMs = results.first { $0.0 == 0 }?.1.droppedAudioMs
         merged.audioClockPPM = results.first { $0.0 == 0 }?.1.audioClockPPM
+        let lost = results.flatMap { $0.1.lostMovies ?? [] }
+        merged.lostMovies = lost.isEmpty ? nil : lost
         return merged
     }
 
