@@ -30,11 +30,12 @@ let package = Package(
         .target(name: "CRTSPServerShim", dependencies: ["CGStreamer"],
                 linkerSettings: [.linkedLibrary("gstapp-1.0")]),
         // camrec's own elements in C (camrecflip: a faster videoflip for I420), registered by
-        // GStreamer's Runtime.initialize right after gst_init. gstvideo is named for the plugin
-        // library; camrec links it already (CGStreamer's module map).
+        // CamrecKit (BuiltInElements) right after gst_init; the bindings know nothing of them.
+        // gstvideo is named for the plugin library; camrec links it already (CGStreamer's
+        // module map).
         .target(name: "CamrecElements", dependencies: ["CGStreamer"],
                 linkerSettings: [.linkedLibrary("gstvideo-1.0"), .linkedLibrary("gstbase-1.0")]),
-        .target(name: "GStreamer", dependencies: ["CGStreamer", "CGStreamerShim", "CamrecElements"]),
+        .target(name: "GStreamer", dependencies: ["CGStreamer", "CGStreamerShim"]),
         // libgstcamrec.so's entry point (GST_PLUGIN_DEFINE). The plugin is C only: linked without
         // Swift's start-up object (-nostartfiles) and against the static Swift runtime, of which
         // it then takes nothing, it needs no libswiftCore.so and has no search path into the
@@ -50,7 +51,7 @@ let package = Package(
         .target(name: "MP4"),
         .target(
             name: "CamrecKit",
-            dependencies: ["GStreamer", "V4L2", "MP4", "MediaValues", "CRTSPServerShim"],
+            dependencies: ["GStreamer", "CamrecElements", "V4L2", "MP4", "MediaValues", "CRTSPServerShim"],
             // Sources/CamrecKit/Pipelines links to the top-level pipelines/ folder: the
             // templates are compiled in, so an installed binary needs no data files.
             resources: [.embedInCode("Pipelines")]
@@ -67,7 +68,8 @@ let package = Package(
                 .linkedLibrary("turbojpeg"), .linkedLibrary("x264"),
             ]
         ),
-        .testTarget(name: "GStreamerTests", dependencies: ["GStreamer"]),
+        // CamrecFlipTests registers camrecflip itself, as CamrecKit does.
+        .testTarget(name: "GStreamerTests", dependencies: ["GStreamer", "CamrecElements"]),
         .testTarget(name: "CamrecKitTests", dependencies: ["CamrecKit", "V4L2"]),
         // V4L2 probing and format choice, and CamrecKit's listing of what they find (camrec devices).
         .testTarget(name: "V4L2Tests", dependencies: ["V4L2", "MediaValues", "CamrecKit"]),

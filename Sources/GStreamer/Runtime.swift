@@ -1,5 +1,4 @@
 import CGStreamer
-import CamrecElements
 
 /// GStreamer's process-wide initialisation.
 public enum Runtime {
@@ -10,15 +9,11 @@ public enum Runtime {
             if let error { g_error_free(error) }
             return .failure(.initialization(text))
         }
-        // camrec's own elements (camrecflip), built in: available to every pipeline from here on.
-        if camrec_elements_register() == 0 {
-            return .failure(.initialization("camrec's own elements (camrecflip) could not be registered"))
-        }
         return .success(())
     }()
 
-    /// Initialises GStreamer once and registers camrec's own elements (`camrecflip`); later
-    /// calls return the first call's outcome.
+    /// Initialises GStreamer once; later calls return the first call's outcome. (An
+    /// application's own built-in elements are registered by the application after this.)
     public static func initialize() throws(GStreamerError) {
         try initialization.get()
     }

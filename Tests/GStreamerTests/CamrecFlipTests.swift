@@ -1,3 +1,4 @@
+import CamrecElements
 import Foundation
 import GStreamer
 import Testing
@@ -9,6 +10,16 @@ import Testing
     static let timeout: UInt64 = 60_000_000_000
     static let methods = ["identity", "90r", "180", "90l", "horiz", "vert", "ul-lr", "ur-ll"]
     static let turning: Set<String> = ["90r", "90l", "ul-lr", "ur-ll"]
+
+    /// camrecflip registered as camrec registers it (CamrecKit's BuiltInElements): the
+    /// bindings themselves know nothing of camrec's elements.
+    static let registered: Bool = {
+        (try? Runtime.initialize()) != nil && camrec_elements_register() != 0
+    }()
+
+    init() throws {
+        try #require(Self.registered, "camrecflip could not be registered")
+    }
 
     /// The visible pixels of an I420 frame in GStreamer's default layout (each plane's rows
     /// padded to 4 bytes, the chroma planes (w+1)/2 x (h+1)/2), without the padding, whose

@@ -50,7 +50,7 @@ public enum EncoderTrial {
                            frames: Int = 5, timeout: Duration = .seconds(15)) -> TrialOutcome {
         let pipeline: Pipeline
         do {
-            pipeline = try Pipeline.parse(pipelineDescription(element: element, size: size, rate: rate, frames: frames))
+            pipeline = try Pipeline.withBuiltIns(pipelineDescription(element: element, size: size, rate: rate, frames: frames))
         } catch {
             return .fails(reason: error.description)
         }

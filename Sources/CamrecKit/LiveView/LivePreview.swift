@@ -70,7 +70,7 @@ public final class LivePreview: Sendable {
         var overlayToken: ProbeToken?
         var camera: Element?
         do {
-            pipeline = try Pipeline.parse(try Self.description(config))
+            pipeline = try Pipeline.withBuiltIns(try Self.description(config))
             camera = try? pipeline.element(named: "src")
             frameGuard = try FrameGuard.install(for: config.source, in: pipeline) {}
             frameSink = try AppSink(pipeline.element(named: PreviewSettings.sinkName))

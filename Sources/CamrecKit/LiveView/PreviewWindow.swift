@@ -76,7 +76,7 @@ public final class PreviewWindow: Sendable {
     }
 
     private init(sink: String) throws(GStreamerError) {
-        let pipeline = try Pipeline.parse(Self.description(sink: sink))
+        let pipeline = try Pipeline.withBuiltIns(Self.description(sink: sink))
         do {
             source = try AppSrc(pipeline.element(named: "previewsrc"))
             overlay = try pipeline.element(named: "previewstatus")

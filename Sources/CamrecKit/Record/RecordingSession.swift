@@ -78,7 +78,7 @@ final class RecordingSession {
         self.plan = plan
         do {
             commandLine = try builder.commandLine()
-            pipeline = try Pipeline.parse(try builder.description(location: plan.location))
+            pipeline = try Pipeline.withBuiltIns(try builder.description(location: plan.location))
         } catch let error as TemplateError {
             throw CamrecError(.usage, error.message)
         } catch let error as GStreamerError {

@@ -65,7 +65,7 @@ public final class StillCamera: Sendable {
         // The element named "src" is the camera: its errors say busy, gone or refused.
         var camera: Element?
         do {
-            pipeline = try Pipeline.parse(try description())
+            pipeline = try Pipeline.withBuiltIns(try description())
             camera = try? pipeline.element(named: "src")
             // Empty and cut-short camera frames never become a photo.
             frameGuard = try FrameGuard.install(for: config.source, in: pipeline) {}

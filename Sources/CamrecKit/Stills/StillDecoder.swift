@@ -13,13 +13,13 @@ enum StillDecoder {
     /// Loads the decoder's plugins (libav is large) before the first still is asked for, so
     /// that the first still costs what the others do (313 ms against 50 ms without).
     static func warmUp() {
-        if let pipeline = try? Pipeline.parse(description) { _ = try? pipeline.setState(.null) }
+        if let pipeline = try? Pipeline.withBuiltIns(description) { _ = try? pipeline.setState(.null) }
     }
 
     /// The newest frame of `frames` (which start at a keyframe), decoded.
     static func decodeNewest(_ frames: [GOPKeeper.Frame], caps: String) throws(CamrecError) -> Sample {
         do {
-            let pipeline = try Pipeline.parse(description)
+            let pipeline = try Pipeline.withBuiltIns(description)
             defer { _ = try? pipeline.setState(.null) }
             let input = try AppSrc(pipeline.element(named: "in"))
             let output = try AppSink(pipeline.element(named: "out"))

@@ -20,7 +20,7 @@ final class StillEncoder: @unchecked Sendable {
 
         init(_ description: String) throws(CamrecError) {
             do {
-                pipeline = try Pipeline.parse(description)
+                pipeline = try Pipeline.withBuiltIns(description)
                 input = try AppSrc(pipeline.element(named: "in"))
                 output = try AppSink(pipeline.element(named: "out"))
                 try pipeline.setStateThrowingPostedError(.playing)

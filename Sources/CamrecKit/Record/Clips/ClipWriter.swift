@@ -53,7 +53,7 @@ final class ClipWriter: @unchecked Sendable {
         var description = "appsrc name=clipsrc format=time ! \(chain) name=clipmux ! filesink location=\(location)"
         if audioCaps != nil { description += " appsrc name=clipaudio format=time ! clipmux.audio_0" }
         do {
-            pipeline = try Pipeline.parse(description)
+            pipeline = try Pipeline.withBuiltIns(description)
             video = try AppSrc(pipeline.element(named: "clipsrc"))
             video.setCaps(caps)
             if let audioCaps {

@@ -21,7 +21,7 @@ public enum MotionMask {
             + " ! video/x-raw,format=GRAY8,width=\(width),height=\(height) ! appsink name=sink"
         var grey: [UInt8] = []
         do {
-            let pipeline = try Pipeline.parse(description)
+            let pipeline = try Pipeline.withBuiltIns(description)
             defer { _ = try? pipeline.setState(.null) }
             let sink = try AppSink(pipeline.element(named: "sink"))
             _ = try pipeline.setState(.paused)
