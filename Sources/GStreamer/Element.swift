@@ -17,7 +17,7 @@ public class Element: Object, @unchecked Sendable {
     public static func make(_ factory: String, name: String? = nil) throws(GStreamerError) -> Element {
         try Runtime.initialize()
         guard let pointer = gst_element_factory_make(factory, name) else {
-            throw .missingElement(factory, hint: PluginPackages.hint(for: factory))
+            throw .missingElement(factory, hint: GStreamerError.lookHint(for: factory))
         }
         return Element(pointer, transfer: .floating)
     }

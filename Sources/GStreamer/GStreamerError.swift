@@ -53,7 +53,8 @@ public enum ResourceError: Int, Sendable {
 public enum GStreamerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// gst_init failed.
     case initialization(String)
-    /// A pipeline needs an element that no installed plugin provides.
+    /// A pipeline needs an element that no installed plugin provides: its factory name and
+    /// what to do (the bindings say how to look; an application may name its package).
     case missingElement(String, hint: String)
     /// A pipeline description could not be parsed.
     case parse(String)
@@ -114,58 +115,10 @@ public enum GStreamerError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 }
 
-/// Which Debian package provides a GStreamer element, for "install X" hints.
-public enum PluginPackages {
-    private static let packages: [String: String] = [
-        "x264enc": "gstreamer1.0-plugins-ugly",
-        "openh264enc": "gstreamer1.0-plugins-bad",
-        "h264parse": "gstreamer1.0-plugins-bad",
-        "h265parse": "gstreamer1.0-plugins-bad",
-        "v4l2src": "gstreamer1.0-plugins-good",
-        "jpegdec": "gstreamer1.0-plugins-good",
-        "jpegenc": "gstreamer1.0-plugins-good",
-        "pngenc": "gstreamer1.0-plugins-good",
-        "mp4mux": "gstreamer1.0-plugins-good",
-        "qtmux": "gstreamer1.0-plugins-good",
-        "qtdemux": "gstreamer1.0-plugins-good",
-        "matroskamux": "gstreamer1.0-plugins-good",
-        "matroskademux": "gstreamer1.0-plugins-good",
-        "avdec_h264": "gstreamer1.0-libav",
-        "videotestsrc": "gstreamer1.0-plugins-base",
-        "videoconvert": "gstreamer1.0-plugins-base",
-        "videoscale": "gstreamer1.0-plugins-base",
-        "appsink": "gstreamer1.0-plugins-base",
-        "appsrc": "gstreamer1.0-plugins-base",
-        "videoflip": "gstreamer1.0-plugins-good",
-        "gdkpixbufoverlay": "gstreamer1.0-plugins-good",
-        "textoverlay": "gstreamer1.0-x",
-        // Video encoders (issue 14's --encoder): software, then hardware.
-        "x265enc": "gstreamer1.0-plugins-bad",
-        "v4l2h264enc": "gstreamer1.0-plugins-good",
-        "v4l2h265enc": "gstreamer1.0-plugins-good",
-        "vah264enc": "gstreamer1.0-plugins-bad",
-        "vah265enc": "gstreamer1.0-plugins-bad",
-        "vah264lpenc": "gstreamer1.0-plugins-bad",
-        "vaapih264enc": "gstreamer1.0-vaapi",
-        "vaapih265enc": "gstreamer1.0-vaapi",
-        "nvh264enc": "gstreamer1.0-plugins-bad",
-        "nvh265enc": "gstreamer1.0-plugins-bad",
-        "qsvh264enc": "gstreamer1.0-plugins-bad",
-    ]
-
-    /// The Debian package that provides `factory`, when known (every `avenc_*` element is
-    /// in gstreamer1.0-libav).
-    public static func package(for factory: String) -> String? {
-        if let package = packages[factory] { return package }
-        if factory.hasPrefix("avenc_") || factory.hasPrefix("avdec_") { return "gstreamer1.0-libav" }
-        return nil
-    }
-
-    /// A hint such as "install the Debian package gstreamer1.0-plugins-ugly".
-    public static func hint(for factory: String) -> String {
-        if let package = package(for: factory) {
-            return "install it with: sudo apt-get install \(package)"
-        }
-        return "install the GStreamer plugin that provides it (gst-inspect-1.0 \(factory) tells whether it is there)"
+extension GStreamerError {
+    /// How to find out which plugin provides `factory`: the hint of a `.missingElement`
+    /// thrown by the bindings.
+    public static func lookHint(for factory: String) -> String {
+        "install the GStreamer plugin that provides it (gst-inspect-1.0 \(factory) tells whether it is there)"
     }
 }

@@ -16,7 +16,7 @@ public final class Pipeline: Bin, @unchecked Sendable {
     }
 
     /// Builds a pipeline from `gst-launch-1.0` syntax. A missing plugin throws
-    /// `.missingElement` naming the element and the package to install.
+    /// `.missingElement` naming the element.
     public static func parse(_ description: String) throws(GStreamerError) -> Pipeline {
         try Runtime.initialize()
         let context = gst_parse_context_new()
@@ -29,7 +29,7 @@ public final class Pipeline: Bin, @unchecked Sendable {
                 if let error { g_error_free(error) }
                 if let pointer { gst_object_unref(UnsafeMutableRawPointer(pointer)) }
                 let factory = String(cString: first)
-                throw .missingElement(factory, hint: PluginPackages.hint(for: factory))
+                throw .missingElement(factory, hint: GStreamerError.lookHint(for: factory))
             }
         }
         if let error {

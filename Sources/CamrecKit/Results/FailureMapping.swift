@@ -9,7 +9,7 @@ enum FailureMapping {
     static func camrecError(for error: GStreamerError, camera: Element?) -> CamrecError {
         switch error {
         case .missingElement:
-            return CamrecError(.unavailable, error.description)
+            return CamrecError(.unavailable, error.namingPackage.description)
         case .element(let failure):
             return camrecError(for: failure, camera: camera)
         default:

@@ -137,7 +137,7 @@ extension CamrecError {
     /// missing plugins apart.
     static func from(_ error: GStreamerError, reading name: String) -> CamrecError {
         switch error {
-        case .missingElement: CamrecError(.unavailable, error.description)
+        case .missingElement: CamrecError(.unavailable, error.namingPackage.description)
         case .element(let failure): .invalidInput("cannot read \(name): \(failure.message)")
         default: .invalidInput("cannot read \(name): \(error.description)")
         }
