@@ -1,3 +1,4 @@
+import Dispatch
 import FoundationEssentials
 import GStreamer
 import Synchronization
@@ -34,6 +35,9 @@ final class RecordingControl: Sendable {
 
     private let shared = Mutex(Shared())
 
+    /// Signalled at every stop request, for ``waitForStop(upTo:)``.
+    private let stopped = DispatchSemaphore(value: 0)
+
     /// Counts a stop request (`requests` at once for signals that arrived together) and
     /// wakes the running session, if any; one that comes before the session runs is acted
     /// on when it attaches.
@@ -43,6 +47,7 @@ final class RecordingControl: Sendable {
             if shared.requestedStop == nil { shared.requestedStop = reason }
             return shared.bus
         }
+        stopped.signal()
         bus?.postApplicationMessage(Wake.stop)
     }
 
@@ -107,13 +112,13 @@ final class RecordingControl: Sendable {
         shared.withLock { $0.status = status }
     }
 
-    /// Sleeps until a stop is requested or `duration` passes.
+    /// Waits until a stop is requested (or was already) or `duration` passes.
     func waitForStop(upTo duration: Duration) {
-        let deadline = ContinuousClock.now + duration
-        while ContinuousClock.now < deadline {
-            if pendingStop.count > 0 { return }
-            NamedThread.sleep(0.02)
-        }
+        guard pendingStop.count == 0 else { return }
+        // A request between the check and the wait has signalled already: no wake is lost.
+        let (seconds, attoseconds) = duration.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        _ = stopped.wait(timeout: .now() + .nanoseconds(nanoseconds))
     }
 
     /// Called by the session when it ends.
