@@ -46,18 +46,22 @@ struct AVSyncHarnessTests {
         #expect(sync.flashes.count >= 3, "\(sync)")
         #expect(sync.offsets.count >= covered.count && sync.offsets.count <= sync.flashes.count, "\(sync), sound \(span)")
         #expect(sync.offsets.count >= 3, "\(sync)")
+        // The player's own jitter (how late each click reached the sound server: a few ms on
+        // a quiet machine, more under load; issue 29 item 15) is the player's, not ffmpeg's:
+        // the spread allowed grows by it.
+        let errors = player.clicks.map(\.error)
+        let jitter = (errors.max() ?? 0) - (errors.min() ?? 0)
         if let low = sync.offsets.min(), let high = sync.offsets.max() {
-            #expect(high - low < 0.040, "offsets \(sync.offsets)")
+            #expect(high - low < 0.040 + jitter, "offsets \(sync.offsets), click player jitter \(jitter)")
             // Each click paired with its own flash (2 s apart), whatever ffmpeg's offset: it
             // reached −282 ms, steady to a millisecond, on a loaded machine (its pulse input
             // subtracts a latency estimate that load changes), so only half the flash period
             // bounds it.
             #expect(abs(low) < 1.0 && abs(high) < 1.0, "offsets \(sync.offsets)")
         }
-        // the clicks were where they should be while ffmpeg recorded: well within the offsets'
-        // 40-ms spread bound (a loaded machine can make the player a few ms late; issue 29
-        // item 15), so that the measurement above is ffmpeg's, not the player's
-        for click in player.clicks { #expect(abs(click.error) < 0.010, "\(player.clicks)") }
+        // every click near its instant, far within half the flash period, so that each click
+        // is paired with its own flash above
+        for click in player.clicks { #expect(abs(click.error) < 0.25, "\(player.clicks)") }
     }
 
     /// The sound track's first and last sample time, as ffprobe decodes it.
