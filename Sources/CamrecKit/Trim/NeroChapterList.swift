@@ -54,7 +54,7 @@ enum NeroChapterList {
             body += boxHeader(udta.count + 8, "udta") + udta
             placed = true
         }
-        if !placed { body += boxHeader(chpl.count + 16, "udta") + chpl }
+        if !placed { body += boxHeader(chpl.count + 8, "udta") + chpl }
         guard body.count + 8 <= Int(UInt32.max) else { return nil }
         return boxHeader(body.count + 8, "moov") + body
     }
