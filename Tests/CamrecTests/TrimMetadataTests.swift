@@ -119,6 +119,23 @@ struct TrimMetadataTests {
     }
 }
 
+extension TrimMetadataTests {
+    @Test("item 6: an MP4 cut to MKV keeps its languages (und stays und, not Matroska's default eng)")
+    func mp4ToMatroskaLanguages() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = try WildMedia.ffmpeg(folder.path("in.mp4"), input: "testsrc2=size=320x240:rate=30:duration=4", audio: true, [
+            "-c:v", "libx264", "-preset", "ultrafast", "-g", "30", "-c:a", "aac", "-metadata:s:a:0", "language=fra", "-t", "4",
+        ])
+        let output = folder.path("out.mkv")
+        let result = try CamrecBinary.run(["trim", "--start", "1", "--end", "3", "-o", output, input])
+        #expect(result.status == 0, "\(result.stderr)")
+        let streams = try LabelProbe.streams(output)
+        #expect(streams.map(\.language) == [nil, "fre"], "\(streams)")
+        #expect(streams.map(\.title) == [nil, nil], "\(streams)")
+    }
+}
+
 /// Reads track labels, subtitle cues and chapters with ffprobe.
 enum LabelProbe {
     struct Stream: Equatable, CustomStringConvertible {

@@ -23,11 +23,13 @@ struct TrackLabels: Sendable, Equatable {
     var isForced = false
 
     /// The labels a demuxer's pad carries: its stream tags, and its STREAM_START flags (a
-    /// stream marked `unselect` is no default). What GStreamer does not carry (forced, the
-    /// exact Matroska language) keeps its default.
+    /// stream marked `unselect`, such as a disabled MP4 track, is no default). Forced is not
+    /// carried by GStreamer. A pad without a language (qtdemux tags none for "und") gets
+    /// "und" in a Matroska output, whose default would be "eng".
     init(pad: Pad?) {
         let tags = pad?.streamTags ?? StreamTags()
         languageCode = tags.languageCode
+        matroskaLanguage = tags.languageCode == nil ? "und" : nil
         name = tags.title
         isDefault = !(pad?.streamStart?.isUnselected ?? false)
     }

@@ -79,6 +79,13 @@ struct TrackLabelsTests {
         #expect(TrackLabels.matroskaTrackNumber(streamID: "9f2c0e/audio") == nil)
     }
 
+    @Test func aPadWithoutLanguageIsUndeterminedInMatroska() {
+        // qtdemux tags no language for "und": Matroska's default would make it English.
+        let labels = TrackLabels(pad: nil)
+        #expect(labels.languageCode == nil && labels.matroskaLanguage == "und")
+        #expect(labels.isDefault && !labels.isForced && labels.name == nil)
+    }
+
     @Test func onlyMatroskamuxStreamTagsGetTheName() {
         let labels = TrackLabels(languageCode: "fre", name: "Commentaire")
         #expect(labels.streamTags(for: .matroska) == StreamTags(languageCode: "fre", title: "Commentaire"))
