@@ -120,6 +120,22 @@ struct TrimMetadataTests {
 }
 
 extension TrimMetadataTests {
+    @Test("item 6: a cue shown across the first frame of a cut from MKV is kept, from 0", arguments: ["accurate", "keyframe"])
+    func matroskaCueAcrossTheStart(mode: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = try Self.labelled(folder)
+        let output = folder.path("out.mkv")
+        let result = try CamrecBinary.run(["trim", "--start", "1", "--end", "5", "--mode", mode, "-o", output, input])
+        #expect(result.status == 0, "\(result.stderr)")
+        // Source cues 0.5-1.5, 2-3 and 4-5.5 s; a keyframe every second, so the demuxer is sought to 1 s.
+        let cues = try LabelProbe.cues(output)
+        #expect(cues == [
+            LabelProbe.Cue(start: 0, duration: 0.5, text: "one"), LabelProbe.Cue(start: 1, duration: 1, text: "two"),
+            LabelProbe.Cue(start: 3, duration: 1, text: "three"),
+        ], "\(cues)")
+    }
+
     @Test("item 6: an MP4 cut to MKV keeps its languages (und stays und, not Matroska's default eng)")
     func mp4ToMatroskaLanguages() throws {
         let folder = try TemporaryFolder()

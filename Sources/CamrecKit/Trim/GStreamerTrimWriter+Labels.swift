@@ -54,3 +54,17 @@ extension GStreamerTrimWriter {
         return warnings
     }
 }
+
+extension StreamCopier {
+    /// How much earlier than its first frame a Matroska input is read when subtitles are
+    /// copied: after a seek matroskademux delivers blocks from the keyframe's cluster on,
+    /// so a cue that started before it (shown across the cut's first frame) would be lost.
+    /// Ten seconds covers the cues people read; the frames before are skipped, not decoded.
+    static let subtitleLead: Int64 = 10_000_000_000
+
+    /// The lead for `container`'s demuxer: ``subtitleLead`` for Matroska with subtitles, else 0
+    /// (qtdemux positions each track on its own sample at the seek target).
+    func subtitleLead(container: MediaContainer) -> Int64 {
+        container == .matroska && streams.contains { $0.source.kind == .subtitle } ? Self.subtitleLead : 0
+    }
+}

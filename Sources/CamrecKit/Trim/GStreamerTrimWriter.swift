@@ -81,7 +81,8 @@ extension GStreamerTrimWriter {
                 outputContainer: writer.job.outputContainer
             )
             samples = try writer.input.samples(
-                from: writer.plan.readFrom, codec: writer.codec, streams: streams.padNames, control: writer.control
+                from: writer.plan.readFrom, codec: writer.codec, streams: streams.padNames,
+                lead: streams.subtitleLead(container: writer.index.container), control: writer.control
             )
             parts = zip(writer.plan.parts, timeline.parts).map(PartState.init)
             let fromCaps = writer.index.codecData.flatMap { H264ParameterSets(avcC: $0) }
