@@ -120,6 +120,25 @@ struct TrimMetadataTests {
 }
 
 extension TrimMetadataTests {
+    @Test("MKV with FLAC sound is cut to MKV (matroskamux takes FLAC's headers only as flacparse gives them)")
+    func matroskaFLAC() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = try WildMedia.ffmpeg(folder.path("flac.mkv"), input: "testsrc2=size=320x240:rate=30:duration=4", audio: true, [
+            "-c:v", "libx264", "-preset", "ultrafast", "-g", "30", "-c:a", "flac", "-t", "4",
+        ])
+        let output = folder.path("out.mkv")
+        let result = try CamrecBinary.run(["trim", "--start", "1", "--end", "3", "-o", output, input])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try LabelProbe.streams(output).map(\.type) == ["video", "audio"])
+        // The first packet kept is the source's first at or after 1 s, moved by 1 s.
+        let source = try LabelProbe.packetTimes(input, stream: "a:0")
+        let kept = try LabelProbe.packetTimes(output, stream: "a:0")
+        let first = try #require(source.first { $0 >= 1 })
+        #expect(kept.first == ((first - 1) * 1000).rounded() / 1000, "\(kept.prefix(3))")
+        #expect(try MediaProbe.decodeErrors(output).isEmpty)
+    }
+
     @Test("item 6: a cue shown across the first frame of a cut from MKV is kept, from 0", arguments: ["accurate", "keyframe"])
     func matroskaCueAcrossTheStart(mode: String) throws {
         let folder = try TemporaryFolder()
@@ -220,6 +239,12 @@ enum LabelProbe {
                 title: (chapter["tags"] as? [String: Any])?["title"] as? String ?? ""
             )
         }
+    }
+
+    /// The packets' presentation times of one stream ("a:0"), in seconds.
+    static func packetTimes(_ path: String, stream: String) throws -> [Double] {
+        let object = try json(["-select_streams", stream, "-show_entries", "packet=pts_time", path])
+        return (object["packets"] as? [[String: Any]] ?? []).map { rounded($0["pts_time"]) }
     }
 
     /// A number ffprobe printed as a string, rounded to the millisecond.

@@ -70,7 +70,16 @@ final class MovieMuxer {
             let source = try AppSrc(element)
             source.setCaps(stream.caps)
             if position + 1 < tags.count, let event = Event.streamTags(tags[position + 1]) { element.send(event) }
-            try element.staticPad("src").link(muxer.requestPad(stream.kind.template))
+            var last = element
+            if container == .matroska, stream.caps.mediaType == "audio/x-flac" {
+                // matroskademux gives FLAC's headers in Matroska's form; matroskamux takes them
+                // only in the Ogg mapping's, which flacparse makes.
+                let parser = try Element.make("flacparse", name: "stream-parser-\(position)")
+                try pipeline.add(parser)
+                try element.link(parser)
+                last = parser
+            }
+            try last.staticPad("src").link(muxer.requestPad(stream.kind.template))
             sources.append(source)
         }
         self.streams = sources
