@@ -106,6 +106,8 @@ struct CuePlacer: Sendable {
     let window: AudioWindow
     /// Whether a cue past the window has come: nothing more is kept.
     private(set) var isFinished = false
+    /// The shortest part of a cue kept (ns): Matroska's time unit as muxers write it.
+    static let shortest: Int64 = 1_000_000
 
     init(window: AudioWindow) {
         self.window = window
@@ -124,6 +126,10 @@ struct CuePlacer: Sendable {
         guard over > window.start || (duration <= 0 && shown >= window.start) else { return nil }
         let from = max(shown, window.start)
         let until = min(max(over, from), window.end)
+        // A cue that starts less than a millisecond before the end of the last frame (the
+        // end lies between two of Matroska's millisecond ticks) would be kept for nothing:
+        // a zero-length cue once written.
+        guard duration <= 0 || until - from >= Self.shortest else { return nil }
         return (from - window.start, until - from)
     }
 }

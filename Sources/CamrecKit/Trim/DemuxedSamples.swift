@@ -12,15 +12,20 @@ final class DemuxedSamples {
     /// Whether the reader has reached the first planned frame.
     private var positioned = false
 
-    /// Starts reading `input` at its frame `first`: seeks there unless that frame opens the
-    /// movie (a window index starts anywhere).
-    init(input: GStreamerInput, from first: Int, codec: TrimCodec, streams: [String], control: TrimControl) throws {
+    /// Starts reading `input` at its frame `first`: seeks there, or `lead` nanoseconds
+    /// earlier (the other streams' packets that start before the frame, such as a subtitle
+    /// cue shown across it, come only from there), unless that opens the movie (a window
+    /// index starts anywhere). Frames before `first` are skipped.
+    init(
+        input: GStreamerInput, from first: Int, codec: TrimCodec, streams: [String], lead: Int64 = 0,
+        control: TrimControl
+    ) throws {
         frames = input.index.video
         nextIndex = first
         reader = try MovieReader(
             path: input.path, container: input.index.container, codec: codec, streams: streams, control: control
         )
-        let target = frames[first].pts - input.index.presentationOffset
+        let target = frames[first].pts - input.index.presentationOffset - max(0, lead)
         try reader.start(at: target > 0 && input.seeks ? UInt64(target) : nil)
     }
 

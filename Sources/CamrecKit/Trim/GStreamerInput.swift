@@ -65,9 +65,12 @@ struct GStreamerInput: TrimInput {
     }
 
     /// The sample access: the video frames from decode index `first` on (whole access
-    /// units, through `codec`'s parser) and the packets of `streams` (demuxer pad names).
-    func samples(from first: Int, codec: TrimCodec, streams: [String], control: TrimControl) throws -> DemuxedSamples {
-        try DemuxedSamples(input: self, from: first, codec: codec, streams: streams, control: control)
+    /// units, through `codec`'s parser) and the packets of `streams` (demuxer pad names),
+    /// read from `lead` nanoseconds before that frame (see ``DemuxedSamples``).
+    func samples(
+        from first: Int, codec: TrimCodec, streams: [String], lead: Int64 = 0, control: TrimControl
+    ) throws -> DemuxedSamples {
+        try DemuxedSamples(input: self, from: first, codec: codec, streams: streams, lead: lead, control: control)
     }
 }
 

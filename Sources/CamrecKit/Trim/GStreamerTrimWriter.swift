@@ -26,6 +26,7 @@ struct GStreamerTrimWriter: TrimWriter {
             TrackMatrix.setVideoMatrix(matrix, in: job.outputPath)
         }
         var written = state.streams.notKept
+        written.warnings += try keepLabelsAndChapters(labels: state.labels, chapters: state.chapters)
         written.tracks = [TrimTrack(kind: .video, codec: job.outputCodec.mediaType, samples: state.videoFrames)]
             + state.streams.written
         return written
@@ -64,6 +65,9 @@ extension GStreamerTrimWriter {
         /// The sound and subtitle streams kept, placed as the demuxer delivers them.
         var streams: StreamCopier
         var muxer: MovieMuxer?
+        /// The output's tracks' labels (video first) and the chapters it keeps, known once the muxer is made.
+        var labels: [TrackLabels] = []
+        var chapters: TableOfContents?
         var videoCaps: Caps?
         var cursor = 0
         var videoFrames = 0
@@ -77,7 +81,8 @@ extension GStreamerTrimWriter {
                 outputContainer: writer.job.outputContainer
             )
             samples = try writer.input.samples(
-                from: writer.plan.readFrom, codec: writer.codec, streams: streams.padNames, control: writer.control
+                from: writer.plan.readFrom, codec: writer.codec, streams: streams.padNames,
+                lead: streams.subtitleLead(container: writer.index.container), control: writer.control
             )
             parts = zip(writer.plan.parts, timeline.parts).map(PartState.init)
             let fromCaps = writer.index.codecData.flatMap { H264ParameterSets(avcC: $0) }
@@ -208,9 +213,14 @@ extension GStreamerTrimWriter {
                 let muxerCaps = codec != writer.codec
                     ? try Caps(codec.readerCaps ?? codec.mediaType)
                     : parserBuildsConfiguration ? caps.removingFields(["codec_data"]) : caps
+                let container = writer.job.outputContainer
+                labels = writer.trackLabels(pads: reader.demuxerPads, streams: streams.padNames)
+                chapters = writer.keptChapters(pads: reader.demuxerPads)
                 muxer = try MovieMuxer(
-                    path: writer.job.outputPath, container: writer.job.outputContainer, codec: writer.job.outputCodec,
-                    videoCaps: muxerCaps, streams: streams.muxerStreams, control: writer.control
+                    path: writer.job.outputPath, container: container, codec: writer.job.outputCodec,
+                    videoCaps: muxerCaps, streams: streams.muxerStreams,
+                    tags: labels.map { $0.streamTags(for: container) },
+                    chapters: container == .matroska ? chapters : nil, control: writer.control
                 )
                 if frame.isCopied || writer.plan.framesCopied > 0, let joined = withParameterSets(buffer) {
                     // The source's parameter sets in the first access unit (with the re-encoder's,

@@ -22,10 +22,14 @@ final class MovieMuxer {
     private let control: TrimControl
 
     /// `streams`: the other streams, each with the muxer pad kind it goes to and its caps.
-    /// `control` bounds the wait for the muxer to finish and stops on cancellation.
+    /// `tags`: each track's stream tags (language, name), the video's first, then the
+    /// streams' in order, sent ahead of its first buffer. `chapters`: the table of contents
+    /// for a muxer that writes one (matroskamux). `control` bounds the wait for the muxer
+    /// to finish and stops on cancellation.
     init(
         path: String, container: MediaContainer, codec: TrimCodec, videoCaps: Caps,
-        streams: [(kind: MuxerSupport.PadKind, caps: Caps)], control: TrimControl
+        streams: [(kind: MuxerSupport.PadKind, caps: Caps)], tags: [StreamTags] = [], chapters: TableOfContents? = nil,
+        control: TrimControl
     ) throws(GStreamerError) {
         self.path = path
         self.control = control
@@ -34,6 +38,8 @@ final class MovieMuxer {
         try videoSource.set("format", nick: "time")
         try videoSource.set("handle-segment-change", true)
         let muxer = try Element.make(container.muxer, name: "muxer")
+        // Before the first buffer: the muxer writes its header (chapters included) then.
+        if let chapters { muxer.setTableOfContents(chapters) }
         let sink = try Element.make("filesink", name: "sink")
         try sink.set("location", path)
         var videoChain = [videoSource]
@@ -41,6 +47,9 @@ final class MovieMuxer {
         for element in videoChain + [muxer, sink] { try pipeline.add(element) }
         video = try AppSrc(videoSource)
         video.setCaps(videoCaps)
+        // appsrc queues a serialized event in order with its buffers: the tags reach the
+        // muxer before the first frame, so before it writes its track headers.
+        if let first = tags.first, let event = Event.streamTags(first) { videoSource.send(event) }
         for (element, next) in zip(videoChain, videoChain.dropFirst()) { try element.link(next) }
         // Request the muxer's pads by template: automatic linking may pick a video pad for audio.
         let videoPad = try videoChain[videoChain.count - 1].staticPad("src")
@@ -60,7 +69,17 @@ final class MovieMuxer {
             try pipeline.add(element)
             let source = try AppSrc(element)
             source.setCaps(stream.caps)
-            try element.staticPad("src").link(muxer.requestPad(stream.kind.template))
+            if position + 1 < tags.count, let event = Event.streamTags(tags[position + 1]) { element.send(event) }
+            var last = element
+            if container == .matroska, stream.caps.mediaType == "audio/x-flac" {
+                // matroskademux gives FLAC's headers in Matroska's form; matroskamux takes them
+                // only in the Ogg mapping's, which flacparse makes.
+                let parser = try Element.make("flacparse", name: "stream-parser-\(position)")
+                try pipeline.add(parser)
+                try element.link(parser)
+                last = parser
+            }
+            try last.staticPad("src").link(muxer.requestPad(stream.kind.template))
             sources.append(source)
         }
         self.streams = sources
