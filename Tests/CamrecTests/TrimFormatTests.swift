@@ -106,6 +106,66 @@ struct TrimFormatTests {
         #expect(chapters.first?.start == 0)
         #expect(try WildMedia.neroChapters(output)?.map(\.title) == ["Two"])
     }
+
+    // MARK: Item 7: --mode reencode keeps the source's format
+
+    @Test("item 7: a full-range source is re-encoded full range with its values (MP4 and MKV)")
+    func reencodeFullRange() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // No colour description, as webcams' MJPEG-to-H.264 paths write it.
+        let input = try WildMedia.ffmpeg(folder.path("full.mp4"), input: "testsrc2=size=320x240:rate=30:duration=4", [
+            "-pix_fmt", "yuvj420p", "-c:v", "libx264", "-g", "60",
+        ])
+        for container in ["mp4", "mkv"] {
+            let output = folder.path("out.\(container)")
+            let result = try CamrecBinary.run(["trim", "--start", "1", "--mode", "reencode", "-o", output, input])
+            #expect(result.status == 0, "\(container): \(result.stderr)")
+            #expect(try WildMedia.colorRanges(output) == ["pc"], "\(container)")
+            // The values are the source's: luma compared plane to plane (limited-range values
+            // read as full range, or squeezed into limited range, give about 25 dB).
+            let psnr = try WildMedia.lumaPSNR(output, source: input, firstSourceFrame: 30)
+            #expect(psnr.frames == 90 && psnr.minimum >= 38, "\(container): \(psnr)")
+        }
+    }
+
+    @Test("item 7: MJPEG 4:2:2 is re-encoded in 4:2:2 (High 4:2:2), full range, with its values")
+    func reencodeMJPEG422() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = try WildMedia.ffmpeg(folder.path("mjpeg.mp4"), input: "testsrc2=size=320x240:rate=30:duration=4", [
+            "-c:v", "mjpeg", "-pix_fmt", "yuvj422p", "-q:v", "3",
+        ])
+        for container in ["mp4", "mkv"] {
+            let output = folder.path("out.\(container)")
+            let result = try CamrecBinary.run(["trim", "--start", "1", "--mode", "reencode", "-o", output, input])
+            #expect(result.status == 0, "\(container): \(result.stderr)")
+            let stream = try WildMedia.videoStream(output)
+            #expect(stream["profile"] == "High 4:2:2", "\(container): \(stream)")
+            #expect(["yuvj422p", "yuv422p"].contains(stream["pix_fmt"] ?? ""), "\(container): \(stream)")
+            #expect(stream["color_range"] == "pc", "\(container): \(stream)")
+            let psnr = try WildMedia.lumaPSNR(output, source: input, firstSourceFrame: 30)
+            #expect(psnr.frames == 90 && psnr.minimum >= 38, "\(container): \(psnr)")
+        }
+    }
+
+    @Test(
+        "item 7: the H.264 level follows the output's size and frame rate",
+        arguments: [("320x240", 30, "13"), ("1280x720", 30, "31"), ("640x480", 60, "31")]
+    )
+    func reencodeLevel(size: String, rate: Int, level: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // An MPEG-4 Part 2 source: the level is the output's, not a copy of the source's.
+        let input = try WildMedia.ffmpeg(folder.path("in.mp4"), input: "testsrc2=size=\(size):rate=\(rate):duration=2", [
+            "-c:v", "mpeg4", "-q:v", "3",
+        ])
+        let output = folder.path("out.mp4")
+        let result = try CamrecBinary.run(["trim", "--start", "0.5", "--mode", "reencode", "-o", output, input])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try WildMedia.videoStream(output)["level"] == level)
+        #expect(try MediaProbe.decodeErrors(output).isEmpty)
+    }
 }
 
 // MARK: Independent readers
@@ -173,6 +233,52 @@ extension WildMedia {
             let at = hdlr.payload.lowerBound + 8
             return String(decoding: bytes[at..<at + 4], as: UTF8.self) == "text"
         }.count
+    }
+
+    /// The first video stream's fields as ffprobe gives them (profile, level, pix_fmt,
+    /// colour range, space, primaries, transfer, chroma location).
+    static func videoStream(_ path: String) throws -> [String: String] {
+        let result = try ChildProcess.run("ffprobe", [
+            "-v", "error", "-select_streams", "v:0", "-show_entries",
+            "stream=profile,level,pix_fmt,color_range,color_space,color_primaries,color_transfer,chroma_location",
+            "-of", "json", path,
+        ])
+        guard result.status == 0, let object = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any],
+              let stream = (object["streams"] as? [[String: Any]])?.first
+        else { throw MediaProbe.Failure(description: result.stderr) }
+        return stream.mapValues { "\($0)" }
+    }
+
+    /// Luma PSNR (dB) of each output frame against source frame `firstSourceFrame + k`,
+    /// decoded by ffmpeg to 8-bit grey planes as stored (no range conversion): the lowest and
+    /// how many frames the output has.
+    static func lumaPSNR(_ output: String, source: String, firstSourceFrame: Int) throws -> (frames: Int, minimum: Double) {
+        func planes(_ path: String) throws -> (size: Int, data: [UInt8]) {
+            let result = try ChildProcess.run("ffmpeg", [
+                "-nostdin", "-v", "error", "-i", path, "-map", "0:v:0", "-vf", "extractplanes=y", "-f", "rawvideo",
+                "-pix_fmt", "gray", "-",
+            ], timeout: 120)
+            guard result.status == 0 else { throw MediaProbe.Failure(description: result.stderr) }
+            let probe = try MediaProbe.probe(path)
+            return (probe.width * probe.height, [UInt8](result.stdout))
+        }
+        let out = try planes(output)
+        let src = try planes(source)
+        guard out.size > 0, out.size == src.size else { return (0, 0) }
+        let count = out.data.count / out.size
+        var minimum = Double.infinity
+        for k in 0..<count {
+            let sourceStart = (firstSourceFrame + k) * src.size
+            guard sourceStart + src.size <= src.data.count else { return (count, 0) }
+            var error = 0.0
+            for i in stride(from: 0, to: out.size, by: 1) {
+                let d = Double(Int(out.data[k * out.size + i]) - Int(src.data[sourceStart + i]))
+                error += d * d
+            }
+            let mse = error / Double(out.size)
+            minimum = min(minimum, mse == 0 ? 99 : 10 * log10(255 * 255 / mse))
+        }
+        return (count, minimum)
     }
 
     /// A box found by ``boxes(_:_:)``.
