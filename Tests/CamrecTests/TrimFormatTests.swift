@@ -166,6 +166,55 @@ struct TrimFormatTests {
         #expect(try WildMedia.videoStream(output)["level"] == level)
         #expect(try MediaProbe.decodeErrors(output).isEmpty)
     }
+
+    @Test(
+        "item 7: re-encoded edges declare the colour description and chroma location the source declares, no more",
+        arguments: [
+            ("h264.mp4", ["-c:v", "libx264", "-g", "60"]),
+            ("h264-bt709.mp4", [
+                "-c:v", "libx264", "-g", "60", "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709",
+                "-color_range", "tv", "-chroma_sample_location", "topleft",
+            ]),
+            ("vp9.webm", ["-c:v", "libvpx-vp9", "-g", "60", "-b:v", "1M"]),
+        ]
+    )
+    func edgesDeclareTheSourcesSignal(name: String, arguments: [String]) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = try WildMedia.ffmpeg(folder.path(name), input: "testsrc2=size=320x240:rate=30:duration=4", arguments)
+        let declared = try WildMedia.frameSignals(input)
+        #expect(declared.count == 1, "\(declared)")
+        let containers = name.hasSuffix(".webm") ? ["webm"] : ["mp4", "mkv"]
+        for container in containers {
+            let output = folder.path("out.\(container)")
+            let result = try CamrecBinary.run(["trim", "--start", "1.5", "--end", "3.5", "--json", "-o", output, input])
+            #expect(result.status == 0, "\(container): \(result.stderr)")
+            let line = try #require(JSONLines.parse(result).last)
+            #expect((line["frames_reencoded"] as? Int ?? 0) > 0, "\(line)")
+            // Every frame, copied or re-encoded, says what the source's frames say.
+            #expect(try WildMedia.frameSignals(output) == declared, "\(name) to \(container)")
+            #expect(try MediaProbe.decodeErrors(output).isEmpty)
+        }
+    }
+
+    @Test("item 7: MPEG-4 Advanced Simple edges keep the source's profile (MP4 and MKV)")
+    func mpeg4EdgesKeepTheProfile() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = try WildMedia.ffmpeg(folder.path("asp.mp4"), input: "testsrc2=size=320x240:rate=30:duration=4", [
+            "-c:v", "mpeg4", "-q:v", "3", "-bf", "2", "-g", "60",
+        ])
+        #expect(try WildMedia.videoStream(input)["profile"] == "Advanced Simple Profile")
+        for container in ["mp4", "mkv"] {
+            let output = folder.path("out.\(container)")
+            let result = try CamrecBinary.run(["trim", "--start", "1.5", "--end", "3.5", "--json", "-o", output, input])
+            #expect(result.status == 0, "\(container): \(result.stderr)")
+            let line = try #require(JSONLines.parse(result).last)
+            #expect((line["frames_reencoded"] as? Int ?? 0) > 0, "\(line)")
+            #expect(try WildMedia.videoStream(output)["profile"] == "Advanced Simple Profile", "\(container)")
+            #expect(try MediaProbe.decodeErrors(output).isEmpty)
+        }
+    }
 }
 
 // MARK: Independent readers
@@ -279,6 +328,19 @@ extension WildMedia {
             minimum = min(minimum, mse == 0 ? 99 : 10 * log10(255 * 255 / mse))
         }
         return (count, minimum)
+    }
+
+    /// The distinct (range, matrix, primaries, transfer, chroma location) ffprobe reads on
+    /// the video frames.
+    static func frameSignals(_ path: String) throws -> Set<String> {
+        let result = try ChildProcess.run("ffprobe", [
+            "-v", "error", "-select_streams", "v:0", "-show_entries",
+            "frame=color_range,color_space,color_primaries,color_transfer,chroma_location", "-of", "csv=p=0", path,
+        ])
+        guard result.status == 0 else { throw MediaProbe.Failure(description: result.stderr) }
+        return Set(result.stdoutText.split(whereSeparator: \.isNewline).map {
+            $0.trimmingCharacters(in: CharacterSet(charactersIn: ", "))
+        }.filter { !$0.isEmpty })
     }
 
     /// A box found by ``boxes(_:_:)``.
