@@ -215,6 +215,29 @@ struct TrimFormatTests {
             #expect(try MediaProbe.decodeErrors(output).isEmpty)
         }
     }
+
+    // MARK: Item 10: --mode reencode of an MP4 after a long initial empty edit
+
+    @Test("item 10: --mode reencode reads an MP4 whose video starts after a 100-s empty edit", arguments: ["mp4", "mkv"])
+    func reencodeAfterLongEmptyEdit(container: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let plain = try WildMedia.ffmpeg(folder.path("plain.mp4"), input: "testsrc2=size=320x240:rate=30:duration=4", [
+            "-c:v", "libx264", "-g", "60",
+        ])
+        // The same frames from 100 s on: an empty edit of 100 s, mvhd 104 s, 4 s of media.
+        let input = folder.path("late.mp4")
+        let remux = try ChildProcess.run("ffmpeg", [
+            "-nostdin", "-v", "error", "-y", "-itsoffset", "100", "-i", plain, "-c", "copy", input,
+        ])
+        #expect(remux.status == 0, "\(remux.stderr)")
+        let output = folder.path("out.\(container)")
+        let result = try CamrecBinary.run(["trim", "--start", "101", "--end", "103", "--mode", "reencode", "-o", output, input])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try MediaProbe.probe(output).frames == 60)
+        let psnr = try WildMedia.lumaPSNR(output, source: plain, firstSourceFrame: 30)
+        #expect(psnr.frames == 60 && psnr.minimum >= 38, "\(psnr)")
+    }
 }
 
 // MARK: Independent readers
