@@ -22,6 +22,10 @@ final class FrameEncoder {
     /// The decoder configuration the encoder declares in its output caps (`codec_data`), if any.
     private(set) var outputConfiguration: [UInt8]?
     private var sawCaps = false
+    /// For edges in the source's codec: the source's decoder configuration and codec, read
+    /// with its first frame into ``signal`` (what the edges must declare, ``EdgeSignal``).
+    private let signalSource: (codec: TrimCodec, codecData: [UInt8]?)?
+    private var signal: EdgeSignal?
 
     /// - Parameters:
     ///   - inputCaps: the caps of the frames pushed (as the reader delivers them).
@@ -36,6 +40,8 @@ final class FrameEncoder {
     ) throws(GStreamerError) {
         self.control = control
         encoderName = String(encoding.encoder.prefix { $0 != " " })
+        signalSource = effort == .edges && encoding.codec.edgeEncoder == codec.edgeEncoder
+            ? (codec, inputCaps.bytes("codec_data")) : nil
         let parser = codec.parser.map { "\($0) ! " } ?? ""
         let decoder = codec.decoder.map { $0.hasPrefix("avdec_") ? $0 + effort.decoderThreads : $0 } ?? "decodebin"
         let convert = encoding.rawCaps.map { "videoconvert ! \($0) ! " } ?? ""
@@ -86,6 +92,9 @@ final class FrameEncoder {
     /// Feeds one compressed frame. Blocks while the encoder is busy and its queue is full,
     /// for at most the stall timeout: a re-encoder that takes nothing in that long has stalled.
     func push(_ buffer: Buffer) throws {
+        if let signalSource, signal == nil {
+            signal = EdgeSignal.of(codec: signalSource.codec, codecData: signalSource.codecData, firstFrame: buffer.bytes)
+        }
         let outcome = Result { () throws(CamrecError) in try source.push(buffer, stage: Self.stage, control: control) }
         if case .failure(let error) = outcome, error.kind == .stalled {
             // A decoder that failed stops taking frames too: its error says more.
@@ -112,7 +121,7 @@ final class FrameEncoder {
         var buffers: [Buffer] = []
         while let sample = sink.pullSample(timeoutNanoseconds: 0), let buffer = sample.buffer {
             note(sample)
-            buffers.append(buffer)
+            buffers.append(declaring(buffer))
         }
         try check()
         return buffers
@@ -127,7 +136,7 @@ final class FrameEncoder {
             let seen = activity.current
             if let sample = sink.pullSample(timeoutNanoseconds: 0) {
                 note(sample)
-                if let buffer = sample.buffer { buffers.append(buffer) }
+                if let buffer = sample.buffer { buffers.append(declaring(buffer)) }
                 watch.progressed()
                 continue
             }
@@ -137,6 +146,20 @@ final class FrameEncoder {
         }
         try check()
         return buffers
+    }
+
+    /// `buffer` declaring what the source declares (``EdgeSignal``): the same buffer when
+    /// nothing changes, else a new one with its times and flags.
+    private func declaring(_ buffer: Buffer) -> Buffer {
+        guard let signal else { return buffer }
+        let bytes = buffer.bytes
+        let declared = signal.applied(to: bytes)
+        guard declared != bytes, let copy = Buffer(bytes: declared) else { return buffer }
+        copy.pts = buffer.pts
+        copy.dts = buffer.dts
+        copy.duration = buffer.duration
+        copy.isKeyframe = buffer.isKeyframe
+        return copy
     }
 
     private func note(_ sample: Sample) {

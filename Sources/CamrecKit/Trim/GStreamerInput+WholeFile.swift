@@ -20,6 +20,8 @@ extension GStreamerInput {
             let pipeline = try Pipeline()
             let source = try Element.make("filesrc", name: "source")
             try source.set("location", path)
+            let headerPatch = container == .matroska ? nil : MovieHeaderPatch.attach(to: source, path: path)
+            defer { headerPatch?.remove() }
             let demuxer = try Element.make(container.demuxer, name: "demuxer")
             try pipeline.add(source)
             try pipeline.add(demuxer)

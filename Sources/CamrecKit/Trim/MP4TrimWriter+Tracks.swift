@@ -24,7 +24,9 @@ extension MP4TrimWriter {
     }
 
     /// The tracks to write, the list of what they are, and where the cut video is among them.
-    func outputTracks(video: OutputTrack) throws -> (tracks: [OutputTrack], list: TrackList, videoPosition: Int) {
+    func outputTracks(
+        video: OutputTrack, chapters: KeptChapters = KeptChapters()
+    ) throws -> (tracks: [OutputTrack], list: TrackList, videoPosition: Int) {
         var tracks: [OutputTrack] = []
         var list = TrackList()
         var videoPosition = 0
@@ -35,6 +37,13 @@ extension MP4TrimWriter {
             if track.id == input.video.id {
                 videoPosition = tracks.count
                 kept = video
+            } else if track.id == chapters.source.trackID {
+                // The QuickTime chapter track: made anew from the kept chapters.
+                guard let output = chapters.track.flatMap({ chapterTrack(track, kept: $0) }) else {
+                    list.movie.drop("track \(number)", kind: kind, codec: track.format, because: "no chapter of it overlaps the cut")
+                    continue
+                }
+                kept = output
             } else {
                 switch try cut(track, kind: kind, offset: input.trackOffsets[position]) {
                 case .success(let output): kept = output

@@ -45,13 +45,15 @@ struct MP4TrimWriter: TrimWriter {
         }
         let work = Work(total: fed + plan.framesCopied + plan.framesReencoded)
         let running = try startEncoders(work: work)
-        var (tracks, written, videoPosition) = try outputTracks(video: videoTrack(running: running))
+        let chapters = keptChapters()
+        var (tracks, written, videoPosition) = try outputTracks(video: videoTrack(running: running), chapters: chapters)
         // The body is copied while the encoders work; their frames go in last. The source's
-        // dates (when it was recorded) and user data go with it, as a stream copy keeps them.
+        // dates (when it was recorded) and user data go with it, as a stream copy keeps them
+        // (its Nero chapter list cut to the output).
         try MovieWriter.write(
             path: job.outputPath, sourcePath: input.path,
             fileType: input.movie.fileType ?? (input.index.container == .mov ? MovieWriter.quickTimeFileType : nil),
-            movieTimescale: input.movie.timescale, tracks: tracks, metadata: input.movie.metadata
+            movieTimescale: input.movie.timescale, tracks: tracks, metadata: metadata(keeping: chapters)
         ) { tracks in
             try control.checkCancelled()
             work.done += plan.framesCopied

@@ -11,6 +11,8 @@ final class MovieReader {
     private let branches: [Branch]
     private var token: SignalToken?
     private var segmentOpener: ProbeToken?
+    /// Serves qtdemux a movie header it does not take for a preview (``MovieHeaderPatch``).
+    private var headerPatch: ProbeToken?
     private let control: TrimControl
     private let container: MediaContainer
     /// Wakes the reading thread when a sink has a sample or ended, or an error is posted.
@@ -39,6 +41,7 @@ final class MovieReader {
         pipeline = try Pipeline(name: "trim-reader")
         let source = try Element.make("filesrc", name: "source")
         try source.set("location", path)
+        headerPatch = container == .matroska ? nil : MovieHeaderPatch.attach(to: source, path: path)
         let demuxer = try Element.make(container.demuxer, name: "demuxer")
         let videoQueue = try Element.make("queue", name: "video-queue")
         try videoQueue.set("max-size-buffers", 0)

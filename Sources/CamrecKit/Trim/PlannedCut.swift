@@ -26,7 +26,9 @@ struct PlannedCut: Sendable {
         guard plan.encodes else { return PlannedCut(codec: codec, plan: plan, fallbackReason: nil, encoding: nil) }
         let caps = try? Caps(index.videoCaps)
         if plan.mode == .reencode {
-            let encoding = VideoEncoding.whole(from: codec, caps: caps, codecData: index.codecData)
+            let encoding = VideoEncoding.whole(
+                from: codec, caps: caps, codecData: index.codecData, framesPerSecond: averageFrameRate(index.video)
+            )
             return PlannedCut(codec: codec, plan: plan, fallbackReason: nil, encoding: encoding)
         }
         do {
@@ -37,6 +39,15 @@ struct PlannedCut: Sendable {
                 codec: codec, planner: planner, start: start, end: end, because: error.reason
             )
         }
+    }
+
+    /// Frames a second over a video's span (for a level when the caps give no rate); nil
+    /// for fewer than two frames.
+    static func averageFrameRate(_ frames: [VideoFrame]) -> Double? {
+        guard frames.count >= 2, let first = frames.map(\.pts).min(),
+              let last = frames.map({ $0.pts + $0.duration }).max(), last > first
+        else { return nil }
+        return Double(frames.count) * 1e9 / Double(last - first)
     }
 
     /// The cut at keyframes instead of an accurate one, because the edges cannot be

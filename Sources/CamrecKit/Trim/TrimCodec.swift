@@ -95,8 +95,11 @@ struct TrimCodec: Sendable, Equatable {
         )
     }
 
+    /// MJPEG, decoded by libav's decoder: it gives each picture in its own chroma (a 4:2:2
+    /// JPEG as Y42B), where `jpegdec` gives 4:2:2 as I420, so that `--mode reencode` keeps
+    /// the source's chroma.
     static let mjpeg = TrimCodec(
-        mediaType: "image/jpeg", displayName: "MJPEG", decoder: "jpegdec",
+        mediaType: "image/jpeg", displayName: "MJPEG", decoder: "avdec_mjpeg",
         noEncoderReason: "MJPEG edges are not re-encoded (every MJPEG frame is a keyframe)"
     )
 

@@ -165,18 +165,41 @@ struct VideoEncoding: Sendable, Equatable {
 
     /// x264 for `--mode reencode`: every frame re-encoded to H.264 in the decoded chroma and
     /// bit depth (an H.264 source's exactly; others as near as x264 takes them: 4:2:0,
-    /// 4:2:2 or 4:4:4, 8 or 10 bits), at `veryfast` CRF 18.
-    static func whole(from codec: TrimCodec, caps: Caps?, codecData: [UInt8]?) -> VideoEncoding {
+    /// 4:2:2 or 4:4:4, 8 or 10 bits), at `veryfast` CRF 18, declaring the lowest level that
+    /// holds the picture size and frame rate (``H264LevelFit``) and held to its bit rate and
+    /// buffer. `framesPerSecond` is used when the caps give no frame rate (variable rate).
+    static func whole(
+        from codec: TrimCodec, caps: Caps?, codecData: [UInt8]?, framesPerSecond: Double? = nil
+    ) -> VideoEncoding {
         var raw = "video/x-raw,format=(string){ I420, Y42B, Y444, I420_10LE, I422_10LE, Y444_10LE }"
+        // The profile x264 will write, for the level's bit rate factor: High unless the
+        // source's exact format says more (a higher factor only allows more).
+        var profile = 100
         if codec.edgeEncoder == .x264,
            let format = codecData.flatMap(H264Format.init(avcC:)) ?? caps.flatMap(H264Format.init(caps:)),
            let exact = try? h264RawFormat(format) {
             raw = "video/x-raw,format=\(exact)"
+            profile = format.chromaFormat == 3 ? 244 : format.chromaFormat == 2 ? 122 : format.bitDepthLuma > 8 ? 110 : 100
+        }
+        var encoder = "x264enc bframes=0 key-int-max=100000 trellis=false speed-preset=veryfast pass=qual quantizer=18"
+        var options: [String] = []
+        let rate = caps?.fraction("framerate").flatMap { $0.numerator > 0 && $0.denominator > 0
+            ? Double($0.numerator) / Double($0.denominator) : nil
+        } ?? framesPerSecond
+        if let width = caps?.int("width"), let height = caps?.int("height"), let rate,
+           let level = H264LevelFit.level(width: width, height: height, framesPerSecond: rate),
+           let limits = H264Level.limits(levelIDC: level) {
+            let factor = H264Level.bitRateFactor(profile: profile)
+            let bitRate = min(2_048_000, max(1, Int(Double(limits.maxBitRate) * factor)))
+            let buffer = min(10_000, max(1, limits.maxBuffer * 1000 / limits.maxBitRate))
+            encoder += " bitrate=\(bitRate) vbv-buf-capacity=\(buffer)"
+            options.append("level=\(H264LevelFit.name(level))")
+        } else {
+            // Size or rate unknown: x264's own level for its default 2 Mbit/s cap.
+            encoder += " bitrate=2048"
         }
         return VideoEncoding(
-            rawCaps: raw,
-            encoder: "x264enc bframes=0 key-int-max=100000 trellis=false speed-preset=veryfast pass=qual quantizer=18"
-                + " bitrate=2048000",
+            rawCaps: raw, encoder: encoder, x264Options: options,
             outputCaps: "video/x-h264,stream-format=byte-stream,alignment=au", codec: .h264
         )
     }
