@@ -52,10 +52,8 @@ struct TrimFormatTests {
         defer { folder.remove() }
         let input = try Self.chaptered(folder, forms: forms)
         let output = folder.path("out.mp4")
-        // Keyframe mode starts at the keyframe at 1 s (a start of exactly 1 s snaps back to the
-        // one at 0: the half-millisecond slack CutTimes takes off the start).
-        let start = mode == "keyframe" ? "1.01" : "1"
-        let result = try CamrecBinary.run(["trim", "--start", start, "--end", "5", "--mode", mode, "-o", output, input])
+        // Keyframe mode starts at the keyframe exactly at 1 s (not the one before it).
+        let result = try CamrecBinary.run(["trim", "--start", "1", "--end", "5", "--mode", mode, "-o", output, input])
         #expect(result.status == 0, "\(result.stderr)")
         // What players read (ffprobe takes the chapter track over the Nero list).
         let chapters = try WildMedia.chapters(output)
@@ -72,6 +70,22 @@ struct TrimFormatTests {
         }
         #expect(try WildMedia.textTracks(output) == (forms.hasTrack ? 1 : 0))
         #expect(try MediaProbe.probe(output).frames == 120)
+    }
+
+    @Test(
+        "item 5: an MP4's chapters are kept where GStreamer writes the output (--mode reencode to MP4, a cut to MKV)",
+        arguments: [(["--mode", "reencode"], "mp4"), ([], "mkv"), (["--mode", "keyframe"], "mkv")]
+    )
+    func mp4ChaptersThroughGStreamer(options: [String], container: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = try Self.chaptered(folder, forms: .both)
+        let output = folder.path("out.\(container)")
+        let result = try CamrecBinary.run(["trim", "--start", "1", "--end", "5"] + options + ["-o", output, input])
+        #expect(result.status == 0, "\(result.stderr)")
+        let chapters = try WildMedia.chapters(output)
+        #expect(chapters.map(\.start) == [0, 1, 3], "\(chapters)")
+        #expect(chapters.map(\.title) == ["One", "Two", "Three"])
     }
 
     @Test("item 5: a 2-s clip lists the two chapters it shows, in both forms", arguments: ChapterForms.allCases)

@@ -23,8 +23,13 @@ extension GStreamerTrimWriter {
     /// The input's chapters (the table of contents its demuxer gave: a Matroska input's
     /// editions) that overlap the cut, shifted and clipped to the output's timeline; nil
     /// when none is kept.
+    /// An MP4 or MOV input (qtdemux 1.22 gives no TOC) gives its chapter track's or Nero
+    /// list's chapters (``MP4Chapters``), as one edition.
     func keptChapters(pads: DemuxerPads) -> TableOfContents? {
-        guard let contents = pads.pads.withLock({ $0.video?.tableOfContents }) else { return nil }
+        let given = pads.pads.withLock({ $0.video?.tableOfContents })
+        let mp4Chapters = given == nil && index.container != .matroska ? MP4Chapters.read(path: input.path).list : nil
+        guard let contents = given ?? mp4Chapters.flatMap({ $0.isEmpty ? nil : TableOfContents(editions: [$0.edition]) })
+        else { return nil }
         let offset = index.presentationOffset
         return contents.cut(start: plan.firstPTS - offset, end: plan.endPTS - offset, length: index.videoEnd)
     }

@@ -9,28 +9,9 @@ import Glibc
 /// written file's movie box afterwards. mp4mux writes the movie box last, after the media
 /// data, so it can grow there without moving any sample.
 enum NeroChapterList {
-    /// Nero lists hold at most 255 chapters, each title at most 255 bytes.
-    static let maximumChapters = 255
-
-    /// The `chpl` box for `chapters` (start times in units of 100 ns; version 1, as ffmpeg writes it).
+    /// The `chpl` box for `chapters` (the one Nero writer: ``MP4Chapters/neroBox(_:)``).
     static func box(_ chapters: ChapterList) -> [UInt8] {
-        var payload: [UInt8] = [1, 0, 0, 0, 0, 0, 0, 0]  // version 1, flags, reserved
-        let kept = chapters.chapters.prefix(maximumChapters)
-        payload.append(UInt8(kept.count))
-        for chapter in kept {
-            let start = UInt64(max(0, chapter.start) / 100)
-            payload += (0..<8).map { UInt8(truncatingIfNeeded: start >> (56 - 8 * UInt64($0))) }
-            // At most 255 bytes of title, never cutting a character in two.
-            var title: [UInt8] = []
-            for scalar in chapter.title.unicodeScalars {
-                let bytes = Array(String(scalar).utf8)
-                guard title.count + bytes.count <= 255 else { break }
-                title += bytes
-            }
-            payload.append(UInt8(title.count))
-            payload += title
-        }
-        return boxHeader(payload.count + 8, "chpl") + payload
+        MP4Chapters.neroBox(chapters)
     }
 
     /// A whole `moov` box with `chpl` put in its `udta` (made when there is none, replacing

@@ -100,9 +100,13 @@ public struct SmartCutPlanner: Sendable {
         return finish(parts: [.encode(feed: from...last, keep: firstPTS..<end)], mode: mode)
     }
 
+    /// From the keyframe at or before the start. `start` comes with ``CutTimes/slack`` taken
+    /// off (for frames whose times a container rounded to the millisecond): a keyframe within
+    /// that slack after it is the one *at* the start asked for, not one to snap back from.
     private func keyframePlan(start: Int64, end: Int64) throws(CamrecError) -> TrimPlan {
         let safe = frames.indices.filter(isSafeKeyframe)
-        guard let first = safe.last(where: { frames[$0].pts <= start }) ?? safe.first,
+        let atStart = start + 2 * CutTimes.slack
+        guard let first = safe.last(where: { frames[$0].pts <= atStart }) ?? safe.first,
               frames[first].pts < end, let last = closedRun(from: first, end: end)
         else { throw .invalidInput("no keyframe lies between the start and the end; try --mode accurate") }
         return finish(parts: [.copy(frames: first...last)], mode: .keyframe)

@@ -63,6 +63,16 @@ struct SmartCutPlannerTests {
         #expect(plan.mode == .accurate)
     }
 
+    /// The start comes to the planner less CutTimes' half-millisecond slack: a keyframe at
+    /// the start asked for is where the copy starts, not the one before it.
+    @Test func keyframeModeStartsAtAKeyframeExactlyAtTheStart() throws {
+        let slack: Int64 = 500_000
+        let plan = try SmartCutPlanner(frames: linear(count: 90, gop: 30))
+            .plan(start: 30 * frameNS - slack, end: 80 * frameNS, mode: .keyframe)
+        #expect(plan.firstPTS == 30 * frameNS)
+        #expect(plan.frameCount == 50)
+    }
+
     @Test func keyframeModeSnapsBackward() throws {
         let plan = try SmartCutPlanner(frames: linear(count: 90, gop: 30)).plan(start: 45 * frameNS, end: 80 * frameNS, mode: .keyframe)
         #expect(plan.parts == [.copy(frames: 30...79)])
