@@ -499,7 +499,7 @@ final class RecordingSession {
     /// not, so that a busy bus cannot hold off the finalise deadline), and carries out
     /// its actions.
     private func loop(events: @escaping @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
-        var machine = RecordingMachine(start: .now)
+        machine = RecordingMachine(start: .now)
         var sawUsableFrame = false
         var lastFrames = 0
         var freeMemory = FreeMemory()
@@ -533,7 +533,6 @@ final class RecordingSession {
                     endSoundWithPicture()
                     pipeline.send(.endOfStream())
                 case .report(.stopping(let reason)):
-                    isStopping = true
                     events(.stopping(reason))
                 case .report(.warning(let text)):
                     events(.warning(text))
@@ -727,9 +726,12 @@ final class RecordingSession {
     /// Segments lost while the run went on, by their final names (see `RecordingResult.lostMovies`).
     private var lostMovies: [String] = []
 
-    /// The run decided to stop (or its source ended): retention deletes nothing more to
+    /// The recording's logic (see ``RecordingMachine``), fed by `loop`.
+    private var machine = RecordingMachine(start: .now)
+
+    /// The machine decided to stop (or the source ended): retention deletes nothing more to
     /// make room, as no movie will need it (issue 29 item 7).
-    private var isStopping = false
+    private var isStopping: Bool { machine.state != .recording }
 
     /// Applies retention, reporting each deletion (a deleted movie leaves the result);
     /// true when free space stays below `--min-free` with nothing left to delete.
@@ -746,7 +748,6 @@ final class RecordingSession {
     /// is the stop that was asked for, nil when the source ended by itself.
     private func finish(requested: StopReason?, message: String?, events: @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
         let reason = requested ?? .signal
-        isStopping = true
         // With segments, the last movies may still be finalising on their own threads:
         // wait for them before the pipeline stops (stopping it would cut them short).
         let unfinished = gate.frames > 0 ? awaitFinalisedMovies(events: events) : []
@@ -787,7 +788,6 @@ final class RecordingSession {
 
     /// Stops at once and keeps what the open movies hold (see `OutputPlan.keepUnfinalised`).
     private func keepUnfinalised(reason: StopReason, cause: String) -> RecordingResult {
-        isStopping = true
         let stillFiles = stopPipeline()
         var notes: [String] = []
         var keptNow = 0
