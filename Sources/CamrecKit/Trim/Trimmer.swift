@@ -102,13 +102,19 @@ public enum Trimmer {
     /// same container: its sample tables, and camrec's own writer. Everything else
     /// (Matroska, fragmented movies, a change of container, a full re-encode) goes through
     /// GStreamer's demuxers, which index only the part of the input the cut needs when both
-    /// times count from the start (negative times need the whole video's length).
+    /// times count from the start (negative times need the whole video's length); a Matroska
+    /// input's index comes from its block headers (the Cues lead to the cut), with any times.
     static func openInput(
         _ request: TrimRequest, container: MediaContainer, outputContainer: MediaContainer, control: TrimControl
     ) throws(CamrecError) -> any TrimInput {
         if request.mode != .reencode, outputContainer == container,
            let mp4 = MP4Input.open(path: request.input, container: container, control: control) {
             return mp4
+        }
+        if container == .matroska, let opened = try GStreamerInput.openMatroska(
+            path: request.input, start: request.start, end: request.end, control: control
+        ) {
+            return opened.input
         }
         var window: (start: Int64, end: Int64)?
         if let start = request.start, let end = request.end, !start.isNegative, !end.isNegative {
