@@ -8,8 +8,8 @@ extension GStreamerInput {
     /// from the keyframe before the start to just past the end are read.
     ///
     /// Returns nil (the caller indexes through the demuxer) when the file is not as this
-    /// reader expects, or its timeline does not start at 0 (the demuxer's path decides then
-    /// what times mean).
+    /// reader expects, or the cut lies wholly before its first frame (the demuxer's path
+    /// decides then what times mean).
     ///
     /// - Throws: `stalled` or `interrupted` as ``TrimControl`` decides.
     static func openMatroska(
@@ -19,7 +19,10 @@ extension GStreamerInput {
               var blocks = MatroskaBlockIndex(path: path, videoCaps: opening.caps)
         else { return nil }
         var cost = MatroskaBlockIndex.Cost()
-        guard let first = blocks.firstVideoTime(cost: &cost), first < 1_000_000 else { return nil }
+        guard let first = blocks.firstVideoTime(cost: &cost) else { return nil }
+        // A cut wholly before the first frame of a file whose timeline starts later is
+        // counted from its first frame (``CutTimes/countedFromFirstFrame``): the demuxer's path.
+        if first >= 1_000_000, let end, !end.isNegative, end.nanoseconds <= first { return nil }
         var length: Int64?
         if start?.isNegative ?? false || end?.isNegative ?? true {
             guard let end = blocks.videoEnd(cost: &cost) else { return nil }
@@ -31,7 +34,9 @@ extension GStreamerInput {
         }
         let from = max(0, resolve(start, default: 0))
         let until = resolve(end, default: length ?? Int64.max)
-        guard from < until, let window = blocks.window(start: from, end: until, cost: &cost) else { return nil }
+        guard from < until, let window = blocks.window(start: max(from, first), end: until, cost: &cost) else {
+            return nil
+        }
         cost.bytesRead = blocks.bytesRead
         let frames = frames(window.map(\.timing), idr: window.map(\.isIDR))
         guard !frames.isEmpty, let mediaType = opening.caps.mediaType else { return nil }

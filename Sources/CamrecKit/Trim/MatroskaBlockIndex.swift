@@ -227,9 +227,7 @@ struct MatroskaBlockIndex {
         while offset < header.segmentEnd, let cluster = reader.element(at: offset) {
             guard let end = cluster.end else { return nil }
             if cluster.id == EBML.ID.cluster {
-                guard let stamp = reader.element(at: cluster.body), stamp.id == EBML.ID.clusterTimestamp,
-                      let value = reader.unsigned(stamp)
-                else { return nil }
+                guard let stamp = timestampElement(of: cluster), let value = reader.unsigned(stamp) else { return nil }
                 guard Int64(clamping: value) * Int64(header.timestampScale) <= time else { break }
                 starts.append(cluster.start)
             }
@@ -242,7 +240,7 @@ struct MatroskaBlockIndex {
     /// cluster that parses up to the end (up to 64 MB back).
     private mutating func lastClusterByScan() -> UInt64? {
         let pattern: [UInt8] = [0x1F, 0x43, 0xB6, 0x75]
-        var span: UInt64 = 1 << 20
+        var span: UInt64 = 256 << 10
         while true {
             let from = header.segmentEnd > span ? header.segmentEnd - span : header.segmentBody
             let tail = reader.read(at: from, count: Int(header.segmentEnd - from))
@@ -266,7 +264,7 @@ struct MatroskaBlockIndex {
     /// timestamp, and its children parse up to its end (or the end of the file).
     private mutating func isCluster(at offset: UInt64) -> Bool {
         guard let cluster = reader.element(at: offset), cluster.id == EBML.ID.cluster,
-              let stamp = reader.element(at: cluster.body), stamp.id == EBML.ID.clusterTimestamp, stamp.size ?? 9 <= 8
+              let stamp = timestampElement(of: cluster), stamp.size ?? 9 <= 8
         else { return false }
         let end = min(cluster.end ?? header.segmentEnd, header.segmentEnd)
         var child = cluster.body
@@ -277,6 +275,19 @@ struct MatroskaBlockIndex {
             child = childEnd
         }
         return child == end
+    }
+
+    /// A cluster's timestamp element: its first child, after a CRC-32 or Void element
+    /// (ffmpeg writes a CRC-32 first when it cannot seek back, as to a pipe).
+    private mutating func timestampElement(of cluster: EBML.Element) -> EBML.Element? {
+        var offset = cluster.body
+        for _ in 0..<3 {
+            guard let child = reader.element(at: offset), let end = child.end else { return nil }
+            if child.id == EBML.ID.clusterTimestamp { return child }
+            guard child.id == 0xBF || child.id == EBML.ID.void else { return nil }
+            offset = end
+        }
+        return nil
     }
 
     /// The video blocks in decode order from the cluster at `offset` on: up to 20 frames in
