@@ -14,6 +14,15 @@ public struct BufferTiming: Sendable, Equatable {
     /// Size in bytes.
     public var size: Int
 
+    /// Timing read elsewhere than from a buffer (a container's own index).
+    public init(pts: UInt64?, dts: UInt64?, duration: UInt64?, isKeyframe: Bool, size: Int) {
+        self.pts = pts
+        self.dts = dts
+        self.duration = duration
+        self.isKeyframe = isKeyframe
+        self.size = size
+    }
+
     init(_ buffer: UnsafeMutablePointer<GstBuffer>) {
         pts = BufferView.time(camrec_buffer_pts(buffer))
         dts = BufferView.time(camrec_buffer_dts(buffer))

@@ -269,12 +269,19 @@ struct DecodedFrames {
                 try? pad.link(videoInput)
                 return
             }
-            guard let sink = try? Element.make("fakesink") else { return }
+            // Other streams go to a fakesink behind an unbounded queue: a sink blocks its
+            // streaming thread while it prerolls, and the demuxer's one thread must go on
+            // feeding a decoder that shows its first frame only after a few (MPEG-4 Part 2
+            // with B-frames straight after the demuxer, with sound beside it).
+            guard let queue = try? Element.make("queue"), let sink = try? Element.make("fakesink") else { return }
+            for property in ["max-size-buffers", "max-size-bytes", "max-size-time"] { try? queue.set(property, 0) }
             try? sink.set("sync", false)
             try? sink.set("async", false)
-            guard (try? pipeline.add(sink)) != nil else { return }
+            guard (try? pipeline.add(queue)) != nil, (try? pipeline.add(sink)) != nil, (try? queue.link(sink)) != nil
+            else { return }
             _ = sink.syncStateWithParent()
-            if let sinkPad = try? sink.staticPad("sink") { try? pad.link(sinkPad) }
+            _ = queue.syncStateWithParent()
+            if let queuePad = try? queue.staticPad("sink") { try? pad.link(queuePad) }
         }
         defer {
             token.disconnect()

@@ -11,6 +11,10 @@ final class DemuxedSamples {
     private(set) var nextIndex: Int
     /// Whether the reader has reached the first planned frame.
     private var positioned = false
+    /// AVI: the times the file stores, in decode order (the sorted presentation times of
+    /// the index: ``MPEG4FrameOrder``). Frames are found by them (the demuxer gives
+    /// presentation times to keyframes only) and given the index's presentation times.
+    private let storedTimes: [Int64]?
 
     /// Starts reading `input` at its frame `first`: seeks there, or `lead` nanoseconds
     /// earlier (the other streams' packets that start before the frame, such as a subtitle
@@ -22,6 +26,7 @@ final class DemuxedSamples {
     ) throws {
         frames = input.index.video
         nextIndex = first
+        storedTimes = input.index.container == .avi ? input.index.video.map(\.pts).sorted() : nil
         reader = try MovieReader(
             path: input.path, container: input.index.container, codec: codec, streams: streams, control: control
         )
@@ -38,12 +43,18 @@ final class DemuxedSamples {
             }
             if !positioned {
                 // The demuxer may start a little earlier than asked: skip to the planned frame.
-                let first = frames[nextIndex].pts
-                guard let pts = buffer.pts.map(Int64.init), pts >= first else { continue }
-                guard pts == first else {
+                let first = storedTimes?[nextIndex] ?? frames[nextIndex].pts
+                guard let time = (storedTimes == nil ? buffer.pts : buffer.dts).map(Int64.init), time >= first else { continue }
+                guard time == first else {
                     throw CamrecError.failed("the input could not be positioned on the frame at \(first) ns")
                 }
                 positioned = true
+            }
+            if let storedTimes {
+                guard nextIndex < frames.count, buffer.dts.map(Int64.init) == storedTimes[nextIndex] else {
+                    throw CamrecError.failed("the input's frame \(nextIndex) is not where its index has it")
+                }
+                buffer.pts = UInt64(max(0, frames[nextIndex].pts))
             }
             nextIndex += 1
             return (nextIndex - 1, sample, buffer)

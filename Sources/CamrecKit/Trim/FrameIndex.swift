@@ -63,10 +63,14 @@ public struct FrameIndex: Sendable {
     /// first included; subtitles; others), in the order of its pads. Empty for an index
     /// read from sample tables (``MP4Input`` keeps the tracks themselves).
     public var streams: [DemuxedStream] = []
+    /// The end of the whole video on the presentation timeline when ``video`` lists only a
+    /// window of it and the container's last frames gave its end (``MatroskaBlockIndex``).
+    public var wholeVideoEnd: Int64?
 
     /// The end of the last video frame on the presentation timeline.
     public var videoEnd: Int64 {
-        (video.map { $0.pts + $0.duration }.max() ?? 0) - presentationOffset
+        if let wholeVideoEnd { return wholeVideoEnd }
+        return (video.map { $0.pts + $0.duration }.max() ?? 0) - presentationOffset
     }
 }
 

@@ -14,7 +14,7 @@ extension GStreamerInput {
         path: String, control: TrimControl = TrimControl(), reportingProgress: Bool = true
     ) throws(CamrecError) -> FrameIndex {
         let container = try MediaContainer.identify(path: path)
-        let recorder = PadRecorder()
+        let recorder = PadRecorder(readsVOPTypes: container == .avi)
         let name = PathName.last(path)
         do {
             let pipeline = try Pipeline()
@@ -64,6 +64,8 @@ private final class PadRecorder: Sendable {
         var codecData: [UInt8]?
         var timings: [BufferTiming] = []
         var idr: [Bool] = []
+        /// The VOP coding types of each frame (MPEG-4 Part 2 in AVI only).
+        var vopTypes: [[UInt8]] = []
         var segment: SegmentTimes?
         var probe: ProbeToken?
     }
@@ -78,6 +80,12 @@ private final class PadRecorder: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Whether MPEG-4 Part 2 frames' VOP types are read (AVI gives no presentation times).
+    private let readsVOPTypes: Bool
+
+    init(readsVOPTypes: Bool) {
+        self.readsVOPTypes = readsVOPTypes
+    }
 
     /// Links a new demuxer pad to a fakesink, and records its buffers when it is the first
     /// video or the first audio stream.
@@ -102,11 +110,13 @@ private final class PadRecorder: Sendable {
                 pad: pad, mediaType: mediaType, caps: caps?.description ?? "", codecData: caps?.bytes("codec_data")
             )
             let keyframes = DemuxedKeyframes(caps: caps)
+            let vops = isVideo && readsVOPTypes && TrimCodec.forMediaType(mediaType, caps: caps).edgeEncoder == .mpeg4
             stream.probe = pad.addProbe(.buffer) { [weak self] info in
                 guard let buffer = info.buffer else { return .pass }
                 let timing = buffer.timing
                 let idr = isVideo && keyframes.isIDR(timing) { buffer.withBytes($0) }
-                self?.record(timing, isIDR: idr, video: isVideo)
+                let types = vops ? buffer.withBytes(MPEG4FrameOrder.vopTypes) ?? [] : nil
+                self?.record(timing, isIDR: idr, vopTypes: types, video: isVideo)
                 return .pass
             }
             if isVideo { state.video = stream } else { state.audio = stream }
@@ -114,11 +124,12 @@ private final class PadRecorder: Sendable {
         if let sinkPad = try? sink.staticPad("sink") { try? pad.link(sinkPad) }
     }
 
-    private func record(_ timing: BufferTiming, isIDR: Bool, video: Bool) {
+    private func record(_ timing: BufferTiming, isIDR: Bool, vopTypes: [UInt8]?, video: Bool) {
         state.withLock { state in
             if video {
                 state.video?.timings.append(timing)
                 state.video?.idr.append(isIDR)
+                if let vopTypes { state.video?.vopTypes.append(vopTypes) }
             } else {
                 state.audio?.timings.append(timing)
             }
@@ -149,7 +160,18 @@ private final class PadRecorder: Sendable {
             let what = audio == nil ? "no video or audio stream" : "no video stream (audio only)"
             throw .invalidInput("cannot trim \(name): it has \(what)")
         }
-        let frames = GStreamerInput.frames(video.timings, idr: video.idr)
+        var timings = video.timings
+        if !video.vopTypes.isEmpty, video.timings.contains(where: { $0.pts == nil }) {
+            guard let ordered = MPEG4FrameOrder.presentationTimes(video.timings, types: video.vopTypes) else {
+                throw .invalidInput(
+                    "cannot trim \(name): its MPEG-4 video holds more than one picture per AVI frame (a DivX \"packed"
+                        + " bitstream\"), whose display order camrec cannot tell; unpack it first"
+                        + " (ffmpeg -i IN -c copy -bsf:v mpeg4_unpack_bframes OUT.avi)"
+                )
+            }
+            timings = ordered
+        }
+        let frames = GStreamerInput.frames(timings, idr: video.idr)
         guard !frames.isEmpty else { throw .invalidInput("cannot trim \(name): its video stream has no frames") }
         let packets = (audio?.timings ?? []).compactMap { timing -> AudioPacket? in
             guard let pts = timing.pts else { return nil }

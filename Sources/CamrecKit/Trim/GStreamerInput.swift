@@ -25,7 +25,9 @@ struct GStreamerInput: TrimInput {
         path: String, window: (start: Int64, end: Int64)?, control: TrimControl
     ) throws(CamrecError) -> GStreamerInput {
         let seeks = !isFragmented(path: path)
-        if let window, seeks {
+        // AVI's presentation times are derived from the whole stream's frame order.
+        let whole = (try? MediaContainer.identify(path: path)) == .avi
+        if let window, seeks, !whole {
             do {
                 if let index = try indexWindow(path: path, start: window.start, end: window.end, control: control) {
                     return GStreamerInput(path: path, index: index, seeks: seeks)

@@ -34,7 +34,13 @@ struct GStreamerTrimWriter: TrimWriter {
 
     /// Indexes the output again through its demuxer.
     func countWrittenFrames() throws -> Int {
-        try GStreamerInput.indexWholeFile(path: job.outputPath, control: control, reportingProgress: false).video.count
+        // Matroska: the written blocks counted by camrec's own reader of the file (not the
+        // writer's bookkeeping), without a demuxing pass over a long output.
+        if job.outputContainer == .matroska, var blocks = MatroskaBlockIndex(path: job.outputPath, videoCaps: nil),
+           let count = blocks.videoFrameCount() {
+            return count
+        }
+        return try GStreamerInput.indexWholeFile(path: job.outputPath, control: control, reportingProgress: false).video.count
     }
 }
 

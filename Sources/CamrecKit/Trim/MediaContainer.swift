@@ -11,9 +11,22 @@ public enum MediaContainer: String, Sendable, Codable {
     case mov
     /// Matroska (MKV).
     case matroska
+    /// AVI (RIFF), as older cameras and dashcams write it: read only, its trims are written
+    /// as Matroska (``written``).
+    case avi
 
     /// The GStreamer demuxer for this container.
-    var demuxer: String { self == .matroska ? "matroskademux" : "qtdemux" }
+    var demuxer: String {
+        switch self {
+        case .matroska: "matroskademux"
+        case .avi: "avidemux"
+        case .mp4, .mov: "qtdemux"
+        }
+    }
+
+    /// The container a trim of an input in this one writes unless told otherwise: its own,
+    /// but Matroska for AVI (camrec writes no AVI; Matroska holds every stream an AVI can).
+    var written: MediaContainer { self == .avi ? .matroska : self }
 
     /// The GStreamer muxer that writes this container.
     var muxer: String {
@@ -21,6 +34,7 @@ public enum MediaContainer: String, Sendable, Codable {
         case .mp4: "mp4mux"
         case .mov: "qtmux"
         case .matroska: "matroskamux"
+        case .avi: "avimux"
         }
     }
 
@@ -30,6 +44,7 @@ public enum MediaContainer: String, Sendable, Codable {
         case .mp4: "mp4"
         case .mov: "mov"
         case .matroska: "mkv"
+        case .avi: "avi"
         }
     }
 
@@ -49,6 +64,9 @@ public enum MediaContainer: String, Sendable, Codable {
             return .matroska
         }
         guard header.count >= 8 else { return nil }
+        if header.count >= 12, header[0..<4].elementsEqual("RIFF".utf8), header[8..<12].elementsEqual("AVI ".utf8) {
+            return .avi
+        }
         let box = String(decoding: header[4..<8], as: UTF8.self)
         switch box {
         case "ftyp":
@@ -81,7 +99,7 @@ public enum MediaContainer: String, Sendable, Codable {
         }
         guard !header.isEmpty else { throw .invalidInput("cannot trim \(name): the file is empty") }
         guard let container = sniff(header) else {
-            throw .invalidInput("cannot trim \(name): not an MP4, MOV or MKV movie")
+            throw .invalidInput("cannot trim \(name): not an MP4, MOV, MKV or AVI movie")
         }
         return container
     }

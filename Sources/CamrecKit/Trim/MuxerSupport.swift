@@ -26,6 +26,9 @@ enum MuxerSupport {
     ) -> Bool {
         let key = mediaType == "video/mpeg" || mediaType == "audio/mpeg" ? "\(mediaType):\(mpegVersion ?? 0)" : mediaType
         switch (container, kind) {
+        case (.avi, _):
+            // camrec writes no AVI (an AVI input is written as Matroska).
+            return false
         case (_, .subtitle) where mediaType == "text/x-raw":
             // mp4mux and qtmux write tx3g from UTF-8 text; matroskamux also takes Pango markup
             // only as UTF-8 (the writer turns markup back into plain text first).

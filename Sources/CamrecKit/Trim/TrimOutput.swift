@@ -43,7 +43,15 @@ struct TrimOutput {
         let ext = PathName.pathExtension(final)
         let container: MediaContainer
         switch request.destination {
-        case .inPlace: container = inputContainer
+        case .inPlace:
+            guard inputContainer.written == inputContainer else {
+                throw CamrecError(
+                    .usage,
+                    "cannot trim \(PathName.last(input)) in place: camrec writes no AVI; write the cut as Matroska"
+                        + " with -o NAME.mkv"
+                )
+            }
+            container = inputContainer
         case .besideInput: container = MediaContainer.forExtension(ext) ?? inputContainer
         case .path:
             guard let chosen = MediaContainer.forExtension(ext) else {
@@ -60,11 +68,12 @@ struct TrimOutput {
     }
 
     /// `NAME-trimmed.EXT` in the input's folder, spelled as the input is; an input without
-    /// an extension gets its container's.
+    /// an extension gets its container's, an AVI `.mkv` (the container written for it).
     static func besideInput(_ input: String, container: MediaContainer) -> String {
         let name = PathName.last(input)
-        let ext = PathName.pathExtension(name)
-        let trimmed = PathName.deletingExtension(name) + "-trimmed." + (ext.isEmpty ? container.fileExtension : ext)
+        let ext = container.written != container || PathName.pathExtension(name).isEmpty
+            ? container.written.fileExtension : PathName.pathExtension(name)
+        let trimmed = PathName.deletingExtension(name) + "-trimmed." + ext
         let folder = PathName.deletingLast(input)
         return folder.isEmpty ? trimmed : PathName.appending(folder, trimmed)
     }

@@ -55,6 +55,11 @@ public struct TrimRequest: Sendable, Equatable {
                 if ext.isEmpty {
                     throw CamrecError(.usage, "cannot tell the format of '\(path)': end OUT with .mp4, .mov, .mkv or .webm (e.g. -o \(path).mp4)")
                 }
+                if ext.lowercased() == "avi" {
+                    throw CamrecError(
+                        .usage, "camrec trim writes no AVI (an AVI is cut to Matroska): end OUT with .mp4, .mov, .mkv or .webm"
+                    )
+                }
                 throw CamrecError(.usage, "cannot write '.\(ext)' files: end OUT with .mp4, .mov, .mkv or .webm")
             }
         }

@@ -41,6 +41,9 @@ public enum Trimmer {
         let times = try CutTimes.resolve(request, length: input.index.videoEnd, name: name)
         notes += times.notes
         var cut = try PlannedCut.make(index: input.index, times: times, mode: request.mode, name: name)
+        if cut.plan.mode == .accurate, cut.plan.framesReencoded > 0, let reason = MPEG4FrameOrder.noEdges(in: input.index) {
+            cut = try cut.fallingBackToKeyframes(index: input.index, times: times, because: reason)
+        }
         try checkWritable(cut, by: input, to: output, name: name)
         try control.checkCancelled()
         try output.checkWritable()
@@ -102,13 +105,19 @@ public enum Trimmer {
     /// same container: its sample tables, and camrec's own writer. Everything else
     /// (Matroska, fragmented movies, a change of container, a full re-encode) goes through
     /// GStreamer's demuxers, which index only the part of the input the cut needs when both
-    /// times count from the start (negative times need the whole video's length).
+    /// times count from the start (negative times need the whole video's length); a Matroska
+    /// input's index comes from its block headers (the Cues lead to the cut), with any times.
     static func openInput(
         _ request: TrimRequest, container: MediaContainer, outputContainer: MediaContainer, control: TrimControl
     ) throws(CamrecError) -> any TrimInput {
         if request.mode != .reencode, outputContainer == container,
            let mp4 = MP4Input.open(path: request.input, container: container, control: control) {
             return mp4
+        }
+        if container == .matroska, let opened = try GStreamerInput.openMatroska(
+            path: request.input, start: request.start, end: request.end, control: control
+        ) {
+            return opened.input
         }
         var window: (start: Int64, end: Int64)?
         if let start = request.start, let end = request.end, !start.isNegative, !end.isNegative {
