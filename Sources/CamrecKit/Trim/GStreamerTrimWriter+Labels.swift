@@ -27,7 +27,8 @@ extension GStreamerTrimWriter {
     /// list's chapters (``MP4Chapters``), as one edition.
     func keptChapters(pads: DemuxerPads) -> TableOfContents? {
         let given = pads.pads.withLock({ $0.video?.tableOfContents })
-        let mp4Chapters = given == nil && index.container != .matroska ? MP4Chapters.read(path: input.path).list : nil
+        let isMP4 = index.container == .mp4 || index.container == .mov
+        let mp4Chapters = given == nil && isMP4 ? MP4Chapters.read(path: input.path).list : nil
         guard let contents = given ?? mp4Chapters.flatMap({ $0.isEmpty ? nil : TableOfContents(editions: [$0.edition]) })
         else { return nil }
         let offset = index.presentationOffset
@@ -55,6 +56,9 @@ extension GStreamerTrimWriter {
             if !(try NeroChapterList.add(ChapterList(edition: edition), to: job.outputPath)) {
                 warnings.append("the chapters are not kept: the written MP4 does not end with its movie box")
             }
+        case .avi:
+            // Never an output (an AVI input is cut to Matroska).
+            break
         }
         return warnings
     }
