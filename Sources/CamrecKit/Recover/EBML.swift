@@ -114,13 +114,18 @@ enum EBML {
     }
 }
 
-/// Reads a file through a window of a few hundred kilobytes: a scan of a long recording
-/// looks at every block's header, and one system call per header would dominate.
+/// A Matroska file read through a window, counting the bytes it reads: a window of a few
+/// hundred kilobytes while blocks are walked (a scan of a long recording looks at every
+/// block's header, and one system call per header would dominate), a few bytes while
+/// cluster headers are hopped over (trim's block index). Recover, trim and the track-label
+/// rewrite read through it.
 struct WindowedFile {
+    static let defaultWindow = 256 << 10
     let file: SampleFile
+    private(set) var bytesRead: UInt64 = 0
+    var windowSize = WindowedFile.defaultWindow
     private var windowStart: UInt64 = 0
     private var window: [UInt8] = []
-    private static let windowSize = 256 << 10
 
     init(file: SampleFile) {
         self.file = file
@@ -133,8 +138,9 @@ struct WindowedFile {
         guard offset < file.size else { return [] }
         let wanted = Int(min(UInt64(count), file.size - offset))
         if offset < windowStart || offset + UInt64(wanted) > windowStart + UInt64(window.count) {
-            let length = Int(min(UInt64(max(Self.windowSize, wanted)), file.size - offset))
+            let length = Int(min(UInt64(max(windowSize, wanted)), file.size - offset))
             guard let read = try? file.read(offset: offset, count: length) else { return [] }
+            bytesRead += UInt64(length)
             window = read
             windowStart = offset
         }
@@ -142,12 +148,35 @@ struct WindowedFile {
         return window[start..<start + wanted]
     }
 
+    /// `count` bytes at `offset` without moving the window (a keyframe's payload, the tail of the file).
+    mutating func read(at offset: UInt64, count: Int) -> ArraySlice<UInt8> {
+        if offset >= windowStart, offset + UInt64(count) <= windowStart + UInt64(window.count) {
+            return bytes(at: offset, count: count)
+        }
+        guard offset < file.size, let read = try? file.read(offset: offset, count: Int(min(UInt64(count), file.size - offset)))
+        else { return [] }
+        bytesRead += UInt64(read.count)
+        return read[...]
+    }
+
     /// The element header at `offset`, if one is whole there.
     mutating func element(at offset: UInt64) -> EBML.Element? {
         EBML.element(in: bytes(at: offset, count: 12), at: offset)
     }
 
-    /// The unsigned value of a whole element's body (at most 8 bytes).
+    /// The children of a whole element of known size (those that are whole).
+    mutating func children(of element: EBML.Element) -> [EBML.Element] {
+        guard let end = element.end else { return [] }
+        var children: [EBML.Element] = []
+        var offset = element.body
+        while offset < end, let child = self.element(at: offset), let childEnd = child.end, childEnd <= end {
+            children.append(child)
+            offset = childEnd
+        }
+        return children
+    }
+
+    /// The unsigned value of an element's body (at most 8 bytes).
     mutating func unsigned(_ element: EBML.Element) -> UInt64? {
         guard let size = element.size, size <= 8 else { return nil }
         let body = bytes(at: element.body, count: Int(size))

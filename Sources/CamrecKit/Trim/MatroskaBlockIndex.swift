@@ -48,7 +48,7 @@ struct MatroskaBlockIndex {
         var cluster: UInt64
     }
 
-    private var reader: CountingFile
+    private var reader: WindowedFile
     let header: Header
     /// Tells IDR keyframes from other keyframes (H.264 open GOPs), as the demuxing pass does.
     private let keyframes: DemuxedKeyframes
@@ -57,7 +57,7 @@ struct MatroskaBlockIndex {
     /// understands (it then goes through the demuxer).
     init?(path: String, videoCaps: Caps?) {
         guard let file = try? SampleFile(path: path) else { return nil }
-        reader = CountingFile(file: file)
+        reader = WindowedFile(file: file)
         guard let header = Self.readHeader(&reader) else { return nil }
         self.header = header
         keyframes = DemuxedKeyframes(caps: videoCaps)
@@ -121,7 +121,7 @@ struct MatroskaBlockIndex {
 
     // MARK: Header and Cues
 
-    private static func readHeader(_ reader: inout CountingFile) -> Header? {
+    private static func readHeader(_ reader: inout WindowedFile) -> Header? {
         guard let ebml = reader.element(at: 0), ebml.id == EBML.ID.header, let ebmlEnd = ebml.end,
               let segment = reader.element(at: ebmlEnd), segment.id == EBML.ID.segment
         else { return nil }
@@ -190,7 +190,7 @@ struct MatroskaBlockIndex {
               let size = cues.size, size < 64 << 20
         else { return nil }
         reader.windowSize = Int(min(size + 16, 1 << 20))
-        defer { reader.windowSize = CountingFile.blockWindow }
+        defer { reader.windowSize = WindowedFile.defaultWindow }
         var points: [Cue] = []
         for point in reader.children(of: cues) where point.id == EBML.ID.cuePoint {
             var time: UInt64?
@@ -222,7 +222,7 @@ struct MatroskaBlockIndex {
     private mutating func clusterStarts(until time: Int64) -> [UInt64]? {
         guard var offset = header.firstCluster else { return nil }
         reader.windowSize = 64
-        defer { reader.windowSize = CountingFile.blockWindow }
+        defer { reader.windowSize = WindowedFile.defaultWindow }
         var starts: [UInt64] = []
         while offset < header.segmentEnd, let cluster = reader.element(at: offset) {
             guard let end = cluster.end else { return nil }
@@ -399,74 +399,5 @@ extension MatroskaBlockIndex.Block {
     /// As a demuxer buffer's timing (Matroska stores no decoding times).
     var timing: BufferTiming {
         BufferTiming(pts: UInt64(pts), dts: nil, duration: duration.map { UInt64($0) }, isKeyframe: isKeyframe, size: 0)
-    }
-}
-
-/// A file read through a window, counting the bytes it reads: a window of a few hundred
-/// kilobytes while blocks are walked (one system call per header would dominate), a few
-/// bytes while cluster headers are hopped over.
-struct CountingFile {
-    static let blockWindow = 256 << 10
-    let file: SampleFile
-    private(set) var bytesRead: UInt64 = 0
-    var windowSize = CountingFile.blockWindow
-    private var windowStart: UInt64 = 0
-    private var window: [UInt8] = []
-
-    init(file: SampleFile) {
-        self.file = file
-    }
-
-    var size: UInt64 { file.size }
-
-    /// Up to `count` bytes at `offset` (fewer at the end of the file, none past it).
-    mutating func bytes(at offset: UInt64, count: Int) -> ArraySlice<UInt8> {
-        guard offset < file.size else { return [] }
-        let wanted = Int(min(UInt64(count), file.size - offset))
-        if offset < windowStart || offset + UInt64(wanted) > windowStart + UInt64(window.count) {
-            let length = Int(min(UInt64(max(windowSize, wanted)), file.size - offset))
-            guard let read = try? file.read(offset: offset, count: length) else { return [] }
-            bytesRead += UInt64(length)
-            window = read
-            windowStart = offset
-        }
-        let start = Int(offset - windowStart)
-        return window[start..<start + wanted]
-    }
-
-    /// `count` bytes at `offset` without moving the window (a keyframe's payload, the tail of the file).
-    mutating func read(at offset: UInt64, count: Int) -> ArraySlice<UInt8> {
-        if offset >= windowStart, offset + UInt64(count) <= windowStart + UInt64(window.count) {
-            return bytes(at: offset, count: count)
-        }
-        guard offset < file.size, let read = try? file.read(offset: offset, count: Int(min(UInt64(count), file.size - offset)))
-        else { return [] }
-        bytesRead += UInt64(read.count)
-        return read[...]
-    }
-
-    /// The element header at `offset`, if one is whole there.
-    mutating func element(at offset: UInt64) -> EBML.Element? {
-        EBML.element(in: bytes(at: offset, count: 12), at: offset)
-    }
-
-    /// The children of a whole element of known size (those that are whole).
-    mutating func children(of element: EBML.Element) -> [EBML.Element] {
-        guard let end = element.end else { return [] }
-        var children: [EBML.Element] = []
-        var offset = element.body
-        while offset < end, let child = self.element(at: offset), let childEnd = child.end, childEnd <= end {
-            children.append(child)
-            offset = childEnd
-        }
-        return children
-    }
-
-    /// The unsigned value of an element's body (at most 8 bytes).
-    mutating func unsigned(_ element: EBML.Element) -> UInt64? {
-        guard let size = element.size, size <= 8 else { return nil }
-        let body = bytes(at: element.body, count: Int(size))
-        guard body.count == Int(size) else { return nil }
-        return body.reduce(0) { $0 << 8 | UInt64($1) }
     }
 }
