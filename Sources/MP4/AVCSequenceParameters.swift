@@ -103,8 +103,9 @@ public struct AVCSequenceParameters: Sendable, Equatable {
         return true
     }
 
-    /// The NAL unit's payload without its emulation-prevention bytes (00 00 03 → 00 00).
-    static func unescaped(_ bytes: [UInt8]) -> [UInt8] {
+    /// The NAL unit's payload without its emulation-prevention bytes (00 00 03 → 00 00): its
+    /// RBSP, which every H.264 syntax reader here reads (recover's and trim's).
+    public static func unescaped(_ bytes: [UInt8]) -> [UInt8] {
         var result: [UInt8] = []
         result.reserveCapacity(bytes.count)
         var zeros = 0

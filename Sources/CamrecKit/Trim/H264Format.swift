@@ -35,9 +35,9 @@ struct H264Format: Sendable, Equatable {
     /// Reads an SPS NAL unit (its header byte first); nil when it is not one or is cut short.
     init?(sequenceSet unit: [UInt8]) {
         guard let first = unit.first, H264Bitstream.type(first) == H264Bitstream.sequenceSet else { return nil }
-        var reader = BitReader(unit)
-        guard reader.skip(bits: 8), let profile = reader.bits(8), let constraints = reader.bits(8),
-              let level = reader.bits(8), reader.unsignedExpGolomb() != nil
+        var reader = RBSPReader(unit)
+        guard reader.skip(8), let profile = reader.bits(8), let constraints = reader.bits(8),
+              let level = reader.bits(8), reader.expGolomb() != nil
         else { return nil }
         self.profile = profile
         self.constraints = constraints
@@ -46,9 +46,9 @@ struct H264Format: Sendable, Equatable {
         bitDepthLuma = 8
         bitDepthChroma = 8
         if Self.profilesWithFormat.contains(profile) {
-            guard let chroma = reader.unsignedExpGolomb(), chroma <= 3 else { return nil }
-            if chroma == 3 { guard reader.skip(bits: 1) else { return nil } }  // separate_colour_plane_flag
-            guard let luma = reader.unsignedExpGolomb(), let chromaDepth = reader.unsignedExpGolomb(),
+            guard let chroma = reader.expGolomb(), chroma <= 3 else { return nil }
+            if chroma == 3 { guard reader.skip(1) else { return nil } }  // separate_colour_plane_flag
+            guard let luma = reader.expGolomb(), let chromaDepth = reader.expGolomb(),
                   luma <= 6, chromaDepth <= 6
             else { return nil }
             chromaFormat = chroma

@@ -77,66 +77,18 @@ struct H264ParameterSets: Sendable, Equatable {
 
     /// The `seq_parameter_set_id` of an SPS unit.
     static func sequenceSetID(_ unit: some Collection<UInt8>) -> Int? {
-        var reader = BitReader(Array(unit))
-        guard reader.skip(bits: 8 + 24) else { return nil }
-        return reader.unsignedExpGolomb()
+        var reader = RBSPReader(Array(unit))
+        guard reader.skip(8 + 24) else { return nil }
+        return reader.expGolomb()
     }
 
     /// The `pic_parameter_set_id` and `seq_parameter_set_id` of a PPS unit.
     static func pictureSetIDs(_ unit: some Collection<UInt8>) -> (picture: Int, sequence: Int)? {
-        var reader = BitReader(Array(unit))
-        guard reader.skip(bits: 8), let picture = reader.unsignedExpGolomb(),
-              let sequence = reader.unsignedExpGolomb()
+        var reader = RBSPReader(Array(unit))
+        guard reader.skip(8), let picture = reader.expGolomb(),
+              let sequence = reader.expGolomb()
         else { return nil }
         return (picture, sequence)
-    }
-}
-
-/// Reads bits of a NAL unit, skipping emulation-prevention bytes.
-struct BitReader {
-    private var bytes: [UInt8]
-    private var bit = 0
-
-    init(_ unit: [UInt8]) {
-        var clean: [UInt8] = []
-        clean.reserveCapacity(unit.count)
-        var zeros = 0
-        for byte in unit {
-            if zeros >= 2, byte == 3 {
-                zeros = 0
-                continue
-            }
-            zeros = byte == 0 ? zeros + 1 : 0
-            clean.append(byte)
-        }
-        bytes = clean
-    }
-
-    mutating func read() -> Int? {
-        guard bit < bytes.count * 8 else { return nil }
-        let value = Int(bytes[bit / 8] >> (7 - UInt8(bit % 8))) & 1
-        bit += 1
-        return value
-    }
-
-    mutating func skip(bits: Int) -> Bool {
-        guard bit + bits <= bytes.count * 8 else { return false }
-        bit += bits
-        return true
-    }
-
-    mutating func unsignedExpGolomb() -> Int? {
-        var zeros = 0
-        while let value = read(), value == 0 {
-            zeros += 1
-            if zeros > 31 { return nil }
-        }
-        var result = 1
-        for _ in 0..<zeros {
-            guard let value = read() else { return nil }
-            result = result << 1 | value
-        }
-        return result - 1
     }
 }
 

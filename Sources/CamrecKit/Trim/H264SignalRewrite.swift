@@ -1,3 +1,4 @@
+import MP4
 /// Rewrites the video signal type and chroma location of an H.264 sequence parameter set's
 /// VUI (ISO 14496-10 E.1.1) to another SPS's, leaving every other field as it was: the
 /// re-encoded edges then declare the source's range, colour description and chroma
@@ -144,18 +145,7 @@ struct RBSPReader {
     private(set) var position = 0
 
     init(_ unit: [UInt8]) {
-        var clean: [UInt8] = []
-        clean.reserveCapacity(unit.count)
-        var zeros = 0
-        for byte in unit {
-            if zeros >= 2, byte == 3 {
-                zeros = 0
-                continue
-            }
-            zeros = byte == 0 ? zeros + 1 : 0
-            clean.append(byte)
-        }
-        rbsp = clean
+        rbsp = AVCSequenceParameters.unescaped(unit)
     }
 
     static func bit(_ bytes: [UInt8], _ index: Int) -> Int {

@@ -6,61 +6,61 @@ enum H264VideoSignal {
     /// it is no SPS or is cut short.
     static func isFullRange(sequenceSet unit: [UInt8]) -> Bool? {
         guard let first = unit.first, H264Bitstream.type(first) == H264Bitstream.sequenceSet else { return nil }
-        var reader = BitReader(unit)
-        guard reader.skip(bits: 8), let profile = reader.bits(8), reader.skip(bits: 16),
-              reader.unsignedExpGolomb() != nil
+        var reader = RBSPReader(unit)
+        guard reader.skip(8), let profile = reader.bits(8), reader.skip(16),
+              reader.expGolomb() != nil
         else { return nil }
         if H264Format.profilesWithFormat.contains(profile) {
-            guard let chroma = reader.unsignedExpGolomb() else { return nil }
-            if chroma == 3 { guard reader.skip(bits: 1) else { return nil } }
-            guard reader.unsignedExpGolomb() != nil, reader.unsignedExpGolomb() != nil, reader.skip(bits: 1),
-                  let scaling = reader.read()
+            guard let chroma = reader.expGolomb() else { return nil }
+            if chroma == 3 { guard reader.skip(1) else { return nil } }
+            guard reader.expGolomb() != nil, reader.expGolomb() != nil, reader.skip(1),
+                  let scaling = reader.bit()
             else { return nil }
             if scaling == 1 {
                 for list in 0..<(chroma == 3 ? 12 : 8) {
-                    guard let present = reader.read() else { return nil }
+                    guard let present = reader.bit() else { return nil }
                     if present == 1, !skipScalingList(&reader, size: list < 6 ? 16 : 64) { return nil }
                 }
             }
         }
-        guard reader.unsignedExpGolomb() != nil, let orderType = reader.unsignedExpGolomb() else { return nil }
+        guard reader.expGolomb() != nil, let orderType = reader.expGolomb() else { return nil }
         if orderType == 0 {
-            guard reader.unsignedExpGolomb() != nil else { return nil }
+            guard reader.expGolomb() != nil else { return nil }
         } else if orderType == 1 {
-            guard reader.skip(bits: 1), signed(&reader) != nil, signed(&reader) != nil,
-                  let cycle = reader.unsignedExpGolomb(), cycle < 256
+            guard reader.skip(1), signed(&reader) != nil, signed(&reader) != nil,
+                  let cycle = reader.expGolomb(), cycle < 256
             else { return nil }
             for _ in 0..<cycle { guard signed(&reader) != nil else { return nil } }
         }
-        guard reader.unsignedExpGolomb() != nil, reader.skip(bits: 1), reader.unsignedExpGolomb() != nil,
-              reader.unsignedExpGolomb() != nil, let frameOnly = reader.read()
+        guard reader.expGolomb() != nil, reader.skip(1), reader.expGolomb() != nil,
+              reader.expGolomb() != nil, let frameOnly = reader.bit()
         else { return nil }
-        if frameOnly == 0 { guard reader.skip(bits: 1) else { return nil } }
-        guard reader.skip(bits: 1), let cropping = reader.read() else { return nil }
+        if frameOnly == 0 { guard reader.skip(1) else { return nil } }
+        guard reader.skip(1), let cropping = reader.bit() else { return nil }
         if cropping == 1 {
-            for _ in 0..<4 { guard reader.unsignedExpGolomb() != nil else { return nil } }
+            for _ in 0..<4 { guard reader.expGolomb() != nil else { return nil } }
         }
-        guard let vui = reader.read() else { return nil }
+        guard let vui = reader.bit() else { return nil }
         guard vui == 1 else { return false }
-        guard let aspect = reader.read() else { return nil }
+        guard let aspect = reader.bit() else { return nil }
         if aspect == 1 {
             guard let idc = reader.bits(8) else { return nil }
-            if idc == 255 { guard reader.skip(bits: 32) else { return nil } }
+            if idc == 255 { guard reader.skip(32) else { return nil } }
         }
-        guard let overscan = reader.read() else { return nil }
-        if overscan == 1 { guard reader.skip(bits: 1) else { return nil } }
-        guard let signalType = reader.read() else { return nil }
+        guard let overscan = reader.bit() else { return nil }
+        if overscan == 1 { guard reader.skip(1) else { return nil } }
+        guard let signalType = reader.bit() else { return nil }
         guard signalType == 1 else { return false }
-        guard reader.skip(bits: 3), let fullRange = reader.read() else { return nil }
+        guard reader.skip(3), let fullRange = reader.bit() else { return nil }
         return fullRange == 1
     }
 
-    private static func signed(_ reader: inout BitReader) -> Int? {
-        guard let value = reader.unsignedExpGolomb() else { return nil }
+    private static func signed(_ reader: inout RBSPReader) -> Int? {
+        guard let value = reader.expGolomb() else { return nil }
         return value % 2 == 1 ? (value + 1) / 2 : -(value / 2)
     }
 
-    private static func skipScalingList(_ reader: inout BitReader, size: Int) -> Bool {
+    private static func skipScalingList(_ reader: inout RBSPReader, size: Int) -> Bool {
         var last = 8
         var next = 8
         for _ in 0..<size where next != 0 {
