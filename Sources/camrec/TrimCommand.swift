@@ -26,12 +26,12 @@ enum TrimCommand: Subcommand {
 
     static let spec = CommandSpec(
         name: "camrec trim",
-        abstract: "Cut the ends of a saved movie (MP4, MOV or MKV), frame-accurately by default.",
+        abstract: "Cut the ends of a saved movie (MP4, MOV, MKV or AVI), frame-accurately by default.",
         usage: "camrec trim [--start T] [--end T] [-o OUT | --in-place] [options] INPUT",
         options: [
             OptionSpec(["--start"], value: "T", help: "new first instant: 2, 2.5, 90s, 00:00:02.500; negative counts back from the end"),
             OptionSpec(["--end"], value: "T", help: "new last instant (exclusive); negative counts back from the end (-3 drops the last 3 s)"),
-            OptionSpec(["--output", "-o"], value: "OUT", help: "the file to write, ending with .mp4, .mov, .mkv or .webm (default: NAME-trimmed.EXT beside INPUT)"),
+            OptionSpec(["--output", "-o"], value: "OUT", help: "the file to write, ending with .mp4, .mov, .mkv or .webm (default: NAME-trimmed.EXT beside INPUT; .mkv for an AVI)"),
             OptionSpec(["--in-place"], help: "replace INPUT atomically (it survives any failure)"),
             OptionSpec(["--force", "-f"], help: "replace OUT if it exists"),
             OptionSpec(["--mode"], value: "MODE", help: "accurate (default: re-encode only the edge GOPs), keyframe (pure copy from the keyframe at or before the start) or reencode (everything)"),

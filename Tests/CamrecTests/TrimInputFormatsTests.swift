@@ -172,6 +172,23 @@ struct TrimInputFormatsTests {
         try WildMedia.expectSourceFrames(output, source: source, firstSourceFrame: first, atLeast: 60)
     }
 
+    @Test("the output check decodes MPEG-4 Part 2 with B-frames beside sound (MKV input, MKV and MP4 output)",
+          arguments: ["mkv", "mp4"])
+    func mpeg4WithSoundIsChecked(output ext: String) throws {
+        // Before the check gave other streams a queue, its sound sink held the demuxer's
+        // thread while it prerolled: the MPEG-4 decoder never got its first frames, and the
+        // check stalled for 30 s (exit 1, nothing written).
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = try WildMedia.ffmpeg(folder.path("in.mkv"), input: "testsrc2=size=320x240:rate=30:duration=6", audio: true,
+                                         ["-c:v", "mpeg4", "-q:v", "3", "-bf", "2", "-g", "60", "-c:a", "aac", "-t", "6"])
+        let output = folder.path("out.\(ext)")
+        let result = try CamrecBinary.run(["trim", "--start", "1.5", "--end", "4.5", "-o", output, input])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try WildMedia.frameTimes(output).count == 90)
+        #expect(try Self.audioCodecs(output) == ["aac"])
+    }
+
     @Test("item 12: camrec writes no AVI: -o x.avi and --in-place on an AVI are usage errors")
     func aviOutputRefused() throws {
         let folder = try TemporaryFolder()

@@ -206,8 +206,17 @@ def section(ctx: Context) -> SectionResult:
         "(a thread went to sleep: waiting for another thread, or for the disk) and involuntary ones, "
         "from `wait4(2)` of each measured run.",
     ]
-    for spec, maker in zip(INPUTS, makers):
-        measure_input(ctx, spec, maker.wait(), ok, why, start_frame, end_frame, result)
+    # BENCH_TRIM_PARTS=long (or short, comma-separated): only those parts.
+    parts = set(os.environ.get("BENCH_TRIM_PARTS", "short,long").split(","))
+    if "short" in parts:
+        for spec, maker in zip(INPUTS, makers):
+            measure_input(ctx, spec, maker.wait(), ok, why, start_frame, end_frame, result)
+    else:
+        for maker in makers:
+            maker.stop()
+    if "long" in parts:
+        from . import trim_long
+        trim_long.measure(ctx, result, ok, why)
     result.seconds = time.monotonic() - started
     return result
 
