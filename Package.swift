@@ -69,15 +69,17 @@ let package = Package(
             ]
         ),
         // CamrecFlipTests registers camrecflip itself, as CamrecKit does.
-        .testTarget(name: "GStreamerTests", dependencies: ["GStreamer", "CamrecElements"]),
-        .testTarget(name: "CamrecKitTests", dependencies: ["CamrecKit", "V4L2"]),
+        // What every test target shares (the one `Wait`).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "GStreamerTests", dependencies: ["GStreamer", "CamrecElements", "TestSupport"]),
+        .testTarget(name: "CamrecKitTests", dependencies: ["CamrecKit", "V4L2", "TestSupport"]),
         // V4L2 probing and format choice, and CamrecKit's listing of what they find (camrec devices).
         .testTarget(name: "V4L2Tests", dependencies: ["V4L2", "MediaValues", "CamrecKit"]),
         .testTarget(name: "MediaValuesTests", dependencies: ["MediaValues"]),
         .testTarget(name: "MP4Tests", dependencies: ["MP4"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
         // End-to-end tests run the built `camrec` binary (and the VirtualCamera) as a user would.
-        .testTarget(name: "CamrecTests", dependencies: ["CamrecKit"]),
+        .testTarget(name: "CamrecTests", dependencies: ["CamrecKit", "TestSupport"]),
     ]
 )
 
