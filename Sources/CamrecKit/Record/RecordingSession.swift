@@ -376,7 +376,7 @@ final class RecordingSession {
                                   case .absent: (.absent, 0)
                                   }
                               },
-                              camera: (camera.path, camera.rect), events: events)
+                              camera: (camera.path, camera.rect), frameSignal: gate.admitted, events: events)
         }
         return cameraStillTakers
     }

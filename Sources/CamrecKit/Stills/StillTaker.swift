@@ -30,18 +30,24 @@ final class StillTaker: @unchecked Sendable {
     private let camera: (device: String, rect: PixelRect)?
     /// Takers asked for a still whenever this one is (each camera's, beside the canvas's).
     private let followers: [StillTaker]
+    /// Signalled at each frame the recording branch lets through: `gate`'s, or the canvas
+    /// gate's for a camera's stills in a composed run.
+    private let frameSignal: FrameSignal?
 
     /// `moviePath` names the movie file a still's frame is in (by the gate's file number),
     /// for a run of several movies; nil when there is one.
     /// With `keeper`, stills are decoded from the frames it keeps (a passthrough recording).
     /// `placement` says where a frame is instead of `gate`; `camera` marks every still
-    /// with a camera's device and rectangle; `followers` take a still at every request.
+    /// with a camera's device and rectangle; `followers` take a still at every request;
+    /// `frameSignal` wakes the wait for a frame's place (default: `gate`'s).
     init(sink: AppSink, settings: StillSettings, gate: FrameGate?,
          moviePath: (@Sendable (Int) -> String?)? = nil, keeper: GOPKeeper? = nil,
          placement: (@Sendable (UInt64) -> (frame: MovieFrameLookup, file: Int))? = nil,
          camera: (device: String, rect: PixelRect)? = nil, followers: [StillTaker] = [],
+         frameSignal: FrameSignal? = nil,
          events: @escaping @Sendable (RecordingEvent) -> Void) {
         self.sink = sink
+        self.frameSignal = frameSignal ?? gate?.admitted
         self.placement = placement
         self.camera = camera
         self.followers = followers
@@ -187,14 +193,21 @@ final class StillTaker: @unchecked Sendable {
         }
     }
 
-    /// Waits (briefly) for the recording branch to reach the frame, to say where it is.
+    /// Waits (at most 2 s) for the recording branch to reach the frame, to say where it is:
+    /// woken at each frame the branch lets through (`frameSignal`).
     private func movieFrame(_ pts: UInt64) -> (frame: MovieFrameLookup, file: Int) {
         guard let place = placement ?? gate.map({ gate in { gate.place(pts: $0) } }) else { return (.absent, 0) }
         let deadline = ContinuousClock.now + .seconds(2)
         while true {
+            let seen = frameSignal?.frames ?? 0
             let lookup = place(pts)
-            if lookup.frame != .pending || ContinuousClock.now > deadline { return lookup }
-            NamedThread.sleep(0.005)
+            let left = deadline - ContinuousClock.now
+            if lookup.frame != .pending || left <= .zero { return lookup }
+            guard let frameSignal else {
+                NamedThread.sleep(0.005)
+                continue
+            }
+            frameSignal.wait(after: seen, seconds: min(0.1, Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18))
         }
     }
 }

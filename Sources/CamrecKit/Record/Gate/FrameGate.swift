@@ -35,6 +35,8 @@ final class FrameGate: Sendable {
     }
 
     private let jobs: Mutex<Jobs>
+    /// Broadcast at every frame let through (stills wait on it for their frame's place).
+    let admitted = FrameSignal()
     private let frameDuration: Double
 
     /// A gate for `limit` (nil: count only) at the movie's frame rate, cutting a new movie
@@ -103,6 +105,7 @@ final class FrameGate: Sendable {
             if let first = jobs.runFirst, jobs.stills?.isDue(movieTime: time - first) == true { stillDue = pts ?? time }
             return .pass
         }
+        if case .pass = decision { admitted.notify() }
         if let segmentStart { onSegmentStart(segmentStart) }
         if reachedNow { onLimit() }
         if let stillDue { onStillDue(stillDue) }
