@@ -203,10 +203,8 @@ final class StillTaker: @unchecked Sendable {
             let lookup = place(pts)
             let left = deadline - ContinuousClock.now
             if lookup.frame != .pending || left <= .zero { return lookup }
-            guard let frameSignal else {
-                NamedThread.sleep(0.005)
-                continue
-            }
+            // Every taker with a place to ask has a signal (its gate's, or the canvas gate's).
+            guard let frameSignal else { return lookup }
             frameSignal.wait(after: seen, seconds: min(0.1, Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18))
         }
     }

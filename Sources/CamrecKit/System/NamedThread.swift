@@ -35,14 +35,6 @@ public enum NamedThread {
         body.run()
     }
 
-    /// Sleeps the calling thread for `seconds`.
-    public static func sleep(_ seconds: Double) {
-        guard seconds > 0 else { return }
-        var time = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
-        var left = timespec()
-        while nanosleep(&time, &left) != 0 && errno == EINTR { time = left }
-    }
-
     private final class Body: Sendable {
         let name: String
         let run: @Sendable () -> Void
