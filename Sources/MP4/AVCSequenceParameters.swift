@@ -25,7 +25,7 @@ public struct AVCSequenceParameters: Sendable, Equatable {
     /// Parses an SPS NAL unit (with its one-byte header); nil when it is not one or is cut short.
     public init?(nal: [UInt8]) {
         guard nal.count >= 4, nal[0] & 0x1F == 7 else { return nil }
-        var bits = BitReader(Self.unescaped(Array(nal[1...])))
+        var bits = RBSPReader(Array(nal[1...]))
         guard let profile = bits.byte(), let compatibility = bits.byte(), let level = bits.byte(),
               bits.ue() != nil else { return nil }
         self.profile = profile
@@ -76,7 +76,7 @@ public struct AVCSequenceParameters: Sendable, Equatable {
     }
 
     /// The VUI's frame rate, if it has timing information.
-    private static func timing(_ bits: inout BitReader) -> (numerator: UInt32, denominator: UInt32)? {
+    private static func timing(_ bits: inout RBSPReader) -> (numerator: UInt32, denominator: UInt32)? {
         guard bits.bit() == 1 else { return nil }   // vui_parameters_present_flag
         if bits.bit() == 1 {                          // aspect_ratio_info_present_flag
             guard let idc = bits.byte() else { return nil }
@@ -93,7 +93,7 @@ public struct AVCSequenceParameters: Sendable, Equatable {
         return (UInt32(scale), UInt32(units) * 2)
     }
 
-    private static func skipScalingList(_ bits: inout BitReader, size: Int) -> Bool {
+    private static func skipScalingList(_ bits: inout RBSPReader, size: Int) -> Bool {
         var last: Int32 = 8, next: Int32 = 8
         for _ in 0..<size where next != 0 {
             guard let delta = bits.se() else { return false }
@@ -121,46 +121,9 @@ public struct AVCSequenceParameters: Sendable, Equatable {
     }
 }
 
-/// Reads bits most significant first, with H.264's Exp-Golomb codes.
-struct BitReader {
-    private let bytes: [UInt8]
-    private var position = 0
-
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
-
-    mutating func bit() -> UInt32? {
-        guard position < bytes.count * 8 else { return nil }
-        defer { position += 1 }
-        return UInt32(bytes[position / 8] >> (7 - UInt8(position % 8)) & 1)
-    }
-
-    mutating func bits(_ count: Int) -> UInt64? {
-        var value: UInt64 = 0
-        for _ in 0..<count {
-            guard let bit = bit() else { return nil }
-            value = value << 1 | UInt64(bit)
-        }
-        return value
-    }
-
+/// The SPS's field types on the shared reader.
+private extension RBSPReader {
     mutating func byte() -> UInt8? { bits(8).map { UInt8($0) } }
-
-    /// An unsigned Exp-Golomb code.
-    mutating func ue() -> UInt32? {
-        var zeros = 0
-        while true {
-            guard let bit = bit() else { return nil }
-            if bit == 1 { break }
-            zeros += 1
-            guard zeros < 32 else { return nil }
-        }
-        guard let rest = bits(zeros) else { return nil }
-        return UInt32((UInt64(1) << zeros) - 1 + rest)
-    }
-
-    /// A signed Exp-Golomb code.
-    mutating func se() -> Int32? {
-        guard let code = ue() else { return nil }
-        return code % 2 == 1 ? Int32((code + 1) / 2) : -Int32(code / 2)
-    }
+    mutating func ue() -> UInt32? { expGolomb().map { UInt32($0) } }
+    mutating func se() -> Int32? { signedExpGolomb().map { Int32($0) } }
 }

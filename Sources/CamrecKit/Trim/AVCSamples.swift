@@ -1,3 +1,4 @@
+import MP4
 /// H.264 in MP4 form (`avc1`): length-prefixed NAL units in each sample and the parameter
 /// sets in an `avcC` record. Converts x264's Annex B output to it and merges the
 /// re-encoder's parameter sets into the source's record.

@@ -1,3 +1,4 @@
+import MP4
 import GStreamer
 
 /// The coded format of an H.264 stream as its sequence parameter set declares it: profile,

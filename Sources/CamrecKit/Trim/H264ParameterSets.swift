@@ -1,3 +1,4 @@
+import MP4
 /// The SPS and PPS NAL units of an H.264 stream, read from an `avcC` decoder
 /// configuration record (`codec_data`) or from Annex B bytes.
 ///

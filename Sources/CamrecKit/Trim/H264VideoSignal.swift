@@ -1,3 +1,4 @@
+import MP4
 /// The range an H.264 sequence parameter set declares in its VUI
 /// (`video_full_range_flag`), read past everything before it (ISO 14496-10 7.3.2.1.1, E.1.1).
 enum H264VideoSignal {

@@ -1,4 +1,5 @@
 @testable import CamrecKit
+import MP4
 import Testing
 
 /// What the re-encoded edges declare (issue 30 item 7): the source's H.264 VUI signal, VP9
