@@ -39,8 +39,8 @@ extension Pad {
             var list: UnsafeMutablePointer<GstTagList>?
             gst_event_parse_tag(event, &list)
             if let list, gst_tag_list_get_scope(list) == GST_TAG_SCOPE_STREAM {
-                tags.languageCode = tags.languageCode ?? Self.string(list, "language-code")
-                tags.title = tags.title ?? Self.string(list, "title")
+                tags.languageCode = tags.languageCode ?? TagListText.string(list, "language-code")
+                tags.title = tags.title ?? TagListText.string(list, "title")
             }
             index += 1
         }
@@ -62,13 +62,6 @@ extension Pad {
         )
     }
 
-    /// A string tag of `list` (copied), nil when absent or empty.
-    private static func string(_ list: UnsafePointer<GstTagList>, _ tag: String) -> String? {
-        var value: UnsafeMutablePointer<gchar>?
-        guard gst_tag_list_get_string(list, tag, &value) != 0, let value else { return nil }
-        defer { g_free(value) }
-        return String(cString: value)
-    }
 }
 
 extension Event {
@@ -79,13 +72,29 @@ extension Event {
         gst_tag_list_set_scope(list, GST_TAG_SCOPE_STREAM)
         for (tag, text) in [("language-code", tags.languageCode), ("title", tags.title)] {
             guard let text, !text.isEmpty else { continue }
-            var value = GValue()
-            g_value_init(&value, GType(16 << 2))  // G_TYPE_STRING (a macro Swift cannot call)
-            g_value_set_string(&value, text)
-            gst_tag_list_add_value(list, GST_TAG_MERGE_REPLACE, tag, &value)
-            g_value_unset(&value)
+            TagListText.set(list, tag, text)
         }
         // gst_event_new_tag takes the list.
         return gst_event_new_tag(list).map { Event(taking: $0) }
+    }
+}
+
+/// String tags of a `GstTagList`, read and written the one way (stream tags, TOC entries).
+enum TagListText {
+    /// A string tag of `list` (copied), nil when absent.
+    static func string(_ list: UnsafePointer<GstTagList>, _ tag: String) -> String? {
+        var value: UnsafeMutablePointer<gchar>?
+        guard gst_tag_list_get_string(list, tag, &value) != 0, let value else { return nil }
+        defer { g_free(value) }
+        return String(cString: value)
+    }
+
+    /// Sets `tag` of `list` (writable) to `text`, replacing what it held.
+    static func set(_ list: UnsafeMutablePointer<GstTagList>, _ tag: String, _ text: String) {
+        var value = GValue()
+        g_value_init(&value, GType(16 << 2))  // G_TYPE_STRING (a macro Swift cannot call)
+        g_value_set_string(&value, text)
+        gst_tag_list_add_value(list, GST_TAG_MERGE_REPLACE, tag, &value)
+        g_value_unset(&value)
     }
 }

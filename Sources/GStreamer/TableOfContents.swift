@@ -57,14 +57,7 @@ public struct TableOfContents: Sendable, Equatable {
         var start: gint64 = -1
         var stop: gint64 = -1
         let timed = gst_toc_entry_get_start_stop_times(entry, &start, &stop) != 0
-        var title: String?
-        if let tags = gst_toc_entry_get_tags(entry) {
-            var value: UnsafeMutablePointer<gchar>?
-            if gst_tag_list_get_string(tags, "title", &value) != 0, let value {
-                title = String(cString: value)
-                g_free(value)
-            }
-        }
+        let title = gst_toc_entry_get_tags(entry).flatMap { TagListText.string($0, "title") }
         return Chapter(
             start: timed && start >= 0 ? UInt64(start) : nil, stop: timed && stop >= 0 ? UInt64(stop) : nil,
             title: title
@@ -83,11 +76,7 @@ public struct TableOfContents: Sendable, Equatable {
                     entry, chapter.start.map { gint64($0) } ?? -1, chapter.stop.map { gint64($0) } ?? -1
                 )
                 if let title = chapter.title, !title.isEmpty, let tags = gst_tag_list_new_empty() {
-                    var value = GValue()
-                    g_value_init(&value, GType(16 << 2))  // G_TYPE_STRING (a macro Swift cannot call)
-                    g_value_set_string(&value, title)
-                    gst_tag_list_add_value(tags, GST_TAG_MERGE_REPLACE, "title", &value)
-                    g_value_unset(&value)
+                    TagListText.set(tags, "title", title)
                     gst_toc_entry_set_tags(entry, tags)  // takes the list
                 }
                 gst_toc_entry_append_sub_entry(edition, entry)  // takes the entry

@@ -158,4 +158,12 @@ struct H264Level: Sendable, Equatable {
         default: 1
         }
     }
+
+    /// x264enc's rate control held to this level for `profile`: its bit rate (kbit/s) and
+    /// VBV buffer (ms), as properties to add to the encoder's description.
+    func x264RateControl(profile: Int) -> String {
+        let bitRate = min(2_048_000, max(1, Int(Double(maxBitRate) * Self.bitRateFactor(profile: profile))))
+        let buffer = min(10_000, max(1, maxBuffer * 1000 / maxBitRate))
+        return " bitrate=\(bitRate) vbv-buf-capacity=\(buffer)"
+    }
 }

@@ -131,10 +131,7 @@ struct VideoEncoding: Sendable, Equatable {
         var encoder = base + " cabac=\(cabac) dct8x8=\(transform8x8)"
         var options: [String] = []
         if let limits = H264Level.limits(levelIDC: format.level, isLevel1b: format.isLevel1b) {
-            let factor = H264Level.bitRateFactor(profile: edgeProfile)
-            let rate = min(2_048_000, max(1, Int(Double(limits.maxBitRate) * factor)))
-            let buffer = min(10_000, max(1, limits.maxBuffer * 1000 / limits.maxBitRate))
-            encoder += " bitrate=\(rate) vbv-buf-capacity=\(buffer)"
+            encoder += limits.x264RateControl(profile: edgeProfile)
             options.append("level=\(format.levelName)")
         } else {
             encoder += " bitrate=2048000"
@@ -189,10 +186,7 @@ struct VideoEncoding: Sendable, Equatable {
         if let width = caps?.int("width"), let height = caps?.int("height"), let rate,
            let level = H264LevelFit.level(width: width, height: height, framesPerSecond: rate),
            let limits = H264Level.limits(levelIDC: level) {
-            let factor = H264Level.bitRateFactor(profile: profile)
-            let bitRate = min(2_048_000, max(1, Int(Double(limits.maxBitRate) * factor)))
-            let buffer = min(10_000, max(1, limits.maxBuffer * 1000 / limits.maxBitRate))
-            encoder += " bitrate=\(bitRate) vbv-buf-capacity=\(buffer)"
+            encoder += limits.x264RateControl(profile: profile)
             options.append("level=\(H264LevelFit.name(level))")
         } else {
             // Size or rate unknown: x264's own level for its default 2 Mbit/s cap.
