@@ -16,14 +16,14 @@ import Testing
         #expect(machine.handle(.limitReached(at(3))) == [.report(.stopping(.maxDuration)), .sendEndOfStream])
         #expect(machine.handle(.limitReached(at(3.1))) == [])           // once only
         #expect(machine.handle(.stopRequested(.signal, count: 1, at(3.2))) == [])   // already stopping
-        #expect(machine.handle(.endOfStream) == [.finish(requested: .maxDuration, message: nil)])
+        #expect(machine.handle(.endOfStream()) == [.finish(requested: .maxDuration, message: nil)])
         #expect(machine.isDone)
     }
 
     @Test func signalStopsThenFinishes() {
         var machine = RecordingMachine(start: start)
         #expect(machine.handle(.stopRequested(.signal, count: 1, at(1))) == [.report(.stopping(.signal)), .sendEndOfStream])
-        #expect(machine.handle(.endOfStream) == [.finish(requested: .signal, message: nil)])
+        #expect(machine.handle(.endOfStream()) == [.finish(requested: .signal, message: nil)])
     }
 
     /// Issue 29 item 3: `timeout` (and systemd, and a shell's job control) signals camrec and
@@ -43,13 +43,13 @@ import Testing
         // The same count again (another wake for the same requests) says nothing more.
         #expect(machine.handle(.stopRequested(.signal, count: 2, at(1.002))) == [])
         #expect(machine.handle(.stopRequested(.signal, count: 3, at(1.1))) == [.keepUnfinalised(.aborted, cause: "aborted")])
-        #expect(machine.handle(.endOfStream) == [])                    // nothing after the end
+        #expect(machine.handle(.endOfStream()) == [])                    // nothing after the end
     }
 
     @Test func item3_twoSignalsAtOnceStopAndFinalise() {
         var machine = RecordingMachine(start: start)
         #expect(machine.handle(.stopRequested(.signal, count: 2, at(1))) == [.report(.stopping(.signal)), .sendEndOfStream])
-        #expect(machine.handle(.endOfStream) == [.finish(requested: .signal, message: nil)])
+        #expect(machine.handle(.endOfStream()) == [.finish(requested: .signal, message: nil)])
     }
 
     @Test func threeSignalsAtOnceAbort() {
@@ -62,7 +62,7 @@ import Testing
         var machine = RecordingMachine(start: start)
         _ = machine.handle(.limitReached(at(1)))
         #expect(machine.handle(.stopRequested(.signal, count: 1, at(1.01))) == [])
-        #expect(machine.handle(.endOfStream) == [.finish(requested: .maxDuration, message: nil)])
+        #expect(machine.handle(.endOfStream()) == [.finish(requested: .maxDuration, message: nil)])
     }
 
     @Test func cameraLostFinalisesWithoutASecondEOS() {
@@ -73,7 +73,7 @@ import Testing
         #expect(!actions.contains(.sendEndOfStream), "the source sends EOS itself")
         // Follow-up errors of the same loss are ignored.
         #expect(machine.handle(.cameraFailed(Self.cameraGone, framesRecorded: 90, at(3.1))) == [])
-        #expect(machine.handle(.endOfStream) == [.finish(requested: .cameraLost, message: "camera lost: Could not read from resource.")])
+        #expect(machine.handle(.endOfStream()) == [.finish(requested: .cameraLost, message: "camera lost: Could not read from resource.")])
     }
 
     @Test func aCanvasGoesOnWithoutALostCameraAndEndsAsCameraLost() {
@@ -84,7 +84,7 @@ import Testing
         // The limit ends the movie as usual, and the run says a camera was lost.
         #expect(machine.handle(.limitReached(at(3))) == [.report(.stopping(.maxDuration)), .sendEndOfStream])
         #expect(machine.handle(.canvasCameraLost(camera: "camera 3 (/dev/video2)", message: "gone")) == [])   // stopping: nothing more to say
-        #expect(machine.handle(.endOfStream) == [.finish(requested: .cameraLost, message: "camera lost: camera 2 (/dev/video1): gone")])
+        #expect(machine.handle(.endOfStream()) == [.finish(requested: .cameraLost, message: "camera lost: camera 2 (/dev/video1): gone")])
     }
 
     @Test func aCanvasCameraThatComesBackEndsTheRunAsUsual() {
@@ -95,7 +95,7 @@ import Testing
         #expect(machine.handle(.canvasCameraBack(camera: "camera 2 (/dev/video1)", device: "/dev/video4", gap: 0.5))
                 == [.report(.cameraBack(device: "/dev/video4", gap: 0.5))])
         _ = machine.handle(.limitReached(at(3)))
-        #expect(machine.handle(.endOfStream) == [.finish(requested: .maxDuration, message: nil)])
+        #expect(machine.handle(.endOfStream()) == [.finish(requested: .maxDuration, message: nil)])
     }
 
     @Test func aCanvasThatLostACameraStillAbortsOnThreeSignals() {
@@ -156,7 +156,7 @@ import Testing
 
     @Test func sourceEndingByItselfFinishesWithoutAReason() {
         var machine = RecordingMachine(start: start)
-        #expect(machine.handle(.endOfStream) == [.finish(requested: nil, message: nil)])
+        #expect(machine.handle(.endOfStream()) == [.finish(requested: nil, message: nil)])
     }
 
     @Test func warningsAndCorruptFramesAreReported() {

@@ -239,7 +239,7 @@ struct SegmentTests {
         #expect(first == [.report(.stopping(.diskFull)), .sendEndOfStream])
         let again = machine.handle(.diskLow(now))
         #expect(again == [])
-        let end = machine.handle(.endOfStream)
+        let end = machine.handle(.endOfStream())
         #expect(end == [.finish(requested: .diskFull, message: nil)])
     }
 }

@@ -15,8 +15,16 @@ import GStreamer
 ///   wrappers such as `timeout` and systemd signal the child and then its whole process
 ///   group, so a second request is no sign of impatience); a third → `done` (aborted);
 ///   the finalise deadline passes → `done` (kept unfinalised); more errors from the lost
-///   camera are ignored.
+///   camera are ignored. EOS with segments still being finalised → `finalising`.
+/// - `finalising` (segments: the muxer finalises the last movies on threads of its own
+///   after EOS): each movie closed is committed in the order the movies were made; the
+///   last one closed → `done` (finished); the deadline passes → `done` (finished, the
+///   movies not closed kept as written); stop requests, a full disk and errors as in
+///   `stopping` (an error is said, and the finalising goes on).
 /// - `done`: every event is ignored.
+///
+/// In every state but `done`, a movie closed by the muxer (a segment ended) is committed
+/// in the order the movies were made, and retention applied after it.
 struct RecordingMachine {
     /// How long finalising may take before the file is kept as it is: a pipeline that
     /// never delivers EOS (a wedged element) must not hang a script.
@@ -35,6 +43,9 @@ struct RecordingMachine {
     enum State: Equatable {
         case recording
         case stopping(StopReason, deadline: ContinuousClock.Instant)
+        /// EOS went through; the muxer still finalises `movies` (the run's 0-based movie
+        /// numbers, oldest first). `requested` is nil when the source ended by itself.
+        case finalising(requested: StopReason?, movies: [Int], deadline: ContinuousClock.Instant)
         case done
     }
 
@@ -45,8 +56,13 @@ struct RecordingMachine {
         case limitReached(ContinuousClock.Instant)
         /// Stop requests (signals, control socket, keys): `count` so far in all.
         case stopRequested(StopReason, count: Int, ContinuousClock.Instant)
-        /// The muxer finalised the file and the sink has it all.
-        case endOfStream
+        /// The muxer finalised the file and the sink has it all; with segments, the muxer may
+        /// still be finalising `finalising` (the movies it has not closed yet, oldest first)
+        /// on threads of its own.
+        case endOfStream(finalising: [Int] = [], at: ContinuousClock.Instant = .now)
+        /// The muxer closed movie `index` (a segment ended, or the run); `open` is every movie
+        /// not committed yet, oldest first (`index` among them).
+        case movieClosed(Int, open: [Int])
         /// The camera failed (an error from the source), after `framesRecorded` frames.
         case cameraFailed(ElementFailure, framesRecorded: Int, ContinuousClock.Instant)
         /// One camera of a canvas (`--layout`) was lost after the movie began while others
@@ -76,8 +92,13 @@ struct RecordingMachine {
         case report(Report)
         /// Report progress now (the session knows the counts).
         case reportProgress(since: Duration)
+        /// Movie `index` is finalised (a segment): publish it and say so.
+        case commit(Int)
+        /// Movies were committed: apply retention (`--keep`, `--keep-size`, `--min-free`).
+        case applyRetention
         /// The file is finalised: commit it. `requested` is nil when the source ended by itself.
-        case finish(requested: StopReason?, message: String?)
+        /// `unfinished`: segments whose finalising never ended, to be kept as written.
+        case finish(requested: StopReason?, message: String?, unfinished: [Int] = [])
         /// Stop at once and keep what the file holds.
         case keepUnfinalised(StopReason, cause: String)
         /// Stop and fail with this error.
@@ -103,6 +124,9 @@ struct RecordingMachine {
     private var startDeadline: ContinuousClock.Instant?
     /// The canvas cameras lost while the movie went on (and not back), with their errors.
     private var canvasLost: [(camera: String, message: String)] = []
+    /// Movies the muxer closed while an older one is still being finalised: committed once
+    /// the older ones are (files finish on threads of their own, out of order).
+    private var closedAhead: Set<Int> = []
 
     init(start: ContinuousClock.Instant) {
         lastProgress = start
@@ -119,6 +143,10 @@ struct RecordingMachine {
             if case .stopping(let reason, let deadline) = state, now > deadline {
                 state = .done
                 return [.keepUnfinalised(reason, cause: "the pipeline did not finalise the file within 10 s")]
+            }
+            if case .finalising(let requested, let movies, let deadline) = state {
+                guard now > deadline else { return [] }
+                return finishRun(requested: requested, unfinished: movies)
             }
             if state == .recording, let startDeadline, now > startDeadline {
                 state = .done
@@ -147,19 +175,36 @@ struct RecordingMachine {
             }
             return beginStop(reason, at: now) + [.sendEndOfStream]
 
-        case .endOfStream:
+        case .endOfStream(let finalising, let now):
+            if case .finalising = state { return [] }
             let requested: StopReason? = if case .stopping(let reason, _) = state { reason } else { nil }
-            state = .done
-            // A canvas that lost a camera on the way (not back) ends as a lost camera,
-            // whatever ended it.
-            if !canvasLost.isEmpty {
-                let lost = canvasLost.map { "camera lost: \($0.camera): \($0.message)" }
-                return [.finish(requested: .cameraLost, message: ([lostMessage].compactMap { $0 } + lost).joined(separator: "; "))]
+            guard finalising.isEmpty else {
+                // Wait for the muxer to close the movies it finalises: stopping the pipeline
+                // now would cut them short.
+                state = .finalising(requested: requested, movies: finalising, deadline: now + Self.finaliseTimeout)
+                return []
             }
-            return [.finish(requested: requested, message: lostMessage)]
+            return finishRun(requested: requested, unfinished: [])
+
+        case .movieClosed(let index, let open):
+            guard open.contains(index) else { return [] }
+            closedAhead.insert(index)
+            var committed: [Int] = []
+            for movie in open {
+                guard closedAhead.remove(movie) != nil else { break }
+                committed.append(movie)
+            }
+            guard !committed.isEmpty else { return [] }
+            let actions = committed.map { Action.commit($0) } + [.applyRetention]
+            guard case .finalising(let requested, let movies, let deadline) = state else { return actions }
+            let left = movies.filter { !committed.contains($0) }
+            if left.isEmpty { return actions + finishRun(requested: requested, unfinished: []) }
+            state = .finalising(requested: requested, movies: left, deadline: deadline)
+            return actions
 
         case .cameraFailed(let failure, let frames, let now):
             if case .stopping(.cameraLost, _) = state { return [] }   // follow-up errors of the same loss
+            if case .finalising = state { return [] }                  // the camera's part is over
             guard frames > 0 else {
                 // Before the first frame: the camera could not start (busy, gone, refused).
                 state = .done
@@ -192,6 +237,11 @@ struct RecordingMachine {
             return [.keepUnfinalised(.diskFull, cause: "disk full")]
 
         case .failed(let error):
+            if case .finalising = state {
+                // The movies finished so far are committed: said, and the finalising goes on
+                // (a movie that does not close is kept as written at the deadline).
+                return [.report(.warning("an error while the last movies were being finalised: \(error)"))]
+            }
             state = .done
             return [.fail(error)]
 
@@ -205,6 +255,18 @@ struct RecordingMachine {
         case .firstCorruptFrame:
             return [.report(.warning("the camera delivered a corrupt frame (cut short): corrupt frames are left out of the movie and stills, and counted (corrupt_frames)"))]
         }
+    }
+
+    /// Ends the run: the file is finalised. A canvas that lost a camera on the way (not
+    /// back) ends as a lost camera, whatever ended it.
+    private mutating func finishRun(requested: StopReason?, unfinished: [Int]) -> [Action] {
+        state = .done
+        if !canvasLost.isEmpty {
+            let lost = canvasLost.map { "camera lost: \($0.camera): \($0.message)" }
+            return [.finish(requested: .cameraLost, message: ([lostMessage].compactMap { $0 } + lost).joined(separator: "; "),
+                            unfinished: unfinished)]
+        }
+        return [.finish(requested: requested, message: lostMessage, unfinished: unfinished)]
     }
 
     private mutating func beginStop(_ reason: StopReason, at now: ContinuousClock.Instant) -> [Action] {

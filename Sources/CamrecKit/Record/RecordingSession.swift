@@ -506,16 +506,7 @@ final class RecordingSession {
         while true {
             let message = bus.pop(timeoutNanoseconds: 100_000_000)
             let now = ContinuousClock.now
-            var actions: [RecordingMachine.Action] = []
-            if case .element(let source, "splitmuxsink-fragment-closed", let fields)? = message, let muxer, source.is(muxer),
-               let location = fields.string("location") {
-                switch movieClosed(at: location, events: events) {
-                case .done: break
-                case .problem(let text): actions += machine.handle(.warning(text))
-                case .diskLow: actions += machine.handle(.diskLow(now))
-                }
-            }
-            actions += message.flatMap { event(for: $0, at: now) }.map { machine.handle($0) } ?? []
+            var actions = message.flatMap { event(for: $0, at: now) }.map { machine.handle($0) } ?? []
             if case .application(_, CellReconnection.wake)? = message, let cellReconnection {
                 for event in cellsBack(cellReconnection.takeBack()) { actions += machine.handle(event) }
             }
@@ -549,8 +540,12 @@ final class RecordingSession {
                     if config.segments?.retention.minFree != nil, applyRetention(freeSpaceOnly: true, events: events) {
                         actions += machine.handle(.diskLow(now))
                     }
-                case .finish(let requested, let message):
-                    return try finish(requested: requested, message: message, events: events)
+                case .commit(let index):
+                    if let problem = commitClosed(index, events: events) { actions += machine.handle(.warning(problem)) }
+                case .applyRetention:
+                    if applyRetention(events: events) { actions += machine.handle(.diskLow(now)) }
+                case .finish(let requested, let message, let unfinished):
+                    return try finish(requested: requested, message: message, unfinished: unfinished, events: events)
                 case .keepUnfinalised(let reason, let cause):
                     return keepUnfinalised(reason: reason, cause: cause)
                 case .fail(let error):
@@ -588,7 +583,13 @@ final class RecordingSession {
     private func event(for message: Message, at now: ContinuousClock.Instant) -> RecordingMachine.Event? {
         switch message {
         case .endOfStream:
-            return .endOfStream
+            // With segments, splitmuxsink finalises the last movies on threads of their own
+            // and says so for each (none when nothing was recorded).
+            return .endOfStream(finalising: muxer != nil && gate.frames > 0 ? plan.openMovies : [], at: now)
+        case .element(let source, "splitmuxsink-fragment-closed", let fields):
+            guard let muxer, source.is(muxer), let location = fields.string("location"),
+                  let index = plan.openMovie(at: location) else { return nil }
+            return .movieClosed(index, open: plan.openMovies)
         case .application(_, RecordingControl.Wake.limit):
             return .limitReached(now)
         case .application(_, RecordingControl.Wake.stop):
@@ -654,41 +655,12 @@ final class RecordingSession {
         }
     }
 
-    /// What closing a movie file led to.
-    private enum Closed {
-        case done
-        /// A problem to warn about (the file could not be moved into place).
-        case problem(String)
-        /// Free space stays below `--min-free` with nothing left to delete.
-        case diskLow
-    }
-
-    /// splitmuxsink finalised the movie file at `location` (a segment ended, or the run).
-    /// Files are finalised on threads of their own and may finish out of order (a short
-    /// last movie before a long one): each is committed, reported and retention applied
-    /// in the order the movies were made.
-    private func movieClosed(at location: String, events: @Sendable (RecordingEvent) -> Void) -> Closed {
-        guard let index = plan.openMovie(at: location) else { return .done }
-        closedAhead.insert(index)
-        var outcome = Closed.done
-        while let next = plan.openMovies.first, closedAhead.contains(next) {
-            closedAhead.remove(next)
-            switch commitClosed(next, events: events) {
-            case .done: break
-            case let other: outcome = other
-            }
-        }
-        return outcome
-    }
-
-    /// Movies splitmuxsink has finalised while an earlier one is still being finalised.
-    private var closedAhead: Set<Int> = []
-
-    /// Commits movie `index`, which splitmuxsink has finalised.
-    private func commitClosed(_ index: Int, events: @Sendable (RecordingEvent) -> Void) -> Closed {
+    /// Commits movie `index`, which splitmuxsink has finalised; returns the problem to
+    /// warn about, if any (the movie was lost: the run goes on and exits 73).
+    private func commitClosed(_ index: Int, events: @Sendable (RecordingEvent) -> Void) -> String? {
         guard let summary = gate.segment(index - firstMovie), summary.frames > 0 else {
             plan.discard(index)
-            return .done
+            return nil
         }
         do {
             let (file, note) = try plan.commitFinalised(index, frames: summary.frames, seconds: summary.seconds)
@@ -696,28 +668,12 @@ final class RecordingSession {
             if config.segments != nil { events(.segment(file)) }
             // The run goes on; the file stays where the note says, and the run exits 73.
             if let note { events(.warning(note)) }
+            return nil
         } catch {
             // Lost (its file removed or replaced under it): said now, and the run exits 73.
             lostMovies.append(plan.finalPath(ofMovie: index) ?? plan.currentPath)
-            return .problem(error.message)
+            return error.message
         }
-        return applyRetention(events: events) ? .diskLow : .done
-    }
-
-    /// After EOS with segments: the movies still being finalised on their own threads
-    /// report on the bus; waits for them (within the finalise deadline) so that none is
-    /// renamed before it is whole. Returns the ones that never finished.
-    private func awaitFinalisedMovies(events: @Sendable (RecordingEvent) -> Void) -> [Int] {
-        guard config.segments != nil, let muxer else { return [] }
-        let deadline = ContinuousClock.now + RecordingMachine.finaliseTimeout
-        while !plan.openMovies.isEmpty, ContinuousClock.now < deadline {
-            guard let message = bus.pop(timeoutNanoseconds: 100_000_000) else { continue }
-            if case .element(let source, "splitmuxsink-fragment-closed", let fields) = message, source.is(muxer),
-               let location = fields.string("location") {
-                if case .problem(let text) = movieClosed(at: location, events: events) { events(.warning(text)) }
-            }
-        }
-        return plan.openMovies
     }
 
     /// Movies this session committed, in order.
@@ -744,13 +700,12 @@ final class RecordingSession {
         return stillShort
     }
 
-    /// The file is finalised (EOS reached the sink): commits what is not yet. `requested`
+    /// The file is finalised (EOS reached the sink, and with segments the machine saw the
+    /// last movies closed, or gave up on `unfinished`): commits what is not yet. `requested`
     /// is the stop that was asked for, nil when the source ended by itself.
-    private func finish(requested: StopReason?, message: String?, events: @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
+    private func finish(requested: StopReason?, message: String?, unfinished: [Int],
+                        events: @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
         let reason = requested ?? .signal
-        // With segments, the last movies may still be finalising on their own threads:
-        // wait for them before the pipeline stops (stopping it would cut them short).
-        let unfinished = gate.frames > 0 ? awaitFinalisedMovies(events: events) : []
         let stillFiles = stopPipeline()
         guard gate.frames > 0 else {
             plan.discardOpen()
