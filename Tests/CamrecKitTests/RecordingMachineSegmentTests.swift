@@ -94,9 +94,8 @@ import Testing
     }
 
     @Test func aCanvasThatLostACameraEndsAsCameraLostAfterItsMovies() {
-        var machine = RecordingMachine(start: start)
-        _ = machine.handle(.tick(at(0.1)))
-        _ = machine.handle(.canvasCameraLost(camera: "camera 2 (/dev/video1)", message: "gone"))
+        var machine = RecordingMachine(start: start, canvas: .init(cameras: 2, allOrNothing: false))
+        _ = machine.handle(RecordingMachineTests.gone(1))
         _ = machine.handle(.stopRequested(.signal, count: 1, at(1)))
         _ = machine.handle(.endOfStream(finalising: [0], at: at(1.1)))
         #expect(machine.handle(.movieClosed(0, open: [0]))

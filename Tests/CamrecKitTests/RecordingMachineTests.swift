@@ -68,7 +68,8 @@ import Testing
     @Test func cameraLostFinalisesWithoutASecondEOS() {
         var machine = RecordingMachine(start: start)
         let actions = machine.handle(.cameraFailed(Self.cameraGone, framesRecorded: 90, at(3)))
-        #expect(actions == [.report(.warning("camera lost (Could not read from resource.): finalising the recording so far")),
+        #expect(actions == [.endSoundAtLastFrame,
+                            .report(.warning("camera lost (Could not read from resource.): finalising the recording so far")),
                             .report(.stopping(.cameraLost))])
         #expect(!actions.contains(.sendEndOfStream), "the source sends EOS itself")
         // Follow-up errors of the same loss are ignored.
@@ -76,31 +77,40 @@ import Testing
         #expect(machine.handle(.endOfStream()) == [.finish(requested: .cameraLost, message: "camera lost: Could not read from resource.")])
     }
 
+    static let three = RecordingMachine.Canvas(cameras: 3, allOrNothing: false)
+
+    static func gone(_ index: Int) -> RecordingMachine.Event {
+        .canvasCameraFailed(index: index, camera: "camera \(index + 1) (/dev/video\(index))",
+                            ElementFailure(source: "camera\(index + 1)", domain: "gst-resource-error-quark", code: 9, message: "gone", debug: ""),
+                            framesRecorded: 30, .now)
+    }
+
     @Test func aCanvasGoesOnWithoutALostCameraAndEndsAsCameraLost() {
-        var machine = RecordingMachine(start: start)
-        #expect(machine.handle(.canvasCameraLost(camera: "camera 2 (/dev/video1)", message: "gone")) == [
+        var machine = RecordingMachine(start: start, canvas: Self.three)
+        #expect(machine.handle(Self.gone(1)) == [.markCellLost(1),
             .report(.warning("camera 2 (/dev/video1) lost (gone): its cell is black from here; the movie goes on with the other cameras"))])
+        #expect(machine.handle(Self.gone(1)) == [])   // its follow-up errors say nothing new
         #expect(machine.state == .recording)
         // The limit ends the movie as usual, and the run says a camera was lost.
         #expect(machine.handle(.limitReached(at(3))) == [.report(.stopping(.maxDuration)), .sendEndOfStream])
-        #expect(machine.handle(.canvasCameraLost(camera: "camera 3 (/dev/video2)", message: "gone")) == [])   // stopping: nothing more to say
+        #expect(machine.handle(Self.gone(2)) == [])   // stopping: nothing more to say
         #expect(machine.handle(.endOfStream()) == [.finish(requested: .cameraLost, message: "camera lost: camera 2 (/dev/video1): gone")])
     }
 
     @Test func aCanvasCameraThatComesBackEndsTheRunAsUsual() {
-        var machine = RecordingMachine(start: start)
-        _ = machine.handle(.canvasCameraLost(camera: "camera 2 (/dev/video1)", message: "gone"))
+        var machine = RecordingMachine(start: start, canvas: Self.three)
+        _ = machine.handle(Self.gone(1))
         // Only a camera that was lost can come back.
-        #expect(machine.handle(.canvasCameraBack(camera: "camera 1 (/dev/video0)", device: "/dev/video0", gap: 1)) == [])
-        #expect(machine.handle(.canvasCameraBack(camera: "camera 2 (/dev/video1)", device: "/dev/video4", gap: 0.5))
+        #expect(machine.handle(.canvasCameraBack(index: 0, device: "/dev/video0", gap: 1)) == [])
+        #expect(machine.handle(.canvasCameraBack(index: 1, device: "/dev/video4", gap: 0.5))
                 == [.report(.cameraBack(device: "/dev/video4", gap: 0.5))])
         _ = machine.handle(.limitReached(at(3)))
         #expect(machine.handle(.endOfStream()) == [.finish(requested: .maxDuration, message: nil)])
     }
 
     @Test func aCanvasThatLostACameraStillAbortsOnThreeSignals() {
-        var machine = RecordingMachine(start: start)
-        _ = machine.handle(.canvasCameraLost(camera: "camera 2 (/dev/video1)", message: "gone"))
+        var machine = RecordingMachine(start: start, canvas: Self.three)
+        _ = machine.handle(Self.gone(1))
         #expect(machine.handle(.stopRequested(.signal, count: 3, at(1))) == [.keepUnfinalised(.aborted, cause: "aborted")])
     }
 
@@ -165,5 +175,61 @@ import Testing
         let corrupt = machine.handle(.firstCorruptFrame)
         #expect(corrupt.count == 1)
         #expect(machine.state == .recording)
+    }
+}
+
+/// Issue 31 item 3: the canvas's all-or-nothing and last-camera rules and the loss of the
+/// sound are the machine's decisions (they were the session's).
+@Suite struct RecordingMachineLossTests {
+    let start = ContinuousClock.now
+
+    @Test func theLastCameraOfACanvasEndsTheMovie() {
+        var machine = RecordingMachine(start: start, canvas: .init(cameras: 2, allOrNothing: false))
+        #expect(machine.handle(RecordingMachineTests.gone(0)).first == .markCellLost(0))
+        let last = machine.handle(RecordingMachineTests.gone(1))
+        #expect(last == [.report(.warning("camera lost (camera 2 (/dev/video1): gone): finalising the recording so far")),
+                         .report(.stopping(.cameraLost)), .sendEndOfStream])
+        #expect(machine.handle(.endOfStream())
+                == [.finish(requested: .cameraLost, message: "camera lost: camera 2 (/dev/video1): gone; camera lost: camera 1 (/dev/video0): gone")])
+    }
+
+    @Test func allOrNothingEndsTheMovieAtTheFirstLoss() {
+        var machine = RecordingMachine(start: start, canvas: .init(cameras: 3, allOrNothing: true))
+        #expect(machine.handle(RecordingMachineTests.gone(2)).last == .sendEndOfStream)
+        #expect(machine.handle(RecordingMachineTests.gone(0)) == [])   // already ending
+    }
+
+    @Test func aCanvasCameraFailingBeforeTheFirstFrameFailsTheRun() {
+        var machine = RecordingMachine(start: start, canvas: .init(cameras: 3, allOrNothing: false))
+        let failure = ElementFailure(source: "camera2", domain: "gst-resource-error-quark", code: 3, message: "busy", debug: "")
+        let actions = machine.handle(.canvasCameraFailed(index: 1, camera: "camera 2 (/dev/video1)", failure, framesRecorded: 0, .now))
+        var named = failure
+        named.message = "camera 2 (/dev/video1): busy"
+        #expect(actions == [.fail(.element(named))])
+        #expect(machine.isDone)
+    }
+
+    @Test func theSoundLostMidRunEndsItsBranchOnce() {
+        var machine = RecordingMachine(start: start)
+        let failure = ElementFailure(source: "audiosrc", domain: "gst-resource-error-quark", code: 9, message: "gone", debug: "")
+        #expect(machine.handle(.soundFailed(failure, framesRecorded: 40))
+                == [.endSound, .report(.warning("the sound source stopped (gone): the movie goes on without sound from here"))])
+        #expect(machine.handle(.soundFailed(failure, framesRecorded: 41)) == [])   // its branch's follow-up error
+        #expect(machine.handle(.noSound) == [])
+        #expect(machine.state == .recording)
+    }
+
+    @Test func theSoundLostBeforeTheFirstFrameFailsTheRun() {
+        var machine = RecordingMachine(start: start)
+        let failure = ElementFailure(source: "audiosrc", domain: "gst-resource-error-quark", code: 3, message: "busy", debug: "")
+        #expect(machine.handle(.soundFailed(failure, framesRecorded: 0)) == [.fail(.element(failure))])
+    }
+
+    @Test func silenceFromTheSoundSourceRecordsWithoutSound() {
+        var machine = RecordingMachine(start: start)
+        let actions = machine.handle(.noSound)
+        #expect(actions.first == .endSound)
+        #expect(actions.count == 2)
+        #expect(machine.handle(.noSound) == [])
     }
 }

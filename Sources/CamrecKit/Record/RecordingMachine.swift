@@ -65,12 +65,16 @@ struct RecordingMachine {
         case movieClosed(Int, open: [Int])
         /// The camera failed (an error from the source), after `framesRecorded` frames.
         case cameraFailed(ElementFailure, framesRecorded: Int, ContinuousClock.Instant)
-        /// One camera of a canvas (`--layout`) was lost after the movie began while others
-        /// still deliver: its cell goes black and the movie goes on; the run ends as
-        /// `cameraLost`. `camera` names it ("camera 2 (/dev/video1)"), `message` is the error's.
-        case canvasCameraLost(camera: String, message: String)
-        /// That camera (`--reconnect`) is back in its cell, at `device`, after `gap` seconds.
-        case canvasCameraBack(camera: String, device: String, gap: Double)
+        /// Camera `index` (0-based) of a canvas (`--layout`) failed, after `framesRecorded`
+        /// frames of the movie. `camera` names it ("camera 2 (/dev/video1)").
+        case canvasCameraFailed(index: Int, camera: String, ElementFailure, framesRecorded: Int, ContinuousClock.Instant)
+        /// Lost camera `index` of a canvas (`--reconnect`) is back in its cell, at `device`,
+        /// after `gap` seconds.
+        case canvasCameraBack(index: Int, device: String, gap: Double)
+        /// The sound source failed, after `framesRecorded` frames of the movie.
+        case soundFailed(ElementFailure, framesRecorded: Int)
+        /// The sound source delivered nothing within `AudioGate.soundStartTimeout`.
+        case noSound
         /// A write failed for lack of space.
         case diskFull
         /// Free space stays below `--min-free` with nothing left to delete: finalise and stop.
@@ -86,8 +90,16 @@ struct RecordingMachine {
     }
 
     enum Action: Equatable {
-        /// Send EOS into the pipeline so that the muxer finalises.
+        /// Send EOS into the pipeline so that the muxer finalises (the sound ends with the
+        /// picture's last frame first).
         case sendEndOfStream
+        /// The camera ended its branch itself: end the sound where its last frame ends.
+        case endSoundAtLastFrame
+        /// End the sound branch now: the movie goes on without sound.
+        case endSound
+        /// Camera `index` of a canvas is lost: its cell stays black (and, with `--reconnect`,
+        /// it is waited for).
+        case markCellLost(Int)
         /// Tell the caller.
         case report(Report)
         /// Report progress now (the session knows the counts).
@@ -115,7 +127,14 @@ struct RecordingMachine {
         case cameraBack(device: String, gap: Double)
     }
 
+    /// A canvas (`--layout`): how many cameras it has, and whether the loss of any ends the movie.
+    struct Canvas: Equatable {
+        var cameras: Int
+        var allOrNothing: Bool
+    }
+
     private(set) var state: State = .recording
+    private let canvas: Canvas?
     private var lastProgress: ContinuousClock.Instant
     private var lostMessage: String?
     /// The stop requests acted on so far (each wake may repeat a count already seen).
@@ -123,12 +142,15 @@ struct RecordingMachine {
     /// When the run gives up waiting for a usable frame; nil once one came.
     private var startDeadline: ContinuousClock.Instant?
     /// The canvas cameras lost while the movie went on (and not back), with their errors.
-    private var canvasLost: [(camera: String, message: String)] = []
+    private var canvasLost: [(index: Int, camera: String, message: String)] = []
+    /// Whether the sound branch was ended (lost, silent, or with the camera).
+    private var soundEnded = false
     /// Movies the muxer closed while an older one is still being finalised: committed once
     /// the older ones are (files finish on threads of their own, out of order).
     private var closedAhead: Set<Int> = []
 
-    init(start: ContinuousClock.Instant) {
+    init(start: ContinuousClock.Instant, canvas: Canvas? = nil) {
+        self.canvas = canvas
         lastProgress = start
         startDeadline = start + Self.startTimeout
     }
@@ -215,18 +237,53 @@ struct RecordingMachine {
             // EOS from us would make the muxer finalise twice): no EOS action here. The
             // deadline covers the case where that EOS never comes.
             lostMessage = "camera lost: \(message)"
-            return [.report(.warning("camera lost (\(message)): finalising the recording so far"))]
+            soundEnded = true
+            return [.endSoundAtLastFrame, .report(.warning("camera lost (\(message)): finalising the recording so far"))]
                 + beginStop(.cameraLost, at: now)
 
-        case .canvasCameraLost(let camera, let message):
-            guard state == .recording else { return [] }
-            canvasLost.append((camera, message))
-            return [.report(.warning("\(camera) lost (\(message)): its cell is black from here; the movie goes on with the other cameras"))]
+        case .canvasCameraFailed(let index, let camera, let failure, let frames, let now):
+            // Follow-up errors of a camera already lost say nothing new; once the movie is
+            // ending, a camera's error changes nothing (its source ends its branch itself).
+            guard state == .recording, !canvasLost.contains(where: { $0.index == index }) else { return [] }
+            // Lost once the movie began: its cell goes black and the others go on, unless
+            // --all-or-nothing or it was the last one.
+            if frames > 0, let canvas, !canvas.allOrNothing, canvasLost.count + 1 < canvas.cameras {
+                canvasLost.append((index, camera, failure.message))
+                return [.markCellLost(index),
+                        .report(.warning("\(camera) lost (\(failure.message)): its cell is black from here; the movie goes on with the other cameras"))]
+            }
+            // Otherwise the movie ends there, finalised, as for one camera; the others are sent EOS.
+            var named = failure
+            named.message = camera + ": " + failure.message
+            guard frames > 0 else {
+                state = .done
+                return [.fail(.element(named))]
+            }
+            lostMessage = "camera lost: \(named.message)"
+            return [.report(.warning("camera lost (\(named.message)): finalising the recording so far"))]
+                + beginStop(.cameraLost, at: now) + [.sendEndOfStream]
 
-        case .canvasCameraBack(let camera, let device, let gap):
-            guard state == .recording, canvasLost.contains(where: { $0.camera == camera }) else { return [] }
-            canvasLost.removeAll { $0.camera == camera }
+        case .canvasCameraBack(let index, let device, let gap):
+            guard state == .recording, canvasLost.contains(where: { $0.index == index }) else { return [] }
+            canvasLost.removeAll { $0.index == index }
             return [.report(.cameraBack(device: device, gap: gap))]
+
+        case .soundFailed(let failure, let frames):
+            // Before the first frame the run fails (nothing was recorded). Later, the movie
+            // goes on with the sound it has, the rest without sound; the branch's own
+            // follow-up failure ("Internal data stream error") says nothing new.
+            guard frames > 0 else {
+                state = .done
+                return [.fail(.element(failure))]
+            }
+            guard !soundEnded else { return [] }
+            soundEnded = true
+            return [.endSound, .report(.warning("the sound source stopped (\(failure.message)): the movie goes on without sound from here"))]
+
+        case .noSound:
+            guard !soundEnded else { return [] }
+            soundEnded = true
+            return [.endSound, .report(.warning("the sound source delivered nothing within \(AudioGate.soundStartTimeout.components.seconds) s: recording without sound (camrec devices lists sound sources)"))]
 
         case .diskLow(let now):
             guard state == .recording else { return [] }

@@ -23,15 +23,13 @@ final class RecordingSession {
     private let frameGuardToken: ProbeToken?
     /// `--layout`: each camera's branch offers its frames to the start barrier.
     private let compositionTokens: [ProbeToken]
-    /// `--layout`: the cameras' sources ("camera1", …); a lost one leaves its cell black
-    /// (`lostCells`) while others deliver, or ends the movie.
+    /// `--layout`: the cameras' sources ("camera1", …): their errors are the machine's
+    /// `canvasCameraFailed` (a black cell, or the movie's end).
     private var composedCameras: [Element]
     /// `--layout` with `--reconnect`: waits for lost cameras and rebuilds their cells.
     private let cellReconnection: CellReconnection?
     /// `--layout`: each camera's still taker (beside the composed one's), made by `run`.
     private var cameraStillTakers: [StillTaker] = []
-    /// `--layout`: the cameras (0-based) lost while the movie went on without them.
-    private var lostCells: Set<Int> = []
     /// Has v4l2src queue `CameraQueueDepth` buffers with the camera instead of 4.
     private let cameraQueue: CameraQueueDepth.Probes?
     /// The same for each camera of a canvas (`--layout`).
@@ -389,11 +387,9 @@ final class RecordingSession {
             switch outcome {
             case .back(let index, let device, let gap, let source, let stillSink, let pad):
                 composedCameras[index] = source
-                lostCells.remove(index)
                 if cameraStillTakers.indices.contains(index) { cameraStillTakers[index].replaceSink(stillSink) }
                 cameraStills?.selections.replacePad(index, with: pad)
-                let name = "camera \(index + 1) (\(config.composition?.cameras[index].path ?? "?"))"
-                return .canvasCameraBack(camera: name, device: device, gap: gap)
+                return .canvasCameraBack(index: index, device: device, gap: gap)
             case .gone(_, let message):
                 return .warning(message)
             }
@@ -499,7 +495,9 @@ final class RecordingSession {
     /// not, so that a busy bus cannot hold off the finalise deadline), and carries out
     /// its actions.
     private func loop(events: @escaping @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
-        machine = RecordingMachine(start: .now)
+        machine = RecordingMachine(start: .now, canvas: config.composition.map {
+            RecordingMachine.Canvas(cameras: $0.cameras.count, allOrNothing: $0.allOrNothing)
+        })
         var sawUsableFrame = false
         var lastFrames = 0
         var freeMemory = FreeMemory()
@@ -523,6 +521,15 @@ final class RecordingSession {
                 case .sendEndOfStream:
                     endSoundWithPicture()
                     pipeline.send(.endOfStream())
+                case .endSoundAtLastFrame:
+                    if let sound {
+                        gate.close()
+                        if let end = gate.videoEnd { sound.gate.close(at: end) } else { sound.end() }
+                    }
+                case .endSound:
+                    sound?.end()
+                case .markCellLost(let index):
+                    cellReconnection?.lost(index)
                 case .report(.stopping(let reason)):
                     events(.stopping(reason))
                 case .report(.warning(let text)):
@@ -596,55 +603,22 @@ final class RecordingSession {
             let (reason, count) = control.pendingStop
             return .stopRequested(reason ?? .signal, count: count, now)
         case .application(_, RecordingControl.Wake.noSound):
-            sound?.end()
-            return .warning("the sound source delivered nothing within \(AudioGate.soundStartTimeout.components.seconds) s: recording without sound (camrec devices lists sound sources)")
+            return .noSound
         case .application(_, RecordingControl.Wake.corruptFrame):
             return .firstCorruptFrame
         case .application(_, RecordingControl.Wake.splitFailed):
             return .failed(.signal(object: muxer?.name ?? "mux", name: "split-at-running-time"))
         case .error(let failure):
             if let camera, failure.source.is(camera) {
-                // The camera ends its branch itself; the sound ends where its last frame does.
-                if let sound {
-                    gate.close()
-                    if let end = gate.videoEnd { sound.gate.close(at: end) } else { sound.end() }
-                }
                 return .cameraFailed(failure, framesRecorded: gate.frames, now)
             }
             if let index = composedCameras.firstIndex(where: { failure.source.is($0) }) {
-                // The message names the camera: "camera 2 (/dev/video2): Could not read …".
+                // The messages name the camera: "camera 2 (/dev/video2): Could not read …".
                 let name = "camera \(index + 1) (\(config.composition?.cameras[index].path ?? "?"))"
-                var named = failure
-                named.message = name + ": " + failure.message
-                // Follow-up errors of a camera already lost (its flow error) say nothing new.
-                if lostCells.contains(index) { return nil }
-                // A camera of a canvas, lost once the movie began: its branch ends (its
-                // source sends EOS, and the compositor leaves its cell black) and the
-                // others go on, unless --all-or-nothing or it was the last one.
-                if gate.frames > 0, config.composition?.allOrNothing == false,
-                   lostCells.count + 1 < composedCameras.count {
-                    lostCells.insert(index)
-                    // --reconnect: waited for, to come back into its cell.
-                    cellReconnection?.lost(index)
-                    return .canvasCameraLost(camera: name, message: failure.message)
-                }
-                // Otherwise the movie ends there, finalised, as for one camera (the
-                // others are sent EOS).
-                if let sound {
-                    gate.close()
-                    if let end = gate.videoEnd { sound.gate.close(at: end) } else { sound.end() }
-                }
-                if gate.frames > 0 { pipeline.send(.endOfStream()) }
-                return .cameraFailed(named, framesRecorded: gate.frames, now)
+                return .canvasCameraFailed(index: index, camera: name, failure, framesRecorded: gate.frames, now)
             }
             if let sound, failure.source.is(sound.source) {
-                // Before the first frame: the run fails (nothing was recorded). Later, the
-                // movie goes on with the sound it has, the rest without sound.
-                if gate.frames == 0 { return .failed(.element(failure)) }
-                // Its branch then fails too ("Internal data stream error"): one warning.
-                if sound.hasEnded { return nil }
-                sound.end()
-                return .warning("the sound source stopped (\(failure.message)): the movie goes on without sound from here")
+                return .soundFailed(failure, framesRecorded: gate.frames)
             }
             if failure.isResourceError(.noSpaceLeft) { return .diskFull }
             return .failed(.element(failure))
