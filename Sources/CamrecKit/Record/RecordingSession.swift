@@ -87,36 +87,19 @@ final class RecordingSession {
         stopper = PipelineStopper(pipeline)
         guard let bus = pipeline.bus else { throw CamrecError(.failure, "the pipeline has no bus") }
         self.bus = bus
-        camera = try? pipeline.element(named: "src")
-        let parsed = pipeline
-        composedCameras = (config.composition?.cameras.indices ?? 0..<0).compactMap { try? parsed.element(named: "camera\($0 + 1)") }
+        let elements = try RecordingElements(in: pipeline, config: config, preview: window != nil, serve: server != nil)
+        camera = elements.camera
+        composedCameras = elements.canvasCameras
         firstMovie = plan.movieCount - 1
-        if config.segments != nil {
-            do {
-                let muxer = try pipeline.element(named: "mux")
-                locationToken = try muxer.onFormatLocationFull { [plan] _, _ in
-                    plan.nextLocation()
-                }
-                self.muxer = muxer
-            } catch {
-                throw CamrecError(.usage, "the pipeline template needs {output} (a splitmuxsink named 'mux' for --segment) (\(error))")
-            }
-        } else {
-            muxer = nil
-            locationToken = nil
+        muxer = elements.muxer
+        do {
+            locationToken = try elements.muxer?.onFormatLocationFull { [plan] _, _ in plan.nextLocation() }
+        } catch {
+            throw CamrecError(.failure, "could not name the segments' files (\(error))")
         }
         // Where a segment starts, the encoder makes that frame a keyframe and splitmuxsink
         // starts the new file with it: the cut is exact, and each file starts at 0.
-        // Passthrough has no encoder: a segment starts at the camera's next keyframe.
-        let encoderPad: Pad?
-        do {
-            encoderPad = config.encoder.isPassthrough ? nil : try pipeline.element(named: "encoder").staticPad("src")
-        } catch {
-            if config.segments != nil {
-                throw CamrecError(.usage, "the pipeline template needs its encoder named 'encoder' for --segment (\(error))")
-            }
-            encoderPad = nil
-        }
+        let encoderPad = elements.encoderOutput
         let gate = FrameGate(limit: config.maxDuration, rate: config.rate, segment: config.segments?.length,
                              stillEvery: config.stills.every, settle: config.settle,
                              measuresKeyframes: config.encoder.isPassthrough)
@@ -131,16 +114,12 @@ final class RecordingSession {
         } catch {
             throw CamrecError(.usage, "the composing template needs each camera's v4l2src named camera1, camera2, … (\(error))")
         }
-        if let composition = config.composition, composition.cameraStillNaming.count == composition.cameras.count {
+        if let composition = config.composition, !elements.cameraStills.isEmpty {
             do {
-                var sinks: [AppSink] = []
-                for index in composition.cameras.indices {
-                    sinks.append(try AppSink(parsed.element(named: Composition.stillSinkName(index))))
-                }
-                let (selections, token) = try composition.watchSelections(in: parsed)
-                cameraStills = (sinks, selections, token)
+                let (selections, token) = try composition.watchSelections(in: pipeline)
+                cameraStills = (elements.cameraStills, selections, token)
             } catch {
-                throw CamrecError(.usage, "the composing template needs appsinks still1, still2, … and a compositor named canvas for each camera's stills (\(error))")
+                throw CamrecError(.usage, "the composing template needs a compositor named canvas for each camera's stills (\(error))")
             }
         } else {
             cameraStills = nil
@@ -168,41 +147,11 @@ final class RecordingSession {
             cameraQueue = try? CameraQueueDepth.install(for: config.source, in: pipeline)
             cellQueues = []
         }
-        if config.clips != nil {
-            do {
-                clipSink = try AppSink(pipeline.element(named: "clipfeed"))
-                clipSoundSink = config.audio == nil ? nil : try AppSink(pipeline.element(named: "clipsound"))
-            } catch {
-                throw CamrecError(.usage, "the pipeline template needs {encode} (and {audio} with --audio) for event clips (--pre-roll, --post-roll) (\(error))")
-            }
-        } else {
-            clipSink = nil
-            clipSoundSink = nil
-        }
-        do {
-            stillSink = try AppSink(pipeline.element(named: "stills"))
-        } catch {
-            throw CamrecError(.usage, "the pipeline template needs an appsink named 'stills' (\(error))")
-        }
-        if let window, config.preview != nil {
-            do {
-                preview = (window, try AppSink(pipeline.element(named: PreviewSettings.sinkName)))
-            } catch {
-                throw CamrecError(.usage, "the pipeline template needs {preview} for --preview (\(error))")
-            }
-        } else {
-            preview = nil
-        }
-        if let server, config.serve != nil {
-            do {
-                served = (server, try AppSink(pipeline.element(named: "serve")),
-                          config.audio == nil ? nil : try AppSink(pipeline.element(named: "servesound")))
-            } catch {
-                throw CamrecError(.usage, "the pipeline template needs {encode} (and {audio} with --audio) for --serve (\(error))")
-            }
-        } else {
-            served = nil
-        }
+        clipSink = elements.clipFeed
+        clipSoundSink = elements.clipSound
+        stillSink = elements.stills
+        preview = if let window, let sink = elements.preview { (window, sink) } else { nil }
+        served = if let server, let sink = elements.serve { (server, sink, elements.serveSound) } else { nil }
         do {
             var decimator: RateDecimator?
             if case .camera(_, let format) = config.source, format.rate != config.rate {
