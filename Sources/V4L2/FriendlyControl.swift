@@ -62,7 +62,7 @@ public enum FriendlyControl: String, Sendable, CaseIterable, Equatable {
         }
     }
 
-    /// What the name takes and what it maps to, for `--help` and the README.
+    /// What the name takes and what it maps to, for `--help` and docs/camera-controls.md.
     public var summary: String {
         switch self {
         case .brightness, .contrast, .saturation, .sharpness: "a number in the camera's range (\(rawValue))"

@@ -112,7 +112,7 @@ import Testing
         #expect(abs(pts - Double(frame) / 30) < 0.002, "frame \(frame) at \(pts) s")
         #expect((file.latencyMs ?? -1) >= 0)
         switch format {
-        case .jpeg: #expect(try Self.probe(file.path) == "mjpeg,160,120,yuvj420p")  // full range, as the README says
+        case .jpeg: #expect(try Self.probe(file.path) == "mjpeg,160,120,yuvj420p")  // full range, as docs/stills.md says
         case .png: #expect(try Self.probe(file.path).hasPrefix("png,160,120,"))
         }
         let finished = taker.finish()

@@ -43,7 +43,7 @@ import Testing
     }
 
     /// A terminal that is closed while recording in the foreground (`tmux kill-pane`)
-    /// hangs up: SIGHUP, then EIO on every write to it. The README promises that SIGHUP
+    /// hangs up: SIGHUP, then EIO on every write to it. docs/recording.md promises that SIGHUP
     /// finalises the file; it must also when nobody can see camrec's output any more.
     @Test func closedTerminalFinalisesTheMovie() throws {
         let folder = try TemporaryFolder()

@@ -16,7 +16,7 @@ import Testing
     }
 
     /// The limit keeps the frames that start within it, to the nearest whole frame, as
-    /// the README says: 0.034 s at 30 fps is 1 frame (0.033 s), 0.05 s is 2.
+    /// docs/recording.md says: 0.034 s at 30 fps is 1 frame (0.033 s), 0.05 s is 2.
     @Test(arguments: [("0.034", 1), ("0.05", 2), ("0.5", 15)])
     func shortLimitsFollowTheDocumentedRule(limit: String, frames: Int) throws {
         let folder = try TemporaryFolder()

@@ -181,7 +181,7 @@ def section(ctx: Context) -> SectionResult:
         "and `transpose=cclock_flip` + `drawtext` + `overlay` of the PNG (a looped second input) for all of them "
         "at once. Each chain starts with `format=yuv420p` so that ffmpeg filters the same 4:2:0 frames it encodes "
         "(its cheapest order; camrec also converts to I420 first). ffmpeg's `localtime` is the time the frame is "
-        "drawn, camrec's the time the camera took it (see README): the same rendering work. The camera's "
+        "drawn, camrec's the time the camera took it (see docs/camera-controls.md): the same rendering work. The camera's "
         "cost is in both tools' figures alike (section 1 gives it).",
         "\"added\" is the variant's median CPU s per recorded s minus the same tool's plain median, i.e. what "
         "the option costs that tool; ratios are camrec / ffmpeg per run (side by side), median (min–max). "
