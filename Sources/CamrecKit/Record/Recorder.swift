@@ -116,11 +116,9 @@ public final class Recorder: Sendable {
         }
         var sessionConfig = config
         var run = RunTotals()
-        // Pipelines after a reconnect that failed before their first frame, in a row: a
-        // camera that comes back flaky is waited for again, a few times.
-        var failedRestarts = 0
+        var machine = RunMachine(reconnects: identity != nil)
         while true {
-            let lost: String
+            var actions: [RunMachine.Action]
             do {
                 let session = try RecordingSession(config: sessionConfig, pipeline: RecordPipeline(config: sessionConfig, template: template),
                                                    control: control, plan: plan, clipsBefore: run.lastClip, preview: preview,
@@ -128,61 +126,50 @@ public final class Recorder: Sendable {
                 let result = try session.run(announce: run.sessions == 0, events: events)
                 run.add(result, frames: session.recordedFrames)
                 if run.gridOrigin == nil { run.gridOrigin = session.firstFrameClockTime }
-                failedRestarts = 0
-                guard result.reason == .cameraLost, config.reconnect != nil, identity != nil,
-                      control.pendingStop.count == 0 else {
-                    return run.result(ending: result.reason, message: result.message)
-                }
-                lost = result.message ?? "camera lost"
+                actions = machine.handle(.pipelineEnded(result.reason, message: result.message, stopAsked: control.pendingStop.count > 0))
             } catch {
                 plan.discardOpen()
-                guard run.sessions > 0 else { throw error }
-                failedRestarts += 1
-                guard identity != nil, failedRestarts < 5, control.pendingStop.count == 0 else {
-                    return run.result(ending: .error, message: error.message)
+                actions = machine.handle(.pipelineFailed(error, stopAsked: control.pendingStop.count > 0))
+            }
+            // Carries out what the machine says until the next pipeline is to start.
+            var lostAt = ContinuousClock.now
+            var back: CaptureDevice?
+            nextPipeline: while !actions.isEmpty {
+                switch actions.removeFirst() {
+                case .fail(let error):
+                    throw error
+                case .end(let reason, let message):
+                    return run.result(ending: reason, message: message)
+                case .waitForCamera(let lost):
+                    guard let identity else { return run.result(ending: .cameraLost, message: lost) }
+                    lostAt = ContinuousClock.now
+                    events(.cameraLost(lost))
+                    switch waitForCamera(identity, timeout: config.reconnect?.timeout, status: run) {
+                    case .stopped(let reason):
+                        actions += machine.handle(.waitStopped(reason))
+                    case .timedOut:
+                        actions += machine.handle(.waitTimedOut(camera: "\(identity)", timeout: config.reconnect?.timeout))
+                    case .back(let device):
+                        back = device
+                        actions += machine.handle(.cameraBack(framesLeft: framesLeft(after: run)))
+                    }
+                case .startNext:
+                    guard let device = back else { return run.result(ending: .error, message: "no camera to go on with") }
+                    do {
+                        try plan.reserveNext()
+                    } catch {
+                        actions += machine.handle(.nextMovieRefused(error))
+                        continue
+                    }
+                    // Standby writes no movie: the claim only checked that the folder takes files.
+                    if config.standby { plan.discardOpen() }
+                    events(.cameraBack(device: device.path, gap: (ContinuousClock.now - lostAt) / .seconds(1)))
+                    // A camera plugged in again has its power-on controls: set camrec's again.
+                    for warning in config.cameraBack?(device.path) ?? [] { events(.warning(warning)) }
+                    sessionConfig = nextConfig(after: run, device: device)
+                    break nextPipeline
                 }
-                lost = "the camera failed as it came back: \(error.message)"
             }
-            guard let identity else { return run.result(ending: .cameraLost, message: lost) }
-            switch resume(identity, after: run, lost: lost, plan: plan, events: events) {
-            case .success(let next): sessionConfig = next
-            case .failure(let end): return run.result(ending: end.reason, message: end.message)
-            }
-        }
-    }
-
-    /// How a run ends instead of going on after a lost camera.
-    private struct RunEnd: Error {
-        var reason: StopReason
-        var message: String?
-    }
-
-    /// Reports the loss, waits for the camera with `identity`, and returns the
-    /// configuration of the next pipeline, or how the run ends.
-    private func resume(_ identity: DeviceIdentity, after run: RunTotals, lost: String, plan: OutputPlan,
-                        events: @Sendable (RecordingEvent) -> Void) -> Result<RecordConfig, RunEnd> {
-        let lostAt = ContinuousClock.now
-        events(.cameraLost(lost))
-        let timeout = config.reconnect?.timeout
-        switch waitForCamera(identity, timeout: timeout, status: run) {
-        case .stopped(let reason):
-            return .failure(RunEnd(reason: reason, message: "stopped while waiting for the camera to come back"))
-        case .timedOut:
-            let limit = timeout.map { " within \($0.description)" } ?? ""
-            return .failure(RunEnd(reason: .cameraLost, message: "the camera did not come back\(limit): \(identity)"))
-        case .back(let device):
-            guard let next = nextConfig(after: run, device: device) else { return .failure(RunEnd(reason: .maxDuration)) }
-            do {
-                try plan.reserveNext()
-            } catch {
-                return .failure(RunEnd(reason: .error, message: error.message))
-            }
-            // Standby writes no movie: the claim only checked that the folder takes files.
-            if config.standby { plan.discardOpen() }
-            events(.cameraBack(device: device.path, gap: (ContinuousClock.now - lostAt) / .seconds(1)))
-            // A camera plugged in again has its power-on controls: set camrec's again.
-            for warning in config.cameraBack?(device.path) ?? [] { events(.warning(warning)) }
-            return .success(next)
         }
     }
 
@@ -213,16 +200,18 @@ public final class Recorder: Sendable {
         }
     }
 
+    /// The frames of `--max-duration` left to record after `run` (the gap does not count:
+    /// the limit is on video); nil without a limit.
+    private func framesLeft(after run: RunTotals) -> Int? {
+        config.maxDuration.map { MaxDuration.frames(in: $0, at: config.rate) - run.frames }
+    }
+
     /// The configuration for the pipeline after a reconnect: the camera at its new node,
-    /// in the format chosen as before, and what is left of `--max-duration` (the gap does
-    /// not count: the limit is on video). Nil when nothing is left.
-    private func nextConfig(after run: RunTotals, device: CaptureDevice) -> RecordConfig? {
+    /// in the format chosen as before, and what is left of `--max-duration`.
+    private func nextConfig(after run: RunTotals, device: CaptureDevice) -> RecordConfig {
         var next = config
-        if let limit = config.maxDuration {
-            let limitFrames = MaxDuration.frames(in: limit, at: config.rate)
-            let left = limitFrames - run.frames
-            guard left > 0 else { return nil }
-            next.maxDuration = TimeSpec(nanoseconds: Int64((Double(left) / max(config.rate.framesPerSecond, 1) * 1e9).rounded()))
+        if let left = framesLeft(after: run) {
+            next.maxDuration = TimeSpec(nanoseconds: Int64((Double(max(left, 1)) / max(config.rate.framesPerSecond, 1) * 1e9).rounded()))
         }
         if case .camera(_, let format) = config.source {
             next.source = .camera(path: device.path, format: format)
