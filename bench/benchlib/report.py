@@ -146,8 +146,12 @@ def gap_line(text: str) -> str:
     text = " ".join(text.split())
     if len(text) <= limit:
         return text
-    first = re.match(r"(.+?[.:;])(?:\s|$)", text[len("**"):] if text.startswith("**") else text)
-    head = ("**" if text.startswith("**") else "") + first.group(1) if first else text
+    head, depth = text, 0
+    for index, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0 and char in ".;" and text[index + 1:index + 2] in (" ", "") and index > 2:
+            head = text[:index] + "."
+            break
     if len(head) > limit:
         head = head[:limit - 1].rsplit(" ", 1)[0].rstrip(",;:") + "…"
         if head.count("**") % 2:
