@@ -237,8 +237,8 @@ def render(runs: list[dict], output: Path, results_dir: Path) -> str:
         lines += [f"### {sec.title}", "", table(header, rows), ""]
 
     lines += ["## Runs", "",
-              "The runs whose figures are above, oldest first (every measured process at the nice level given; "
-              "the machine is shared: other people build and test on it).", ""]
+              "The runs whose figures are above, oldest first; their section notes say more (what else ran on "
+              "the machine: it is shared, other people build and test on it).", ""]
     rows = []
     for run in used:
         numbers = sorted(s["number"] for s in run["sections"] if any(
