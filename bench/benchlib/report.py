@@ -199,10 +199,12 @@ def render(runs: list[dict], output: Path, results_dir: Path) -> str:
         lines += ["> **Quick smoke run (`bench/run --quick`)**: a few short runs to check that the harness "
                   "works. These numbers are NOT measurements; see BENCHMARKS.md in the repository for those.", ""]
     used = sorted({id(r.run): r.run for s in sections for r in s.rows}.values(), key=lambda r: (r["started"], r["id"]))
+    folder = os.path.relpath(results_dir, bench.parent) if results_dir.is_relative_to(bench.parent) else "bench/results"
+    span = (f"{len(used)} runs, {shown_time(used[0]['started'])[:10]} to {shown_time(used[-1]['started'])[:10]}"
+            if len(used) > 1 else f"1 run, {shown_time(used[0]['started'])}" if used else "no runs")
     lines += ["camrec against `gst-launch-1.0` and `ffmpeg` doing the same work on the same emulated camera. "
               "Each row is the newest measurement of its figure, from the results files in "
-              f"[bench/results/]({os.path.relpath(results_dir, output.parent)}/) "
-              f"({len(used)} runs, {shown_time(used[0]['started'])[:10]} to {shown_time(used[-1]['started'])[:10]}); "
+              f"[{folder}/]({os.path.relpath(results_dir, output.parent)}/) ({span}); "
               "its last column says when it was measured and links to that run's notes on the section "
               "(method, tables, profiles). Figures are median (min–max) over the runs; ratios are camrec / peer, "
               "paired per run: compare ratios, not raw figures, between rows measured on different days. "

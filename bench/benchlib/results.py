@@ -91,11 +91,16 @@ def parse_cell(text: str, runs: int | None = None, unit: str = "") -> dict:
     return cell
 
 
+def _rounded(value):
+    """A measured float without its binary noise (6 significant digits)."""
+    return float(f"{value:.6g}") if isinstance(value, float) else value
+
+
 def cell_of(value, runs: int | None, unit: str) -> dict:
     """parse_cell for a live run's cell: a Figure keeps its own numbers and runs."""
     if isinstance(value, Figure) and value.median is not None:
-        return {"text": str(value), "median": value.median, "min": value.min, "max": value.max,
-                "runs": value.runs, "unit": value.unit.strip() or unit or None}
+        return {"text": str(value), "median": _rounded(value.median), "min": _rounded(value.min),
+                "max": _rounded(value.max), "runs": value.runs, "unit": value.unit.strip() or unit or None}
     return parse_cell(str(value), runs, unit)
 
 
