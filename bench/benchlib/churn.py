@@ -9,7 +9,7 @@ writes its resident memory before and after the cycles as JSON. A leak of one pi
 cycle (elements, pads, caps, bus) would add several megabytes over 500.
 
 Run alone (a few seconds, plus the test build when it is not up to date):
-    bench/run --only memory --memory-seconds 0 --output /tmp/bench.md
+    bench/run --only memory --memory-seconds 0
 """
 
 from __future__ import annotations

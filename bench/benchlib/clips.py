@@ -23,7 +23,7 @@ from .common import Child, RssSampler, load_average, log, median, ratio_text, ru
 from .footprint import KINDS, classify, kids
 from .media import probe_video, stamps
 from .recording import camrec_result
-from .section import Context, SectionResult, SummaryRow, table
+from .section import Context, SectionResult, SummaryRow, part_rows, table
 from .startup import read_probe
 from .tools import MJPEG_1080, YUYV_720, Mode
 
@@ -535,12 +535,12 @@ def section(ctx: Context) -> SectionResult:
     # BENCH_CLIPS_PARTS (e.g. "motion") runs only the named parts: preroll, clips, motion.
     parts = set((os.environ.get("BENCH_CLIPS_PARTS") or "preroll,clips,motion").split(","))
     if "preroll" in parts:
-        preroll_part(ctx, result)
+        part_rows(result, "preroll", lambda: preroll_part(ctx, result))
     if "clips" in parts:
-        clips_part(ctx, result)
+        part_rows(result, "clips", lambda: clips_part(ctx, result))
     if "motion" in parts:
         from . import clip_motion   # here: it uses this module's helpers
-        clip_motion.motion_part(ctx, result)
+        part_rows(result, "motion", lambda: clip_motion.motion_part(ctx, result))
     result.seconds = time.monotonic() - started
     result.body.append(f"The section took {result.seconds / 60:.1f} minutes.")
     return result

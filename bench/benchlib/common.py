@@ -13,6 +13,8 @@ import threading
 import time
 from pathlib import Path
 
+from .results import Figure
+
 
 def log(message: str) -> None:
     """Progress for the person running the suite (stderr, flushed)."""
@@ -192,14 +194,16 @@ def median(values):
 
 
 def spread(values, fmt: str = "{:.3f}", unit: str = "") -> str:
-    """'median (min–max)' of the values, or '—' when there are none."""
+    """'median (min–max)' of the values, or '—' when there are none (a Figure: the text with its
+    numbers, for the results file)."""
     values = [v for v in values if v is not None]
     if not values:
         return "—"
     m = statistics.median(values)
+    numbers = dict(median=m, low=min(values), high=max(values), runs=len(values), unit=unit.strip())
     if len(values) == 1 or fmt.format(min(values)) == fmt.format(max(values)):
-        return fmt.format(m) + unit + ("" if len(values) == 1 else " (every run)")
-    return f"{fmt.format(m)}{unit} ({fmt.format(min(values))}–{fmt.format(max(values))})"
+        return Figure(fmt.format(m) + unit + ("" if len(values) == 1 else " (every run)"), **numbers)
+    return Figure(f"{fmt.format(m)}{unit} ({fmt.format(min(values))}–{fmt.format(max(values))})", **numbers)
 
 
 def ratio_text(values) -> str:
@@ -208,9 +212,10 @@ def ratio_text(values) -> str:
     if not values:
         return "—"
     m = statistics.median(values)
+    numbers = dict(median=m, low=min(values), high=max(values), runs=len(values), unit="×")
     if len(values) == 1:
-        return f"{m:.2f}×"
-    return f"{m:.2f}× ({min(values):.2f}–{max(values):.2f})"
+        return Figure(f"{m:.2f}×", **numbers)
+    return Figure(f"{m:.2f}× ({min(values):.2f}–{max(values):.2f})", **numbers)
 
 
 def duration_text(seconds: float) -> str:

@@ -1,12 +1,25 @@
-"""Writes BENCHMARKS.md."""
+"""BENCHMARKS.md, made from the results files (bench/results/*.json), and each run's section notes.
+
+Run on its own it regenerates BENCHMARKS.md from bench/results/ (see bench/README.md):
+
+    bench/report                 # or: cd bench && python3 -m benchlib.report
+    bench/report --check         # exit 1 when BENCHMARKS.md is not what the results make
+
+The report is a function of the results files alone (no clock, no machine), so the same files
+always make the same bytes.
+"""
 
 from __future__ import annotations
 
+import argparse
+import os
+import re
 import shlex
+import sys
 from pathlib import Path
 
+from . import results
 from .section import Context, SectionResult, table
-from .tools import MJPEG_1080, YUYV_720
 
 
 def show(argv: list[str]) -> str:
@@ -36,6 +49,7 @@ def input_text(ctx: Context) -> str:
 
 
 def peers_text(ctx: Context) -> list[str]:
+    from .tools import MJPEG_1080, YUYV_720
     tb = ctx.toolbox
     out = Path("OUT.mp4")
     gst = show(tb.gst_record(YUYV_720, "/dev/video0", 1800, out))
@@ -43,7 +57,7 @@ def peers_text(ctx: Context) -> list[str]:
     ff = show(tb.ffmpeg_record(YUYV_720, "/dev/video0", 1800, out))
     cam = show(["camrec", *tb.camrec_record(YUYV_720, "/dev/video0", 60, out)[1:]])
     return [
-        "## How the peers are matched",
+        "## How the peers are matched (all sections)",
         "",
         "The same emulated camera (`libVirtualCamera.so`, `LD_PRELOAD`) runs inside each of the three "
         "processes, with the probe library (`bench/probe/frame_probe.c`) in front of it in all three, so "
@@ -77,66 +91,215 @@ def peers_text(ctx: Context) -> list[str]:
     ]
 
 
-def write(ctx: Context, path: Path, sections: list[SectionResult], elapsed: float, started_utc: str,
-          command: str) -> None:
-    s = ctx.settings
-    f = ctx.facts
+# ---- a run's section notes (bench/results/<run>/NN-key.md) --------------------------------
+
+def shown_time(stamp: str) -> str:
+    """'2026-11-29T23:03Z' → '2026-11-29 23:03'."""
+    return stamp.replace("T", " ").rstrip("Z")
+
+
+def run_line(run: dict) -> str:
+    """Who made a run, when and where, in one sentence."""
+    m = run.get("machine", {})
+    minutes = f", {run['minutes']:g} minutes" if run.get("minutes") is not None else ""
+    commit = run.get("commit") or "an unknown commit"
+    if run.get("commit_note"):
+        commit += f" ({run['commit_note']})"
+    return (f"`{run['command']}` on {shown_time(run['started'])} UTC{minutes}, {run.get('camrec') or 'camrec'} at "
+            f"{commit}; {m.get('cores', '?')} cores, {m.get('cpu', '?')}, {m.get('memory', '?')} RAM, Linux "
+            f"{m.get('kernel', '?')}; {load_text(run)}.")
+
+
+def load_text(run: dict) -> str:
+    if not run.get("load_before") and not run.get("load_after"):
+        return "load average not recorded"
+    return f"load average before {run.get('load_before') or '?'}, after {run.get('load_after') or '?'}"
+
+
+def section_notes(run: dict, sec: SectionResult, path: Path, summary: Path, extra: list[str] | None = None) -> str:
+    """A section's notes as one run wrote them to `path`: method, tables, profiles, the long text of
+    its gaps; `summary` is the report that links here."""
+    summary_link = os.path.relpath(summary, path.parent).replace(os.sep, "/")
+    lines = [f"# {sec.title}", "", f"From {run_line(run)} Figures: [{run['id']}.json](../{run['id']}.json); "
+             f"the summary: [{summary.name}]({summary_link}).", ""]
+    if run.get("note"):
+        lines += [f"This run: {run['note']}.", ""]
+    if run.get("phases") and run["sections"] and run["sections"][0]["key"] == sec.key:
+        lines += ["Time by part, in the order run: "
+                  + ", ".join(f"{p['part']} {p['seconds']} s" for p in run["phases"]) + ".", ""]
+    if run.get("quick"):
+        lines += ["> Quick smoke run (`bench/run --quick`): these numbers are NOT measurements.", ""]
+    if not sec.measured:
+        lines += [f"Not measured: {sec.not_measured}.", ""]
+    lines += [p + "\n" for p in sec.method]
+    lines += [b + "\n" for b in sec.body]
+    lines += [x + "\n" for x in (extra or [])]
+    if sec.gaps:
+        lines += ["## Known gaps", ""] + [f"- {g}" for g in sec.gaps] + [""]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def gap_line(text: str) -> str:
+    """A gap's line in BENCHMARKS.md from its full text: the text when short, else its first
+    sentence (cut at a word when even that is long); the full text stays in the section notes."""
+    limit = results.GAP_LINE_MAX - 40   # room for the link to the notes
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    head, depth = text, 0
+    for index, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0 and char in ".;" and text[index + 1:index + 2] in (" ", "") and index > 2:
+            head = text[:index] + "."
+            break
+    if len(head) > limit:
+        head = head[:limit - 1].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+        if head.count("**") % 2:
+            head = head.replace("**", "", 1)
+    return head
+
+
+# ---- BENCHMARKS.md ------------------------------------------------------------------------
+
+RERUN = [
+    "```sh",
+    "bench/run                      # the default sections (1-6, 8): under 20 minutes on 2 cores",
+    "bench/run --only trim          # one section again: its rows replace the older ones here",
+    "bench/run --all                # every section, the opt-in ones too: about 137 minutes",
+    "bench/run --quick              # a smoke run: its results go to bench/out/, not here",
+    "bench/report                   # this file again from bench/results/ (bench/report --check: is it current?)",
+    "```",
+]
+
+
+def rendered_length(line: str) -> int:
+    """A markdown line's length as read: links count their text, not their address."""
+    return len(re.sub(r"\]\([^)]*\)", "]", line))
+
+
+def verdict_of(row: dict) -> str:
+    return row.get("met_text") or verdict(row.get("met"))
+
+
+def render(runs: list[dict], output: Path, results_dir: Path) -> str:
+    """BENCHMARKS.md from the results files (oldest first): the newest figure of each row."""
+    sections = results.merge(runs)
+    quick = any(run.get("quick") for run in runs)
+
+    def link(run: dict, section: dict, anchor: str = "") -> str:
+        target = results_dir / section["detail"] if section.get("detail") else results_dir / f"{run['id']}.json"
+        return os.path.relpath(target, output.parent).replace(os.sep, "/") + anchor
+
+    bench = Path(__file__).resolve().parent.parent
+    # bench/README.md seen from the report (a report made outside the tree links as from its root)
+    readme = (os.path.relpath(bench / "README.md", output.parent) if output.is_relative_to(bench.parent)
+              else "bench/README.md")
     lines = ["# camrec benchmarks", ""]
-    if s.quick:
+    if quick:
         lines += ["> **Quick smoke run (`bench/run --quick`)**: a few short runs to check that the harness "
-                  "works. These numbers are NOT measurements; run `bench/run` for the full suite.", ""]
-    lines += [f"Made by `{command}` on {started_utc} UTC in {elapsed / 60:.1f} minutes{input_text(ctx)}. camrec against "
-              "`gst-launch-1.0` and `ffmpeg` doing the same work on the same emulated camera. Every figure is "
-              "median (min–max) over the runs; ratios are camrec / peer, per run where the runs are paired. "
-              "How to read and rerun it: [bench/README.md](bench/README.md).", ""]
-    if f.get("phases"):
-        memory = any(sec.key == "memory" and sec.measured for sec in sections)
-        lines += ["Time by part, in the order run"
-                  + (" (the memory recordings run in the background from the start-up to their end)" if memory else "")
-                  + ": " + ", ".join(f"{name} {seconds:.0f} s" for name, seconds in f["phases"]) + ".", ""]
-    gaps = [g for sec in sections for g in sec.gaps]
+                  "works. These numbers are NOT measurements; see BENCHMARKS.md in the repository for those.", ""]
+    used = sorted({id(r.run): r.run for s in sections for r in s.rows}.values(), key=lambda r: (r["started"], r["id"]))
+    folder = os.path.relpath(results_dir, bench.parent) if results_dir.is_relative_to(bench.parent) else "bench/results"
+    span = (f"{len(used)} runs, {shown_time(used[0]['started'])[:10]} to {shown_time(used[-1]['started'])[:10]}"
+            if len(used) > 1 else f"1 run, {shown_time(used[0]['started'])}" if used else "no runs")
+    lines += ["camrec against `gst-launch-1.0` and `ffmpeg` doing the same work on the same emulated camera. "
+              "Each row is the newest measurement of its figure, from the results files in "
+              f"[{folder}/]({os.path.relpath(results_dir, output.parent)}/) ({span}); "
+              "its last column says when it was measured and links to that run's notes on the section "
+              "(method, tables, profiles). Figures are median (min–max) over the runs; ratios are camrec / peer, "
+              "paired per run: compare ratios, not raw figures, between rows measured on different days. "
+              f"How to read and rerun it: [bench/README.md]({readme}). This file is generated "
+              "(`bench/report`): edit the results or the generator, not this file.", ""]
+
     lines += ["## Known gaps", ""]
-    if gaps:
-        lines += [f"- {g}" for g in gaps]
-    else:
-        lines += ["- None among the figures measured in this run."]
-    missing = [sec for sec in sections if not sec.measured]
-    for sec in missing:
-        lines.append(f"- Not measured: {sec.title} — {sec.not_measured}.")
+    gap_lines = []
+    for sec in sections:
+        for run, section, gap in sec.gaps:
+            when = shown_time(section.get("started") or run["started"])[:10]
+            gap_lines.append(f"- {gap['line']} ([section {sec.number}, {when}]({link(run, section, '#known-gaps')}))")
+        run, section = sec.newest
+        if not section.get("measured", True):
+            gap_lines.append(f"- Not measured: {sec.title} — {section.get('not_measured') or 'see its notes'} "
+                             f"([notes]({link(run, section)}))")
+    lines += gap_lines or ["- None among the figures measured."]
     lines.append("")
+
     lines += ["## Summary", ""]
+    header = ["figure", *results.COLUMNS, "goal", "met", "measured"]
+    for sec in sections:
+        if not sec.rows:
+            continue
+        rows = []
+        for merged in sec.rows:
+            row, run, section = merged.row, merged.run, merged.section
+            when = shown_time(row.get("measured") or section.get("started") or run["started"])
+            rows.append([row["figure"], *(row.get(c, {}).get("text", "") for c in results.COLUMNS),
+                         row.get("goal", ""), verdict_of(row),
+                         f"[{when}]({link(run, section)}) {run.get('commit') or '?'}"])
+        lines += [f"### {sec.title}", "", table(header, rows), ""]
+
+    lines += ["## Runs", "",
+              "The runs whose figures are above, oldest first; their section notes say more (what else ran on "
+              "the machine: it is shared, other people build and test on it).", ""]
     rows = []
-    for sec in sections:
-        for row in sec.summary:
-            rows.append([row.figure, row.camrec, row.gst, row.ffmpeg, row.vs_gst, row.vs_ffmpeg, row.goal,
-                         verdict(row.met)])
-    lines += [table(["figure", "camrec", "gst-launch", "ffmpeg", "camrec / gst-launch", "camrec / ffmpeg",
-                     "goal", "met"], rows), ""]
-    lines += ["## Machine", "",
-              f"- {f.get('cores')} cores, {f.get('cpu')}, {f.get('memory')} RAM, Linux {f.get('kernel')} "
-              "(a shared machine: other people build and test on it)",
-              f"- GStreamer {f.get('gstreamer')} (x264enc {f.get('x264enc')}), ffmpeg {f.get('ffmpeg')}, "
-              f"{f.get('camrec')} at {f.get('commit')}" + (f" ({ctx.toolbox.build_note})" if ctx.toolbox.build_note else ""),
-              f"- load average before: {f.get('load_before')}, after: {f.get('load_after')}",
-              f"- every measured process ran at nice {ctx.nice} (the same for the three tools) so that "
-              "other users' builds disturb it less" if ctx.nice else "- measured processes ran at the default nice",
-              ""]
-    lines += peers_text(ctx)
-    for sec in sections:
-        lines += [f"## {sec.title}", ""]
-        if not sec.measured:
-            lines += [f"Not measured: {sec.not_measured}.", ""]
-        lines += [p + "\n" for p in sec.method]
-        lines += [b + "\n" for b in sec.body]
-    lines += ["## Rerun", "",
-              "```sh", "bench/run            # full suite, under 20 minutes on 2 cores; writes BENCHMARKS.md",
-              "bench/run --quick    # smoke run, a few minutes",
-              "bench/run --only segments --output /tmp/segments.md   # section 7 alone, about an hour",
-              "BENCH_BEFORE_CAMREC=/path/to/older/camrec bench/run --only binary --output /tmp/binary.md   # section 8 against an older build",
-              "bench/run --only picture --output /tmp/picture.md     # section 9 alone, about 3.5 minutes",
-              "bench/run --only encoding --output /tmp/encoding.md   # section 10 alone, about 11 minutes",
-              "bench/run --only footprint --output /tmp/footprint.md # section 11 alone, about 2.5 minutes",
-              "bench/run --only sound --output /tmp/sound.md         # section 12 alone, about 17 minutes (--length 180: about 10)",
-              "```", "",
-              "Everything the run wrote (movies, logs, each command line) is under `bench/out/` (not committed).", ""]
-    path.write_text("\n".join(lines))
+    for run in used:
+        numbers = sorted(s["number"] for s in run["sections"] if any(
+            r.run is run and r.section is s for sec in sections for r in sec.rows))
+        rows.append([f"[{run['id']}]({os.path.relpath(run['_path'], output.parent)})", f"`{run['command']}`",
+                     (run.get("commit") or "?") + (" (inferred)" if run.get("commit_note") else ""),
+                     "" if run.get("minutes") is None else f"{run['minutes']:g}",
+                     ", ".join(str(n) for n in numbers),
+                     f"{run.get('load_before') or '?'} → {run.get('load_after') or '?'}"])
+    lines += [table(["run", "command", "commit", "minutes", "sections", "load average before → after"], rows), ""]
+    inferred = sorted({run["commit_note"] for run in used if run.get("commit_note")})
+    lines += [f"- inferred commit: {note}" for note in inferred]
+    machines = {}
+    for run in used:
+        m = run.get("machine", {})
+        text = (f"{m.get('cores', '?')} cores, {m.get('cpu', '?')}, {m.get('memory', '?')} RAM, Linux {m.get('kernel', '?')}; "
+                f"GStreamer {m.get('gstreamer', '?')} (x264enc {m.get('x264enc', '?')}), ffmpeg {m.get('ffmpeg', '?')}")
+        machines.setdefault(text, []).append(run["id"])
+    for text, ids in machines.items():
+        lines.append(f"- {text}" + ("" if len(machines) == 1 else f": {', '.join(ids)}"))
+    lines += ["", "## Rerun", "", *RERUN, "",
+              "Everything a run writes besides its results (movies, logs, each command line) is under `bench/out/` "
+              "(not committed).", ""]
+    return "\n".join(lines)
+
+
+def check_gap_lines(text: str) -> list[str]:
+    """The known-gap lines longer than the limit (rendered: link addresses do not count)."""
+    part = text.split("## Known gaps", 1)[-1].split("\n## ", 1)[0]
+    return [line for line in part.splitlines()
+            if line.startswith("- ") and rendered_length(line) > results.GAP_LINE_MAX]
+
+
+def generate(results_dir: Path, output: Path) -> str:
+    runs = [run for run in results.load(results_dir) if not run.get("quick")] or results.load(results_dir)
+    if not runs:
+        raise SystemExit(f"bench: no results files in {results_dir}")
+    return render(runs, output, results_dir)
+
+
+def main(argv: list[str] | None = None) -> int:
+    bench = Path(__file__).resolve().parent.parent
+    parser = argparse.ArgumentParser(prog="bench/report", description="BENCHMARKS.md from bench/results/*.json")
+    parser.add_argument("--results", type=Path, default=bench / "results", help="the results folder")
+    parser.add_argument("--output", type=Path, default=bench.parent / "BENCHMARKS.md", help="the report to write")
+    parser.add_argument("--check", action="store_true", help="only compare: exit 1 when the report is not current")
+    args = parser.parse_args(argv)
+    text = generate(args.results.resolve(), args.output.resolve())
+    if args.check:
+        current = args.output.read_text() if args.output.exists() else ""
+        if current != text:
+            print(f"bench/report: {args.output} is not what {args.results} makes: run bench/report", file=sys.stderr)
+            return 1
+        return 0
+    args.output.write_text(text)
+    print(f"bench/report: wrote {args.output} ({len(text.encode())} bytes)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.dont_write_bytecode = True
+    sys.exit(main())

@@ -16,6 +16,10 @@ class SummaryRow:
     vs_ffmpeg: str = "—"
     goal: str = ""
     met: bool | None = None   # None: no goal, or not measured
+    # The part of its section that measured it, in a section whose parts can run alone
+    # (BENCH_TRIM_PARTS, BENCH_CLIPS_PARTS): a rerun of one part replaces only that part's rows
+    # in BENCHMARKS.md (benchlib/results.py, merge). "": the whole section.
+    part: str = ""
 
 
 @dataclasses.dataclass
@@ -29,6 +33,14 @@ class SectionResult:
     summary: list[SummaryRow] = dataclasses.field(default_factory=list)
     gaps: list[str] = dataclasses.field(default_factory=list)     # markdown bullets (no leading "- ")
     seconds: float = 0.0
+
+
+def part_rows(result: SectionResult, part: str, work) -> None:
+    """Runs one part of a section and tags the summary rows it added with the part's name."""
+    since = len(result.summary)
+    work()
+    for row in result.summary[since:]:
+        row.part = part
 
 
 def table(header: list[str], rows: list[list[str]]) -> str:

@@ -14,7 +14,7 @@ from pathlib import Path
 from . import profile
 from .common import Child, log, median, ratio_text, spread
 from .media import band_height, first_stamp, last_stamp, probe_video
-from .section import Context, SectionResult, SummaryRow, table
+from .section import Context, SectionResult, SummaryRow, part_rows, table
 from .recording import rotate
 
 WIDTH, HEIGHT, FPS = 1280, 720, 30
@@ -210,13 +210,14 @@ def section(ctx: Context) -> SectionResult:
     parts = set(os.environ.get("BENCH_TRIM_PARTS", "short,long").split(","))
     if "short" in parts:
         for spec, maker in zip(INPUTS, makers):
-            measure_input(ctx, spec, maker.wait(), ok, why, start_frame, end_frame, result)
+            part_rows(result, "short", lambda: measure_input(ctx, spec, maker.wait(), ok, why, start_frame, end_frame,
+                                                             result))
     else:
         for maker in makers:
             maker.stop()
     if "long" in parts:
         from . import trim_long
-        trim_long.measure(ctx, result, ok, why)
+        part_rows(result, "long", lambda: trim_long.measure(ctx, result, ok, why))
     result.seconds = time.monotonic() - started
     return result
 
