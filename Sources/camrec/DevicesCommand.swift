@@ -6,7 +6,7 @@ import CamrecKit
 enum DevicesCommand: Subcommand {
     static let spec = CommandSpec(
         name: "camrec devices",
-        abstract: "List the cameras (V4L2 capture devices), their formats, sizes, frame rates and controls, and the sound sources.",
+        abstract: "List the cameras (formats, sizes, frame rates, controls) and the sound sources.",
         usage: "",
         options: [
             OptionSpec(["--json"], help: "print one JSON object on stdout"),
