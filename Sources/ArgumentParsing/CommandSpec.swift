@@ -26,8 +26,11 @@ public struct CommandSpec: Sendable {
     /// The usage line after `USAGE: `; when empty one is generated from the name,
     /// `[options]` and the positionals.
     public let usage: String
-    /// The options, in the order `--help` lists them.
+    /// The options, in the order `--help` lists them (a grouped command's: group by group).
     public let options: [OptionSpec]
+    /// The groups its options are listed under; empty for a command whose options are
+    /// one list. Each option is in exactly one group.
+    public private(set) var groups: [OptionGroup]
     /// The positional arguments, required ones first.
     public let positionals: [PositionalSpec]
     /// Free text shown at the end of `--help` (examples, exit codes); lines longer than
@@ -55,8 +58,35 @@ public struct CommandSpec: Sendable {
         self.abstract = abstract
         self.usage = usage
         self.options = options
+        self.groups = []
         self.positionals = positionals
         self.discussion = discussion
+    }
+
+    /// Creates a command whose options are listed under headings: its short `--help` lists
+    /// each group's options in brief (``OptionSpec/brief``), and `--help TOPIC` one group
+    /// in full (``helpText(topic:)``).
+    public init(
+        name: String, abstract: String, usage: String, groups: [OptionGroup],
+        positionals: [PositionalSpec], discussion: String = ""
+    ) {
+        var topics: Set<String> = []
+        for group in groups {
+            precondition(topics.insert(group.topic).inserted, "topic '\(group.topic)' is declared twice")
+        }
+        self.init(name: name, abstract: abstract, usage: usage, options: groups.flatMap(\.options),
+                  positionals: positionals, discussion: discussion)
+        self.groups = groups
+    }
+
+    /// The group `topic` names, if any.
+    public func group(topic: String) -> OptionGroup? {
+        groups.first { $0.topic == topic }
+    }
+
+    /// The topic a mistyped word probably means (`encodng` → `encoding`), if one is close.
+    public func likelyTopic(_ word: String) -> String? {
+        EditDistance.closest(to: word.lowercased(), among: groups.map(\.topic))
     }
 
     /// The usage line (without `USAGE: `): ``usage``, or one generated from the spec.
@@ -87,8 +117,9 @@ public struct CommandSpec: Sendable {
     ///   positional arguments.
     public func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
         var result = ParsedArguments(command: self)
-        if helpRequested(in: arguments) {
+        if let help = helpIndex(in: arguments) {
             result.helpRequested = true
+            result.helpTopic = Self.topic(after: help, in: arguments)
             return result
         }
         var index = 0
@@ -110,6 +141,7 @@ public struct CommandSpec: Sendable {
                 continue
             case .help?:
                 result.helpRequested = true
+                result.helpTopic = Self.topic(after: index - 1, in: arguments)
                 return result
             case nil:
                 break
@@ -160,13 +192,22 @@ public struct CommandSpec: Sendable {
         return false
     }
 
-    private func helpRequested(in arguments: [String]) -> Bool {
+    /// Where `--help` or `-h` is among the arguments (before `--`), if it is.
+    private func helpIndex(in arguments: [String]) -> Int? {
         let handles = handlesHelp
-        for argument in arguments {
-            if argument == "--" { return false }
-            if (handles.long && argument == "--help") || (handles.short && argument == "-h") { return true }
+        for (index, argument) in arguments.enumerated() {
+            if argument == "--" { return nil }
+            if (handles.long && argument == "--help") || (handles.short && argument == "-h") { return index }
         }
-        return false
+        return nil
+    }
+
+    /// The word after the help option at `index` when it is not an option: the TOPIC of
+    /// `--help TOPIC`.
+    private static func topic(after index: Int, in arguments: [String]) -> String? {
+        let next = index + 1
+        guard next < arguments.count, !looksLikeOption(arguments[next]) else { return nil }
+        return arguments[next]
     }
 
     /// What a bundle of short flags like `-qf` holds.

@@ -6,7 +6,7 @@ enum HelpFormatter {
 
     /// The column descriptions start at, for rows whose names are `lefts`; shared by the
     /// arguments and options tables so they line up.
-    static func descriptionColumn(for lefts: [String]) -> Int {
+    static func descriptionColumn(for lefts: [String], maxNameColumn: Int = maxNameColumn) -> Int {
         2 + min(lefts.map(\.count).max() ?? 0, maxNameColumn) + 2
     }
 
@@ -80,6 +80,32 @@ enum HelpFormatter {
         return lines
     }
 
+    /// As ``reflow(_:)``, but a paragraph of prose (no line indented) with a line too long
+    /// is wrapped as a whole, so that its hand-made line breaks do not leave short lines
+    /// between wrapped ones.
+    static func reflowParagraphs(_ text: String) -> [String] {
+        var lines: [String] = []
+        var paragraph: [Substring] = []
+        func flush() {
+            if paragraph.contains(where: { $0.count > width }), !paragraph.contains(where: { $0.hasPrefix(" ") }) {
+                lines += wrap(paragraph.joined(separator: " "), width: width)
+            } else if !paragraph.isEmpty {
+                lines += reflow(paragraph.joined(separator: "\n"))
+            }
+            paragraph = []
+        }
+        for row in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if row.isEmpty {
+                flush()
+                lines.append("")
+            } else {
+                paragraph.append(row)
+            }
+        }
+        flush()
+        return lines
+    }
+
     /// Where the text after the first run of two or more spaces past the indentation
     /// starts, if there is such a run (a table row's second column).
     private static func secondColumn(of line: Substring) -> Int? {
@@ -98,36 +124,87 @@ enum HelpFormatter {
 }
 
 extension CommandSpec {
-    /// The full `--help` text: usage line, abstract, arguments and options tables
-    /// (aligned, wrapped to 80 columns), then the discussion. Ends with a newline.
+    /// The `--help` text: the abstract (what the command does, first), the usage line, the
+    /// arguments and options tables (aligned, wrapped to 80 columns), then the discussion.
+    /// A grouped command lists its options under their groups' headings, one line each
+    /// (``OptionSpec/brief``). Ends with a newline.
     public var helpText: String {
-        var lines = HelpFormatter.reflow("USAGE: " + usageLine)
-        if !abstract.isEmpty {
-            lines.append("")
-            lines += HelpFormatter.wrap(abstract, width: HelpFormatter.width)
-        }
+        var lines = headLines
         let argumentRows = positionals.map { (left: $0.name, right: $0.help) }
-        var rows = options.map { option in
-            (left: Self.displayNames(option), right: option.help + (option.repeatable ? " (repeatable)" : ""))
-        }
         let handles = handlesHelp
-        if handles.long || handles.short {
-            let names = [handles.short ? "-h" : nil, handles.long ? "--help" : nil].compactMap { $0 }
-            rows.append((names.joined(separator: ", "), "Show this help."))
+        let helpNames = [handles.short ? "-h" : nil, handles.long ? "--help" : nil].compactMap { $0 }.joined(separator: ", ")
+        if groups.isEmpty {
+            var rows = options.map { (left: Self.displayNames($0), right: Self.fullHelp($0)) }
+            if !helpNames.isEmpty { rows.append((helpNames, "Show this help.")) }
+            let column = HelpFormatter.descriptionColumn(for: (argumentRows + rows).map(\.left))
+            lines += argumentLines(argumentRows, column: column)
+            lines += ["", "OPTIONS:"]
+            lines += HelpFormatter.table(rows, descriptionColumn: column)
+        } else {
+            let helpRow = helpNames.isEmpty ? [] : [(left: helpNames + " [TOPIC]", right: "show this help, or one topic's options in full")]
+            let optionRows = groups.flatMap(\.options).map { (left: Self.displayNames($0), right: $0.brief) } + helpRow
+            let column = HelpFormatter.descriptionColumn(for: (argumentRows + optionRows).map(\.left))
+            lines += argumentLines(argumentRows, column: column)
+            lines += ["", "OPTIONS: (in brief; \(helpCommand(topic: "TOPIC")) shows a topic's options in full)"]
+            lines += HelpFormatter.table(helpRow, descriptionColumn: column)
+            for group in groups {
+                lines += ["", "\(group.title) (\(helpCommand(topic: group.topic))):"]
+                lines += HelpFormatter.table(group.options.map { (left: Self.displayNames($0), right: $0.brief) }, descriptionColumn: column)
+            }
         }
-        let column = HelpFormatter.descriptionColumn(for: (argumentRows + rows).map(\.left))
-        if !argumentRows.isEmpty {
-            lines += ["", "ARGUMENTS:"]
-            lines += HelpFormatter.table(argumentRows, descriptionColumn: column)
-        }
-        lines += ["", "OPTIONS:"]
-        lines += HelpFormatter.table(rows, descriptionColumn: column)
-        let discussion = discussion.trimmingTrailingNewlines()
-        if !discussion.isEmpty {
-            lines.append("")
-            lines += HelpFormatter.reflow(discussion)
-        }
+        lines += Self.discussionBlock(discussion)
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The text of `--help TOPIC`: the group's abstract, the usage line, the group's options
+    /// in full, then its discussion; nil for an unknown topic. Ends with a newline.
+    public func helpText(topic: String) -> String? {
+        guard let group = group(topic: topic) else { return nil }
+        var lines = HelpFormatter.wrap(group.abstract, width: HelpFormatter.width)
+        lines += [""] + HelpFormatter.reflow("USAGE: " + usageLine)
+        let rows = group.options.map { (left: Self.displayNames($0), right: Self.fullHelp($0)) }
+        lines += ["", "\(group.title.uppercased()) OPTIONS:"]
+        lines += HelpFormatter.table(rows, descriptionColumn: HelpFormatter.descriptionColumn(for: rows.map(\.left)))
+        lines += group.discussionLines.isEmpty ? [] : [""] + group.discussionLines
+        let others = groups.map(\.topic).filter { $0 != topic }
+        lines += ["", "Other topics: " + others.joined(separator: ", ") + " (\(helpCommand(topic: "TOPIC"))); \(name) --help lists them all in brief."]
+            .flatMap { HelpFormatter.reflow($0) }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// How the user asks for `topic`: `camrec help encoding`, `camrec trim --help encoding`.
+    public func helpCommand(topic: String) -> String {
+        name.contains(" ") ? "\(name) --help \(topic)" : "\(name) help \(topic)"
+    }
+
+    /// The discussion as `--help` prints it: wrapped to 80 columns where lines are longer.
+    public var discussionLines: [String] {
+        let text = discussion.trimmingTrailingNewlines()
+        return text.isEmpty ? [] : HelpFormatter.reflow(text)
+    }
+
+    /// An option's full description as `--help` shows it.
+    public static func fullHelp(_ option: OptionSpec) -> String {
+        option.help + (option.repeatable ? " (repeatable)" : "")
+    }
+
+    /// The abstract then the usage line.
+    private var headLines: [String] {
+        var lines: [String] = []
+        if !abstract.isEmpty {
+            lines += HelpFormatter.wrap(abstract, width: HelpFormatter.width) + [""]
+        }
+        return lines + HelpFormatter.reflow("USAGE: " + usageLine)
+    }
+
+    private func argumentLines(_ rows: [(left: String, right: String)], column: Int) -> [String] {
+        guard !rows.isEmpty else { return [] }
+        return ["", "ARGUMENTS:"] + HelpFormatter.table(rows, descriptionColumn: column)
+    }
+
+    private static func discussionBlock(_ text: String) -> [String] {
+        let text = text.trimmingTrailingNewlines()
+        return text.isEmpty ? [] : [""] + HelpFormatter.reflow(text)
     }
 
     /// `-d, --device DEV`: short spellings first, then long ones, then the placeholder.
@@ -138,6 +215,15 @@ extension CommandSpec {
         if let valueName = option.valueName { text += " " + valueName }
         if let attached = option.attachedValueName { text += "[=" + attached + "]" }
         return text
+    }
+}
+
+extension OptionGroup {
+    /// The group's discussion as `help TOPIC` prints it: a paragraph of prose with a line
+    /// over 80 columns wrapped as a whole, other lines kept as written or wrapped alone.
+    public var discussionLines: [String] {
+        let text = discussion.trimmingTrailingNewlines()
+        return text.isEmpty ? [] : HelpFormatter.reflowParagraphs(text)
     }
 }
 

@@ -6,8 +6,12 @@ public struct OptionSpec: Sendable, Hashable {
     public let names: [String]
     /// The placeholder shown for the value (`"DEV"`), or `nil` for a flag.
     public let valueName: String?
-    /// One-line (or short paragraph) description for `--help`.
+    /// One-line (or short paragraph) description: the full text, shown by a command's
+    /// `--help` (or, in a grouped command, by `help TOPIC`), the man page and docs/cli.md.
     public let help: String
+    /// A few words for a grouped command's short `--help`, one line of it; nil when
+    /// ``help`` is short enough to be shown as it is (see ``brief``).
+    public let summary: String?
     /// Whether the option may be given several times, each value kept
     /// (read them with ``ParsedArguments/values(_:)``).
     public let repeatable: Bool
@@ -23,7 +27,8 @@ public struct OptionSpec: Sendable, Hashable {
     ///   - value: the value placeholder (`"DEV"`) when the option takes a value, `nil` for a flag.
     ///   - help: the description shown by `--help`.
     ///   - repeatable: whether every occurrence is kept rather than the last one winning.
-    public init(_ names: [String], value: String? = nil, help: String, repeatable: Bool = false) {
+    ///   - summary: the short form of `help` for a grouped command's short `--help`.
+    public init(_ names: [String], value: String? = nil, help: String, repeatable: Bool = false, summary: String? = nil) {
         precondition(!names.isEmpty, "an option needs at least one name")
         for name in names {
             precondition(
@@ -34,6 +39,7 @@ public struct OptionSpec: Sendable, Hashable {
         self.names = names
         self.valueName = value
         self.help = help
+        self.summary = summary
         self.repeatable = repeatable
         self.attachedValueName = nil
     }
@@ -42,9 +48,20 @@ public struct OptionSpec: Sendable, Hashable {
     /// `--preview=auto`): a value in the next argument would be ambiguous with a positional.
     /// Read it with ``ParsedArguments/flag(_:)`` (given at all) and
     /// ``ParsedArguments/attachedValue(_:)`` (its value, nil when bare).
-    public init(_ names: [String], attachedValue: String, help: String) {
-        self.init(names, help: help)
+    public init(_ names: [String], attachedValue: String, help: String, summary: String? = nil) {
+        self.init(names, help: help, summary: summary)
         self.attachedValueName = attachedValue
+    }
+
+    /// The text of the option's line in a grouped command's short `--help`: ``summary``,
+    /// else ``help``.
+    public var brief: String { summary ?? help }
+
+    /// The same option with `summary` as its short text (for specs declared elsewhere).
+    public func summarized(_ summary: String) -> OptionSpec {
+        var copy = OptionSpec(names, value: valueName, help: help, repeatable: repeatable, summary: summary)
+        copy.attachedValueName = attachedValueName
+        return copy
     }
 
     /// The canonical (first) name, e.g. `"--device"`.

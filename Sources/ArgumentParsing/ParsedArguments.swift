@@ -16,12 +16,16 @@ public struct ParsedArguments: Sendable {
     /// Whether `--help` or `-h` was given; when it is, positional counts were not
     /// checked, so show ``CommandSpec/helpText`` and exit successfully.
     public internal(set) var helpRequested: Bool
+    /// With ``helpRequested``: the word right after `--help` or `-h` when it is not an
+    /// option, the TOPIC of `--help TOPIC` (see ``CommandSpec/groups``); nil otherwise.
+    public internal(set) var helpTopic: String?
 
     init(command: CommandSpec) {
         self.command = command
         self.occurrences = [:]
         self.positionals = []
         self.helpRequested = false
+        self.helpTopic = nil
     }
 
     /// Whether the flag `name` (e.g. `"--force"`) was given.

@@ -4,9 +4,9 @@ import CamrecKit
 /// The options every camera-using subcommand shares, declared once.
 enum CameraOptions {
     static let specs = [
-        OptionSpec(["--device", "-d"], value: "DEV", help: "camera: a path (/dev/video0), an index (0), part of its name, or 'test' for a built-in test pattern (default: the first camera); record: give it again for each further camera, each into its own movie (NAME-1.EXT, NAME-2.EXT, …) or, with --layout, all onto one canvas in one movie"),
-        OptionSpec(["--size", "-s"], value: "WxH", help: "frame size, e.g. 1280x720 or 720p (default: 1280x720 when the camera can)"),
-        OptionSpec(["--fps", "-r"], value: "N", help: "frame rate, e.g. 30 or 29.97 (default: 30 when the camera can)"),
+        OptionSpec(["--device", "-d"], value: "DEV", help: "camera: a path (/dev/video0), an index (0), part of its name, or 'test' for a built-in test pattern (default: the first camera); record: give it again for each further camera, each into its own movie (NAME-1.EXT, NAME-2.EXT, …) or, with --layout, all onto one canvas in one movie", summary: "a path, index, name or test; repeat for more"),
+        OptionSpec(["--size", "-s"], value: "WxH", help: "frame size, e.g. 1280x720 or 720p (default: 1280x720 when the camera can)", summary: "frame size, e.g. 1280x720 or 720p"),
+        OptionSpec(["--fps", "-r"], value: "N", help: "frame rate, e.g. 30 or 29.97 (default: 30 when the camera can)", summary: "frame rate, e.g. 30 or 29.97"),
     ]
 }
 

@@ -4,15 +4,15 @@ import CamrecKit
 /// The event-clip options of `camrec` (record).
 enum ClipOptions {
     static let specs = [
-        OptionSpec(["--pre-roll"], value: "T", help: "keep the last T of the encoded stream in memory: a clip starts T before its trigger (default: 0); enables clips"),
-        OptionSpec(["--post-roll"], value: "T", help: "a clip goes on T after its last trigger (default: 10s); enables clips"),
-        OptionSpec(["--max-clip"], value: "T", help: "triggers during a clip extend it up to T in all (default: 5m); enables clips"),
-        OptionSpec(["--clips"], value: "PATTERN", help: "name clips with strftime fields of their start and/or a counter, as --segment names movies (clips/door-%Y%m%d-%H%M%S.mp4; --utc for UTC); the container of OUTPUT (default: NAME-clip-0001.EXT); enables clips"),
-        OptionSpec(["--standby"], help: "record no movie, only clips on triggers (OUTPUT names them and picks the container; nothing is written to it); enables clips"),
-        OptionSpec(["--on-motion"], help: "a change in the picture triggers a clip (small grey frames compared a few times a second; noise and slow light changes ignored); enables clips"),
-        OptionSpec(["--motion-sensitivity"], value: "S", help: "with --on-motion: 0 (only large, clear changes) to 1 (small, faint ones); default 0.5"),
-        OptionSpec(["--motion-mask"], value: "FILE", help: "with --on-motion: a PNG (any size, scaled to the picture) whose dark regions are not watched; a missing file or one that is not a PNG is refused (exit 65)"),
-        OptionSpec(["--live-photo"], help: "each clip also gets the still of its trigger's frame (a Live Photo); enables clips"),
+        OptionSpec(["--pre-roll"], value: "T", help: "keep the last T of the encoded stream in memory: a clip starts T before its trigger (default: 0); enables clips", summary: "a clip starts T before its trigger"),
+        OptionSpec(["--post-roll"], value: "T", help: "a clip goes on T after its last trigger (default: 10s); enables clips", summary: "a clip goes on T after it (default: 10s)"),
+        OptionSpec(["--max-clip"], value: "T", help: "triggers during a clip extend it up to T in all (default: 5m); enables clips", summary: "a clip lasts at most T (default: 5m)"),
+        OptionSpec(["--clips"], value: "PATTERN", help: "name clips with strftime fields of their start and/or a counter, as --segment names movies (clips/door-%Y%m%d-%H%M%S.mp4; --utc for UTC); the container of OUTPUT (default: NAME-clip-0001.EXT); enables clips", summary: "name clips: a pattern (clips/%Y%m%d-%H%M.mp4)"),
+        OptionSpec(["--standby"], help: "record no movie, only clips on triggers (OUTPUT names them and picks the container; nothing is written to it); enables clips", summary: "record no movie, only clips"),
+        OptionSpec(["--on-motion"], help: "a change in the picture triggers a clip (small grey frames compared a few times a second; noise and slow light changes ignored); enables clips", summary: "a change in the picture makes a clip"),
+        OptionSpec(["--motion-sensitivity"], value: "S", help: "with --on-motion: 0 (only large, clear changes) to 1 (small, faint ones); default 0.5", summary: "0 (large changes only) to 1 (faint); 0.5"),
+        OptionSpec(["--motion-mask"], value: "FILE", help: "with --on-motion: a PNG (any size, scaled to the picture) whose dark regions are not watched; a missing file or one that is not a PNG is refused (exit 65)", summary: "a PNG whose dark regions are not watched"),
+        OptionSpec(["--live-photo"], help: "each clip also gets the still of its trigger's frame (a Live Photo); enables clips", summary: "each clip also gets its trigger's still"),
     ]
 
     static let discussion = """

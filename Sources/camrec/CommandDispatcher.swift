@@ -36,33 +36,63 @@ enum CommandDispatcher {
     }
 
     private static func run(_ name: String, _ arguments: [String]) -> ExitStatus {
+        guard let command = command(named: name) else { return help(arguments) }
+        return command.main(arguments)
+    }
+
+    /// The subcommand called `name` (record for any other word); nil for `help`.
+    static func command(named name: String) -> (any Subcommand.Type)? {
         switch name {
-        case "devices": DevicesCommand.main(arguments)
-        case "ctl": CtlCommand.main(arguments)
-        case "still": StillCommand.main(arguments)
-        case "preview": PreviewCommand.main(arguments)
-        case "trim": TrimCommand.main(arguments)
-        case "recover": RecoverCommand.main(arguments)
-        case "doctor": DoctorCommand.main(arguments)
-        case "encoders": EncodersCommand.main(arguments)
-        case "help": help(arguments)
-        default: RecordCommand.main(arguments)
+        case "devices": DevicesCommand.self
+        case "ctl": CtlCommand.self
+        case "still": StillCommand.self
+        case "preview": PreviewCommand.self
+        case "trim": TrimCommand.self
+        case "recover": RecoverCommand.self
+        case "doctor": DoctorCommand.self
+        case "encoders": EncodersCommand.self
+        case "help": nil
+        default: RecordCommand.self
         }
     }
 
-    /// `camrec help` (camrec's help) and `camrec help SUBCOMMAND` (that subcommand's).
+    /// `camrec help` (camrec's help), `camrec help SUBCOMMAND|TOPIC`, `camrec help
+    /// SUBCOMMAND TOPIC`, and what scripts/package and the tests ask for (`--man`,
+    /// `--completion SHELL`, `--markdown`, `--check-args ARGS…`).
     private static func help(_ arguments: [String]) -> ExitStatus {
-        guard let topic = arguments.first, arguments != ["--help"], arguments != ["-h"] else {
-            return RecordCommand.main(["--help"])
+        switch HelpTopics.request(arguments) {
+        case .subcommand(let name, let topic):
+            return run(name, ["--help"] + (topic.map { [$0] } ?? []))
+        case .generated(let generated):
+            return generated.print()
+        case .check(let arguments):
+            return check(arguments)
+        case .invalid(let message):
+            return usageError(message)
         }
-        if let generated = Generated(arguments) { return generated.print() }
-        guard arguments.count == 1 else {
-            return usageError("camrec help takes one subcommand at most, e.g. camrec help trim")
+    }
+
+    /// `camrec help --check-args ARGS…`: whether `camrec ARGS…` would get past parsing and
+    /// validation (exit 0) or stop with a usage error (64, the message on stderr), with the
+    /// parser and checks the real command uses; nothing is run.
+    static func check(_ arguments: [String]) -> ExitStatus {
+        if arguments == ["--version"] || arguments == ["-V"] { return .success }
+        if let meant = subcommands.likelyTypo(in: arguments) {
+            return unknownSubcommand(arguments[0], meant: meant)
         }
-        guard topic != "help", subcommands.names.contains(topic) else {
-            return unknownSubcommand(topic, meant: subcommands.likelyTypo(in: [topic]))
+        let (name, rest) = subcommands.select(arguments)
+        if let command = command(named: name) { return command.check(rest) }
+        switch HelpTopics.request(rest) {
+        case .subcommand(let name, let topic):
+            return command(named: name)?.check(["--help"] + (topic.map { [$0] } ?? [])) ?? .success
+        case .generated(let generated):
+            if case .invalid(let message) = generated { return usageError(message) }
+            return .success
+        case .check(let arguments):
+            return check(arguments)
+        case .invalid(let message):
+            return usageError(message)
         }
-        return run(topic, ["--help"])
     }
 
     private static func unknownSubcommand(_ word: String, meant: String?) -> ExitStatus {

@@ -75,7 +75,7 @@ enum Completions {
             script += "            ;;\n"
         }
         script += "        help)\n"
-        script += "            (( COMP_CWORD == first )) && _camrec_reply -W \(bashWords(names.filter { $0 != "help" }))\n"
+        script += "            (( COMP_CWORD == first )) && _camrec_reply -W \(bashWords(helpWords))\n"
         script += "            ;;\n"
         script += "    esac\n"
         script += """
@@ -135,6 +135,12 @@ enum Completions {
     /// A quoted word list for compgen -W.
     private static func bashWords(_ words: [String]) -> String {
         "'" + words.joined(separator: " ") + "'"
+    }
+
+    /// What `camrec help` takes: the subcommands, then the topics of camrec's options (the
+    /// groups `camrec --help` lists them under).
+    static var helpWords: [String] {
+        CommandDispatcher.subcommands.names.filter { $0 != "help" } + RecordCommand.spec.groups.map(\.topic)
     }
 
     private static func helpNames(_ spec: CommandSpec) -> [String] {
@@ -199,8 +205,7 @@ enum Completions {
             script += "    \(entry.name))\n      _arguments -s -S \\\n"
             script += specs.map { "        " + $0 }.joined(separator: " \\\n") + "\n      ;;\n"
         }
-        let names = CommandDispatcher.subcommands.names.filter { $0 != "help" }
-        script += "    help)\n      _arguments '1:subcommand:(\(names.joined(separator: " ")))'\n      ;;\n"
+        script += "    help)\n      _arguments '1:subcommand or topic:(\(helpWords.joined(separator: " ")))'\n      ;;\n"
         script += """
               esac
             }
@@ -213,7 +218,7 @@ enum Completions {
 
     /// `'(-d --device)'{-d,--device}'[camera]:DEV:_camrec_devices'`.
     private static func zshOption(_ option: OptionSpec) -> String {
-        let description = "[" + zshBracketed(summary(option.help)) + "]"
+        let description = "[" + zshBracketed(option.summary ?? summary(option.help)) + "]"
         var tail = description
         if let value = option.valueName {
             tail += ":" + value + ":" + zshAction(CommandCatalog.completion(for: option))

@@ -6,7 +6,7 @@ import CamrecKit
 enum DevicesCommand: Subcommand {
     static let spec = CommandSpec(
         name: "camrec devices",
-        abstract: "List the cameras (V4L2 capture devices), their formats, sizes, frame rates and controls, and the sound sources.",
+        abstract: "List the cameras (formats, sizes, frame rates, controls) and the sound sources.",
         usage: "",
         options: [
             OptionSpec(["--json"], help: "print one JSON object on stdout"),
@@ -21,7 +21,7 @@ enum DevicesCommand: Subcommand {
             GStreamer's pulse device provider), then the ALSA capture devices (hw:C,D, used
             directly); each with its channels and rate when known, the server's default
             marked, and the camera it belongs to (same USB device). --audio takes a
-            source's name; see docs/sound-sources.md.
+            source's name; see docs/sound.md.
             """
     )
 

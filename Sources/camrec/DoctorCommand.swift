@@ -17,7 +17,7 @@ enum DoctorCommand: Subcommand {
 
     static let spec = CommandSpec(
         name: "camrec doctor",
-        abstract: "Check what a recording needs (GStreamer plugins, cameras, sound, encoders, the output folder) and say how to fix each problem.",
+        abstract: "Check what a recording needs and say how to fix each problem it finds.",
         usage: "camrec doctor [options] [OUTPUT]",
         options: CameraOptions.specs + [
             OptionSpec(["--segment"], value: "T", help: "the segment length you will record with (10m, 1h), for the FAT file-size check"),

@@ -6,7 +6,7 @@ import CamrecKit
 enum EncodersCommand: Subcommand {
     static let spec = CommandSpec(
         name: "camrec encoders",
-        abstract: "List the video encoders (H.264, H.265, Motion JPEG) GStreamer has here, hardware or software, and whether each works.",
+        abstract: "List the video encoders here, hardware and software, and whether each works.",
         usage: "camrec encoders [--json] [--no-trial]",
         options: [
             OptionSpec(["--json"], help: "print one JSON object per encoder on stdout"),

@@ -4,10 +4,10 @@ import CamrecKit
 /// The encoding options of `camrec` (record): what the movie's video is and how it is made.
 enum EncodingOptions {
     static let specs = [
-        OptionSpec(["--codec", "-c"], value: "CODEC", help: "auto (default: the camera's own H.264 stored as it comes when it delivers H.264 at the size and rate, else H.264), h264, h265 (x265; tagged hvc1 in MP4), mjpeg (MKV/MOV) or copy (the camera's own H.264 or MJPEG, never decoded)"),
-        OptionSpec(["--encoder", "-e"], value: "NAME", help: "auto (default: a hardware encoder that works here, else software), software, or a GStreamer element such as vah264enc (see camrec encoders)"),
-        OptionSpec(["--quality", "-Q"], value: "Q", help: "low, medium (default), high or max: bits per pixel and encoder effort (about 1, 2, 4 and 8 Mbit/s for 720p30 H.264)"),
-        OptionSpec(["--bitrate", "-b"], value: "RATE", help: "the video bitrate to aim at, e.g. 800k or 4M (overrides --quality's; not for mjpeg)"),
+        OptionSpec(["--codec", "-c"], value: "CODEC", help: "auto (default: the camera's own H.264 stored as it comes when it delivers H.264 at the size and rate, else H.264), h264, h265 (x265; tagged hvc1 in MP4), mjpeg (MKV/MOV) or copy (the camera's own H.264 or MJPEG, never decoded)", summary: "auto, h264, h265, mjpeg or copy"),
+        OptionSpec(["--encoder", "-e"], value: "NAME", help: "auto (default: a hardware encoder that works here, else software), software, or a GStreamer element such as vah264enc (see camrec encoders)", summary: "auto, software or an element (camrec encoders)"),
+        OptionSpec(["--quality", "-Q"], value: "Q", help: "low, medium (default), high or max: bits per pixel and encoder effort (about 1, 2, 4 and 8 Mbit/s for 720p30 H.264)", summary: "low, medium (default), high or max"),
+        OptionSpec(["--bitrate", "-b"], value: "RATE", help: "the video bitrate to aim at, e.g. 800k or 4M (overrides --quality's; not for mjpeg)", summary: "the video bitrate, e.g. 800k or 4M"),
     ]
 
     static let discussion = """

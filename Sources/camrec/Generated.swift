@@ -1,9 +1,11 @@
 import CamrecKit
 
-/// What `scripts/package` asks camrec to write from its own help texts:
-/// `camrec help --man` (camrec(1) in roff) and `camrec help --completion bash|zsh`.
+/// What camrec writes from its own help texts: `camrec help --man` (camrec(1) in roff) and
+/// `camrec help --completion bash|zsh`, which `scripts/package` installs, and `camrec help
+/// --markdown` (docs/cli.md, which `scripts/gen-docs` rewrites).
 enum Generated {
     case manPage
+    case markdown
     case completion(Completions.Shell)
     /// A request that cannot be met (unknown shell), with its message.
     case invalid(String)
@@ -12,6 +14,8 @@ enum Generated {
         switch arguments.first {
         case "--man" where arguments.count == 1:
             self = .manPage
+        case "--markdown" where arguments.count == 1:
+            self = .markdown
         case "--completion":
             guard arguments.count == 2, let shell = Completions.Shell(rawValue: arguments[1]) else {
                 self = .invalid("camrec help --completion takes bash or zsh")
@@ -34,6 +38,8 @@ enum Generated {
         switch self {
         case .manPage:
             Swift.print(ManPage.text(version: CommandDispatcher.version), terminator: "")
+        case .markdown:
+            Swift.print(CliReference.markdown(), terminator: "")
         case .completion(.bash):
             Swift.print(Completions.bash(), terminator: "")
         case .completion(.zsh):

@@ -3,9 +3,19 @@ import CamrecKit
 
 /// `--layout` and `--canvas`: several cameras composed onto one canvas, one movie.
 enum LayoutOptions {
+    /// The "several cameras" topic's options: MultiCameraRecording's, with their short
+    /// help, then --layout and --canvas.
+    static let multiCameraSpecs = MultiCameraRecording.specs.map { option in
+        switch option.name {
+        case "--all-or-nothing": option.summarized("a lost camera stops the whole run (exit 79)")
+        case "--output-per-device": option.summarized("OUTPUT is a pattern with {index}, {device}")
+        default: option
+        }
+    } + specs
+
     static let specs = [
-        OptionSpec(["--layout"], value: "LAYOUT", help: "several cameras: compose them onto one canvas, one movie at OUTPUT: stacked (one above the other), side-by-side, grid or pip (the first fills the canvas, the others are insets); each camera is scaled to fit its cell keeping its aspect ratio, and the started line and the result give each camera's rectangle"),
-        OptionSpec(["--canvas"], value: "WxH", help: "the canvas of --layout, the movie's frame size: even, from 64x64 (default: 1080x1920, portrait, as the mobile SDKs' dual camera)"),
+        OptionSpec(["--layout"], value: "LAYOUT", help: "several cameras: compose them onto one canvas, one movie at OUTPUT: stacked (one above the other), side-by-side, grid or pip (the first fills the canvas, the others are insets); each camera is scaled to fit its cell keeping its aspect ratio, and the started line and the result give each camera's rectangle", summary: "one movie: stacked, side-by-side, grid or pip"),
+        OptionSpec(["--canvas"], value: "WxH", help: "the canvas of --layout, the movie's frame size: even, from 64x64 (default: 1080x1920, portrait, as the mobile SDKs' dual camera)", summary: "the canvas of --layout (default: 1080x1920)"),
     ]
 }
 

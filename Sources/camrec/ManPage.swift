@@ -22,7 +22,7 @@ enum ManPage {
             if index > 0 { page.append(".br") }
             page.append(synopsis(entry.spec.usageLine))
         }
-        page += [".br", "\\fBcamrec help\\fR [\\fISUBCOMMAND\\fR]", ".br", "\\fBcamrec \\-\\-version\\fR"]
+        page += [".br", "\\fBcamrec help\\fR [\\fISUBCOMMAND\\fR|\\fITOPIC\\fR]", ".br", "\\fBcamrec \\-\\-version\\fR"]
         page += [".SH DESCRIPTION"] + paragraph(RecordCommand.spec.abstract) + [
             ".PP",
             "It is made for unattended use: no prompts, documented exit codes, and JSON lines on",
@@ -34,8 +34,9 @@ enum ManPage {
             page += section(entry)
         }
         page += [
-            ".SS \"camrec help [SUBCOMMAND]\"",
-            "Prints camrec's help, or a subcommand's (the same as \\fB\\-\\-help\\fR).",
+            ".SS \"camrec help [SUBCOMMAND|TOPIC]\"",
+            "Prints camrec's help, a subcommand's (the same as \\fB\\-\\-help\\fR), or one topic of camrec's options in full (the same as \\fBcamrec \\-\\-help\\fR \\fITOPIC\\fR): "
+                + escape(RecordCommand.spec.groups.map(\.topic).joined(separator: ", ")) + ".",
             ".SH \"EXIT STATUS\"",
         ]
         for status in ExitStatus.allCases {
@@ -76,29 +77,32 @@ enum ManPage {
                 lines += [".TP", name] + paragraph(positional.help, break: false)
             }
         }
-        lines += [".PP", "Options:"]
-        for option in spec.options {
-            lines += [".TP", optionNames(option)] + paragraph(option.help + (option.repeatable ? " (repeatable)" : ""), break: false)
+        if spec.groups.isEmpty {
+            lines += [".PP", "Options:"]
+            lines += spec.options.flatMap(optionItem)
+        }
+        for group in spec.groups {
+            lines += [".PP", "\\fB\(escape(group.title))\\fR (\\fB\(escape(spec.helpCommand(topic: group.topic)))\\fR):"]
+            lines += group.options.flatMap(optionItem)
+            let discussion = group.discussionLines
+            if !discussion.isEmpty {
+                lines += [".PP", ".nf"] + discussion.map(escape) + [".fi"]
+            }
         }
         if spec.option(named: "--help") == nil {
-            lines += [".TP", "\\fB\\-h\\fR, \\fB\\-\\-help\\fR", "Show this help."]
+            lines += spec.groups.isEmpty ? [".TP", "\\fB\\-h\\fR, \\fB\\-\\-help\\fR", "Show this help."]
+                : [".PP", "Help:", ".TP", "\\fB\\-h\\fR, \\fB\\-\\-help\\fR [\\fITOPIC\\fR]", "Show this help, or one topic's options in full."]
         }
-        let discussion = discussionLines(of: spec)
+        let discussion = spec.discussionLines
         if !discussion.isEmpty {
             lines += [".PP", ".nf"] + discussion.map(escape) + [".fi"]
         }
         return lines
     }
 
-    /// The discussion exactly as `--help` prints it (wrapped to 80 columns): the lines after
-    /// the options table.
-    static func discussionLines(of spec: CommandSpec) -> [String] {
-        let help = spec.helpText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        guard let options = help.firstIndex(of: "OPTIONS:"),
-              let blank = help[options...].firstIndex(of: "") else { return [] }
-        var lines = Array(help[(blank + 1)...])
-        while lines.last == "" { lines.removeLast() }
-        return lines
+    /// An option as a tagged paragraph: its names, then its full help.
+    private static func optionItem(_ option: OptionSpec) -> [String] {
+        [".TP", optionNames(option)] + paragraph(CommandSpec.fullHelp(option), break: false)
     }
 
     /// `\fB-d\fR, \fB--device\fR \fIDEV\fR`.

@@ -9,7 +9,7 @@ import Glibc
 enum PreviewCommand: Subcommand {
     static let spec = CommandSpec(
         name: "camrec preview",
-        abstract: "Show the camera in a window, recording nothing (as ffplay /dev/video0 would, with camrec's format choice).",
+        abstract: "Show the camera in a window, recording nothing.",
         usage: "camrec preview [options]",
         options: CameraOptions.specs + PictureControlOptions.specs + PictureOptions.specs + [
             OptionSpec(["--stills"], value: "PATTERN", help: "where the key s and SIGUSR1 put stills: a pattern with one counter (shots/img-%04d.jpg; its extension, .jpg, .jpeg or .png, picks the format) or a folder (default: preview-still-0001.jpg, … in the current folder); existing files are never replaced"),

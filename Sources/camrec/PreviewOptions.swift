@@ -4,8 +4,8 @@ import CamrecKit
 /// The live-view options of `camrec` (record).
 enum PreviewOptions {
     static let specs = [
-        OptionSpec(["--preview"], attachedValue: "auto", help: "show the live picture in a window while recording, with REC, the time recorded and the limit drawn in the window only (never in the movie); the window drops frames it cannot show, the movie never does; without a display (DISPLAY and WAYLAND_DISPLAY unset) camrec stops before opening the camera (exit 64), or with --preview=auto warns and records without a window"),
-        OptionSpec(["--preview-stops"], help: "with --preview: closing the window stops the recording (finalised, reason control); without it, the recording goes on"),
+        OptionSpec(["--preview"], attachedValue: "auto", help: "show the live picture in a window while recording, with REC, the time recorded and the limit drawn in the window only (never in the movie); the window drops frames it cannot show, the movie never does; without a display (DISPLAY and WAYLAND_DISPLAY unset) camrec stops before opening the camera (exit 64), or with --preview=auto warns and records without a window", summary: "show the picture in a window while recording"),
+        OptionSpec(["--preview-stops"], help: "with --preview: closing the window stops the recording (finalised, reason control); without it, the recording goes on", summary: "closing the window stops the recording"),
     ]
 
     static let discussion = """

@@ -24,7 +24,7 @@ enum RecoverCommand: Subcommand {
 
     static let spec = CommandSpec(
         name: "camrec recover",
-        abstract: "Turn unfinished recordings (.partial files) into finished movies, by a stream copy.",
+        abstract: "Turn unfinished recordings (.partial files) into finished movies.",
         usage: "camrec recover [-o OUT | --in-place] [--force] [--json] FILE...",
         options: [
             OptionSpec(["--output", "-o"], value: "OUT", help: "the file to write (one FILE), or an existing folder to write into (any number of FILEs)"),
@@ -83,34 +83,10 @@ enum RecoverCommand: Subcommand {
     )
 
     /// The arguments parsed with any number of FILEs (the spec shows one, for help).
-    private static let parsingSpec = CommandSpec(
+    static let parsingSpec = CommandSpec(
         name: spec.name, abstract: spec.abstract, usage: spec.usage, options: spec.options,
         positionals: spec.positionals + Array(repeating: PositionalSpec("FILE", help: "", optional: true), count: 4095)
     )
-
-    /// As every subcommand's `main`, but with any number of FILEs.
-    static func main(_ arguments: [String]) -> ExitStatus {
-        let parsed: ParsedArguments
-        let request: RecoverRequest
-        do {
-            parsed = try parsingSpec.parse(arguments)
-            if parsed.helpRequested {
-                print(spec.helpText)
-                return .success
-            }
-            request = try validate(parsed)
-        } catch {
-            Console(json: arguments.contains("--json"), quiet: false).fail(CamrecError(.usage, error.message))
-            return .usage
-        }
-        let console = console(for: parsed)
-        do {
-            return try run(request, console: console)
-        } catch {
-            console.fail(error)
-            return error.status
-        }
-    }
 
     /// Turns the command line into a typed request.
     static func validate(_ parsed: ParsedArguments) throws(UsageError) -> RecoverRequest {

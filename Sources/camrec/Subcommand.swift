@@ -13,6 +13,10 @@ protocol Subcommand {
     /// The options, positionals and help text.
     static var spec: CommandSpec { get }
 
+    /// The spec the arguments are parsed with: ``spec`` unless the command needs another
+    /// (`recover` takes any number of FILEs, its help shows one).
+    static var parsingSpec: CommandSpec { get }
+
     /// Turns parsed arguments into typed options; every problem is a usage error.
     static func validate(_ parsed: ParsedArguments) throws(UsageError) -> Options
 
@@ -24,6 +28,8 @@ protocol Subcommand {
 }
 
 extension Subcommand {
+    static var parsingSpec: CommandSpec { spec }
+
     static func console(for parsed: ParsedArguments) -> Console {
         Console(json: parsed.flag("--json"), quiet: parsed.flag("--quiet"))
     }
@@ -33,9 +39,9 @@ extension Subcommand {
         let parsed: ParsedArguments
         let options: Options
         do {
-            parsed = try spec.parse(arguments)
+            parsed = try parsingSpec.parse(arguments)
             if parsed.helpRequested {
-                print(spec.helpText)
+                print(try HelpTopics.text(of: spec, topic: parsed.helpTopic))
                 return .success
             }
             options = try validate(parsed)
@@ -49,6 +55,26 @@ extension Subcommand {
         } catch {
             console.fail(error)
             return error.status
+        }
+    }
+}
+
+extension Subcommand {
+    /// `camrec help --check-args …`: parses and validates `arguments` exactly as ``main``
+    /// does, and runs nothing (no camera, no file written): 0, or 64 with the usage error
+    /// on stderr.
+    static func check(_ arguments: [String]) -> ExitStatus {
+        do {
+            let parsed = try parsingSpec.parse(arguments)
+            if parsed.helpRequested {
+                _ = try HelpTopics.text(of: spec, topic: parsed.helpTopic)
+            } else {
+                _ = try validate(parsed)
+            }
+            return .success
+        } catch {
+            Console(json: false, quiet: false).fail(CamrecError(.usage, error.message))
+            return .usage
         }
     }
 }

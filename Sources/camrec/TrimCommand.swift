@@ -26,7 +26,7 @@ enum TrimCommand: Subcommand {
 
     static let spec = CommandSpec(
         name: "camrec trim",
-        abstract: "Cut the ends of a saved movie (MP4, MOV, MKV or AVI), frame-accurately by default.",
+        abstract: "Cut the ends of a movie (MP4, MOV, MKV or AVI), frame-accurately by default.",
         usage: "camrec trim [--start T] [--end T] [-o OUT | --in-place] [options] INPUT",
         options: [
             OptionSpec(["--start"], value: "T", help: "new first instant: 2, 2.5, 90s, 00:00:02.500; negative counts back from the end"),

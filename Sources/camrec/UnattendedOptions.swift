@@ -4,14 +4,14 @@ import CamrecKit
 /// The options of runs nobody watches: segments, retention and reconnect.
 enum UnattendedOptions {
     static let specs = [
-        OptionSpec(["--segment"], value: "T", help: "cut the run into movies of exactly T of video each (10m, 1h; none: only on `ctl split` and reconnects); OUTPUT may then hold strftime fields (cam-%Y%m%d-%H%M%S.mp4) and/or a counter (%04d); a plain name gets NAME-0001.EXT, NAME-0002.EXT, … (several cameras: NAME-1-0001.EXT, …, NAME-2-0001.EXT, …)"),
-        OptionSpec(["--utc"], help: "with --segment: time fields in names are UTC (default: local time)"),
-        OptionSpec(["--keep"], value: "N", help: "with --segment: keep only the newest N movies of OUTPUT's name pattern (this run's and earlier runs'; several cameras: of each camera's series), deleting the oldest"),
-        OptionSpec(["--keep-size"], value: "SIZE", help: "with --segment: keep the movies of OUTPUT's name pattern within SIZE in all (500M, 20G; several cameras: each camera's series), deleting the oldest"),
-        OptionSpec(["--min-free"], value: "SIZE", help: "with --segment: delete the oldest movies of OUTPUT's name pattern to keep SIZE free on its file system; when nothing is left to delete, finalise and stop (disk-full, exit 74)"),
-        OptionSpec(["--reconnect"], help: "when the camera is lost, finish the movie, wait for the same camera to come back (even at another /dev/videoN) and go on in a new movie (implies --segment none unless --segment is given; with --standby, go on making clips)"),
-        OptionSpec(["--recover-partials"], help: "at start, recover the unfinished movies (NAME.partial.EXT) an earlier run of the same OUTPUT or segment series left, as camrec recover --in-place does; empty ones are removed"),
-        OptionSpec(["--reconnect-timeout"], value: "T", help: "with --reconnect: stop (camera-lost, exit 79) when the camera is not back after T (default: wait for ever)"),
+        OptionSpec(["--segment"], value: "T", help: "cut the run into movies of exactly T of video each (10m, 1h; none: only on `ctl split` and reconnects); OUTPUT may then hold strftime fields (cam-%Y%m%d-%H%M%S.mp4) and/or a counter (%04d); a plain name gets NAME-0001.EXT, NAME-0002.EXT, … (several cameras: NAME-1-0001.EXT, …, NAME-2-0001.EXT, …)", summary: "cut the run into movies of T each (10m, 1h)"),
+        OptionSpec(["--utc"], help: "with --segment: time fields in names are UTC (default: local time)", summary: "time fields in names are UTC"),
+        OptionSpec(["--keep"], value: "N", help: "with --segment: keep only the newest N movies of OUTPUT's name pattern (this run's and earlier runs'; several cameras: of each camera's series), deleting the oldest", summary: "keep only the newest N movies"),
+        OptionSpec(["--keep-size"], value: "SIZE", help: "with --segment: keep the movies of OUTPUT's name pattern within SIZE in all (500M, 20G; several cameras: each camera's series), deleting the oldest", summary: "keep the movies within SIZE in all (20G)"),
+        OptionSpec(["--min-free"], value: "SIZE", help: "with --segment: delete the oldest movies of OUTPUT's name pattern to keep SIZE free on its file system; when nothing is left to delete, finalise and stop (disk-full, exit 74)", summary: "delete the oldest to keep SIZE free"),
+        OptionSpec(["--reconnect"], help: "when the camera is lost, finish the movie, wait for the same camera to come back (even at another /dev/videoN) and go on in a new movie (implies --segment none unless --segment is given; with --standby, go on making clips)", summary: "wait for a lost camera, then go on"),
+        OptionSpec(["--recover-partials"], help: "at start, recover the unfinished movies (NAME.partial.EXT) an earlier run of the same OUTPUT or segment series left, as camrec recover --in-place does; empty ones are removed", summary: "first recover earlier runs' .partial movies"),
+        OptionSpec(["--reconnect-timeout"], value: "T", help: "with --reconnect: stop (camera-lost, exit 79) when the camera is not back after T (default: wait for ever)", summary: "give a lost camera up after T (exit 79)"),
     ]
 }
 

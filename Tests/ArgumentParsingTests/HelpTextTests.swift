@@ -5,9 +5,9 @@ import Testing
 struct HelpTextTests {
     @Test func recordHelpLayout() {
         let expected = """
-            USAGE: camrec [options] OUTPUT
-
             Record video from a camera to an MP4 file.
+
+            USAGE: camrec [options] OUTPUT
 
             ARGUMENTS:
               OUTPUT               The MP4 file to write.
@@ -26,9 +26,9 @@ struct HelpTextTests {
     }
 
     @Test func givenUsageLineIsUsedAsIs() {
-        #expect(Fixtures.trim.helpText.hasPrefix("USAGE: camrec trim [--start TIME] [--end TIME] INPUT OUTPUT\n"))
-        #expect(Fixtures.still.helpText.hasPrefix("USAGE: camrec still [options] OUTPUT [FORMAT]\n"))
-        #expect(Fixtures.devices.helpText.hasPrefix("USAGE: camrec devices\n"))
+        #expect(Fixtures.trim.helpText.hasPrefix("Cut a part out of a recording.\n\nUSAGE: camrec trim [--start TIME] [--end TIME] INPUT OUTPUT\n"))
+        #expect(Fixtures.still.helpText.hasPrefix("Save one image.\n\nUSAGE: camrec still [options] OUTPUT [FORMAT]\n"))
+        #expect(Fixtures.devices.helpText.hasPrefix("List cameras.\n\nUSAGE: camrec devices\n"))
     }
 
     static let wordy = CommandSpec(
@@ -63,10 +63,10 @@ struct HelpTextTests {
 
     @Test func wrapsLongTextAndPutsLongNamesOnTheirOwnLine() {
         let expected = """
-            USAGE: camrec ctl [options] COMMAND
-
             Send a command to a running recording: stop it, take a still image, or ask how
             long it has been running, without touching the terminal it runs in.
+
+            USAGE: camrec ctl [options] COMMAND
 
             ARGUMENTS:
               COMMAND                     stop, still or status.

@@ -297,7 +297,7 @@ struct PackageTests {
             }
             // The abstract is there (its first words as a sample).
             let help = try CamrecBinary.run(subcommand + ["--help"]).stdoutText
-            let abstract = help.components(separatedBy: "\n\n").dropFirst().first ?? ""
+            let abstract = help.components(separatedBy: "\n\n").first ?? ""
             let start = abstract.split(separator: " ").prefix(4).joined(separator: " ")
             #expect(!start.isEmpty && text.contains(start), "\(abstract)")
         }
