@@ -93,20 +93,8 @@ enum ComposedRecording {
         }
         SignalWatcher.block(SignalWatcher.recordingSignals)
         let recorder = Recorder(config: config, template: .compose)
-        SignalWatcher.startBatched(SignalWatcher.recordingSignals) { signals in
-            for received in signals where received == SIGUSR1 {
-                if !recorder.requestStill(.signal) { console.say("camrec: no still: the recording is not running") }
-            }
-            for received in signals where received == SIGUSR2 {
-                console.say("camrec: no clip: event clips are not yet made with several cameras")
-            }
-            let stops = signals.count { $0 != SIGUSR1 && $0 != SIGUSR2 }
-            if stops > 0 { recorder.requestStop(.signal, requests: stops) }
-        }
-        let keys = KeyboardControl(onStill: { _ = recorder.requestStill(.key) },
-                                   onStop: { recorder.requestStop(.control) },
-                                   onClip: { console.say("camrec: no clip: event clips are not yet made with several cameras") })
-        defer { keys.restore() }
+        let driven = try RunControls(run: recorder, controlPath: nil, setHandler: nil, console: console)
+        defer { driven.end() }
         // The started line, the result and every still (the composed frame) carry the layout.
         var result = try recorder.run { event in
             switch event {

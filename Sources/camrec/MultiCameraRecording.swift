@@ -300,28 +300,11 @@ enum MultiCameraRecording {
         }
         SignalWatcher.block(SignalWatcher.recordingSignals)
         let run = MultiCameraRecorder(configs: configs, template: options.template, allOrNothing: options.allOrNothing)
-        SignalWatcher.startBatched(SignalWatcher.recordingSignals) { signals in
-            for received in signals where received == SIGUSR1 {
-                // One still per camera, each the newest frame of its camera.
-                let taken = run.recorders.map { $0.requestStill(.signal) }
-                if !taken.contains(true) { console.say("camrec: no still: the recording is not running") }
-            }
-            for received in signals where received == SIGUSR2 { MultiCameraControl.clip(run, console: console) }
-            let stops = signals.count { $0 != SIGUSR1 && $0 != SIGUSR2 }
-            if stops > 0 { run.requestStop(.signal, requests: stops) }
-        }
         // One control socket for the run: every command goes to every camera.
-        let control = try options.controlPath.map { path throws(CamrecError) in
-            try ControlServer(path: path, setHandler: { [controls] text in MultiCameraControl.set(text, controls: controls, devices: devices) },
-                              clipHandler: { argument in MultiCameraControl.clip(argument, run: run) }) { command in
-                MultiCameraControl.answer(command, run: run)
-            }
-        }
-        defer { control?.shutdown() }
-        let keys = KeyboardControl(onStill: { for recorder in run.recorders { recorder.requestStill(.key) } },
-                                   onStop: { run.requestStop(.control) },
-                                   onClip: { MultiCameraControl.clip(run, console: console) })
-        defer { keys.restore() }
+        let driven = try RunControls(run: run, controlPath: options.controlPath,
+                                     setHandler: { [controls] text in PreparedControls.setReply(text, on: controls, devices: devices) },
+                                     console: console)
+        defer { driven.end() }
         let result = try run.run { event in printer.show(event) }
         restore()
         printer.show(result)

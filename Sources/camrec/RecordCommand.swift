@@ -208,56 +208,14 @@ enum RecordCommand: Subcommand {
             console.say("camrec: serving the live stream at \(server.url) (watch it with ffplay \(server.url), or VLC\(also))")
         }
         let recorder = Recorder(config: config, template: options.template, preview: preview, server: server)
-        SignalWatcher.startBatched(SignalWatcher.recordingSignals) { signals in
-            for received in signals where received == SIGUSR1 {
-                if !recorder.requestStill(.signal) { console.say("camrec: no still: the recording is not running") }
-            }
-            for received in signals where received == SIGUSR2 {
-                Self.clip(recorder, console: console)
-            }
-            let stops = signals.count { $0 != SIGUSR1 && $0 != SIGUSR2 }
-            if stops > 0 { recorder.requestStop(.signal, requests: stops) }
-        }
-        var setHandler: ControlServer.SetHandler?
-        if let controls {
-            setHandler = { @Sendable text in controls.setReply(text) }
-        }
-        let control = try options.controlPath.map { path throws(CamrecError) in
-            try ControlServer(path: path, setHandler: setHandler,
-                              clipHandler: { argument in ControlHandling.clip(argument, recorder: recorder) }) { command in
-                ControlHandling.answer(command, recorder: recorder)
-            }
-        }
-        defer { control?.shutdown() }
-        let keys = KeyboardControl(onStill: { recorder.requestStill(.key) }, onStop: { recorder.requestStop(.control) },
-                                   onClip: { Self.clip(recorder, console: console) })
-        defer { keys.restore() }
-        // The same keys in the preview window.
-        preview?.onKey { key in
-            switch key.lowercased() {
-            case "s": recorder.requestStill(.key)
-            case "c": Self.clip(recorder, console: console)
-            case "q": recorder.requestStop(.control)
-            default: break
-            }
-        }
+        let setHandler: ControlServer.SetHandler? = controls.map { controls in { @Sendable text in controls.setReply(text) } }
+        let driven = try RunControls(run: recorder, controlPath: options.controlPath, setHandler: setHandler,
+                                     preview: preview, console: console)
+        defer { driven.end() }
         let result = try recorder.run { event in printer.show(event) }
         for warning in controls?.finish() ?? [] { printer.show(.warning(warning)) }
         printer.show(result)
         return result.exitStatus
-    }
-
-    /// A clip trigger from a signal or a key: a line when it cannot make one.
-    private static func clip(_ recorder: Recorder, console: Console) {
-        guard recorder.config.clips != nil else {
-            console.say("camrec: no clip: start camrec with --pre-roll T or --post-roll T to make clips")
-            return
-        }
-        switch recorder.requestClip() {
-        case nil: console.say("camrec: no clip: the recording is not running")
-        case .failure(let error)?: console.say("camrec: \(error.message)")
-        case .success?: break
-        }
     }
 
     /// What asks for decoded frames, one phrase each: storing the camera's stream as it

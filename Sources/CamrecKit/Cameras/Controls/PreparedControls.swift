@@ -56,3 +56,36 @@ public struct PreparedControls: Sendable {
         let controls: [AppliedControl]
     }
 }
+
+extension PreparedControls {
+    /// `camrec ctl SOCKET set NAME=VALUE[,…]` on several cameras (`controls`, in `--device`
+    /// order): checked against all before any is written; the reply is the first camera's
+    /// controls, with `cameras`, every camera's. Put back at the end with the rest.
+    public static func setReply(_ text: String, on controls: [PreparedControls?], devices: [String]) -> String {
+        var cameras: [CameraControls] = []
+        for (index, prepared) in controls.enumerated() {
+            guard let prepared else {
+                return ControlReply.error("camera \(index + 1) (\(devices[index])) has no controls (the test pattern): set needs cameras")
+            }
+            cameras.append(prepared.camera)
+        }
+        let names = devices.enumerated().map { "camera \($0.offset + 1) (\($0.element))" }
+        switch CameraControls.set(text, on: cameras, names: names) {
+        case .success(let applied):
+            return ControlReply.success(SeveralSetReply(controls: applied.first ?? [],
+                                                        cameras: zip(devices, applied).map { CameraSet(device: $0, controls: $1) }))
+        case .failure(let error):
+            return ControlReply.error(error.message)
+        }
+    }
+
+    private struct SeveralSetReply: Encodable {
+        let controls: [AppliedControl]
+        let cameras: [CameraSet]
+    }
+
+    private struct CameraSet: Encodable {
+        let device: String
+        let controls: [AppliedControl]
+    }
+}
