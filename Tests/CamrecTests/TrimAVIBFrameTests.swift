@@ -60,6 +60,43 @@ struct TrimAVIBFrameTests {
         if cut.closedGOP { #expect(copied > 0 && (line["frames_reencoded"] as? Int ?? 0) > 0, "\(line)") }
     }
 
+    struct KeyframeCut: CustomTestStringConvertible, Sendable {
+        var start: String
+        var end: String
+        /// Source frames kept: from the keyframe at or before the start, through the P-frame
+        /// the last B-frames before the end refer to.
+        var frames: ClosedRange<Int>
+        var testDescription: String { "--start \(start) --end \(end)" }
+    }
+
+    @Test("keyframe mode on open GOPs starts at the keyframe at or before the start and keeps every frame before the end",
+          arguments: [
+              // Keyframes (I) at frames 0, 60, 120; B-frames 133, 134 refer to P-frame 135.
+              KeyframeCut(start: "2.5", end: "4.5", frames: 60...135),
+              KeyframeCut(start: "2", end: "4.2", frames: 60...126),
+              KeyframeCut(start: "4.1", end: "6", frames: 120...179),
+          ])
+    func keyframeOpenGOP(_ cut: KeyframeCut) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = try Self.source(folder, closedGOP: false)
+        let source = try WildMedia.frameHashes(input)
+        let output = folder.path("out.mkv")
+        let result = try CamrecBinary.run(["trim", "--mode", "keyframe", "--start", cut.start, "--end", cut.end, "--json", "-o", output, input])
+        #expect(result.status == 0, "\(result.stderr)")
+        let line = try #require(JSONLines.parse(result).last)
+        #expect(line["mode"] as? String == "keyframe", "\(line)")
+        #expect(line["first_frame_time"] as? Double == Double(cut.frames.lowerBound) / 30, "\(line)")
+        #expect(line["frames_reencoded"] as? Int == 0, "\(line)")
+        // Every frame from the keyframe on, bit for bit, each in its place: none left out
+        // before the end (the B-frames just before it included), no leading picture of the
+        // keyframe's open GOP (shown before it, referring to the GOP before) kept.
+        let hashes = try WildMedia.frameHashes(output)
+        #expect(hashes == Array(source[cut.frames]), "\(hashes.count) frames for \(cut.frames)")
+        #expect(WildMedia.strictlyRising(try WildMedia.frameTimes(output)))
+        #expect(try MediaProbe.decodeErrors(output).isEmpty)
+    }
+
     /// Luma PSNR (dB) of each output frame against source frame `firstSourceFrame + k`: the
     /// lowest, and how many frames the output has. Both are decoded by ffmpeg as they are
     /// (`-fps_mode passthrough`): to a constant-rate raw file ffmpeg repeats the first frame

@@ -138,8 +138,10 @@ extension GStreamerTrimWriter {
             }
             try advanceOutput()
             if cursor < parts.count, case .copy(let range) = parts[cursor].part, range.contains(decodeIndex) {
-                // A copy that follows a re-encoded part starts with the source's configuration.
-                let frame = decodeIndex == range.lowerBound && cursor > 0 ? carryingSourceConfiguration(buffer) : buffer
+                // A copy that follows a re-encoded part starts with the source's configuration
+                // (one that follows a copy, past an open GOP's leading pictures, goes on from it).
+                let afterEncoded = cursor > 0 && !parts[cursor - 1].part.isCopy
+                let frame = decodeIndex == range.lowerBound && afterEncoded ? carryingSourceConfiguration(buffer) : buffer
                 try emitVideo(frame, at: timeline.position(ofCopied: decodeIndex, inPart: cursor))
                 if decodeIndex == range.upperBound { cursor += 1 }
             }
