@@ -120,9 +120,9 @@ struct TrimInputFormatsTests {
         }
     }
 
-    @Test("item 12: an MPEG-4 Part 2 AVI with B-frames is copied from a keyframe, in display order, the reason said",
+    @Test("item 12: an MPEG-4 Part 2 AVI with B-frames is cut frame-accurately beside its sound",
           arguments: ["pcm_s16le", "libmp3lame", nil] as [String?])
-    func mpeg4KeyframeFallback(audio: String?) throws {
+    func mpeg4WithBFramesAccurate(audio: String?) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let input = try Self.avi(folder, "cam.avi", video: Self.mpeg4, audio: audio)
@@ -131,19 +131,16 @@ struct TrimInputFormatsTests {
         let result = try CamrecBinary.run(["trim", "--start", "2.5", "--end", "4.5", "--json", input])
         #expect(result.status == 0, "\(result.stderr)")
         let line = try #require(JSONLines.parse(result).last)
-        #expect(line["mode"] as? String == "keyframe", "\(line)")
-        #expect(result.stderr.contains("B-frames in AVI"), "\(result.stderr)")
+        #expect(line["mode"] as? String == "accurate", "\(line)")
         let output = folder.path("cam-trimmed.mkv")
         let times = try WildMedia.frameTimes(output)
         #expect(WildMedia.strictlyRising(times))
-        #expect(times.count == line["frames"] as? Int, "\(times.count) frames, \(line)")
-        // A copy from a keyframe at or before 2.5 s: each frame is the source's at its place
-        // (B-frames shown in their order, not in the order AVI stores them).
-        let firstTime = try #require(line["first_frame_time"] as? Double)
-        #expect(firstTime <= 2.5)
-        // Source frame n is shown at n/30 s (ffmpeg's framemd5 lists them in display order).
-        let first = Int((firstTime * 30).rounded())
-        try WildMedia.expectSourceFrames(output, source: source, firstSourceFrame: first, atLeast: times.count)
+        // Source frames 75 to 134 (source frame n is shown at n/30 s; ffmpeg's framemd5 lists
+        // them in display order): B-frames shown in their order, not in the order AVI stores them.
+        #expect(times.count == 60, "\(times.count) frames, \(line)")
+        #expect(line["first_frame_time"] as? Double == 2.5, "\(line)")
+        try WildMedia.expectSourceFrames(output, source: source, firstSourceFrame: 75, atLeast: line["frames_copied"] as? Int ?? 0)
+        #expect(try TrimAVIBFrameTests.lumaPSNR(output, source: input, firstSourceFrame: 75).minimum >= 35)
         #expect(try MediaProbe.decodeErrors(output).isEmpty)
         if let audio {
             #expect(try Self.audioCodecs(output) == [audio == "libmp3lame" ? "mp3" : "pcm_s16le"])

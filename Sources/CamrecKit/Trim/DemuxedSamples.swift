@@ -13,7 +13,11 @@ final class DemuxedSamples {
     private var positioned = false
     /// AVI: the times the file stores, in decode order (the sorted presentation times of
     /// the index: ``MPEG4FrameOrder``). Frames are found by them (the demuxer gives
-    /// presentation times to keyframes only) and given the index's presentation times.
+    /// presentation times to keyframes only) and given the index's presentation times, and
+    /// no decoding time: a B-frame's stored time is one frame later than the time it is
+    /// shown at, and a buffer whose DTS is later than its PTS has its PTS replaced by its
+    /// DTS by `mpeg4videoparse`, so that two decoded frames share a time and the
+    /// re-encoder's window keeps the wrong ones. The writers give every frame its DTS.
     private let storedTimes: [Int64]?
 
     /// Starts reading `input` at its frame `first`: seeks there, or `lead` nanoseconds
@@ -55,6 +59,7 @@ final class DemuxedSamples {
                     throw CamrecError.failed("the input's frame \(nextIndex) is not where its index has it")
                 }
                 buffer.pts = UInt64(max(0, frames[nextIndex].pts))
+                buffer.dts = nil
             }
             nextIndex += 1
             return (nextIndex - 1, sample, buffer)

@@ -138,8 +138,10 @@ extension GStreamerTrimWriter {
             }
             try advanceOutput()
             if cursor < parts.count, case .copy(let range) = parts[cursor].part, range.contains(decodeIndex) {
-                // A copy that follows a re-encoded part starts with the source's configuration.
-                let frame = decodeIndex == range.lowerBound && cursor > 0 ? carryingSourceConfiguration(buffer) : buffer
+                // A copy that follows a re-encoded part starts with the source's configuration
+                // (one that follows a copy, past an open GOP's leading pictures, goes on from it).
+                let afterEncoded = cursor > 0 && !parts[cursor - 1].part.isCopy
+                let frame = decodeIndex == range.lowerBound && afterEncoded ? carryingSourceConfiguration(buffer) : buffer
                 try emitVideo(frame, at: timeline.position(ofCopied: decodeIndex, inPart: cursor))
                 if decodeIndex == range.upperBound { cursor += 1 }
             }
@@ -180,17 +182,23 @@ extension GStreamerTrimWriter {
             var bytes = buffer.bytes
             if codec.configuration == .av1SequenceHeader { bytes = AV1OBUs.withoutTemporalDelimiters(bytes) }
             if first { bytes = codec.configuration.carrying(configuration, in: bytes) }
-            if codec.edgeEncoder == .mpeg4, let lowDelay = MPEG4VideoObjectLayer.lowDelay(in: writer.index.codecData ?? []) {
+            if codec.edgeEncoder == .mpeg4, let lowDelay = MPEG4VideoObjectLayer.lowDelay(in: sourceConfiguration ?? []) {
                 let matched = MPEG4VideoObjectLayer.settingLowDelay(lowDelay, in: bytes)
                 if matched != bytes { return buffer.replacingBytes(matched) ?? buffer }
             }
             return bytes.count == buffer.size ? buffer : buffer.replacingBytes(bytes) ?? buffer
         }
 
+        /// The source's decoder configuration: its container's (`codec_data`), else the one its
+        /// parser found in the stream (AVI stores MPEG-4 Part 2's VOL in its keyframes only).
+        private var sourceConfiguration: [UInt8]? {
+            writer.index.codecData ?? videoCaps?.bytes("codec_data")
+        }
+
         /// A copied frame with the source's configuration in front, when it carries none.
         private func carryingSourceConfiguration(_ buffer: Buffer) -> Buffer {
             let bytes = buffer.bytes
-            let joined = writer.codec.configuration.carrying(writer.index.codecData, in: bytes)
+            let joined = writer.codec.configuration.carrying(sourceConfiguration, in: bytes)
             return joined.count == bytes.count ? buffer : buffer.replacingBytes(joined) ?? buffer
         }
 

@@ -208,7 +208,7 @@ struct MP4TrimWriter: TrimWriter {
         // (MPEG-4 Part 2 VOL, MPEG-1/2 sequence header, AV1 sequence header) if it has none.
         let configuration = job.codec.configuration
         if configuration != .none, configuration != .h264ParameterSets {
-            for (partIndex, part) in plan.parts.enumerated() where partIndex > 0 {
+            for (partIndex, part) in plan.parts.enumerated() where partIndex > 0 && !plan.parts[partIndex - 1].isCopy {
                 guard case .copy = part, let position = timeline.parts[partIndex].first else { continue }
                 let bytes = try input.videoSample(at: frames[position].source)
                 let joined = configuration.carrying(input.index.codecData, in: bytes)

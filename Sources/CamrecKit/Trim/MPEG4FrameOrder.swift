@@ -63,16 +63,4 @@ enum MPEG4FrameOrder {
         }
         return result
     }
-
-    /// Why the edges of a cut of `index` are not re-encoded, when they are not: MPEG-4 Part 2
-    /// with B-frames read from AVI (not solved yet: fed with the AVI's decoding times the
-    /// re-encoder gave back fewer frames than asked; with none, every I- and P-frame of a
-    /// re-encoded part came out as the wrong picture, about 23 dB against the source's frame
-    /// at its place, though the same stream from Matroska re-encodes right); nil otherwise.
-    static func noEdges(in index: FrameIndex) -> String? {
-        guard index.container == .avi, TrimCodec.forIndex(index).edgeEncoder == .mpeg4,
-              zip(index.video, index.video.dropFirst()).contains(where: { $0.pts > $1.pts })
-        else { return nil }
-        return "the edges of MPEG-4 Part 2 video with B-frames in AVI are not re-encoded yet"
-    }
 }

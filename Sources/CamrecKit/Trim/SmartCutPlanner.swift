@@ -5,6 +5,13 @@
 /// smaller PTS: copying can start there without the leading pictures of an open GOP. The copied body is a run of
 /// frames in decode order whose presentation times form one interval, so no frame in it
 /// is displayed out of place and no frame outside it is missing from that interval.
+///
+/// `keyframe` mode also starts at an open GOP's keyframe (MPEG-4 Part 2 and MPEG-2 from
+/// ffmpeg without `-flags +cgop`, HEVC CRA pictures), leaving out its leading pictures: the
+/// B-frames decoded right after it and shown before it, which refer to the GOP before and
+/// which no later frame refers to. It keeps every frame shown before the end, and with
+/// B-frames the reference frames they need, up to the first point in decode order where the
+/// run's presentation times close.
 public struct SmartCutPlanner: Sendable {
     /// The frames, in decode order.
     public let frames: [VideoFrame]
@@ -28,6 +35,21 @@ public struct SmartCutPlanner: Sendable {
     /// refer to pictures before it) with no leading pictures.
     public func isSafeKeyframe(_ index: Int) -> Bool {
         frames[index].isKeyframe && frames[index].isIDR && laterMinimumPTS[index] >= frames[index].pts
+    }
+
+    /// The frames decoded right after keyframe `index` that are shown before it (an open
+    /// GOP's leading pictures); empty for a clean keyframe.
+    public func leadingPictures(of index: Int) -> Range<Int> {
+        var end = index + 1
+        while end < frames.count, frames[end].pts < frames[index].pts { end += 1 }
+        return (index + 1)..<end
+    }
+
+    /// Whether a copy may start at decode index `index` once its leading pictures are left
+    /// out: an IDR picture after whose leading pictures no frame is shown before it.
+    public func isCopyStart(_ index: Int) -> Bool {
+        guard frames[index].isKeyframe, frames[index].isIDR else { return false }
+        return laterMinimumPTS[leadingPictures(of: index).upperBound - 1] >= frames[index].pts
     }
 
     /// Plans a cut keeping the frames with `start <= pts < end` (buffer times).
@@ -100,16 +122,36 @@ public struct SmartCutPlanner: Sendable {
         return finish(parts: [.encode(feed: from...last, keep: firstPTS..<end)], mode: mode)
     }
 
-    /// From the keyframe at or before the start. `start` comes with ``CutTimes/slack`` taken
-    /// off (for frames whose times a container rounded to the millisecond): a keyframe within
+    /// From the keyframe at or before the start (an open GOP's without its leading pictures)
+    /// through every frame before the end. `start` comes with ``CutTimes/slack`` taken off
+    /// (for frames whose times a container rounded to the millisecond): a keyframe within
     /// that slack after it is the one *at* the start asked for, not one to snap back from.
     private func keyframePlan(start: Int64, end: Int64) throws(CamrecError) -> TrimPlan {
-        let safe = frames.indices.filter(isSafeKeyframe)
+        let starts = frames.indices.filter(isCopyStart)
         let atStart = start + 2 * CutTimes.slack
-        guard let first = safe.last(where: { frames[$0].pts <= atStart }) ?? safe.first,
-              frames[first].pts < end, let last = closedRun(from: first, end: end)
+        guard let first = starts.last(where: { frames[$0].pts <= atStart }) ?? starts.first,
+              frames[first].pts < end, let last = coveringRun(from: first, end: end) ?? closedRun(from: first, end: end)
         else { throw .invalidInput("no keyframe lies between the start and the end; try --mode accurate") }
-        return finish(parts: [.copy(frames: first...last)], mode: .keyframe)
+        let leading = leadingPictures(of: first)
+        guard !leading.isEmpty else { return finish(parts: [.copy(frames: first...last)], mode: .keyframe) }
+        // The keyframe, then (its leading pictures left out) the rest.
+        var parts: [TrimPart] = [.copy(frames: first...first)]
+        if leading.upperBound <= last { parts.append(.copy(frames: leading.upperBound...last)) }
+        return finish(parts: parts, mode: .keyframe)
+    }
+
+    /// The shortest run from `first` in decode order that holds every frame after it shown
+    /// before `end` and whose presentation times (leading pictures aside) form one interval:
+    /// the B-frames just before the end come with the reference frame they need, shown after
+    /// it. Nil when the frames indexed end before it closes (a window of the input).
+    private func coveringRun(from first: Int, end: Int64) -> Int? {
+        guard let wanted = (first..<frames.count).last(where: { frames[$0].pts < end }) else { return nil }
+        var maximum = Int64.min
+        for index in first..<frames.count {
+            maximum = max(maximum, frames[index].pts)
+            if index >= wanted, maximum < laterMinimumPTS[index] { return index }
+        }
+        return nil
     }
 
     private func finish(parts: [TrimPart], mode: TrimMode) -> TrimPlan {

@@ -7,6 +7,11 @@ public enum TrimPart: Sendable, Equatable {
 }
 
 extension TrimPart {
+    /// Whether the part is copied (not re-encoded).
+    var isCopy: Bool {
+        if case .copy = self { true } else { false }
+    }
+
     /// The decode indices of the frames an encode part outputs, in presentation order (the
     /// order its encoder returns them; frames shown at the same time in decode order); a copy: none.
     func keptFrames(of frames: [VideoFrame]) -> [Int] {

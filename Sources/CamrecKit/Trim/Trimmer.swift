@@ -41,9 +41,6 @@ public enum Trimmer {
         let times = try CutTimes.resolve(request, length: input.index.videoEnd, name: name)
         notes += times.notes
         var cut = try PlannedCut.make(index: input.index, times: times, mode: request.mode, name: name)
-        if cut.plan.mode == .accurate, cut.plan.framesReencoded > 0, let reason = MPEG4FrameOrder.noEdges(in: input.index) {
-            cut = try cut.fallingBackToKeyframes(index: input.index, times: times, because: reason)
-        }
         try checkWritable(cut, by: input, to: output, name: name)
         try control.checkCancelled()
         try output.checkWritable()
