@@ -182,4 +182,25 @@ struct TrimMatroskaCopyTests {
         #expect(try MediaProbe.decodeErrors(output).isEmpty)
         #expect(try !LabelProbe.packetTimes(output, stream: "a:0").isEmpty)
     }
+
+    @Test("a signal while camrec's Matroska writer works removes the temporary file and exits 130")
+    func signalRemovesTheTemporaryFile() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // 20 s of 720p in one GOP: the head edge re-encodes almost all of it, long enough to
+        // be caught while the writer's temporary file is open.
+        let input = try WildMedia.ffmpeg(folder.path("in.mkv"), input: "testsrc2=size=1280x720:rate=30:duration=20", audio: true, [
+            "-c:v", "libx264", "-preset", "ultrafast", "-g", "600", "-c:a", "aac", "-t", "20",
+        ])
+        let output = folder.path("out.mkv")
+        let run = try CamrecBinary.start(["trim", "--start", "0.5", "--end", "19.9", "--json", "-o", output, input])
+        let started = Wait.until(timeout: 120) {
+            folder.contents.contains { $0.hasSuffix(".part") } || !run.process.isRunning
+        }
+        #expect(started && run.process.isRunning, "the trim never wrote its temporary file: \(run.stderrText)")
+        run.signal(SIGINT)
+        let status = run.wait(timeout: 60)
+        #expect(status == 130, "exit status \(String(describing: status)): \(run.stderrText)")
+        #expect(folder.contents == ["in.mkv"], "left behind: \(folder.contents)")
+    }
 }

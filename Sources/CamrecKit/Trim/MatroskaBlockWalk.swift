@@ -66,7 +66,9 @@ struct MatroskaBlockWalk {
         // Sound packets just before the first frame may sit in the cluster before; a cue
         // shown across the first frame may have started seconds before.
         let lead = subtitles ? StreamCopier.subtitleLead : 1_000_000_000
-        let start = min(source.cues.last { $0.time <= first.pts - lead }?.cluster ?? first.cluster, first.cluster)
+        // Without a cue point that early, from the first one (the cut starts near the file's start).
+        let early = source.cues.last { $0.time <= first.pts - lead } ?? source.cues.first
+        let start = min(early?.cluster ?? first.cluster, first.cluster)
         guard let input = try? SampleFile(path: writer.input.path) else {
             throw MatroskaCopyWriter.Unsupported(reason: "the input cannot be reopened")
         }

@@ -61,9 +61,9 @@ struct MatroskaCopyWriter: TrimWriter {
         guard let videoEntry = kept.first(where: { $0.number == layout.videoTrack }), !videoEntry.isEncoded else {
             throw Unsupported(reason: "encoded video blocks")
         }
-        var edges = try MatroskaEdges(writer: self, timeline: timeline)
         let file = try MatroskaFileWriter(path: job.outputPath)
         try file.begin()
+        var edges = try MatroskaEdges(writer: self, timeline: timeline)
         let scale = source.timestampScale
         try file.appendTopLevel(
             EBML.ID.info,

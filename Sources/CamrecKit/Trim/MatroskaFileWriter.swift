@@ -42,7 +42,7 @@ final class MatroskaFileWriter {
     /// Creates (or empties) `path`.
     init(path: String) throws(CamrecError) {
         self.path = path
-        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else { throw .failed("cannot create \(path)") }
         buffer.reserveCapacity(Self.bufferSize + (1 << 20))
     }
