@@ -47,7 +47,8 @@ extension GStreamerInput {
             audioCaps: audio?.caps, audioPresentationOffset: 0, presentationOffset: 0, streams: opening.streams
         )
         index.wholeVideoEnd = length
-        return (GStreamerInput(path: path, index: index, seeks: true), cost)
+        let layout = MatroskaFrameBlocks(videoTrack: blocks.header.videoTrack, blocks: window)
+        return (GStreamerInput(path: path, index: index, seeks: true, matroska: layout), cost)
     }
 
     /// The video caps and the other streams, from the demuxer's first video frame.

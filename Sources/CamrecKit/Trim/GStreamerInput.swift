@@ -15,6 +15,9 @@ struct GStreamerInput: TrimInput {
     /// fragment shifts every frame by the first one's composition offset, so that a seek
     /// lands on the wrong frame without noticing. Such a file is read from its start.
     var seeks = true
+    /// Where a Matroska input's indexed frames lie (when indexed from its blocks): what lets
+    /// ``MatroskaCopyWriter`` copy them without a demuxer.
+    var matroska: MatroskaFrameBlocks?
 
     /// Indexes `path`: only the part that a cut of `window` (presentation times counted
     /// from the start) needs when one is given and that part can be trusted, else the whole file.
@@ -51,10 +54,6 @@ struct GStreamerInput: TrimInput {
               let children = Box.children(of: bytes, in: (moov.payloadStart - moov.start)..<bytes.count)
         else { return false }
         return children.contains { $0.type == "mvex" }
-    }
-
-    func writer(for job: TrimJob) -> any TrimWriter {
-        GStreamerTrimWriter(input: self, job: job)
     }
 
     /// The caps of the first video stream of `path` as its demuxer gives them (it reads the

@@ -40,6 +40,9 @@ struct MatroskaBlockIndex {
         var duration: Int64?
         var isKeyframe: Bool
         var isIDR: Bool
+        /// Where its cluster starts in the file, and where its frame's bytes lie.
+        var cluster: UInt64 = 0
+        var payload: Range<UInt64> = 0..<0
     }
 
     /// A cue point of the video track: its time (nanoseconds) and its cluster's offset in the file.
@@ -332,7 +335,8 @@ struct MatroskaBlockIndex {
                 default:
                     break
                 }
-                if let found {
+                if var found {
+                    found.cluster = element.start
                     if end == Int64.min { return [found] }
                     if let end {
                         framesPastEnd = found.pts >= end ? framesPastEnd + 1 : 0
@@ -391,7 +395,9 @@ struct MatroskaBlockIndex {
             isIDR = keyframes.isIDR(timing) { use in bytes.withUnsafeBytes { use($0) } }
         }
         let frameDuration = timing.duration.map { Int64(clamping: $0) }
-        return .some(Block(pts: pts, duration: frameDuration, isKeyframe: isKeyframe, isIDR: isIDR))
+        return .some(Block(
+            pts: pts, duration: frameDuration, isKeyframe: isKeyframe, isIDR: isIDR, payload: payload..<end
+        ))
     }
 }
 
