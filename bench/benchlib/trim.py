@@ -183,7 +183,8 @@ def section(ctx: Context) -> SectionResult:
     s = ctx.settings
     result = SectionResult("trim", "4. Trim")
     ok, why = supported(ctx)
-    makers = ctx.shared.get("trim-inputs") or [InputMaker(ctx, spec) for spec in INPUTS]
+    wanted = parts()
+    makers = ctx.shared.get("trim-inputs") or ([InputMaker(ctx, spec) for spec in INPUTS] if "short" in wanted else [])
     start_frame = math.ceil(s.trim_start * FPS)
     end_frame = math.ceil(s.trim_end * FPS) - 1
     result.method = [
@@ -206,20 +207,23 @@ def section(ctx: Context) -> SectionResult:
         "(a thread went to sleep: waiting for another thread, or for the disk) and involuntary ones, "
         "from `wait4(2)` of each measured run.",
     ]
-    # BENCH_TRIM_PARTS=long (or short, comma-separated): only those parts.
-    parts = set(os.environ.get("BENCH_TRIM_PARTS", "short,long").split(","))
-    if "short" in parts:
+    if "short" in wanted:
         for spec, maker in zip(INPUTS, makers):
             part_rows(result, "short", lambda: measure_input(ctx, spec, maker.wait(), ok, why, start_frame, end_frame,
                                                              result))
     else:
         for maker in makers:
             maker.stop()
-    if "long" in parts:
+    if "long" in wanted:
         from . import trim_long
         part_rows(result, "long", lambda: trim_long.measure(ctx, result, ok, why))
     result.seconds = time.monotonic() - started
     return result
+
+
+def parts() -> set[str]:
+    """The parts to run: BENCH_TRIM_PARTS=long (or short, comma-separated); both by default."""
+    return set(os.environ.get("BENCH_TRIM_PARTS", "short,long").split(","))
 
 
 def measure_input(ctx: Context, spec: InputSpec, source: Path, ok: bool, why: str, start_frame: int,
