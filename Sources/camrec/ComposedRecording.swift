@@ -88,9 +88,6 @@ enum ComposedRecording {
     /// the layout.
     static func run(_ config: RecordConfig, printer: RecordingPrinter, console: Console) throws(CamrecError) -> RecordingResult {
         let report = config.composition?.report
-        if let warning = StalePartials.warning(for: StalePartials.find(besideOutput: config.outputPath)) {
-            printer.show(.warning(warning))
-        }
         SignalWatcher.block(SignalWatcher.recordingSignals)
         let recorder = Recorder(config: config, template: .compose)
         let driven = try RunControls(run: recorder, controlPath: nil, setHandler: nil, console: console)

@@ -86,8 +86,9 @@ public final class Recorder: Sendable {
         // Standby writes no movie: the claim only checked that the folder takes files.
         if config.standby { plan.discardOpen() }
         // Unfinished movies an earlier camrec left here are mentioned once, never touched
-        // (with several cameras, once for the run: `MultiCameraRecorder`).
-        if config.startBarrier == nil {
+        // (one camera or a canvas; several cameras in movies of their own: once for the
+        // run, by `MultiCameraRecorder`).
+        if config.startBarrier == nil || config.composition != nil {
             var stale = StalePartials.find(besideOutput: config.outputPath, excluding: plan.openPartialPaths)
             if config.recoverPartials {
                 stale = StalePartials.recoverSeries(stale, output: config.outputPath, naming: config.segments?.naming) {
