@@ -181,10 +181,9 @@ public final class Recorder: Sendable {
         case stopped(StopReason)
     }
 
-    /// Polls for the camera with `identity` (five times a second: a USB camera takes a
-    /// second or more to come back) until it is there, `timeout` passes, or a stop is asked for.
+    /// Waits for the camera with `identity` (``CameraWait``) until it is there, `timeout`
+    /// passes, or a stop is asked for; `ctl status` says "reconnecting" meanwhile.
     private func waitForCamera(_ identity: DeviceIdentity, timeout: TimeSpec?, status run: RunTotals) -> Wait {
-        let deadline = timeout.map { ContinuousClock.now + .nanoseconds($0.nanoseconds) }
         let (frames, dropped) = (run.frames, run.dropped)
         let seconds = Double(frames) / max(config.rate.framesPerSecond, 1)
         control.attachWaiting {
@@ -192,12 +191,13 @@ public final class Recorder: Sendable {
                            frames: frames, stills: 0, droppedFrames: dropped, maxDuration: self.config.maxDuration?.seconds)
         }
         defer { control.detach() }
-        while true {
-            if let reason = control.pendingStop.reason, control.pendingStop.count > 0 { return .stopped(reason) }
-            // A camera that is back but busy or refused is not usable yet: keep waiting.
-            if let device = try? DeviceDiscovery.locate(identity) { return .back(device) }
-            if let deadline, ContinuousClock.now >= deadline { return .timedOut }
-            control.waitForStop(upTo: .milliseconds(200))
+        let outcome = CameraWait(for: identity, timeout: timeout).wait(calledOff: { control.pendingStop.count > 0 }) { interval in
+            control.waitForStop(upTo: interval)
+        }
+        switch outcome {
+        case .back(let device): return .back(device)
+        case .timedOut: return .timedOut
+        case .calledOff: return .stopped(control.pendingStop.reason ?? .signal)
         }
     }
 

@@ -6,7 +6,7 @@ import V4L2
 /// whatever /dev/videoN it comes back, and its branch is rebuilt into the running
 /// pipeline, so that its cell shows it again while the movie goes on.
 ///
-/// A thread per lost camera polls five times a second (as `Recorder` does for one camera)
+/// A thread per lost camera waits for it (``CameraWait``, as `Recorder` does for one camera)
 /// and, when the camera is back or the wait is over, wakes the session's bus loop, which
 /// calls `takeBack()`: the pipeline is changed there, on the one thread that runs it.
 final class CellReconnection: @unchecked Sendable {
@@ -52,24 +52,23 @@ final class CellReconnection: @unchecked Sendable {
     func lost(_ index: Int) {
         guard canWait(for: index), let identity = identities[index] else { return }
         let lostAt = ContinuousClock.now
-        let deadline = timeout.map { lostAt + .nanoseconds($0.nanoseconds) }
+        let wait = CameraWait(for: identity, timeout: timeout, from: lostAt)
         NamedThread.start("camrec-cell\(index + 1)") { [self] in
-            while true {
-                // A camera that is back but busy or refused is not usable yet: keep waiting.
-                let found = try? DeviceDiscovery.locate(identity)
-                let over = found == nil && deadline.map { ContinuousClock.now >= $0 } == true
-                let done = condition.withLock { () -> Bool in
-                    if stopped { return true }
-                    guard found != nil || over else { return false }
-                    ready.append((index, found, lostAt))
-                    return true
-                }
-                if done {
-                    if found != nil || over { _ = pipeline.postApplicationMessage(Self.wake) }
-                    return
-                }
-                condition.withLock { _ = condition.wait(seconds: 0.2) }
+            let outcome = wait.wait(calledOff: { condition.withLock { stopped } }, pause: { interval in
+                condition.withLock { _ = condition.wait(seconds: interval / .seconds(1)) }
+            })
+            let found: CaptureDevice?
+            switch outcome {
+            case .calledOff: return
+            case .back(let device): found = device
+            case .timedOut: found = nil
             }
+            let posted = condition.withLock { () -> Bool in
+                if stopped { return false }
+                ready.append((index, found, lostAt))
+                return true
+            }
+            if posted { _ = pipeline.postApplicationMessage(Self.wake) }
         }
     }
 
