@@ -86,11 +86,12 @@ enum ComposedRecording {
 
     /// Records the composed movie until it stops; the started line and the result carry
     /// the layout.
-    static func run(_ config: RecordConfig, printer: RecordingPrinter, console: Console) throws(CamrecError) -> RecordingResult {
+    static func run(_ config: RecordConfig, controlPath: String?, setHandler: ControlServer.SetHandler?,
+                    printer: RecordingPrinter, console: Console) throws(CamrecError) -> RecordingResult {
         let report = config.composition?.report
         SignalWatcher.block(SignalWatcher.recordingSignals)
         let recorder = Recorder(config: config, template: .compose)
-        let driven = try RunControls(run: recorder, controlPath: nil, setHandler: nil, console: console)
+        let driven = try RunControls(run: recorder, controlPath: controlPath, setHandler: setHandler, console: console)
         defer { driven.end() }
         // The started line, the result and every still (the composed frame) carry the layout.
         var result = try recorder.run { event in

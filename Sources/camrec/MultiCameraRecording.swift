@@ -33,7 +33,7 @@ enum MultiCameraRecording {
         --set and --flash apply to every camera. --stills PATTERN: {index} and
         {device} filled in, or -1, -2 added before the extension.
         Not yet with several cameras: --settle, --codec copy, --preview, --serve;
-        clips, --set, --control and --stills with --layout.
+        clips, --set and --stills with --layout (--control drives a canvas too).
         """
 
     /// What a run of several cameras cannot do yet, one phrase per option.
@@ -44,7 +44,6 @@ enum MultiCameraRecording {
         }
         if options.settle.nanoseconds > 0 { found.append("--settle") }
         if options.layout.layout != nil, options.controls.setsAnything { found.append("--set and --flash with --layout") }
-        if options.layout.layout != nil, options.controlPath != nil { found.append("--control with --layout") }
         if options.layout.layout != nil, stillsGiven { found.append("--stills with --layout") }
         if options.encoding.codec == .copy { found.append("--codec copy") }
         if options.preview.mode != .off { found.append("--preview") }
@@ -289,7 +288,11 @@ enum MultiCameraRecording {
         }
         if var composed {
             composed.controls = configs[0].controls
-            let result = try ComposedRecording.run(composed, printer: printer, console: console)
+            // The control socket drives the canvas; `set` goes to every camera, as without --layout.
+            let result = try ComposedRecording.run(
+                composed, controlPath: options.controlPath,
+                setHandler: { [controls] text in PreparedControls.setReply(text, on: controls, devices: devices) },
+                printer: printer, console: console)
             restore()
             printer.show(result)
             return result.exitStatus

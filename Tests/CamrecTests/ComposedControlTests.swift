@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+/// Issue 31 item 7: `--control` with `--layout`. A canvas is one run like a single
+/// camera's, driven by the same control (`RunControls`, `ControlAnswers`): status, still,
+/// set (on every camera) and stop over the socket, end to end on two emulated cameras.
+@Suite(.serialized) struct ComposedControlTests {
+    @Test("ctl status, still, set and stop drive a composed recording (--layout with --control)")
+    func controlSocketDrivesACanvas() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let log = folder.url.appendingPathComponent("log")
+        let socket = folder.path("control")
+        let devices = ["/dev/video0", "/dev/video1"]
+        var environment = try VirtualCameraEnvironment.shared().environment(
+            spec: devices.map { "\($0),formats=yuyv,sizes=320x240@30,trace=controls" }.joined(separator: ";"))
+        environment["CAMREC_DEVICE_PATHS"] = nil
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        let movie = folder.path("both.mp4")
+        let arguments = devices.flatMap { ["--device", $0] }
+            + ["--layout", "side-by-side", "--canvas", "640x240", "--max-duration", "none", "--control", socket, "--json", movie]
+        let run = try CamrecBinary.start(arguments, environment: environment)
+        defer { if run.process.isRunning { run.signal(SIGKILL) } }
+        try #require(RecordingWait.frames(15, socket: socket), "\(run.stderrText.suffix(1000))")
+
+        let status = try MultiCameraClipTests.ctl(socket, ["status"], log: log)
+        #expect(status["ok"] as? Bool == true && status["state"] as? String == "recording", "\(status)")
+        #expect(status["path"] as? String == movie, "\(status)")
+
+        // The composed still is the reply; each camera's own still comes as a line of its own.
+        let still = try MultiCameraClipTests.ctl(socket, ["still"], log: log)
+        #expect(still["ok"] as? Bool == true && still["path"] as? String == folder.path("both-still-0001.jpg"), "\(still)")
+        try #require(run.waitForLines(type: "still", count: 3), "\(run.stderrText.suffix(1000))")
+        let size = try MediaProbe.probe(folder.path("both-still-0001.jpg"))
+        #expect(size.width == 640 && size.height == 240, "\(size.width)x\(size.height)")
+
+        // set goes to every camera, and is put back at the end.
+        let set = try MultiCameraClipTests.ctl(socket, ["set", "brightness=30"], log: log)
+        #expect(set["ok"] as? Bool == true, "\(set)")
+        let each = try #require(set["cameras"] as? [[String: Any]], "\(set)")
+        #expect(each.map { $0["device"] as? String } == devices)
+
+        // split needs segments, which a canvas has not: a clear refusal, the run goes on.
+        let split = try MultiCameraClipTests.ctl(socket, ["split"], log: log)
+        #expect(split["ok"] as? Bool == false && (split["error"] as? String ?? "").contains("--segment"), "\(split)")
+
+        #expect(try MultiCameraClipTests.ctl(socket, ["stop"], log: log)["ok"] as? Bool == true)
+        #expect(run.wait() == 0, "\(run.stderrText.suffix(1000))")
+        let probe = try MediaProbe.probe(movie)
+        #expect(probe.width == 640 && probe.height == 240 && probe.frames >= 15, "\(probe.width)x\(probe.height), \(probe.frames)")
+        #expect(try MediaProbe.decodeErrors(movie).isEmpty)
+        let writes = run.stderrText.split(separator: "\n").filter { $0.contains("VirtualCamera:") && $0.contains(": set Brightness") }
+        for device in devices {
+            let own = writes.filter { $0.contains("\(device): set ") }.map { String($0.split(separator: ": set ").last ?? "") }
+            #expect(own == ["Brightness = 30", "Brightness = 0"], "\(device): \(writes)")
+        }
+        JSONLog.write(arguments: arguments, stdout: run.stdoutData, to: log)
+        if SchemaTests.unusable == nil {
+            let checked = try ChildProcess.run(SchemaTests.checker, [log.path], timeout: 120)
+            #expect(checked.status == 0, "\(checked.stderr)")
+        }
+    }
+}
