@@ -33,7 +33,7 @@ enum MultiCameraRecording {
         --set and --flash apply to every camera. --stills PATTERN: {index} and
         {device} filled in, or -1, -2 added before the extension.
         Not yet with several cameras: --settle, --codec copy, --preview, --serve;
-        clips, --set and --stills with --layout (--control drives a canvas too).
+        clips and --stills with --layout (--control and --set work on a canvas too).
         """
 
     /// What a run of several cameras cannot do yet, one phrase per option.
@@ -43,7 +43,6 @@ enum MultiCameraRecording {
             found.append("event clips (--pre-roll, --post-roll, --standby, --on-motion) with --layout")
         }
         if options.settle.nanoseconds > 0 { found.append("--settle") }
-        if options.layout.layout != nil, options.controls.setsAnything { found.append("--set and --flash with --layout") }
         if options.layout.layout != nil, stillsGiven { found.append("--stills with --layout") }
         if options.encoding.codec == .copy { found.append("--codec copy") }
         if options.preview.mode != .off { found.append("--preview") }

@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 
-/// Issue 31 item 7: `--control` with `--layout`. A canvas is one run like a single
+/// Issue 31 item 7: `--control` and `--set` with `--layout`. A canvas is one run like a single
 /// camera's, driven by the same control (`RunControls`, `ControlAnswers`): status, still,
 /// set (on every camera) and stop over the socket, end to end on two emulated cameras.
 @Suite(.serialized) struct ComposedControlTests {
-    @Test("ctl status, still, set and stop drive a composed recording (--layout with --control)")
+    @Test("--set on every camera of a canvas; ctl status, still, set and stop drive it (--layout with --control); all put back at the end")
     func controlSocketDrivesACanvas() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -18,10 +18,14 @@ import Testing
         environment["SWIFT_BACKTRACE"] = "enable=no"
         let movie = folder.path("both.mp4")
         let arguments = devices.flatMap { ["--device", $0] }
-            + ["--layout", "side-by-side", "--canvas", "640x240", "--max-duration", "none", "--control", socket, "--json", movie]
+            + ["--layout", "side-by-side", "--canvas", "640x240", "--set", "brightness=20", "--max-duration", "none",
+               "--control", socket, "--json", movie]
         let run = try CamrecBinary.start(arguments, environment: environment)
         defer { if run.process.isRunning { run.signal(SIGKILL) } }
         try #require(RecordingWait.frames(15, socket: socket), "\(run.stderrText.suffix(1000))")
+        let started = try #require(run.lines(type: "started").first)
+        let controls = try #require(started["controls"] as? [[String: Any]], "\(started)")
+        #expect(controls.first?["name"] as? String == "brightness" && controls.first?["value"] as? String == "20", "\(controls)")
 
         let status = try MultiCameraClipTests.ctl(socket, ["status"], log: log)
         #expect(status["ok"] as? Bool == true && status["state"] as? String == "recording", "\(status)")
@@ -52,7 +56,7 @@ import Testing
         let writes = run.stderrText.split(separator: "\n").filter { $0.contains("VirtualCamera:") && $0.contains(": set Brightness") }
         for device in devices {
             let own = writes.filter { $0.contains("\(device): set ") }.map { String($0.split(separator: ": set ").last ?? "") }
-            #expect(own == ["Brightness = 30", "Brightness = 0"], "\(device): \(writes)")
+            #expect(own == ["Brightness = 20", "Brightness = 30", "Brightness = 0"], "\(device): \(writes)")
         }
         JSONLog.write(arguments: arguments, stdout: run.stdoutData, to: log)
         if SchemaTests.unusable == nil {
