@@ -57,12 +57,10 @@ enum ComposedRecording {
         let canvas = options.layout.canvas
         var composition = Composition(layout: layout, canvas: canvas, cameras: sources, rate: first.rate)
         composition.allOrNothing = options.allOrNothing
-        // Each camera's own stills are named as its movie's would be without --layout
-        // (both-1-still-0001.jpg beside both-still-0001.jpg, the composed one).
-        composition.cameraStillNaming = cameras.indices.map { index in
-            let moviePath = MultiCameraRecording.moviePath(options.output, index: index + 1, device: "", pattern: false)
-            return StillNaming.beside(moviePath: moviePath, format: options.stills.format)
-        }
+        // Each camera's own stills are named as they would be without --layout (beside
+        // both-still-0001.jpg, the composed one: both-1-still-0001.jpg; with --stills
+        // PATTERN, each camera's own version of it: MultiCameraRecording.stillSettings).
+        composition.cameraStillNaming = cameras.map(\.stills.naming)
         let encoding = try EncodingPlanner.plan(
             encodingRequest,
             context: .init(source: first.source, rate: first.rate, container: options.container,
@@ -70,8 +68,10 @@ enum ComposedRecording {
         ) { codec throws(CamrecError) in
             try EncoderPicking.pick(encodingRequest, codec: codec, size: canvas, rate: first.rate)
         }
-        var stills = options.stills
-        stills.naming = .beside(moviePath: options.output, format: stills.format)
+        let stills = try composedStills(options)
+        for (index, camera) in cameras.enumerated() where camera.stills.naming.path(1) == stills.naming.path(1) {
+            throw CamrecError(.usage, "--stills: the canvas and camera \(index + 1) would write the same stills: put {index} or {device} in the pattern")
+        }
         var config = RecordConfig(
             source: first.source, size: canvas, rate: first.rate, maxDuration: options.maxDuration,
             outputPath: options.output, container: options.container, overwrite: options.force,
@@ -82,6 +82,21 @@ enum ComposedRecording {
         config.composition = composition
         config.startBarrier = composition.canvasMember
         return (config, encoding.warnings)
+    }
+
+    /// The composed frame's stills: beside OUTPUT, or `--stills PATTERN` as one camera's
+    /// are named, `{index}` and `{device}` read as "canvas" (shots/cam-{device}-%03d.jpg:
+    /// shots/cam-canvas-001.jpg beside each camera's shots/cam-video0-001.jpg, …).
+    static func composedStills(_ options: RecordOptions) throws(CamrecError) -> StillSettings {
+        var stills = options.stills
+        guard let text = options.stillsPattern else {
+            stills.naming = .beside(moviePath: options.output, format: stills.format)
+            return stills
+        }
+        let pattern = text.replacing("{index}", with: "canvas").replacing("{device}", with: "canvas")
+        let quality = if case .jpeg(let quality) = stills.format { quality } else { StillFormat.defaultQuality }
+        return try StillSettings.resolve(pattern: pattern, format: stills.format, quality: quality, every: stills.every,
+                                         moviePath: options.output)
     }
 
     /// Records the composed movie until it stops; the started line and the result carry

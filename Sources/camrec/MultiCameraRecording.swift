@@ -33,17 +33,16 @@ enum MultiCameraRecording {
         --set and --flash apply to every camera. --stills PATTERN: {index} and
         {device} filled in, or -1, -2 added before the extension.
         Not yet with several cameras: --settle, --codec copy, --preview, --serve;
-        clips and --stills with --layout (--control and --set work on a canvas too).
+        clips with --layout (--control, --set and --stills work on a canvas too).
         """
 
     /// What a run of several cameras cannot do yet, one phrase per option.
-    static func unsupported(_ options: RecordOptions, stillsGiven: Bool) -> [String] {
+    static func unsupported(_ options: RecordOptions) -> [String] {
         var found: [String] = []
         if options.layout.layout != nil, options.clips.settings != nil || options.clips.standby || options.clips.motion != nil {
             found.append("event clips (--pre-roll, --post-roll, --standby, --on-motion) with --layout")
         }
         if options.settle.nanoseconds > 0 { found.append("--settle") }
-        if options.layout.layout != nil, stillsGiven { found.append("--stills with --layout") }
         if options.encoding.codec == .copy { found.append("--codec copy") }
         if options.preview.mode != .off { found.append("--preview") }
         if options.serve.settings != nil { found.append("--serve") }
@@ -130,7 +129,7 @@ enum MultiCameraRecording {
         }
     }
 
-    static func record(_ options: RecordOptions, stillsGiven: Bool, console: Console) throws(CamrecError) -> ExitStatus {
+    static func record(_ options: RecordOptions, console: Console) throws(CamrecError) -> ExitStatus {
         let devices = options.camera.devices
         if options.outputPerDevice {
             guard devices.count > 1 else {
@@ -141,7 +140,7 @@ enum MultiCameraRecording {
         if options.allOrNothing, devices.count < 2 {
             throw CamrecError(.usage, "--all-or-nothing is about several cameras: give --device once per camera, or leave it out")
         }
-        let refused = unsupported(options, stillsGiven: stillsGiven)
+        let refused = unsupported(options)
         if !refused.isEmpty {
             throw CamrecError(.usage, "not yet with several cameras: " + refused.joined(separator: ", ")
                 + ": leave it out, or record one camera per camrec")

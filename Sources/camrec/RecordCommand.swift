@@ -102,7 +102,7 @@ enum RecordCommand: Subcommand {
 
     private static func record(_ options: RecordOptions, console: Console) throws(CamrecError) -> ExitStatus {
         if options.camera.devices.count > 1 || options.outputPerDevice || options.allOrNothing || options.layout.layout != nil {
-            return try MultiCameraRecording.record(options, stillsGiven: options.stillsGiven, console: console)
+            return try MultiCameraRecording.record(options, console: console)
         }
         // A bad --overlay-image is refused before the output or the camera is looked at.
         let picture = try options.picture.resolve()
@@ -263,8 +263,6 @@ struct RecordOptions {
     var keyframeInterval: TimeSpec?
     /// Whether `--still-quality` was given (it does nothing for an MJPEG camera's stills).
     var stillQualityGiven: Bool
-    /// Whether `--stills` was given (several cameras take only the default names).
-    var stillsGiven: Bool
     /// `--stills PATTERN` as given (several cameras make it each camera's own).
     var stillsPattern: String?
     /// `--output-per-device`: OUTPUT is a pattern with {index} and {device}.
@@ -336,7 +334,6 @@ struct RecordOptions {
             throw UsageError("--control \(controlPath) is OUTPUT too: give the control socket another path, e.g. /tmp/camrec.sock")
         }
         stillQualityGiven = parsed.value("--still-quality") != nil
-        stillsGiven = parsed.value("--stills") != nil
         stillsPattern = parsed.value("--stills")
         outputPerDevice = parsed.flag("--output-per-device")
         allOrNothing = parsed.flag("--all-or-nothing")

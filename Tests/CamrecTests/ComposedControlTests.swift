@@ -64,4 +64,38 @@ import Testing
             #expect(checked.status == 0, "\(checked.stderr)")
         }
     }
+
+    /// Issue 31 item 7: `--stills PATTERN` with `--layout`: the canvas's stills and each
+    /// camera's own, named as several cameras name them (`{index}`/`{device}` filled in, the
+    /// canvas's read as "canvas"; without them `-1`, `-2` before the extension).
+    @Test("--stills PATTERN with --layout: a still of the canvas and one per camera, each named from the pattern",
+          arguments: [("cam-{device}-%03d.jpg", ["cam-canvas-001.jpg", "cam-video0-001.jpg", "cam-video1-001.jpg"]),
+                      ("img-%03d.png", ["img-001.png", "img-001-1.png", "img-001-2.png"])])
+    func stillsPatternOnACanvas(_ pattern: String, _ names: [String]) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let devices = ["/dev/video0", "/dev/video1"]
+        var environment = try VirtualCameraEnvironment.shared().environment(
+            spec: devices.map { "\($0),formats=yuyv,sizes=320x240@30" }.joined(separator: ";"))
+        environment["CAMREC_DEVICE_PATHS"] = nil
+        let shots = folder.path("shots")
+        try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
+        let run = try CamrecBinary.run(devices.flatMap { ["--device", $0] }
+                                       + ["--layout", "side-by-side", "--canvas", "640x240", "--stills", shots + "/" + pattern,
+                                          "--still-every", "0.5", "-t", "0.8", "--json", folder.path("both.mkv")],
+                                       environment: environment, timeout: 120)
+        #expect(run.status == 0, "\(run.stderr)")
+        let stills = JSONLines.parse(run).filter { $0["type"] as? String == "still" }
+        let paths = Set(stills.compactMap { $0["path"] as? String })
+        for name in names { #expect(paths.contains(shots + "/" + name), "\(name) not among \(paths.sorted())") }
+        // The canvas's still is the canvas; each camera's is its own frame, with its device and rectangle.
+        let canvas = try MediaProbe.probe(shots + "/" + names[0])
+        #expect(canvas.width == 640 && canvas.height == 240, "\(canvas.width)x\(canvas.height)")
+        for (index, name) in names.dropFirst().enumerated() {
+            let own = try MediaProbe.probe(shots + "/" + name)
+            #expect(own.width == 320 && own.height == 240, "\(name): \(own.width)x\(own.height)")
+            let line = stills.first { $0["path"] as? String == shots + "/" + name }
+            #expect(line?["device"] as? String == devices[index] && line?["rect"] != nil, "\(String(describing: line))")
+        }
+    }
 }
