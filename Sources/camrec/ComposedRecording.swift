@@ -77,6 +77,14 @@ enum ComposedRecording {
             outputPath: options.output, container: options.container, overwrite: options.force,
             encoder: encoding.settings, stills: stills)
         config.audio = first.audio
+        // Event clips are cut from the canvas's encoded stream, named after OUTPUT; motion
+        // is looked for on the canvas.
+        config.clips = options.clips.settings
+        config.motion = options.clips.motion
+        if let mask = options.clips.motionMask {
+            config.motion?.mask = try MotionMask.load(mask, size: canvas)
+        }
+        config.standby = options.clips.standby
         // --reconnect: a lost camera comes back into its cell, in the same movie.
         config.reconnect = options.unattended.reconnect
         config.composition = composition

@@ -33,15 +33,12 @@ enum MultiCameraRecording {
         --set and --flash apply to every camera. --stills PATTERN: {index} and
         {device} filled in, or -1, -2 added before the extension.
         Not yet with several cameras: --settle, --codec copy, --preview, --serve;
-        clips with --layout (--control, --set and --stills work on a canvas too).
+        (--layout takes clips, --control, --set and --stills as one camera does).
         """
 
     /// What a run of several cameras cannot do yet, one phrase per option.
     static func unsupported(_ options: RecordOptions) -> [String] {
         var found: [String] = []
-        if options.layout.layout != nil, options.clips.settings != nil || options.clips.standby || options.clips.motion != nil {
-            found.append("event clips (--pre-roll, --post-roll, --standby, --on-motion) with --layout")
-        }
         if options.settle.nanoseconds > 0 { found.append("--settle") }
         if options.encoding.codec == .copy { found.append("--codec copy") }
         if options.preview.mode != .off { found.append("--preview") }
@@ -241,7 +238,7 @@ enum MultiCameraRecording {
                 }
             }
             // A --clips folder that cannot take files is found now, not at the first trigger.
-            for config in configs where options.clips.patternText != nil {
+            for config in composed.map({ [$0] }) ?? configs where options.clips.patternText != nil {
                 if let naming = config.clips?.naming(moviePath: config.outputPath) {
                     try OutputFile.checkDestination(naming.path(counter: 1, date: Date()), overwrite: true)
                 }

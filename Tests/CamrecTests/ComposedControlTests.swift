@@ -99,3 +99,44 @@ import Testing
         }
     }
 }
+
+/// Issue 31 item 7: event clips with `--layout`: cut from the canvas's encoded stream,
+/// named after OUTPUT, triggered as for one camera.
+@Suite(.serialized) struct ComposedClipTests {
+    @Test("ctl clip and SIGUSR2 on a canvas: clips of the canvas, from its pre-roll, named after OUTPUT")
+    func clipsOfACanvas() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let socket = folder.path("control")
+        let devices = ["/dev/video0", "/dev/video1"]
+        var environment = try VirtualCameraEnvironment.shared().environment(
+            spec: devices.map { "\($0),formats=yuyv,sizes=320x240@30" }.joined(separator: ";"))
+        environment["CAMREC_DEVICE_PATHS"] = nil
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        let movie = folder.path("both.mp4")
+        let run = try CamrecBinary.start(devices.flatMap { ["--device", $0] }
+                                         + ["--layout", "side-by-side", "--canvas", "640x240", "--pre-roll", "1s", "--post-roll", "1s",
+                                            "--max-duration", "none", "--control", socket, "--json", movie],
+                                         environment: environment)
+        defer { if run.process.isRunning { run.signal(SIGKILL) } }
+        // Past the pre-roll.
+        try #require(RecordingWait.frames(45, socket: socket), "\(run.stderrText.suffix(1000))")
+        let reply = try MultiCameraClipTests.ctl(socket, ["clip"], log: folder.url.appendingPathComponent("log"))
+        #expect(reply["ok"] as? Bool == true && reply["path"] as? String == folder.path("both-clip-0001.mp4"), "\(reply)")
+        try #require(run.waitForLines(type: "clip", count: 1), "\(run.stderrText.suffix(1000))")
+        run.signal(SIGUSR2)
+        try #require(run.waitForLines(type: "clip", count: 2), "\(run.stderrText.suffix(1000))")
+        #expect(RecordingWait.stop(socket: socket))
+        #expect(run.wait() == 0, "\(run.stderrText.suffix(1000))")
+        for number in 1...2 {
+            let clip = folder.path("both-clip-000\(number).mp4")
+            let probe = try MediaProbe.probe(clip)
+            #expect(probe.width == 640 && probe.height == 240, "\(clip): \(probe.width)x\(probe.height)")
+            #expect(probe.frames == 60, "\(clip): \(probe.frames) frames, want 60 (1 s before the trigger, 1 s after)")
+            #expect(try MediaProbe.decodeErrors(clip).isEmpty)
+        }
+        let result = try #require(run.jsonLines.last)
+        let files = try #require(result["files"] as? [[String: Any]])
+        #expect(files.filter { $0["kind"] as? String == "clip" }.count == 2, "\(files)")
+    }
+}

@@ -385,17 +385,4 @@ import Testing
         #expect(!run.stderr.contains(": set "), "a control was written: \(run.stderr)")
         #expect(folder.contents.isEmpty, "\(folder.contents)")
     }
-
-    @Test("still refused with several cameras: clips with --layout (exit 64, nothing written; --control and --set with a layout work: ComposedControlTests)",
-          arguments: [["--layout", "stacked", "--pre-roll", "1s"]])
-    func refusedWithLayout(_ options: [String]) throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let run = try CamrecBinary.run(Self.devices.flatMap { ["--device", $0] } + options + [folder.path("m.mp4")],
-                                       environment: environment([MultiCameraTests.camera(0), MultiCameraTests.camera(1)]))
-        #expect(run.status == 64, "\(run.stderr)")
-        #expect(run.stderr.contains("not yet with several cameras") && run.stderr.contains("with --layout"), "\(run.stderr)")
-        #expect(folder.contents.isEmpty)
-        #expect(!FileManager.default.fileExists(atPath: "/tmp/camrec-never.sock"))
-    }
 }

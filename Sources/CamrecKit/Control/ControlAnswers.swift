@@ -69,7 +69,6 @@ public enum ControlAnswers {
     /// Why the run makes no clips, with what to do; nil when it makes them.
     private static func noClips(_ run: some ControlledRun) -> String? {
         guard let config = run.cameraRecorders.first?.config, config.clips == nil else { return nil }
-        if config.composition != nil { return "event clips are not yet made with --layout" }
         return "start camrec with --pre-roll T or --post-roll T"
     }
 

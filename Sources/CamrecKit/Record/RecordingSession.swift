@@ -205,7 +205,8 @@ final class RecordingSession {
             // before this camera's own newest: half a second more pre-roll covers that.
             let recorder = ClipRecorder(settings: settings, moviePath: settings.namedAfter ?? config.outputPath, muxer: chain,
                                         frameDuration: UInt64(frameDuration * 1e9),
-                                        clipsBefore: clipsBefore, slack: config.startBarrier == nil ? 0 : 500_000_000,
+                                        clipsBefore: clipsBefore,
+                                        slack: config.startBarrier == nil || config.composition != nil ? 0 : 500_000_000,
                                         events: events)
             clipToken = recorder.attach(to: clipSink)
             clipSoundToken = clipSoundSink.map { recorder.attachSound(to: $0) }
