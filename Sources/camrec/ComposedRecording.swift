@@ -85,6 +85,8 @@ enum ComposedRecording {
             config.motion?.mask = try MotionMask.load(mask, size: canvas)
         }
         config.standby = options.clips.standby
+        config.preview = options.preview.mode != .off ? options.preview.settings : nil
+        config.serve = options.serve.settings
         // --reconnect: a lost camera comes back into its cell, in the same movie.
         config.reconnect = options.unattended.reconnect
         config.composition = composition
@@ -109,12 +111,20 @@ enum ComposedRecording {
 
     /// Records the composed movie until it stops; the started line and the result carry
     /// the layout.
-    static func run(_ config: RecordConfig, controlPath: String?, setHandler: ControlServer.SetHandler?,
+    static func run(_ composed: RecordConfig, options: RecordOptions, setHandler: ControlServer.SetHandler?,
                     printer: RecordingPrinter, console: Console) throws(CamrecError) -> RecordingResult {
+        var config = composed
         let report = config.composition?.report
         SignalWatcher.block(SignalWatcher.recordingSignals)
-        let recorder = Recorder(config: config, template: .compose)
-        let driven = try RunControls(run: recorder, controlPath: controlPath, setHandler: setHandler, console: console)
+        // The window and the live stream show the canvas.
+        let preview = try LiveOutputs.openPreview(options, printer: printer, console: console)
+        defer { preview?.close() }
+        if preview == nil { config.preview = nil }
+        let server = try LiveOutputs.startServer(for: config, console: console)
+        defer { server?.close() }
+        let recorder = Recorder(config: config, template: .compose, preview: preview, server: server)
+        let driven = try RunControls(run: recorder, controlPath: options.controlPath, setHandler: setHandler,
+                                     preview: preview, console: console)
         defer { driven.end() }
         // The started line, the result and every still (the composed frame) carry the layout.
         var result = try recorder.run { event in

@@ -32,8 +32,9 @@ enum MultiCameraRecording {
         lists every camera (cameras), still, clip, set and stop go to every camera.
         --set and --flash apply to every camera. --stills PATTERN: {index} and
         {device} filled in, or -1, -2 added before the extension.
-        Not yet with several cameras: --settle, --codec copy, --preview, --serve;
-        (--layout takes clips, --control, --set and --stills as one camera does).
+        Not yet with several cameras: --settle, --codec copy; --preview and
+        --serve only with --layout (the canvas is shown and served), which takes
+        clips, --control, --set and --stills as one camera does.
         """
 
     /// What a run of several cameras cannot do yet, one phrase per option.
@@ -41,8 +42,9 @@ enum MultiCameraRecording {
         var found: [String] = []
         if options.settle.nanoseconds > 0 { found.append("--settle") }
         if options.encoding.codec == .copy { found.append("--codec copy") }
-        if options.preview.mode != .off { found.append("--preview") }
-        if options.serve.settings != nil { found.append("--serve") }
+        // A canvas is one picture: its window and its stream show it.
+        if options.layout.layout == nil, options.preview.mode != .off { found.append("--preview") }
+        if options.layout.layout == nil, options.serve.settings != nil { found.append("--serve") }
         return found
     }
 
@@ -285,7 +287,7 @@ enum MultiCameraRecording {
             composed.controls = configs[0].controls
             // The control socket drives the canvas; `set` goes to every camera, as without --layout.
             let result = try ComposedRecording.run(
-                composed, controlPath: options.controlPath,
+                composed, options: options,
                 setHandler: { [controls] text in PreparedControls.setReply(text, on: controls, devices: devices) },
                 printer: printer, console: console)
             restore()

@@ -124,11 +124,8 @@ enum RecordCommand: Subcommand {
         // the watcher below takes, or a stop signal delivered to one of them would kill camrec.
         if options.preview.mode != .off, !options.printPipeline { SignalWatcher.block(SignalWatcher.recordingSignals) }
         // The preview window opens before the camera: without a display, nothing is touched.
-        let preview = options.printPipeline ? nil : try options.preview.open(environment: ProcessInfo.processInfo.environment) { warning in
-            printer.show(.warning(warning))
-        }
+        let preview = options.printPipeline ? nil : try LiveOutputs.openPreview(options, printer: printer, console: console)
         defer { preview?.close() }
-        if let preview { console.say("camrec: preview: a window (\(preview.sink)) shows the camera; closing it \(options.preview.stops ? "stops" : "does not stop") the recording") }
         let encodingRequest = options.encoding.request(keyframeInterval: options.keyframeInterval?.seconds
             ?? EncoderSettings.defaultKeyframeInterval(segmented: options.unattended.segments != nil))
         let needsDecoding = needsDecoding(options, picture: picture)
@@ -200,13 +197,8 @@ enum RecordCommand: Subcommand {
         defer { for warning in controls?.finish() ?? [] { printer.show(.warning(warning)) } }
         SignalWatcher.block(SignalWatcher.recordingSignals)
         // The live stream listens before the camera's pipeline starts (a taken port stops camrec here).
-        let server = try config.serve.map { settings throws(CamrecError) in try LiveStreamServer.start(settings, codec: config.encoder.codec, sound: config.audio?.codec) }
+        let server = try LiveOutputs.startServer(for: config, console: console)
         defer { server?.close() }
-        if let server {
-            let others = server.urls.dropFirst()
-            let also = others.isEmpty ? "" : "; also at " + others.joined(separator: ", ")
-            console.say("camrec: serving the live stream at \(server.url) (watch it with ffplay \(server.url), or VLC\(also))")
-        }
         let recorder = Recorder(config: config, template: options.template, preview: preview, server: server)
         let setHandler: ControlServer.SetHandler? = controls.map { controls in { @Sendable text in controls.setReply(text) } }
         let driven = try RunControls(run: recorder, controlPath: options.controlPath, setHandler: setHandler,

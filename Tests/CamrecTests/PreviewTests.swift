@@ -27,11 +27,12 @@ struct PreviewTests {
     }
 
     /// Waits until the screen shows a camera frame whose stamp is above `after`; returns it.
-    static func frameOnScreen(_ display: TestDisplay, after: UInt32? = nil, while run: RunningCamrec) -> UInt32? {
+    static func frameOnScreen(_ display: TestDisplay, cameraWidth: Int = size.width, after: UInt32? = nil,
+                              while run: RunningCamrec) -> UInt32? {
         var seen: UInt32?
         _ = Wait.until(timeout: 60) {
             guard run.process.isRunning else { return true }
-            if let stamp = display.cameraFrameShown(cameraWidth: size.width), stamp > (after ?? 0) || (after == nil) {
+            if let stamp = display.cameraFrameShown(cameraWidth: cameraWidth), stamp > (after ?? 0) || (after == nil) {
                 seen = stamp
                 return true
             }

@@ -1,0 +1,31 @@
+import CamrecKit
+import FoundationEssentials
+
+/// The live outputs of a recording, for one camera or a canvas alike: the preview window
+/// (`--preview`, opened before the camera, so that without a display nothing is touched)
+/// and the RTSP server (`--serve`, listening before the pipeline starts, so that a taken
+/// port stops camrec there). Block `SignalWatcher.recordingSignals` before opening either:
+/// their threads must not take a stop signal.
+enum LiveOutputs {
+    /// The preview window `options` ask for; nil without `--preview` (or, with
+    /// `--preview auto`, without a display).
+    static func openPreview(_ options: RecordOptions, printer: RecordingPrinter, console: Console) throws(CamrecError) -> PreviewWindow? {
+        let preview = try options.preview.open(environment: ProcessInfo.processInfo.environment) { warning in
+            printer.show(.warning(warning))
+        }
+        if let preview {
+            console.say("camrec: preview: a window (\(preview.sink)) shows the camera; closing it \(options.preview.stops ? "stops" : "does not stop") the recording")
+        }
+        return preview
+    }
+
+    /// The live stream `config` asks for, listening; nil without `--serve`.
+    static func startServer(for config: RecordConfig, console: Console) throws(CamrecError) -> LiveStreamServer? {
+        guard let settings = config.serve else { return nil }
+        let server = try LiveStreamServer.start(settings, codec: config.encoder.codec, sound: config.audio?.codec)
+        let others = server.urls.dropFirst()
+        let also = others.isEmpty ? "" : "; also at " + others.joined(separator: ", ")
+        console.say("camrec: serving the live stream at \(server.url) (watch it with ffplay \(server.url), or VLC\(also))")
+        return server
+    }
+}
