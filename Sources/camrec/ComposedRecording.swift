@@ -16,10 +16,12 @@ enum ComposedRecording {
         every camera's newest frame; it starts once every camera is on the canvas
         and has exactly --max-duration of frames. The started line and the result
         give each camera's rectangle (layout.cameras: x, y, width, height,
-        device); stills (SIGUSR1) are the composed frame. A camera lost mid-run
-        leaves its cell black and the movie goes on with the others (exit 79 at
-        the end); --all-or-nothing ends the movie there instead, and with
-        --reconnect the camera comes back into its cell.
+        device); stills (SIGUSR1) are the composed frame, with one of each
+        camera. A camera lost mid-run leaves its cell black and the movie goes on
+        with the others (exit 79 at the end); --all-or-nothing ends the movie
+        there instead, and with --reconnect the camera comes back into its cell.
+        --segment cuts the canvas's own series (retention as for one camera);
+        clips, --preview, --serve, --control and --set work as for one camera.
         """
 
     /// Refuses what a composed run cannot do (before any camera is opened).
@@ -30,9 +32,10 @@ enum ComposedRecording {
         if options.outputPerDevice {
             throw CamrecError(.usage, "--layout records one movie at OUTPUT, --output-per-device one per camera: give one of them")
         }
-        // --reconnect alone brings a lost camera back into its cell, in the one movie.
-        if options.unattended.segmentGiven || options.unattended.retention != nil {
-            throw CamrecError(.usage, "not yet with --layout: --segment (and --keep, --keep-size, --min-free): leave them out, or record a movie per camera (without --layout)")
+        // A lost camera comes back into its cell, in the same movie: --reconnect alone makes
+        // no series for retention to keep in check (clips are kept in check by it too).
+        if !options.unattended.segmentGiven, options.unattended.retention != nil, options.clips.settings == nil {
+            throw CamrecError(.usage, "with --layout, --keep, --keep-size and --min-free apply to a series: add --segment T (e.g. --segment 10m); --reconnect alone brings a lost camera back into the same movie")
         }
         if picture.isActive {
             throw CamrecError(.usage, "not yet with --layout: --rotate, --flip, --mirror and overlays: leave them out")
@@ -85,6 +88,10 @@ enum ComposedRecording {
             config.motion?.mask = try MotionMask.load(mask, size: canvas)
         }
         config.standby = options.clips.standby
+        // --segment and retention: the canvas's own series, named from OUTPUT as one
+        // camera's; --reconnect brings a lost camera back into its cell, in the same series.
+        config.segments = options.unattended.segmentGiven ? options.unattended.segments : nil
+        config.recoverPartials = options.unattended.recoverPartials
         config.preview = options.preview.mode != .off ? options.preview.settings : nil
         config.serve = options.serve.settings
         // --reconnect: a lost camera comes back into its cell, in the same movie.
@@ -100,7 +107,8 @@ enum ComposedRecording {
     static func composedStills(_ options: RecordOptions) throws(CamrecError) -> StillSettings {
         var stills = options.stills
         guard let text = options.stillsPattern else {
-            stills.naming = .beside(moviePath: options.output, format: stills.format)
+            stills.naming = .beside(moviePath: options.unattended.segments.map { $0.naming.stillBase } ?? options.output,
+                                    format: stills.format)
             return stills
         }
         let pattern = text.replacing("{index}", with: "canvas").replacing("{device}", with: "canvas")

@@ -232,7 +232,7 @@ enum MultiCameraRecording {
         if !options.printPipeline {
             for (index, path) in paths.enumerated() {
                 // A segmented camera's first movie name (its series never replaces a file).
-                if composed == nil, let naming = configs[index].segments?.naming {
+                if let naming = (composed ?? configs[index]).segments?.naming {
                     try OutputFile.checkDestination(naming.path(counter: 1, date: Date()), overwrite: true)
                 } else if !options.clips.standby {
                     // Standby writes no movie: OUTPUT only names the clips.

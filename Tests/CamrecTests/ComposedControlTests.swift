@@ -140,3 +140,38 @@ import Testing
         #expect(files.filter { $0["kind"] as? String == "clip" }.count == 2, "\(files)")
     }
 }
+
+/// Issue 31 item 7: `--segment` and retention with `--layout`: the canvas's own series,
+/// named from OUTPUT as one camera's, each movie exactly its slot of frames.
+@Suite(.serialized) struct ComposedSegmentTests {
+    @Test("--layout --segment 1 --keep 2: movies of exactly 30 canvas frames, the oldest deleted, each published whole")
+    func segmentsOfACanvas() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let devices = ["/dev/video0", "/dev/video1"]
+        var environment = try VirtualCameraEnvironment.shared().environment(
+            spec: devices.map { "\($0),formats=yuyv,sizes=320x240@30,overrun=wait" }.joined(separator: ";"))
+        environment["CAMREC_DEVICE_PATHS"] = nil
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        let run = try CamrecBinary.run(devices.flatMap { ["--device", $0] }
+                                       + ["--layout", "side-by-side", "--canvas", "640x240", "--segment", "1", "--keep", "2",
+                                          "-t", "3.5", "--json", folder.path("both.mkv")],
+                                       environment: environment, timeout: 120)
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = JSONLines.parse(run)
+        let segments = lines.filter { $0["type"] as? String == "segment" }.compactMap { $0["path"] as? String }
+        #expect(segments == (1...4).map { folder.path(String(format: "both-%04d.mkv", $0)) }, "\(segments)")
+        let deleted = lines.filter { $0["type"] as? String == "deleted" }.compactMap { $0["path"] as? String }
+        #expect(deleted == [folder.path("both-0001.mkv"), folder.path("both-0002.mkv")], "\(deleted)")
+        #expect(folder.contents.sorted() == ["both-0003.mkv", "both-0004.mkv"], "\(folder.contents)")
+        for (name, frames) in [("both-0003.mkv", 30), ("both-0004.mkv", 15)] {
+            let probe = try MediaProbe.probe(folder.path(name))
+            #expect(probe.width == 640 && probe.height == 240 && probe.frames == frames, "\(name): \(probe.width)x\(probe.height), \(probe.frames)")
+            #expect(try MediaProbe.decodeErrors(folder.path(name)).isEmpty)
+        }
+        let result = try #require(lines.last)
+        let movies = (result["files"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == "movie" }
+        #expect(movies.compactMap { $0["path"] as? String } == [folder.path("both-0003.mkv"), folder.path("both-0004.mkv")], "\(result)")
+        #expect(result["layout"] != nil, "\(result)")
+    }
+}

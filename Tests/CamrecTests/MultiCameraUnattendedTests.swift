@@ -451,16 +451,18 @@ import Testing
         for name in folder.contents { #expect(try MediaProbe.topLevelBoxes(folder.path(name)).contains("moov"), "\(name)") }
     }
 
-    @Test("--layout with --segment or retention is refused: one line, exit 64, nothing written",
-          arguments: [["--segment", "1"], ["--reconnect", "--keep", "3"]])
-    func aComposedMovieRefusesSegments(_ options: [String]) throws {
+    /// A canvas's series needs --segment: --reconnect alone brings a lost camera back into
+    /// the same movie (`--layout --segment` works: ComposedSegmentTests).
+    @Test("--layout with retention but no --segment is refused: one line, exit 64, nothing written",
+          arguments: [["--reconnect", "--keep", "3"], ["--reconnect", "--min-free", "1G"]])
+    func aComposedMovieNeedsSegmentsForRetention(_ options: [String]) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let run = try CamrecBinary.run(Self.twoCameras + ["--layout", "stacked", "-t", "1"] + options + [folder.path("c.mp4")],
                                        environment: environment([Self.camera(0), Self.camera(1)]))
         #expect(run.status == 64, "\(run.stderr)")
         let errors = run.stderr.split(separator: "\n").filter { !$0.contains("VirtualCamera:") }
-        #expect(errors.count == 1 && errors.first?.contains("not yet with --layout: --segment (and --keep") == true, "\(errors)")
+        #expect(errors.count == 1 && errors.first?.contains("apply to a series: add --segment T") == true, "\(errors)")
         #expect(folder.contents.isEmpty)
     }
 }
