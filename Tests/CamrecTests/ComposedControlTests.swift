@@ -1,6 +1,19 @@
 import Foundation
 import Testing
 
+/// Two emulated 320x240@30 YUYV cameras for a canvas (`extra`: more of each camera's spec).
+enum CanvasCameras {
+    static let devices = ["/dev/video0", "/dev/video1"]
+
+    static func environment(extra: String = "", base: [String: String] = ProcessInfo.processInfo.environment) throws -> [String: String] {
+        var environment = try VirtualCameraEnvironment.shared().environment(
+            spec: devices.map { "\($0),formats=yuyv,sizes=320x240@30\(extra)" }.joined(separator: ";"), base: base)
+        environment["CAMREC_DEVICE_PATHS"] = nil
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        return environment
+    }
+}
+
 /// Issue 31 item 7: `--control` and `--set` with `--layout`. A canvas is one run like a single
 /// camera's, driven by the same control (`RunControls`, `ControlAnswers`): status, still,
 /// set (on every camera) and stop over the socket, end to end on two emulated cameras.
@@ -11,11 +24,8 @@ import Testing
         defer { folder.remove() }
         let log = folder.url.appendingPathComponent("log")
         let socket = folder.path("control")
-        let devices = ["/dev/video0", "/dev/video1"]
-        var environment = try VirtualCameraEnvironment.shared().environment(
-            spec: devices.map { "\($0),formats=yuyv,sizes=320x240@30,trace=controls" }.joined(separator: ";"))
-        environment["CAMREC_DEVICE_PATHS"] = nil
-        environment["SWIFT_BACKTRACE"] = "enable=no"
+        let devices = CanvasCameras.devices
+        let environment = try CanvasCameras.environment(extra: ",trace=controls")
         let movie = folder.path("both.mp4")
         let arguments = devices.flatMap { ["--device", $0] }
             + ["--layout", "side-by-side", "--canvas", "640x240", "--set", "brightness=20", "--max-duration", "none",
@@ -74,10 +84,8 @@ import Testing
     func stillsPatternOnACanvas(_ pattern: String, _ names: [String]) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let devices = ["/dev/video0", "/dev/video1"]
-        var environment = try VirtualCameraEnvironment.shared().environment(
-            spec: devices.map { "\($0),formats=yuyv,sizes=320x240@30" }.joined(separator: ";"))
-        environment["CAMREC_DEVICE_PATHS"] = nil
+        let devices = CanvasCameras.devices
+        let environment = try CanvasCameras.environment()
         let shots = folder.path("shots")
         try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
         let run = try CamrecBinary.run(devices.flatMap { ["--device", $0] }
@@ -108,11 +116,8 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let socket = folder.path("control")
-        let devices = ["/dev/video0", "/dev/video1"]
-        var environment = try VirtualCameraEnvironment.shared().environment(
-            spec: devices.map { "\($0),formats=yuyv,sizes=320x240@30" }.joined(separator: ";"))
-        environment["CAMREC_DEVICE_PATHS"] = nil
-        environment["SWIFT_BACKTRACE"] = "enable=no"
+        let devices = CanvasCameras.devices
+        let environment = try CanvasCameras.environment()
         let movie = folder.path("both.mp4")
         let run = try CamrecBinary.start(devices.flatMap { ["--device", $0] }
                                          + ["--layout", "side-by-side", "--canvas", "640x240", "--pre-roll", "1s", "--post-roll", "1s",
@@ -148,11 +153,8 @@ import Testing
     func segmentsOfACanvas() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let devices = ["/dev/video0", "/dev/video1"]
-        var environment = try VirtualCameraEnvironment.shared().environment(
-            spec: devices.map { "\($0),formats=yuyv,sizes=320x240@30,overrun=wait" }.joined(separator: ";"))
-        environment["CAMREC_DEVICE_PATHS"] = nil
-        environment["SWIFT_BACKTRACE"] = "enable=no"
+        let devices = CanvasCameras.devices
+        let environment = try CanvasCameras.environment(extra: ",overrun=wait")
         let run = try CamrecBinary.run(devices.flatMap { ["--device", $0] }
                                        + ["--layout", "side-by-side", "--canvas", "640x240", "--segment", "1", "--keep", "2",
                                           "-t", "3.5", "--json", folder.path("both.mkv")],

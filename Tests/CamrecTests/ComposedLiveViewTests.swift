@@ -6,15 +6,9 @@ import Testing
 /// camera's cell; ffprobe and ffmpeg reading the RTSP stream).
 @Suite("Live view of a canvas", .serialized)
 struct ComposedLiveViewTests {
-    static let devices = ["/dev/video0", "/dev/video1"]
+    static let devices = CanvasCameras.devices
 
-    static func cameras(_ base: [String: String] = ProcessInfo.processInfo.environment) throws -> [String: String] {
-        var environment = try VirtualCameraEnvironment.shared().environment(
-            spec: devices.map { "\($0),formats=yuyv,sizes=320x240@30,overrun=wait" }.joined(separator: ";"), base: base)
-        environment["CAMREC_DEVICE_PATHS"] = nil
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        return environment
-    }
+    static func cameras() throws -> [String: String] { try CanvasCameras.environment(extra: ",overrun=wait") }
 
     static let layout = ["--layout", "side-by-side", "--canvas", "640x240"]
 

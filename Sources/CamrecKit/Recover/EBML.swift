@@ -183,4 +183,23 @@ struct WindowedFile {
         guard body.count == Int(size) else { return nil }
         return body.reduce(0) { $0 << 8 | UInt64($1) }
     }
+
+    /// A SeekHead's entries: each element ID it points at, with the position it gives
+    /// (from the segment's body), in the order written; entries missing either are left out.
+    mutating func seekEntries(of seekHead: EBML.Element) -> [(target: UInt32, position: UInt64)] {
+        var entries: [(target: UInt32, position: UInt64)] = []
+        for seek in children(of: seekHead) where seek.id == EBML.ID.seek {
+            var target: UInt32?
+            var position: UInt64?
+            for child in children(of: seek) {
+                if child.id == EBML.ID.seekID, let size = child.size, size <= 4 {
+                    target = bytes(at: child.body, count: Int(size)).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+                } else if child.id == EBML.ID.seekPosition {
+                    position = unsigned(child)
+                }
+            }
+            if let target, let position { entries.append((target, position)) }
+        }
+        return entries
+    }
 }

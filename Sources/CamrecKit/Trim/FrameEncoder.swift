@@ -198,3 +198,18 @@ final class FrameEncoder {
         _ = try? pipeline.setState(.null)
     }
 }
+
+extension FrameEncoder {
+    /// Feeds the source's `frame` (its `bytes`) to the decoder. A frame shown before `keep`
+    /// that no other frame refers to needs no decoding and is skipped (H.264 with
+    /// `lengthSize`-byte length prefixes; nil: every frame is fed).
+    func feed(_ frame: VideoFrame, bytes: [UInt8], isKeyframe: Bool, keep: Range<Int64>, lengthSize: Int?) throws {
+        if frame.pts < keep.lowerBound, let lengthSize, AVCSamples.isDisposable(bytes, lengthSize: lengthSize) { return }
+        guard let buffer = Buffer(bytes: bytes) else { throw CamrecError.failed("out of memory") }
+        buffer.pts = UInt64(max(0, frame.pts))
+        buffer.dts = UInt64(max(0, frame.dts))
+        buffer.duration = frame.duration > 0 ? UInt64(frame.duration) : nil
+        buffer.isKeyframe = isKeyframe
+        try push(buffer)
+    }
+}

@@ -95,16 +95,8 @@ struct MP4TrimWriter: TrimWriter {
                 report(work)
                 let frame = frames[index]
                 let bytes = try input.videoSample(at: index)
-                // Frames shown before the cut that no other frame refers to need no decoding.
-                if frame.pts < keep.lowerBound, let lengthSize, AVCSamples.isDisposable(bytes, lengthSize: lengthSize) {
-                    continue
-                }
-                guard let buffer = Buffer(bytes: bytes) else { throw CamrecError.failed("out of memory") }
-                buffer.pts = UInt64(max(0, frame.pts))
-                buffer.dts = UInt64(max(0, frame.dts))
-                buffer.duration = frame.duration > 0 ? UInt64(frame.duration) : nil
-                buffer.isKeyframe = input.video.samples[index].isSync
-                try encoder.push(buffer)
+                try encoder.feed(frame, bytes: bytes, isKeyframe: input.video.samples[index].isSync, keep: keep,
+                                 lengthSize: lengthSize)
             }
             encoder.finish()
             running[partIndex] = RunningPart(encoder: encoder, positions: timeline.parts[partIndex])

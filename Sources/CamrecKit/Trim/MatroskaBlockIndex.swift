@@ -141,17 +141,8 @@ struct MatroskaBlockIndex {
             guard let end = element.end, end <= header.segmentEnd else { return nil }
             switch element.id {
             case EBML.ID.seekHead:
-                for seek in reader.children(of: element) where seek.id == EBML.ID.seek {
-                    var target: UInt32?
-                    var position: UInt64?
-                    for child in reader.children(of: seek) {
-                        if child.id == EBML.ID.seekID, let size = child.size, size <= 4 {
-                            target = reader.bytes(at: child.body, count: Int(size)).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-                        } else if child.id == EBML.ID.seekPosition {
-                            position = reader.unsigned(child)
-                        }
-                    }
-                    if target == EBML.ID.cues, let position { header.cuesPosition = segment.body + position }
+                for (target, position) in reader.seekEntries(of: element) where target == EBML.ID.cues {
+                    header.cuesPosition = segment.body + position
                 }
             case EBML.ID.info:
                 for child in reader.children(of: element) where child.id == EBML.ID.timestampScale {

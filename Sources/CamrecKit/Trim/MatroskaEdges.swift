@@ -45,16 +45,7 @@ struct MatroskaEdges {
                 let payload = writer.layout.blocks[decodeIndex].payload
                 let bytes = Array(reader.read(at: payload.lowerBound, count: payload.count))
                 guard bytes.count == payload.count else { throw CamrecError.failed("cannot read a frame of the input") }
-                // Frames shown before the cut that no other frame refers to need no decoding.
-                if frame.pts < keep.lowerBound, let lengthSize, AVCSamples.isDisposable(bytes, lengthSize: lengthSize) {
-                    continue
-                }
-                guard let buffer = Buffer(bytes: bytes) else { throw CamrecError.failed("out of memory") }
-                buffer.pts = UInt64(max(0, frame.pts))
-                buffer.dts = UInt64(max(0, frame.dts))
-                buffer.duration = frame.duration > 0 ? UInt64(frame.duration) : nil
-                buffer.isKeyframe = frame.isKeyframe
-                try encoder.push(buffer)
+                try encoder.feed(frame, bytes: bytes, isKeyframe: frame.isKeyframe, keep: keep, lengthSize: lengthSize)
             }
             encoder.finish()
             running.append((encoder, timeline.parts[partIndex]))

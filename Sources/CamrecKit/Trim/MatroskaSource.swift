@@ -72,19 +72,9 @@ struct MatroskaSource {
             guard let end = element.end else { return nil }
             places.append(offset)
             if element.id == EBML.ID.seekHead {
-                for seek in reader.children(of: element) where seek.id == EBML.ID.seek {
-                    var target: UInt32?
-                    var position: UInt64?
-                    for child in reader.children(of: seek) {
-                        if child.id == EBML.ID.seekID, let size = child.size, size <= 4 {
-                            target = reader.bytes(at: child.body, count: Int(size)).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-                        } else if child.id == EBML.ID.seekPosition {
-                            position = reader.unsigned(child)
-                        }
-                    }
-                    if let target, [EBML.ID.cues, ID.chapters, ID.attachments].contains(target), let position {
-                        places.append(segment.body + position)
-                    }
+                for (target, position) in reader.seekEntries(of: element)
+                where [EBML.ID.cues, ID.chapters, ID.attachments].contains(target) {
+                    places.append(segment.body + position)
                 }
             }
             offset = end
