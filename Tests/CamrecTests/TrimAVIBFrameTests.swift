@@ -53,7 +53,7 @@ struct TrimAVIBFrameTests {
         // Every copied frame is the source's at its place, bit for bit; no frame is another's.
         let copied = line["frames_copied"] as? Int ?? 0
         try WildMedia.expectSourceFrames(output, source: source, firstSourceFrame: cut.frames.lowerBound, atLeast: copied)
-        let psnr = try Self.lumaPSNR(output, source: input, firstSourceFrame: cut.frames.lowerBound)
+        let psnr = try WildMedia.lumaPSNR(output, source: input, firstSourceFrame: cut.frames.lowerBound)
         #expect(psnr.frames == cut.frames.count)
         #expect(psnr.minimum >= 35, "lowest luma PSNR \(psnr.minimum) dB")
         #expect(try MediaProbe.decodeErrors(output).isEmpty)
@@ -95,39 +95,5 @@ struct TrimAVIBFrameTests {
         #expect(hashes == Array(source[cut.frames]), "\(hashes.count) frames for \(cut.frames)")
         #expect(WildMedia.strictlyRising(try WildMedia.frameTimes(output)))
         #expect(try MediaProbe.decodeErrors(output).isEmpty)
-    }
-
-    /// Luma PSNR (dB) of each output frame against source frame `firstSourceFrame + k`: the
-    /// lowest, and how many frames the output has. Both are decoded by ffmpeg as they are
-    /// (`-fps_mode passthrough`): to a constant-rate raw file ffmpeg repeats the first frame
-    /// of an AVI with sound (its video starts one frame late there), and every frame would
-    /// be compared with its neighbour (about 25 dB).
-    static func lumaPSNR(_ output: String, source: String, firstSourceFrame: Int) throws -> (frames: Int, minimum: Double) {
-        func planes(_ path: String) throws -> (size: Int, data: [UInt8]) {
-            let result = try ChildProcess.run("ffmpeg", [
-                "-nostdin", "-v", "error", "-i", path, "-map", "0:v:0", "-fps_mode", "passthrough",
-                "-vf", "extractplanes=y", "-f", "rawvideo", "-pix_fmt", "gray", "-",
-            ], timeout: 120)
-            guard result.status == 0 else { throw MediaProbe.Failure(description: result.stderr) }
-            let probe = try MediaProbe.probe(path)
-            return (probe.width * probe.height, [UInt8](result.stdout))
-        }
-        let out = try planes(output)
-        let src = try planes(source)
-        guard out.size > 0, out.size == src.size else { return (0, 0) }
-        let count = out.data.count / out.size
-        var minimum = Double.infinity
-        for k in 0..<count {
-            let start = (firstSourceFrame + k) * src.size
-            guard start + src.size <= src.data.count else { return (count, 0) }
-            var error = 0.0
-            for i in 0..<out.size {
-                let d = Double(Int(out.data[k * out.size + i]) - Int(src.data[start + i]))
-                error += d * d
-            }
-            let mse = error / Double(out.size)
-            minimum = min(minimum, mse == 0 ? 99 : 10 * log10(255 * 255 / mse))
-        }
-        return (count, minimum)
     }
 }

@@ -341,8 +341,10 @@ extension WildMedia {
     static func lumaPSNR(_ output: String, source: String, firstSourceFrame: Int) throws -> (frames: Int, minimum: Double) {
         func planes(_ path: String) throws -> (size: Int, data: [UInt8]) {
             let result = try ChildProcess.run("ffmpeg", [
-                "-nostdin", "-v", "error", "-i", path, "-map", "0:v:0", "-vf", "extractplanes=y", "-f", "rawvideo",
-                "-pix_fmt", "gray", "-",
+                // Passthrough: every decoded frame once, as stored (a constant-rate output would
+                // repeat the first frame of an AVI whose video starts a frame after its sound).
+                "-nostdin", "-v", "error", "-i", path, "-map", "0:v:0", "-fps_mode", "passthrough",
+                "-vf", "extractplanes=y", "-f", "rawvideo", "-pix_fmt", "gray", "-",
             ], timeout: 120)
             guard result.status == 0 else { throw MediaProbe.Failure(description: result.stderr) }
             let probe = try MediaProbe.probe(path)

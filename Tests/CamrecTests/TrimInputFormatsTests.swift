@@ -140,7 +140,7 @@ struct TrimInputFormatsTests {
         #expect(times.count == 60, "\(times.count) frames, \(line)")
         #expect(line["first_frame_time"] as? Double == 2.5, "\(line)")
         try WildMedia.expectSourceFrames(output, source: source, firstSourceFrame: 75, atLeast: line["frames_copied"] as? Int ?? 0)
-        #expect(try TrimAVIBFrameTests.lumaPSNR(output, source: input, firstSourceFrame: 75).minimum >= 35)
+        #expect(try WildMedia.lumaPSNR(output, source: input, firstSourceFrame: 75).minimum >= 35)
         #expect(try MediaProbe.decodeErrors(output).isEmpty)
         if let audio {
             #expect(try Self.audioCodecs(output) == [audio == "libmp3lame" ? "mp3" : "pcm_s16le"])
