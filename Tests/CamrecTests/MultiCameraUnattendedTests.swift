@@ -269,7 +269,7 @@ import Testing
         #expect(total > 30 * 1024, "\(folder.contents): \(total) bytes")
     }
 
-    @Test("--min-free: each camera deletes the oldest of its own series, never another camera's, never its newest")
+    @Test("--min-free: the cameras delete the oldest of their own series, never another camera's, never their newest")
     func minFreeDeletesFromEachCamerasOwnSeries() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -289,9 +289,15 @@ import Testing
         let names = try FileManager.default.contentsOfDirectory(atPath: small).sorted()
         let deleted = lines.filter { $0["type"] as? String == "deleted" }
         #expect(deleted.allSatisfy { $0["rule"] as? String == "min-free" }, "\(deleted)")
+        // Free space is shared: which camera finds it short at a commit depends on how far
+        // each has got. When one lags (a loaded machine), the other's deletions can keep it
+        // above --min-free for every commit the lagging one makes while recording, and
+        // nothing is deleted for free space once a camera is stopping: so the run as a whole
+        // deletes, each camera only from its own series, but not necessarily both.
+        #expect(!deleted.isEmpty, "nothing deleted: \(names)")
         for (camera, device) in Self.devices.enumerated() {
             let own = deleted.filter { $0["device"] as? String == device }.compactMap { ($0["path"] as? String).map(Self.last) }
-            #expect(!own.isEmpty && own.allSatisfy { $0.hasPrefix("f-\(camera + 1)-") }, "\(device): \(own)")
+            #expect(own.allSatisfy { $0.hasPrefix("f-\(camera + 1)-") }, "\(device): \(own)")
             let made = lines.filter { $0["type"] as? String == "segment" && $0["device"] as? String == device }
                 .compactMap { ($0["path"] as? String).map(Self.last) }
             // Its newest is kept; what is left of its series is what it made less what it deleted.
