@@ -32,7 +32,7 @@ final class StillTaker: @unchecked Sendable {
     private let followers: [StillTaker]
     /// Signalled at each frame the recording branch lets through: `gate`'s, or the canvas
     /// gate's for a camera's stills in a composed run.
-    private let frameSignal: FrameSignal?
+    private let frameSignal: EventCount?
 
     /// `moviePath` names the movie file a still's frame is in (by the gate's file number),
     /// for a run of several movies; nil when there is one.
@@ -44,7 +44,7 @@ final class StillTaker: @unchecked Sendable {
          moviePath: (@Sendable (Int) -> String?)? = nil, keeper: GOPKeeper? = nil,
          placement: (@Sendable (UInt64) -> (frame: MovieFrameLookup, file: Int))? = nil,
          camera: (device: String, rect: PixelRect)? = nil, followers: [StillTaker] = [],
-         frameSignal: FrameSignal? = nil,
+         frameSignal: EventCount? = nil,
          events: @escaping @Sendable (RecordingEvent) -> Void) {
         self.sink = sink
         self.frameSignal = frameSignal ?? gate?.admitted
@@ -199,13 +199,13 @@ final class StillTaker: @unchecked Sendable {
         guard let place = placement ?? gate.map({ gate in { gate.place(pts: $0) } }) else { return (.absent, 0) }
         let deadline = ContinuousClock.now + .seconds(2)
         while true {
-            let seen = frameSignal?.frames ?? 0
+            let seen = frameSignal?.current ?? 0
             let lookup = place(pts)
             let left = deadline - ContinuousClock.now
             if lookup.frame != .pending || left <= .zero { return lookup }
             // Every taker with a place to ask has a signal (its gate's, or the canvas gate's).
             guard let frameSignal else { return lookup }
-            frameSignal.wait(after: seen, seconds: min(0.1, Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18))
+            frameSignal.wait(since: seen, timeout: min(.milliseconds(100), left))
         }
     }
 }

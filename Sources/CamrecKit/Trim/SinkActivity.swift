@@ -3,33 +3,11 @@ import GStreamer
 
 /// Lets a trim stage's thread block until its pipeline has something for it, instead of
 /// polling: appsink callbacks (a sample queued, the end of the stream), an error posted on
-/// the bus, and the stall watchdog (time out, cancellation) each count as activity and
+/// the bus, and the stall watchdog (time out, cancellation) each count as an event and
 /// wake the waiter, which then looks at the sinks and the bus itself.
-final class SinkActivity: @unchecked Sendable {
-    // `count` is guarded by `condition`.
-    private let condition = ThreadCondition()
-    private var count: UInt64 = 0
+typealias SinkActivity = EventCount
 
-    /// How much has happened so far: read it before looking at the sinks, then wait past it,
-    /// so that nothing that happens in between is missed.
-    var current: UInt64 { condition.withLock { count } }
-
-    /// Something happened (from any thread: a streaming thread, the watchdog). Takes the
-    /// lock only to count: never blocks for longer.
-    func signal() {
-        condition.withLock {
-            count &+= 1
-            condition.broadcast()
-        }
-    }
-
-    /// Blocks until something happens after `seen`; bound it with `StallWatch.wait`.
-    func wait(since seen: UInt64) {
-        condition.withLock {
-            while count == seen { condition.wait() }
-        }
-    }
-
+extension EventCount {
     /// Makes `sinks` and errors posted on `pipeline`'s bus signal this activity; the tokens
     /// undo it.
     func watch(_ sinks: [AppSink], errorsOf pipeline: Pipeline) -> ActivityWatch {

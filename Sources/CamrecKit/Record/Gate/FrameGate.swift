@@ -36,7 +36,7 @@ final class FrameGate: Sendable {
 
     private let jobs: Mutex<Jobs>
     /// Broadcast at every frame let through (stills wait on it for their frame's place).
-    let admitted = FrameSignal()
+    let admitted = EventCount()
     private let frameDuration: Double
 
     /// A gate for `limit` (nil: count only) at the movie's frame rate, cutting a new movie
@@ -105,7 +105,7 @@ final class FrameGate: Sendable {
             if let first = jobs.runFirst, jobs.stills?.isDue(movieTime: time - first) == true { stillDue = pts ?? time }
             return .pass
         }
-        if case .pass = decision { admitted.notify() }
+        if case .pass = decision { admitted.signal() }
         if let segmentStart { onSegmentStart(segmentStart) }
         if reachedNow { onLimit() }
         if let stillDue { onStillDue(stillDue) }
