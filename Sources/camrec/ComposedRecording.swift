@@ -24,31 +24,10 @@ enum ComposedRecording {
         clips, --preview, --serve, --control and --set work as for one camera.
         """
 
-    /// Refuses what a composed run cannot do (before any camera is opened).
-    static func check(_ options: RecordOptions, picture: PictureSettings) throws(CamrecError) {
-        guard options.camera.devices.count > 1 else {
-            throw CamrecError(.usage, "--layout composes several cameras: give --device once per camera (e.g. -d 0 -d 2), or leave --layout out")
-        }
-        if options.outputPerDevice {
-            throw CamrecError(.usage, "--layout records one movie at OUTPUT, --output-per-device one per camera: give one of them")
-        }
-        // A lost camera comes back into its cell, in the same movie: --reconnect alone makes
-        // no series for retention to keep in check (clips are kept in check by it too).
-        if !options.unattended.segmentGiven, options.unattended.retention != nil, options.clips.settings == nil {
-            throw CamrecError(.usage, "with --layout, --keep, --keep-size and --min-free apply to a series: add --segment T (e.g. --segment 10m); --reconnect alone brings a lost camera back into the same movie")
-        }
-        if picture.isActive {
-            throw CamrecError(.usage, "not yet with --layout: --rotate, --flip, --mirror and overlays: leave them out")
-        }
-        if options.template.text != PipelineTemplate.record.text {
-            throw CamrecError(.usage, "--layout records with pipelines/compose.pipeline, so --pipeline does not apply: leave it out")
-        }
-    }
-
     /// The composed movie's configuration, from each camera's (`cameras`, in order):
     /// the canvas is the movie's frame size, encoded at it; the sound is the first camera's.
-    static func config(_ options: RecordOptions, layout: CanvasLayout, cameras: [RecordConfig],
-                       encodingRequest: EncodingRequest) throws(CamrecError) -> (RecordConfig, [String]) {
+    static func config(_ options: RecordOptions, layout: CanvasLayout, outputs: RecordingPlan.MovieOutputs,
+                       cameras: [RecordConfig], encodingRequest: EncodingRequest) throws(CamrecError) -> (RecordConfig, [String]) {
         var sources: [(path: String, format: CameraFormat)] = []
         for (index, camera) in cameras.enumerated() {
             guard case .camera(let path, let format) = camera.source else {
@@ -62,7 +41,7 @@ enum ComposedRecording {
         composition.allOrNothing = options.allOrNothing
         // Each camera's own stills are named as they would be without --layout (beside
         // both-still-0001.jpg, the composed one: both-1-still-0001.jpg; with --stills
-        // PATTERN, each camera's own version of it: MultiCameraRecording.stillSettings).
+        // PATTERN, each camera's own version of it: the plan's cameraStills).
         composition.cameraStillNaming = cameras.map(\.stills.naming)
         let encoding = try EncodingPlanner.plan(
             encodingRequest,
@@ -71,18 +50,14 @@ enum ComposedRecording {
         ) { codec throws(CamrecError) in
             try EncoderPicking.pick(encodingRequest, codec: codec, size: canvas, rate: first.rate)
         }
-        let stills = try composedStills(options)
-        for (index, camera) in cameras.enumerated() where camera.stills.naming.path(1) == stills.naming.path(1) {
-            throw CamrecError(.usage, "--stills: the canvas and camera \(index + 1) would write the same stills: put {index} or {device} in the pattern")
-        }
         var config = RecordConfig(
             source: first.source, size: canvas, rate: first.rate, maxDuration: options.maxDuration,
             outputPath: options.output, container: options.container, overwrite: options.force,
-            encoder: encoding.settings, stills: stills)
+            encoder: encoding.settings, stills: outputs.stills)
         config.audio = first.audio
         // Event clips are cut from the canvas's encoded stream, named after OUTPUT; motion
         // is looked for on the canvas.
-        config.clips = options.clips.settings
+        config.clips = outputs.clips
         config.motion = options.clips.motion
         if let mask = options.clips.motionMask {
             config.motion?.mask = try MotionMask.load(mask, size: canvas)
@@ -90,7 +65,7 @@ enum ComposedRecording {
         config.standby = options.clips.standby
         // --segment and retention: the canvas's own series, named from OUTPUT as one
         // camera's; --reconnect brings a lost camera back into its cell, in the same series.
-        config.segments = options.unattended.segmentGiven ? options.unattended.segments : nil
+        config.segments = outputs.segments
         config.recoverPartials = options.unattended.recoverPartials
         config.preview = options.preview.mode != .off ? options.preview.settings : nil
         config.serve = options.serve.settings
@@ -99,22 +74,6 @@ enum ComposedRecording {
         config.composition = composition
         config.startBarrier = composition.canvasMember
         return (config, encoding.warnings)
-    }
-
-    /// The composed frame's stills: beside OUTPUT, or `--stills PATTERN` as one camera's
-    /// are named, `{index}` and `{device}` read as "canvas" (shots/cam-{device}-%03d.jpg:
-    /// shots/cam-canvas-001.jpg beside each camera's shots/cam-video0-001.jpg, …).
-    static func composedStills(_ options: RecordOptions) throws(CamrecError) -> StillSettings {
-        var stills = options.stills
-        guard let text = options.stillsPattern else {
-            stills.naming = .beside(moviePath: options.unattended.segments.map { $0.naming.stillBase } ?? options.output,
-                                    format: stills.format)
-            return stills
-        }
-        let pattern = text.replacing("{index}", with: "canvas").replacing("{device}", with: "canvas")
-        let quality = if case .jpeg(let quality) = stills.format { quality } else { StillFormat.defaultQuality }
-        return try StillSettings.resolve(pattern: pattern, format: stills.format, quality: quality, every: stills.every,
-                                         moviePath: options.output)
     }
 
     /// Records the composed movie until it stops; the started line and the result carry

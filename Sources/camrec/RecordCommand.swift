@@ -101,24 +101,16 @@ enum RecordCommand: Subcommand {
     }
 
     private static func record(_ options: RecordOptions, console: Console) throws(CamrecError) -> ExitStatus {
-        if options.camera.devices.count > 1 || options.outputPerDevice || options.allOrNothing || options.layout.layout != nil {
-            return try MultiCameraRecording.record(options, console: console)
-        }
         // A bad --overlay-image is refused before the output or the camera is looked at.
         let picture = try options.picture.resolve()
-        // --print-pipeline creates nothing, so an existing OUTPUT is no reason to refuse it.
-        if !options.printPipeline {
-            if let naming = options.unattended.segments?.naming {
-                try OutputFile.checkDestination(naming.path(counter: 1, date: Date()), overwrite: true)
-            } else if !options.clips.standby {
-                try OutputFile.checkDestination(options.output, overwrite: options.force)
-            }
-            try options.stills.naming.checkDestination()
-            // A --clips folder that cannot take files is found now, not at the first trigger.
-            if let clips = options.clips.settings?.pattern {
-                try OutputFile.checkDestination(clips.path(counter: 1, date: Date()), overwrite: true)
-            }
+        let request = options.request(changesPicture: picture.isActive)
+        if request.isSeveralCameras {
+            return try MultiCameraRecording.record(options, request: request, picture: picture, console: console)
         }
+        let plan = try RecordingPlanner.plan(request, devicePaths: [options.camera.device ?? "0"])
+        let outputs = plan.movies[0]
+        // --print-pipeline creates nothing, so an existing OUTPUT is no reason to refuse it.
+        if !options.printPipeline { try plan.checkDestinations() }
         let printer = RecordingPrinter(console: console)
         // The preview window's pipeline starts threads: they must block the signals that
         // the watcher below takes, or a stop signal delivered to one of them would kill camrec.
@@ -142,18 +134,18 @@ enum RecordCommand: Subcommand {
         var config = RecordConfig(
             source: resolution.source, size: resolution.size, rate: resolution.rate,
             maxDuration: options.maxDuration, outputPath: options.output, container: options.container,
-            overwrite: options.force, encoder: encoding.settings, stills: options.stills)
+            overwrite: options.force, encoder: encoding.settings, stills: outputs.stills)
         if options.audio.request == .camera {
             var path: String?
             if case .camera(let camera, _) = resolution.source { path = camera }
             audio = try options.audio.settings(container: options.container, camera: path)
         }
         config.audio = audio
-        config.segments = options.unattended.segments
+        config.segments = outputs.segments
         config.reconnect = options.unattended.reconnect
         config.recoverPartials = options.unattended.recoverPartials
         config.settle = options.settle
-        config.clips = options.clips.settings
+        config.clips = outputs.clips
         config.motion = options.clips.motion
         if let mask = options.clips.motionMask {
             config.motion?.mask = try MotionMask.load(mask, size: picture.orientation.outputSize(resolution.size))
@@ -181,7 +173,7 @@ enum RecordCommand: Subcommand {
             }
             return .success
         }
-        for warning in resolution.warnings + encoding.warnings
+        for warning in resolution.warnings + encoding.warnings + plan.warnings
             + startWarnings(options, source: resolution.source, picture: config.picture) {
             printer.show(.warning(warning))
         }
@@ -222,12 +214,6 @@ enum RecordCommand: Subcommand {
     /// Options that are valid but will not do what was asked of them with this camera.
     private static func startWarnings(_ options: RecordOptions, source: VideoSource, picture: PictureSettings) -> [String] {
         var warnings: [String] = options.serve.warnings
-        if options.unattended.segments != nil && options.force {
-            warnings.append("--force does nothing with --segment: movies of a segmented run never replace a file (a taken name gets -2)")
-        }
-        if options.unattended.segments == nil, PathName.last(options.output).contains("%") {
-            warnings.append("\(PathName.last(options.output)) is used as written: time fields and counters are filled in only with --segment")
-        }
         if options.stillQualityGiven, case .camera(_, let format) = source, format.fourcc == "MJPG",
            options.stills.format != .png, !picture.isActive {
             warnings.append("--still-quality is not used: stills from an MJPEG camera are its own JPEG frames, byte for byte")
@@ -319,8 +305,6 @@ struct RecordOptions {
         // --reconnect names its movies as segments; standby makes none, only clips.
         if clips.standby { unattended.segments = nil }
         stills = try Self.stillSettings(parsed, moviePath: unattended.segments.map { Self.plainName($0.naming) } ?? output)
-        clips.settings?.namedAfter = unattended.segments.map { Self.plainName($0.naming) }
-        clips.settings?.retention = unattended.retention
         controlPath = parsed.value("--control")
         if let controlPath, controlPath == output {
             throw UsageError("--control \(controlPath) is OUTPUT too: give the control socket another path, e.g. /tmp/camrec.sock")
@@ -339,6 +323,32 @@ struct RecordOptions {
             }
             return interval
         }
+    }
+
+    /// What the planner is asked for (`RecordingPlanner`); `changesPicture`: the resolved
+    /// picture rotates, flips, mirrors or overlays.
+    func request(changesPicture: Bool) -> RecordingRequest {
+        var request = RecordingRequest(output: output, devices: camera.devices, stills: stills)
+        request.outputPerDevice = outputPerDevice
+        request.allOrNothing = allOrNothing
+        request.layout = layout.layout
+        request.canvas = layout.canvas
+        request.force = force
+        request.stillsPattern = stillsPattern
+        request.clips = clips.settings
+        request.clipsPattern = clips.patternText
+        request.utc = clips.utc
+        request.standby = clips.standby
+        request.segments = unattended.segments
+        request.segmentGiven = unattended.segmentGiven
+        request.retention = unattended.retention
+        request.settle = settle
+        request.codecCopy = encoding.codec == .copy
+        request.preview = preview.mode != .off
+        request.serve = serve.settings != nil
+        request.changesPicture = changesPicture
+        request.customPipeline = template.text != PipelineTemplate.record.text
+        return request
     }
 
     /// A segmented run's movie name without its fields (`cam-%Y%m%d.mp4` → `cam.mp4`), for
