@@ -19,7 +19,8 @@ enum ComposedRecording {
         device); stills (SIGUSR1) are the composed frame, with one of each
         camera. A camera lost mid-run leaves its cell black and the movie goes on
         with the others (exit 79 at the end); --all-or-nothing ends the movie
-        there instead, and with --reconnect the camera comes back into its cell.
+        there instead, and with --reconnect the camera comes back into its cell
+        (its --set controls set again).
         --segment cuts the canvas's own series (retention as for one camera);
         clips, --preview, --serve, --control and --set work as for one camera.
         """

@@ -175,6 +175,11 @@ enum MultiCameraRecording {
         }
         if var composed {
             composed.controls = configs[0].controls
+            // --reconnect: a camera back in its cell has its power-on controls: camrec's go back on.
+            composed.cameraBack = { [controls] camera, path in
+                let warnings = controls.indices.contains(camera) ? controls[camera]?.camera.reapply(at: path) ?? [] : []
+                return warnings.map { "camera \(camera + 1) (\(path)): " + $0 }
+            }
             // The control socket drives the canvas; `set` goes to every camera, as without --layout.
             let result = try ComposedRecording.run(
                 composed, options: options,
@@ -186,7 +191,7 @@ enum MultiCameraRecording {
         }
         // --reconnect: a camera plugged in again has its power-on controls: camrec's go back on.
         for (index, prepared) in controls.enumerated() {
-            if let prepared { configs[index].cameraBack = { path in prepared.camera.reapply(at: path) } }
+            if let prepared { configs[index].cameraBack = { _, path in prepared.camera.reapply(at: path) } }
         }
         SignalWatcher.block(SignalWatcher.recordingSignals)
         let run = MultiCameraRecorder(configs: configs, template: options.template, allOrNothing: options.allOrNothing)

@@ -185,7 +185,7 @@ enum RecordCommand: Subcommand {
             config.encoder.cameraKeyframePeriod = period
             config.encoder.reason += "; the camera makes a keyframe every \(period) frames (\(set.name))"
         }
-        if let controls { config.cameraBack = { path in controls.camera.reapply(at: path) } }
+        if let controls { config.cameraBack = { _, path in controls.camera.reapply(at: path) } }
         defer { for warning in controls?.finish() ?? [] { printer.show(.warning(warning)) } }
         SignalWatcher.block(SignalWatcher.recordingSignals)
         // The live stream listens before the camera's pipeline starts (a taken port stops camrec here).

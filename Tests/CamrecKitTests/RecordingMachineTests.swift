@@ -103,7 +103,7 @@ import Testing
         // Only a camera that was lost can come back.
         #expect(machine.handle(.canvasCameraBack(index: 0, device: "/dev/video0", gap: 1)) == [])
         #expect(machine.handle(.canvasCameraBack(index: 1, device: "/dev/video4", gap: 0.5))
-                == [.report(.cameraBack(device: "/dev/video4", gap: 0.5))])
+                == [.report(.cameraBack(device: "/dev/video4", gap: 0.5)), .restoreControls(camera: 1, device: "/dev/video4")])
         _ = machine.handle(.limitReached(at(3)))
         #expect(machine.handle(.endOfStream()) == [.finish(requested: .maxDuration, message: nil)])
     }

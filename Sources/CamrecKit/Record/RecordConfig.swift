@@ -31,9 +31,11 @@ public struct RecordConfig: Sendable {
     public var settle: TimeSpec = .zero
     /// The camera controls set for the run (`--set`, `--flash`), for the `started` line.
     public var controls: [AppliedControl] = []
-    /// Called with the camera's path when it is back after `--reconnect` (sets the
-    /// controls again); returns warnings.
-    public var cameraBack: (@Sendable (String) -> [String])?
+    /// Called with a camera's index among the run's cameras (0-based: 0 for one camera; a
+    /// canvas's camera in its cell) and its path when it is back after `--reconnect`: a
+    /// camera plugged in again has its power-on controls, so camrec's are set again.
+    /// Returns warnings.
+    public var cameraBack: (@Sendable (_ camera: Int, _ path: String) -> [String])?
     /// Rotation, mirroring and overlays, for the movie and its stills.
     public var picture: PictureSettings = .unchanged
     /// The movie's sound (`--audio`); nil for a silent movie.

@@ -166,7 +166,7 @@ public final class Recorder: Sendable {
                     if config.standby { plan.discardOpen() }
                     events(.cameraBack(device: device.path, gap: (ContinuousClock.now - lostAt) / .seconds(1)))
                     // A camera plugged in again has its power-on controls: set camrec's again.
-                    for warning in config.cameraBack?(device.path) ?? [] { events(.warning(warning)) }
+                    for warning in config.cameraBack?(0, device.path) ?? [] { events(.warning(warning)) }
                     sessionConfig = nextConfig(after: run, device: device)
                     break nextPipeline
                 }

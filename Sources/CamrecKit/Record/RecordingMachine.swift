@@ -100,6 +100,9 @@ struct RecordingMachine {
         /// Camera `index` of a canvas is lost: its cell stays black (and, with `--reconnect`,
         /// it is waited for).
         case markCellLost(Int)
+        /// Camera `camera` of a canvas is back at `device` with its power-on controls: set
+        /// camrec's (`--set`, `--flash`) again.
+        case restoreControls(camera: Int, device: String)
         /// Tell the caller.
         case report(Report)
         /// Report progress now (the session knows the counts).
@@ -266,7 +269,7 @@ struct RecordingMachine {
         case .canvasCameraBack(let index, let device, let gap):
             guard state == .recording, canvasLost.contains(where: { $0.index == index }) else { return [] }
             canvasLost.removeAll { $0.index == index }
-            return [.report(.cameraBack(device: device, gap: gap))]
+            return [.report(.cameraBack(device: device, gap: gap)), .restoreControls(camera: index, device: device)]
 
         case .soundFailed(let failure, let frames):
             // Before the first frame the run fails (nothing was recorded). Later, the movie

@@ -486,6 +486,8 @@ final class RecordingSession {
                     events(.warning(text))
                 case .report(.cameraBack(let device, let gap)):
                     events(.cameraBack(device: device, gap: gap))
+                case .restoreControls(let camera, let device):
+                    for warning in config.cameraBack?(camera, device) ?? [] { events(.warning(warning)) }
                 case .reportProgress(let interval):
                     let frames = gate.frames
                     events(.progress(RecordingProgress(
