@@ -67,3 +67,16 @@ final class FrameGuard: Sendable {
     /// Frames let through so far.
     var goodFrames: UInt64 { good.load(ordering: .relaxed) }
 }
+
+extension FrameGuard {
+    /// The camera sent nothing usable within the start timeout (`guarded`: what it did
+    /// send, nil for a source without a guard): what it sent, and what to try.
+    static func noUsableFrame(_ guarded: FrameGuard?) -> CamrecError {
+        let seconds = RecordingMachine.startTimeout.components.seconds
+        let corrupt = guarded?.corruptFrames ?? 0
+        let empty = guarded?.emptyFrames ?? 0
+        let what = corrupt + empty == 0 ? "no frame" : "only broken frames (\(corrupt) corrupt, \(empty) empty)"
+        return CamrecError(.cameraLost, "the camera delivered \(what) within \(seconds) s, so nothing was recorded: "
+                           + "check its cable and that no other program changes its settings, try another --format or --size, or unplug and replug it")
+    }
+}

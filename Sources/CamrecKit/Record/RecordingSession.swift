@@ -150,22 +150,8 @@ final class RecordingSession {
             throw error
         }
         defer { clips?.remove() }
-        var previewToken: AppSinkCallbacksToken?
-        if let window, let sink = elements.preview {
-            let (gate, limit, standby) = (gate, config.maxDuration?.seconds, config.standby)
-            let duration = self.frameDuration
-            previewToken = window.show(framesOf: sink) {
-                standby ? PreviewStatus(label: "STANDBY")
-                    : PreviewStatus(label: "REC", elapsed: gate.recordedSeconds(frameDuration: duration), limit: limit)
-            }
-        }
-        let serveToken = elements.serve.flatMap { sink in server?.serve(framesOf: sink) }
-        let serveSoundToken = elements.serveSound.flatMap { sink in server?.serve(soundOf: sink) }
-        defer {
-            previewToken?.remove()
-            serveToken?.remove()
-            serveSoundToken?.remove()
-        }
+        let feeds = LiveFeeds(window: window, server: server, elements: elements, config: config, gate: gate)
+        defer { feeds.remove() }
         do {
             try pipeline.setStateThrowingPostedError(.playing)
         } catch {
@@ -235,16 +221,6 @@ final class RecordingSession {
 
     private var corruptFrames: UInt64 { frameGuard?.corruptFrames ?? 0 }
 
-    /// The camera sent nothing usable within the start timeout: what it did send, and what to try.
-    private func noUsableFrameError() -> CamrecError {
-        let seconds = RecordingMachine.startTimeout.components.seconds
-        let corrupt = frameGuard?.corruptFrames ?? 0
-        let empty = frameGuard?.emptyFrames ?? 0
-        let what = corrupt + empty == 0 ? "no frame" : "only broken frames (\(corrupt) corrupt, \(empty) empty)"
-        return CamrecError(.cameraLost, "the camera delivered \(what) within \(seconds) s, so nothing was recorded: "
-                           + "check its cable and that no other program changes its settings, try another --format or --size, or unplug and replug it")
-    }
-
     private var frameDuration: Double { 1 / max(config.rate.framesPerSecond, 1) }
 
     /// Reads the bus until the file is finalised (EOS), aborted, or failed: translates each
@@ -276,13 +252,10 @@ final class RecordingSession {
                 let action = actions.removeFirst()
                 switch action {
                 case .sendEndOfStream:
-                    endSoundWithPicture()
+                    sound?.endWithPicture(gate)
                     pipeline.send(.endOfStream())
                 case .endSoundAtLastFrame:
-                    if let sound {
-                        gate.close()
-                        if let end = gate.videoEnd { sound.gate.close(at: end) } else { sound.end() }
-                    }
+                    sound?.endAtLastFrame(of: gate)
                 case .endSound:
                     sound?.end()
                 case .markCellLost(let index):
@@ -327,23 +300,10 @@ final class RecordingSession {
                 case .noUsableFrame:
                     _ = stopPipeline()
                     plan.discardOpen()
-                    throw noUsableFrameError()
+                    throw FrameGuard.noUsableFrame(frameGuard)
                 }
             }
         }
-    }
-
-    /// With sound, before the sources are told to end: no more frames are let through, and
-    /// the sound up to the end of the last frame is waited for (at most a second: it is
-    /// captured by then), so that sound and picture end together.
-    private func endSoundWithPicture() {
-        guard let sound else { return }
-        gate.close()
-        if let end = gate.videoEnd {
-            sound.gate.close(at: end)
-            _ = sound.gate.waitUntilComplete(seconds: 1)
-        }
-        sound.gate.release()
     }
 
     /// The machine's event for a bus message; nil for messages it does not care about.

@@ -86,6 +86,24 @@ final class SoundBranch {
         ending.endAsynchronously()
     }
 
+    /// The picture is about to end (EOS is sent next): no more frames are let through
+    /// `picture`, and the sound up to the end of its last frame is waited for (at most a
+    /// second: it is captured by then), so that sound and picture end together.
+    func endWithPicture(_ picture: FrameGate) {
+        picture.close()
+        if let end = picture.videoEnd {
+            gate.close(at: end)
+            _ = gate.waitUntilComplete(seconds: 1)
+        }
+        gate.release()
+    }
+
+    /// The camera ended its branch itself: the sound ends where its last frame ends.
+    func endAtLastFrame(of picture: FrameGate) {
+        picture.close()
+        if let end = picture.videoEnd { gate.close(at: end) } else { end() }
+    }
+
     /// How fast the sound card's clock runs against the system clock (ppm, positive: fast):
     /// the drift the sound clock has learnt.
     var clockPPM: Double { clock.clockPPM }
