@@ -32,15 +32,17 @@ enum MultiCameraRecording {
         lists every camera (cameras), still, clip, set and stop go to every camera.
         --set and --flash apply to every camera. --stills PATTERN: {index} and
         {device} filled in, or -1, -2 added before the extension.
-        Not yet with several cameras: --settle, --codec copy; --preview and
-        --serve only with --layout (the canvas is shown and served), which takes
-        clips, --control, --set and --stills as one camera does.
+        --settle: each camera settles in its own time (a settled line names it),
+        then all movies start together. Not yet with several cameras: --codec
+        copy, and --settle with --layout; --preview and --serve only with
+        --layout (the canvas is shown and served), which takes clips, --control,
+        --set and --stills as one camera does.
         """
 
     /// What a run of several cameras cannot do yet, one phrase per option.
     static func unsupported(_ options: RecordOptions) -> [String] {
         var found: [String] = []
-        if options.settle.nanoseconds > 0 { found.append("--settle") }
+        if options.layout.layout != nil, options.settle.nanoseconds > 0 { found.append("--settle with --layout") }
         if options.encoding.codec == .copy { found.append("--codec copy") }
         // A canvas is one picture: its window and its stream show it.
         if options.layout.layout == nil, options.preview.mode != .off { found.append("--preview") }
@@ -155,6 +157,7 @@ enum MultiCameraRecording {
             ?? EncoderSettings.defaultKeyframeInterval(segmented: options.unattended.segments != nil))
         let needsDecoding = layout != nil ? ["--layout composes the cameras' pictures"]
             : picture.isActive ? ["--rotate, --flip, --mirror or an overlay changes the picture"] : []
+            + (options.settle.nanoseconds > 0 ? ["--settle measures the picture"] : [])
         var audio: AudioSettings?
         if options.audio.request != .camera {
             audio = try options.audio.settings(container: options.container, camera: nil)
@@ -208,6 +211,8 @@ enum MultiCameraRecording {
                 config.audio = audio
             }
             config.picture = picture
+            // --settle: each camera settles, then all start together (the start barrier).
+            config.settle = options.settle
             try addClips(to: &config, options, index: index + 1, earlier: configs)
             configs.append(config)
             do throws(CamrecError) {
