@@ -28,4 +28,15 @@ enum LiveOutputs {
         console.say("camrec: serving the live stream at \(server.url) (watch it with ffplay \(server.url), or VLC\(also))")
         return server
     }
+
+    /// Several cameras in movies of their own: one server, a mount per camera
+    /// (`/camera1`, `/camera2`, …), listening; empty without `--serve`.
+    static func startServers(for configs: [RecordConfig], console: Console) throws(CamrecError) -> [LiveStreamServer] {
+        guard let settings = configs.first?.serve else { return [] }
+        let servers = try LiveStreamServer.startCameras(settings, streams: configs.map { ($0.encoder.codec, $0.audio?.codec) })
+        for (index, server) in servers.enumerated() {
+            console.say("camrec: serving camera \(index + 1)'s live stream at \(server.url) (watch it with ffplay \(server.url), or VLC)")
+        }
+        return servers
+    }
 }

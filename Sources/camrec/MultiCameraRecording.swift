@@ -33,10 +33,12 @@ enum MultiCameraRecording {
         --set and --flash apply to every camera. --stills PATTERN: {index} and
         {device} filled in, or -1, -2 added before the extension.
         --settle: each camera settles in its own time (a settled line names it),
-        then all movies start together. Not yet with several cameras: --codec
-        copy, and --settle with --layout; --preview and --serve only with
-        --layout (the canvas is shown and served), which takes clips, --control,
-        --set and --stills as one camera does.
+        then all movies start together. --serve: one server, a path per camera
+        (rtsp://127.0.0.1:PORT/camera1, /camera2, …; the started line's cameras
+        give each serve_url). Not yet with several cameras: --codec copy, and
+        --settle with --layout; --preview only with --layout (the canvas is shown
+        and served at /live), which takes clips, --control, --set and --stills as
+        one camera does.
         """
 
     /// What a run of several cameras cannot do yet, one phrase per option.
@@ -46,7 +48,6 @@ enum MultiCameraRecording {
         if options.encoding.codec == .copy { found.append("--codec copy") }
         // A canvas is one picture: its window and its stream show it.
         if options.layout.layout == nil, options.preview.mode != .off { found.append("--preview") }
-        if options.layout.layout == nil, options.serve.settings != nil { found.append("--serve") }
         return found
     }
 
@@ -213,6 +214,7 @@ enum MultiCameraRecording {
             config.picture = picture
             // --settle: each camera settles, then all start together (the start barrier).
             config.settle = options.settle
+            config.serve = options.serve.settings
             try addClips(to: &config, options, index: index + 1, earlier: configs)
             configs.append(config)
             do throws(CamrecError) {
@@ -251,6 +253,7 @@ enum MultiCameraRecording {
                 }
             }
         }
+        warnings += options.serve.warnings
         if options.unattended.segments != nil, options.force {
             warnings.append("--force does nothing with --segment: movies of a segmented run never replace a file (a taken name gets -2)")
         }
@@ -304,7 +307,11 @@ enum MultiCameraRecording {
             if let prepared { configs[index].cameraBack = { path in prepared.camera.reapply(at: path) } }
         }
         SignalWatcher.block(SignalWatcher.recordingSignals)
-        let run = MultiCameraRecorder(configs: configs, template: options.template, allOrNothing: options.allOrNothing)
+        // --serve: one server, a mount per camera, listening before the cameras' pipelines start.
+        let servers = try LiveOutputs.startServers(for: configs, console: console)
+        defer { for server in servers { server.close() } }
+        let run = MultiCameraRecorder(configs: configs, template: options.template, allOrNothing: options.allOrNothing,
+                                      servers: servers)
         // One control socket for the run: every command goes to every camera.
         let driven = try RunControls(run: run, controlPath: options.controlPath,
                                      setHandler: { [controls] text in PreparedControls.setReply(text, on: controls, devices: devices) },

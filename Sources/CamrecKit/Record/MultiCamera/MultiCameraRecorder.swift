@@ -23,8 +23,11 @@ public final class MultiCameraRecorder: Sendable {
 
     /// Records with `configs` (one per camera, in order; each with its own output). With
     /// `allOrNothing`, a camera lost mid-run stops the whole run (every movie finalised);
-    /// otherwise the others go on without it.
-    public init(configs: [RecordConfig], template: PipelineTemplate = .record, allOrNothing: Bool = false) {
+    /// otherwise the others go on without it. `servers` (`--serve`, started by the caller,
+    /// which closes them: `LiveStreamServer.startCameras`) serve each camera's encoded
+    /// stream at its own mount, in `configs` order.
+    public init(configs: [RecordConfig], template: PipelineTemplate = .record, allOrNothing: Bool = false,
+                servers: [LiveStreamServer] = []) {
         self.allOrNothing = allOrNothing
         precondition(!configs.isEmpty, "a run needs a camera")
         let rate = configs[0].rate.framesPerSecond
@@ -42,7 +45,8 @@ public final class MultiCameraRecorder: Sendable {
                     return Self.clip(recorders, at: capture, camera: index, merger: shared.state.withLock { $0.merger })
                 }
             }
-            return Recorder(config: config, template: template)
+            return Recorder(config: config, template: template,
+                            server: servers.indices.contains(index) ? servers[index] : nil)
         }
         recorders = made
         shared.state.withLock { $0.recorders = made }
