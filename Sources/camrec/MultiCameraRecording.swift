@@ -35,10 +35,11 @@ enum MultiCameraRecording {
         --settle: each camera settles in its own time (a settled line names it),
         then all movies start together. --serve: one server, a path per camera
         (rtsp://127.0.0.1:PORT/camera1, /camera2, …; the started line's cameras
-        give each serve_url). Not yet with several cameras: --codec copy, and
-        --settle with --layout; --preview only with --layout (the canvas is shown
-        and served at /live), which takes clips, --control, --set and --stills as
-        one camera does.
+        give each serve_url). --preview: a window per camera (the keys s, c and q
+        work in each; --preview-stops: closing any stops every camera). With
+        --layout the canvas is shown and served (at /live), and clips, --control,
+        --set and --stills work as for one camera. Not yet with several cameras:
+        --codec copy, and --settle with --layout.
         """
 
     /// What a run of several cameras cannot do yet, one phrase per option.
@@ -46,8 +47,6 @@ enum MultiCameraRecording {
         var found: [String] = []
         if options.layout.layout != nil, options.settle.nanoseconds > 0 { found.append("--settle with --layout") }
         if options.encoding.codec == .copy { found.append("--codec copy") }
-        // A canvas is one picture: its window and its stream show it.
-        if options.layout.layout == nil, options.preview.mode != .off { found.append("--preview") }
         return found
     }
 
@@ -271,6 +270,11 @@ enum MultiCameraRecording {
         }
         let printer = RecordingPrinter(console: console)
         for warning in warnings { printer.show(.warning(warning)) }
+        // --preview: a window per camera, opened before the cameras start (--layout shows the canvas).
+        if layout == nil, options.preview.mode != .off { SignalWatcher.block(SignalWatcher.recordingSignals) }
+        let previews = layout == nil ? try LiveOutputs.openPreviews(options, cameras: configs.count, printer: printer, console: console) : []
+        defer { for window in previews { window.close() } }
+        for index in previews.indices { configs[index].preview = options.preview.settings }
         // Put back what camrec changed (once: `finish` forgets what it restored), before the
         // result line, or on the way out of a failure (also a later camera's failed write).
         let restore = {
@@ -311,11 +315,11 @@ enum MultiCameraRecording {
         let servers = try LiveOutputs.startServers(for: configs, console: console)
         defer { for server in servers { server.close() } }
         let run = MultiCameraRecorder(configs: configs, template: options.template, allOrNothing: options.allOrNothing,
-                                      servers: servers)
+                                      servers: servers, previews: previews)
         // One control socket for the run: every command goes to every camera.
         let driven = try RunControls(run: run, controlPath: options.controlPath,
                                      setHandler: { [controls] text in PreparedControls.setReply(text, on: controls, devices: devices) },
-                                     console: console)
+                                     previews: previews, console: console)
         defer { driven.end() }
         let result = try run.run { event in printer.show(event) }
         restore()
