@@ -38,14 +38,18 @@ enum MultiCameraRecording {
         give each serve_url). --preview: a window per camera (the keys s, c and q
         work in each; --preview-stops: closing any stops every camera). With
         --layout the canvas is shown and served (at /live), and clips, --control,
-        --set and --stills work as for one camera. Not yet with several cameras:
-        --codec copy, and --settle with --layout.
+        --set and --stills work as for one camera. Not yet: --settle with
+        --layout. Refused: --codec copy (a camera's own H.264 starts only at its
+        own keyframe, which a webcam cannot be asked for at an instant, so the
+        movies could not start together: give --codec h264).
         """
 
     /// What a run of several cameras cannot do yet, one phrase per option.
     static func unsupported(_ options: RecordOptions) -> [String] {
         var found: [String] = []
         if options.layout.layout != nil, options.settle.nanoseconds > 0 { found.append("--settle with --layout") }
+        // A camera's own H.264 can start a movie only at its own keyframe, and a webcam cannot
+        // be asked for one at an instant: the movies could not start together (docs/multicam.md).
         if options.encoding.codec == .copy { found.append("--codec copy") }
         return found
     }
