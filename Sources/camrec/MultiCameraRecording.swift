@@ -50,7 +50,9 @@ enum MultiCameraRecording {
         if options.layout.layout != nil, options.settle.nanoseconds > 0 { found.append("--settle with --layout") }
         // A camera's own H.264 can start a movie only at its own keyframe, and a webcam cannot
         // be asked for one at an instant: the movies could not start together (docs/multicam.md).
-        if options.encoding.codec == .copy { found.append("--codec copy") }
+        if options.encoding.codec == .copy {
+            found.append("--codec copy (a camera's own H.264 starts a movie only at its own keyframe, so the movies could not start together: give --codec h264)")
+        }
         return found
     }
 
