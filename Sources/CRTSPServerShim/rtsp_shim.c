@@ -78,15 +78,9 @@ int camrec_rtsp_server_available(char **error) {
 /* The media's appsrcs, by stream: the picture, and the sound when there is one. */
 static const char *const feed_names[CAMREC_RTSP_STREAMS] = {"feed", "sound"};
 
-struct CamrecRtspServer {
-    GMainContext *context;
-    GMainLoop *loop;
-    GThread *thread;
-    GstRTSPServer *server;
-    GSource *source;
-    int port;
-    /* Guards `feed` and `caps`: pushes come from a streaming thread, media from the loop's. */
-    GMutex lock;
+/* One mount: its media's appsrcs and the caps and time offset of what is pushed to it. */
+typedef struct {
+    CamrecRtspServer *server;
     GstElement *feeds[CAMREC_RTSP_STREAMS];
     GstCaps *caps[CAMREC_RTSP_STREAMS];
     /* Counts the media made; `stamped` is the one whose offset is known. The recording's
@@ -96,6 +90,20 @@ struct CamrecRtspServer {
     guint media;
     guint stamped;
     GstClockTimeDiff offset;
+} CamrecRtspMount;
+
+struct CamrecRtspServer {
+    GMainContext *context;
+    GMainLoop *loop;
+    GThread *thread;
+    GstRTSPServer *server;
+    GSource *source;
+    int port;
+    /* Guards every mount's feeds, caps and offset: pushes come from streaming threads,
+       media from the loop's. */
+    GMutex lock;
+    int count;
+    CamrecRtspMount *mounts;
 };
 
 static gpointer run_loop(gpointer data) {
@@ -106,21 +114,22 @@ static gpointer run_loop(gpointer data) {
     return NULL;
 }
 
-/* A new media (the first client, or the first after all had left): its appsrc is fed from now on. */
+/* A new media of a mount (the first client, or the first after all had left): its appsrc is fed from now on. */
 static void media_configure(GstRTSPMediaFactory *factory, GstRTSPMedia *media, gpointer data) {
     (void)factory;
-    CamrecRtspServer *self = data;
+    CamrecRtspMount *mount = data;
+    CamrecRtspServer *self = mount->server;
     GstElement *bin = gst_rtsp_media_get_element(media);
     GstElement *feeds[CAMREC_RTSP_STREAMS];
     for (int i = 0; i < CAMREC_RTSP_STREAMS; i++) feeds[i] = gst_bin_get_by_name_recurse_up(GST_BIN(bin), feed_names[i]);
     gst_object_unref(bin);
     GstElement *old[CAMREC_RTSP_STREAMS];
     g_mutex_lock(&self->lock);
-    self->media++;
+    mount->media++;
     for (int i = 0; i < CAMREC_RTSP_STREAMS; i++) {
-        if (feeds[i] && self->caps[i]) gst_app_src_set_caps(GST_APP_SRC(feeds[i]), self->caps[i]);
-        old[i] = self->feeds[i];
-        self->feeds[i] = feeds[i];
+        if (feeds[i] && mount->caps[i]) gst_app_src_set_caps(GST_APP_SRC(feeds[i]), mount->caps[i]);
+        old[i] = mount->feeds[i];
+        mount->feeds[i] = feeds[i];
     }
     g_mutex_unlock(&self->lock);
     for (int i = 0; i < CAMREC_RTSP_STREAMS; i++) if (old[i]) gst_object_unref(old[i]);
@@ -149,11 +158,14 @@ static GstRTSPFilterResult keep_client(GstRTSPServer *server, GstRTSPClient *cli
     return GST_RTSP_FILTER_KEEP;
 }
 
-CamrecRtspServer *camrec_rtsp_server_new(const char *address, int port, const char *path, const char *launch,
-                                         const char *user, const char *password, char **error) {
+CamrecRtspServer *camrec_rtsp_server_new(const char *address, int port, int count, const char *const *paths,
+                                         const char *const *launches, const char *user, const char *password,
+                                         char **error) {
     if (!camrec_rtsp_server_available(error)) return NULL;
     CamrecRtspServer *self = g_new0(CamrecRtspServer, 1);
     g_mutex_init(&self->lock);
+    self->count = count > 0 ? count : 0;
+    self->mounts = g_new0(CamrecRtspMount, self->count > 0 ? self->count : 1);
     self->context = g_main_context_new();
     self->loop = g_main_loop_new(self->context, FALSE);
     self->server = gst_rtsp_server_new();
@@ -162,10 +174,6 @@ CamrecRtspServer *camrec_rtsp_server_new(const char *address, int port, const ch
     gst_rtsp_server_set_service(self->server, service);
     g_free(service);
 
-    GstRTSPMediaFactory *factory = gst_rtsp_media_factory_new();
-    gst_rtsp_media_factory_set_launch(factory, launch);
-    gst_rtsp_media_factory_set_shared(factory, TRUE);
-    g_signal_connect(factory, "media-configure", G_CALLBACK(media_configure), self);
     if (user && password) {
         GstRTSPAuth *auth = gst_rtsp_auth_new();
         gst_rtsp_auth_set_supported_methods(auth, GST_RTSP_AUTH_DIGEST);
@@ -174,12 +182,21 @@ CamrecRtspServer *camrec_rtsp_server_new(const char *address, int port, const ch
         gst_rtsp_token_unref(token);
         gst_rtsp_server_set_auth(self->server, auth);
         g_object_unref(auth);
-        gst_rtsp_media_factory_add_role(factory, "viewer",
-                                        GST_RTSP_PERM_MEDIA_FACTORY_ACCESS, G_TYPE_BOOLEAN, TRUE,
-                                        GST_RTSP_PERM_MEDIA_FACTORY_CONSTRUCT, G_TYPE_BOOLEAN, TRUE, NULL);
     }
     GstRTSPMountPoints *mounts = gst_rtsp_server_get_mount_points(self->server);
-    gst_rtsp_mount_points_add_factory(mounts, path, factory); /* takes the factory */
+    for (int m = 0; m < self->count; m++) {
+        self->mounts[m].server = self;
+        GstRTSPMediaFactory *factory = gst_rtsp_media_factory_new();
+        gst_rtsp_media_factory_set_launch(factory, launches[m]);
+        gst_rtsp_media_factory_set_shared(factory, TRUE);
+        g_signal_connect(factory, "media-configure", G_CALLBACK(media_configure), &self->mounts[m]);
+        if (user && password) {
+            gst_rtsp_media_factory_add_role(factory, "viewer",
+                                            GST_RTSP_PERM_MEDIA_FACTORY_ACCESS, G_TYPE_BOOLEAN, TRUE,
+                                            GST_RTSP_PERM_MEDIA_FACTORY_CONSTRUCT, G_TYPE_BOOLEAN, TRUE, NULL);
+        }
+        gst_rtsp_mount_points_add_factory(mounts, paths[m], factory); /* takes the factory */
+    }
     g_object_unref(mounts);
 
     GError *failure = NULL;
@@ -198,22 +215,23 @@ CamrecRtspServer *camrec_rtsp_server_new(const char *address, int port, const ch
 
 int camrec_rtsp_server_port(const CamrecRtspServer *server) { return server->port; }
 
-int camrec_rtsp_server_push(CamrecRtspServer *self, int stream, GstSample *sample) {
+int camrec_rtsp_server_push(CamrecRtspServer *self, int index, int stream, GstSample *sample) {
     GstBuffer *buffer = gst_sample_get_buffer(sample);
     GstCaps *caps = gst_sample_get_caps(sample);
-    if (!buffer || stream < 0 || stream >= CAMREC_RTSP_STREAMS) return 0;
+    if (!buffer || index < 0 || index >= self->count || stream < 0 || stream >= CAMREC_RTSP_STREAMS) return 0;
+    CamrecRtspMount *mount = &self->mounts[index];
     GstClockTime pts = running_time(sample, GST_BUFFER_PTS(buffer));
     GstClockTime dts = running_time(sample, GST_BUFFER_DTS(buffer));
     GstClockTime first = GST_CLOCK_TIME_IS_VALID(dts) ? dts : pts;
     g_mutex_lock(&self->lock);
-    if (caps && (!self->caps[stream] || !gst_caps_is_equal(caps, self->caps[stream]))) gst_caps_replace(&self->caps[stream], caps);
-    GstElement *feed = self->feeds[stream] ? gst_object_ref(self->feeds[stream]) : NULL;
-    if (feed && self->stamped != self->media && GST_CLOCK_TIME_IS_VALID(first)) {
+    if (caps && (!mount->caps[stream] || !gst_caps_is_equal(caps, mount->caps[stream]))) gst_caps_replace(&mount->caps[stream], caps);
+    GstElement *feed = mount->feeds[stream] ? gst_object_ref(mount->feeds[stream]) : NULL;
+    if (feed && mount->stamped != mount->media && GST_CLOCK_TIME_IS_VALID(first)) {
         GstClockTime now = gst_element_get_current_running_time(feed);
-        self->stamped = self->media;
-        self->offset = GST_CLOCK_DIFF(first, GST_CLOCK_TIME_IS_VALID(now) ? now : 0);
+        mount->stamped = mount->media;
+        mount->offset = GST_CLOCK_DIFF(first, GST_CLOCK_TIME_IS_VALID(now) ? now : 0);
     }
-    GstClockTimeDiff offset = self->offset;
+    GstClockTimeDiff offset = mount->offset;
     g_mutex_unlock(&self->lock);
     if (!feed) return 0;
     /* A shallow copy (the memory is shared), its times moved to the media's running time. */
@@ -256,10 +274,13 @@ void camrec_rtsp_server_free(CamrecRtspServer *self) {
     if (self->server) g_object_unref(self->server);
     g_main_loop_unref(self->loop);
     g_main_context_unref(self->context);
-    for (int i = 0; i < CAMREC_RTSP_STREAMS; i++) {
-        if (self->feeds[i]) gst_object_unref(self->feeds[i]);
-        if (self->caps[i]) gst_caps_unref(self->caps[i]);
+    for (int m = 0; m < self->count; m++) {
+        for (int i = 0; i < CAMREC_RTSP_STREAMS; i++) {
+            if (self->mounts[m].feeds[i]) gst_object_unref(self->mounts[m].feeds[i]);
+            if (self->mounts[m].caps[i]) gst_caps_unref(self->mounts[m].caps[i]);
+        }
     }
+    g_free(self->mounts);
     g_mutex_clear(&self->lock);
     g_free(self);
 }

@@ -32,9 +32,16 @@ enum MultiCameraRecording {
         lists every camera (cameras), still, clip, set and stop go to every camera.
         --set and --flash apply to every camera. --stills PATTERN: {index} and
         {device} filled in, or -1, -2 added before the extension.
-        Not yet with several cameras: --settle, --codec copy; --preview and
-        --serve only with --layout (the canvas is shown and served), which takes
-        clips, --control, --set and --stills as one camera does.
+        --settle: each camera settles in its own time (a settled line names it),
+        then all movies start together. --serve: one server, a path per camera
+        (rtsp://127.0.0.1:PORT/camera1, /camera2, …; the started line's cameras
+        give each serve_url). --preview: a window per camera (the keys s, c and q
+        work in each; --preview-stops: closing any stops every camera). With
+        --layout the canvas is shown and served (at /live), and clips, --control,
+        --set and --stills work as for one camera. Not yet: --settle with
+        --layout. Refused: --codec copy (a camera's own H.264 starts only at its
+        own keyframe, which a webcam cannot be asked for at an instant, so the
+        movies could not start together: give --codec h264).
         """
 
     /// The record command's options for several cameras.
@@ -68,6 +75,7 @@ enum MultiCameraRecording {
             ?? EncoderSettings.defaultKeyframeInterval(segmented: options.unattended.segments != nil))
         let needsDecoding = layout != nil ? ["--layout composes the cameras' pictures"]
             : picture.isActive ? ["--rotate, --flip, --mirror or an overlay changes the picture"] : []
+            + (options.settle.nanoseconds > 0 ? ["--settle measures the picture"] : [])
         var audio: AudioSettings?
         if options.audio.request != .camera {
             audio = try options.audio.settings(container: options.container, camera: nil)
@@ -119,6 +127,9 @@ enum MultiCameraRecording {
                 config.audio = audio
             }
             config.picture = picture
+            // --settle: each camera settles, then all start together (the start barrier).
+            config.settle = options.settle
+            config.serve = options.serve.settings
             try addClips(to: &config, options, clips: outputs?.clips)
             configs.append(config)
             do throws(CamrecError) {
@@ -139,6 +150,7 @@ enum MultiCameraRecording {
             warnings += composedWarnings
         }
         if !options.printPipeline { try plan.checkDestinations() }
+        warnings += options.serve.warnings
         if options.printPipeline {
             do {
                 if let composed {
@@ -153,6 +165,11 @@ enum MultiCameraRecording {
         }
         let printer = RecordingPrinter(console: console)
         for warning in warnings { printer.show(.warning(warning)) }
+        // --preview: a window per camera, opened before the cameras start (--layout shows the canvas).
+        if layout == nil, options.preview.mode != .off { SignalWatcher.block(SignalWatcher.recordingSignals) }
+        let previews = layout == nil ? try LiveOutputs.openPreviews(options, cameras: configs.count, printer: printer, console: console) : []
+        defer { for window in previews { window.close() } }
+        for index in previews.indices { configs[index].preview = options.preview.settings }
         // Put back what camrec changed (once: `finish` forgets what it restored), before the
         // result line, or on the way out of a failure (also a later camera's failed write).
         let restore = {
@@ -194,11 +211,15 @@ enum MultiCameraRecording {
             if let prepared { configs[index].cameraBack = { _, path in prepared.camera.reapply(at: path) } }
         }
         SignalWatcher.block(SignalWatcher.recordingSignals)
-        let run = MultiCameraRecorder(configs: configs, template: options.template, allOrNothing: options.allOrNothing)
+        // --serve: one server, a mount per camera, listening before the cameras' pipelines start.
+        let servers = try LiveOutputs.startServers(for: configs, console: console)
+        defer { for server in servers { server.close() } }
+        let run = MultiCameraRecorder(configs: configs, template: options.template, allOrNothing: options.allOrNothing,
+                                      servers: servers, previews: previews)
         // One control socket for the run: every command goes to every camera.
         let driven = try RunControls(run: run, controlPath: options.controlPath,
                                      setHandler: { [controls] text in PreparedControls.setReply(text, on: controls, devices: devices) },
-                                     console: console)
+                                     previews: previews, console: console)
         defer { driven.end() }
         let result = try run.run { event in printer.show(event) }
         restore()

@@ -71,10 +71,13 @@ struct RecordingPrinter: Sendable {
             let which = camera.map { "camera \($0.index) (\($0.device)) back at " } ?? "camera back at "
             console.say("camrec: \(which)\(device)" + String(cFormat: " after %.1f s: recording goes on", gap))
         case .settled(let outcome):
-            console.emit(SettledLine(settleMs: outcome.milliseconds, stable: outcome.stable, frames: outcome.frames), type: "settled")
+            console.emit(SettledLine(settleMs: outcome.milliseconds, stable: outcome.stable, frames: outcome.frames,
+                                     device: outcome.device, camera: outcome.camera), type: "settled")
             let how = outcome.stable ? "picture settled" : "picture not settled within --settle"
-            console.say("camrec: \(how)" + String(cFormat: " after %.2f s (%ld frames not recorded): recording starts",
-                                                  Double(outcome.milliseconds) / 1000, outcome.frames))
+            let which = outcome.device.map { "camera \(outcome.camera ?? 0) (\($0)): " } ?? ""
+            let then = outcome.device == nil ? "recording starts" : "its movie starts with the others'"
+            console.say("camrec: \(which)\(how)" + String(cFormat: " after %.2f s (%ld frames not recorded): ",
+                                                           Double(outcome.milliseconds) / 1000, outcome.frames) + then)
         }
     }
 
@@ -134,6 +137,9 @@ struct SettledLine: Encodable {
     let stable: Bool
     /// Frames held back.
     let frames: Int
+    /// Several cameras: the camera that settled, and its number in the run.
+    let device: String?
+    let camera: Int?
 }
 
 /// The JSON `warning` line.

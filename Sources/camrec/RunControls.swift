@@ -15,7 +15,7 @@ struct RunControls {
     /// Starts watching the signals, listening at `controlPath` (nil: no socket) and reading keys.
     /// `setHandler` answers `ctl set` (nil: the run has no camera controls).
     init(run: some ControlledRun, controlPath: String?, setHandler: ControlServer.SetHandler?,
-         preview: PreviewWindow? = nil, console: Console) throws(CamrecError) {
+         preview: PreviewWindow? = nil, previews: [PreviewWindow] = [], console: Console) throws(CamrecError) {
         SignalWatcher.startBatched(SignalWatcher.recordingSignals) { signals in
             for received in signals where received == SIGUSR1 {
                 if let line = ControlAnswers.stillAsked(run, by: .signal) { console.say(line) }
@@ -36,12 +36,15 @@ struct RunControls {
         let clip: @Sendable () -> Void = { if let line = ControlAnswers.clipAsked(run) { console.say(line) } }
         let stop: @Sendable () -> Void = { run.requestStop(.control, requests: 1) }
         keys = KeyboardControl(onStill: still, onStop: stop, onClip: clip)
-        preview?.onKey { key in
-            switch key.lowercased() {
-            case "s": still()
-            case "c": clip()
-            case "q": stop()
-            default: break
+        // Several cameras: the keys work in every camera's window.
+        for window in (preview.map { [$0] } ?? []) + previews {
+            window.onKey { key in
+                switch key.lowercased() {
+                case "s": still()
+                case "c": clip()
+                case "q": stop()
+                default: break
+                }
             }
         }
     }

@@ -146,9 +146,8 @@ import Testing
         ("has neither {index} nor {device}", { (r: inout RecordingRequest) in r.outputPerDevice = true }),
         ("--all-or-nothing is about several cameras", { (r: inout RecordingRequest) in r.allOrNothing = true; r.devices = ["0"] }),
         ("--device 0 is given twice", { (r: inout RecordingRequest) in r.devices = ["0", "0"] }),
-        ("not yet with several cameras: --settle", { (r: inout RecordingRequest) in r.settle = .seconds(2) }),
-        ("not yet with several cameras: --codec copy", { (r: inout RecordingRequest) in r.codecCopy = true }),
-        ("not yet with several cameras: --preview, --serve", { (r: inout RecordingRequest) in r.preview = true; r.serve = true }),
+        ("not yet with several cameras: --settle with --layout", { (r: inout RecordingRequest) in r.settle = .seconds(2); r.layout = .grid }),
+        ("--codec copy (a camera's own H.264 starts a movie only at its own keyframe", { (r: inout RecordingRequest) in r.codecCopy = true }),
         ("--layout composes several cameras", { (r: inout RecordingRequest) in r.layout = .pip; r.devices = ["0"] }),
         ("--output-per-device one per camera", { (r: inout RecordingRequest) in r.layout = .pip; r.outputPerDevice = true; r.output = "{index}.mp4" }),
         ("apply to a series: add --segment", { (r: inout RecordingRequest) in r.layout = .grid; r.retention = RetentionPolicy(keep: 2, keepBytes: nil, minFree: nil) }),
@@ -164,9 +163,11 @@ import Testing
         }
     }
 
-    @Test func aCanvasShowsItsWindowAndStreamAndOneCameraRefusesNothingHere() throws {
+    @Test func windowsStreamsAndSettlingWorkWithSeveralCamerasAndOneCameraRefusesNothingHere() throws {
         let canvas = try Self.request("m.mp4", ["0", "2"]) { $0.layout = .sideBySide; $0.preview = true; $0.serve = true }
         #expect(Self.refusal(canvas) == nil)
+        let separate = try Self.request("m.mp4", ["0", "2"]) { $0.settle = .seconds(2); $0.preview = true; $0.serve = true }
+        #expect(Self.refusal(separate) == nil)
         let one = try Self.request("m.mp4") { $0.settle = .seconds(2); $0.codecCopy = true; $0.preview = true; $0.serve = true }
         #expect(Self.refusal(one) == nil)
     }

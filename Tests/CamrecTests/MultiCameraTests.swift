@@ -353,7 +353,7 @@ import Testing
         #expect(folder.contents.isEmpty)
     }
 
-    @Test(arguments: [(["--settle", "1s"], "--settle"), (["--preview"], "--preview"), (["--serve", "0"], "--serve")])
+    @Test(arguments: [(["--codec", "copy"], "--codec copy")])
     func optionsNotYetPerCameraAreRefused(_ options: [String], _ named: String) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

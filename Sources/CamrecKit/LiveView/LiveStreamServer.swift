@@ -9,6 +9,10 @@ import Synchronization
 /// own backlog limit, and the feed never blocks: the recording's branch is a leaky queue
 /// into an appsink that drops, and the media's appsrc is leaky too.
 ///
+/// Several cameras in movies of their own (`startCameras`): one server, on one port, with
+/// one such mount per camera, `/camera1`, `/camera2`, …; each camera's `LiveStreamServer`
+/// feeds its own mount, and closing any of them closes the server.
+///
 /// Owns one `CamrecRtspServer` (the C side, with its own thread and main loop): `close()`
 /// (or the last reference going) disconnects the clients and frees it, exactly once.
 public final class LiveStreamServer: Sendable {
@@ -17,12 +21,32 @@ public final class LiveStreamServer: Sendable {
     public let url: String
     /// Every URL clients can use (several for a wildcard address: one per interface address).
     public let urls: [String]
-    /// The owned server; nil once closed.
-    private let server: Mutex<Handle?>
+    /// The server, shared by every camera's mount.
+    private let shared: Shared
+    /// This server's mount in the C server (0 for the first).
+    private let mount: Int32
 
     /// The C server's pointer. Every use is under the mutex, so it may cross threads.
     private struct Handle: @unchecked Sendable {
         let pointer: OpaquePointer
+    }
+
+    /// The owned C server, nil once closed; freed at the latest when the last camera's
+    /// mount goes.
+    private final class Shared: Sendable {
+        let server: Mutex<Handle?>
+
+        init(_ pointer: OpaquePointer) { server = Mutex(Handle(pointer: pointer)) }
+
+        deinit { close() }
+
+        func close() {
+            let handle = server.withLock { handle in
+                defer { handle = nil }
+                return handle
+            }
+            if let handle { camrec_rtsp_server_free(handle.pointer) }
+        }
     }
 
     /// The media every client gets, for the recording's `codec` and `sound`; nil when the
@@ -63,30 +87,58 @@ public final class LiveStreamServer: Sendable {
     /// has it; throws when the codec cannot be served or the address cannot be listened on
     /// (taken, not this machine's).
     public static func start(_ settings: ServeSettings, codec: VideoCodec, sound: AudioCodec? = nil) throws(CamrecError) -> LiveStreamServer {
-        guard let media = media(for: codec, sound: sound) else {
-            throw CamrecError(.usage, "--serve streams H.264 only (yet), not \(codec.rawValue): record with --codec h264 (the default) to serve it")
+        try start(settings, mounts: [(ServeSettings.path, codec, sound)])[0]
+    }
+
+    /// Several cameras in movies of their own: one server listening as `settings` says,
+    /// with one mount per camera (`ServeSettings.cameraPath`), each serving that camera's
+    /// `codec` stream (with its `sound`, where its movie has it); one `LiveStreamServer` per
+    /// camera, in order, each with its own `url`.
+    public static func startCameras(_ settings: ServeSettings,
+                                    streams: [(codec: VideoCodec, sound: AudioCodec?)]) throws(CamrecError) -> [LiveStreamServer] {
+        try start(settings, mounts: streams.enumerated().map { (ServeSettings.cameraPath($0.offset + 1), $0.element.codec, $0.element.sound) })
+    }
+
+    private static func start(_ settings: ServeSettings,
+                              mounts: [(path: String, codec: VideoCodec, sound: AudioCodec?)]) throws(CamrecError) -> [LiveStreamServer] {
+        var launches: [String] = []
+        for mount in mounts {
+            guard let media = media(for: mount.codec, sound: mount.sound) else {
+                throw CamrecError(.usage, "--serve streams H.264 only (yet), not \(mount.codec.rawValue): record with --codec h264 (the default) to serve it")
+            }
+            launches.append(media)
         }
         if let reason = libraryProblem {
             throw CamrecError(.unavailable, "--serve needs GStreamer's RTSP server library, which could not be loaded (\(reason)): install it with apt install \(Self.package)")
         }
         var failure: UnsafeMutablePointer<CChar>?
-        let pointer = camrec_rtsp_server_new(settings.address, Int32(settings.port), ServeSettings.path, media,
-                                             settings.credentials?.user, settings.credentials?.password, &failure)
+        let paths = mounts.map { strdup($0.path) }
+        let media = launches.map { strdup($0) }
+        defer { for text in paths + media { free(text) } }
+        let pointer = paths.map { $0.map { UnsafePointer($0) } }.withUnsafeBufferPointer { pathList in
+            media.map { $0.map { UnsafePointer($0) } }.withUnsafeBufferPointer { mediaList in
+                camrec_rtsp_server_new(settings.address, Int32(settings.port), Int32(mounts.count), pathList.baseAddress,
+                                       mediaList.baseAddress, settings.credentials?.user, settings.credentials?.password, &failure)
+            }
+        }
         guard let pointer else {
             let reason = failure.map { String(cString: $0) } ?? "it could not listen"
             g_free(failure)
             throw CamrecError(.unavailable, "--serve \(settings.address):\(settings.port): \(reason): choose another port or address")
         }
-        return LiveStreamServer(pointer, urls: settings.urls(port: Int(camrec_rtsp_server_port(pointer))))
+        let shared = Shared(pointer)
+        let port = Int(camrec_rtsp_server_port(pointer))
+        return mounts.enumerated().map { index, mount in
+            LiveStreamServer(shared, mount: Int32(index), urls: settings.urls(port: port, path: mount.path))
+        }
     }
 
-    private init(_ pointer: OpaquePointer, urls: [String]) {
-        server = Mutex(Handle(pointer: pointer))
+    private init(_ shared: Shared, mount: Int32, urls: [String]) {
+        self.shared = shared
+        self.mount = mount
         self.urls = urls
         url = urls.first ?? ""
     }
-
-    deinit { close() }
 
     /// The media's streams.
     enum Stream: Int32 {
@@ -113,23 +165,20 @@ public final class LiveStreamServer: Sendable {
 
     /// Hands one encoded buffer to the media being served (dropped when no one watches).
     func push(_ sample: Sample, to stream: Stream) {
-        server.withLock { handle in
+        shared.server.withLock { handle in
             guard let handle else { return }
-            _ = camrec_rtsp_server_push(handle.pointer, stream.rawValue, sample.samplePointer)
+            _ = camrec_rtsp_server_push(handle.pointer, mount, stream.rawValue, sample.samplePointer)
         }
     }
 
-    /// How many clients are connected now.
+    /// How many clients are connected now (to any camera's mount).
     public var clients: Int {
-        server.withLock { handle in handle.map { Int(camrec_rtsp_server_clients($0.pointer)) } ?? 0 }
+        shared.server.withLock { handle in handle.map { Int(camrec_rtsp_server_clients($0.pointer)) } ?? 0 }
     }
 
-    /// Disconnects every client and stops listening; safe to call more than once.
+    /// Disconnects every client and stops listening (every camera's mount); safe to call
+    /// more than once. The server is also closed when the last camera's goes.
     public func close() {
-        let handle = server.withLock { handle in
-            defer { handle = nil }
-            return handle
-        }
-        if let handle { camrec_rtsp_server_free(handle.pointer) }
+        shared.close()
     }
 }

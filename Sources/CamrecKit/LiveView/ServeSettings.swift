@@ -28,6 +28,9 @@ public struct ServeSettings: Sendable, Equatable {
 
     /// The mount every client asks for: `rtsp://ADDR:PORT/live`.
     public static let path = "/live"
+    /// Several cameras in movies of their own: camera `index`'s mount (1 for the first
+    /// `--device`), `/camera1`, `/camera2`, … on the one server.
+    public static func cameraPath(_ index: Int) -> String { "/camera\(index)" }
     /// The address used when `--serve` names only a port.
     public static let defaultAddress = "127.0.0.1"
 
@@ -50,12 +53,12 @@ public struct ServeSettings: Sendable, Equatable {
         urls(port: bound).first ?? "rtsp://\(Self.defaultAddress):\(bound)\(Self.path)"
     }
 
-    /// The URLs clients can use: one for an address given, and for a wildcard address one
-    /// per address of this machine's interfaces that are up (loopback last), never
-    /// `rtsp://0.0.0.0:…`.
-    public func urls(port bound: Int, interfaces: [String]? = nil) -> [String] {
+    /// The URLs clients can use for the mount at `path`: one for an address given, and for
+    /// a wildcard address one per address of this machine's interfaces that are up
+    /// (loopback last), never `rtsp://0.0.0.0:…`.
+    public func urls(port bound: Int, path: String = ServeSettings.path, interfaces: [String]? = nil) -> [String] {
         func url(_ host: String) -> String {
-            "rtsp://\(host.contains(":") ? "[" + host + "]" : host):\(bound)\(Self.path)"
+            "rtsp://\(host.contains(":") ? "[" + host + "]" : host):\(bound)\(path)"
         }
         let wildcard: Bool? = switch address {
         case "0.0.0.0": false

@@ -50,8 +50,12 @@ extension RecordingSession {
                     case .goWithoutSound: bus.postApplicationMessage(RecordingControl.Wake.noSound)
                     }
                 }
-                // Several cameras: none starts its movie before all have a frame.
+                // Several cameras: none starts its movie before all have a frame. With
+                // --settle, a camera offers its frames only once it has settled (its settling
+                // frames go on to be measured and dropped): every movie starts together,
+                // after the last camera settled.
                 if let startBarrier, gate.firstFramePTS == nil, let pts {
+                    if gate.isSettling(pts: pts) { return .pass }
                     guard startBarrier.admits(at: pts &+ pipeline.baseTime) else { return .drop }
                     gate.prepareFirstFrame(pts: pts, baseTime: pipeline.baseTime, gridOrigin: segmentGrid)
                 }

@@ -18,16 +18,21 @@ public final class Recorder: Sendable {
     private let preview: PreviewWindow?
     /// The RTSP server (`--serve`), kept across the pipelines of a run; nil without.
     private let server: LiveStreamServer?
+    /// What closing the window does with `--preview-stops`; nil: this recording stops.
+    private let previewStops: (@Sendable () -> Void)?
 
     /// A recorder for `config`; `preview` (opened by the caller, which closes it) shows the
     /// camera's frames while it records, when `config.preview` asks for it; `server`
     /// (started by the caller, which closes it) serves the encoded stream when `config.serve` does.
+    /// `previewStops` replaces what closing the window does with `--preview-stops` (several
+    /// cameras: every camera stops), instead of stopping this recording.
     public init(config: RecordConfig, template: PipelineTemplate = .record, preview: PreviewWindow? = nil,
-                server: LiveStreamServer? = nil) {
+                server: LiveStreamServer? = nil, previewStops: (@Sendable () -> Void)? = nil) {
         self.config = config
         self.template = template
         self.preview = preview
         self.server = server
+        self.previewStops = previewStops
     }
 
     /// Asks the recording to stop: the first request finalises the file (EOS), a second
@@ -106,10 +111,10 @@ public final class Recorder: Sendable {
         }
         if let preview, let settings = config.preview {
             // Weak: the window may outlive the recorder (the caller closes it).
-            preview.onClose { [weak self] reason in
+            preview.onClose { [weak self, previewStops] reason in
                 if settings.stopsRecording {
                     events(.warning(reason + ": stopping the recording (--preview-stops)"))
-                    self?.requestStop(.control)
+                    if let previewStops { previewStops() } else { self?.requestStop(.control) }
                 } else {
                     events(.warning(reason + ": the recording goes on without it"))
                 }

@@ -92,6 +92,13 @@ final class TestDisplay: @unchecked Sendable {
         return Int(result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 
+    /// The top-level windows that take WM_DELETE_WINDOW (camrec's), touching none.
+    func windowCount() throws -> Int {
+        let tool = try WindowCloser.built()
+        let result = try ChildProcess.run(tool, ["count"], environment: environment(ProcessInfo.processInfo.environment))
+        return Int(result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
     /// Presses and releases `key` (an X11 key name: "s", "q") in every top-level window
     /// that takes WM_DELETE_WINDOW (camrec's); the number of windows.
     @discardableResult
@@ -120,6 +127,7 @@ enum WindowCloser {
         #include <string.h>
         int main(int argc, char **argv) {
             int pressing = argc == 3 && strcmp(argv[1], "key") == 0;
+            int counting = argc == 2 && strcmp(argv[1], "count") == 0;
             Display *display = XOpenDisplay(NULL);
             if (!display) { fprintf(stderr, "cannot open the display\n"); return 2; }
             Atom protocols = XInternAtom(display, "WM_PROTOCOLS", False);
@@ -134,6 +142,10 @@ enum WindowCloser {
                 if (!XGetWMProtocols(display, children[i], &list, &n)) continue;
                 for (int k = 0; k < n; k++) {
                     if (list[k] != close) continue;
+                    if (counting) {
+                        asked++;
+                        continue;
+                    }
                     if (pressing) {
                         XEvent key;
                         memset(&key, 0, sizeof key);

@@ -112,6 +112,14 @@ final class FrameGate: Sendable {
         return decision
     }
 
+    /// Whether the frame with timestamp `pts` is a settling frame, asked before `admit`
+    /// (several cameras: before the start barrier, so that each camera settles before it
+    /// offers its frames). A settling frame goes on to be measured and dropped where it is
+    /// decoded; `admit` then takes the first frame that is not as the movie's first.
+    func isSettling(pts: UInt64) -> Bool {
+        jobs.withLock { $0.settle?.isSettling(pts) == true }
+    }
+
     /// Whether the frame with timestamp `pts`, reaching the encoder, is a settling frame
     /// (then `brightness` is measured and the caller drops it).
     func measureSettling(pts: UInt64?, brightness: () -> Double, focusBusy: () -> Bool = { false }) -> Bool {

@@ -64,4 +64,8 @@ public struct SettleOutcome: Sendable, Equatable, Codable {
     public var stable: Bool
     /// Frames held back.
     public var frames: Int
+    /// Several cameras: the camera that settled (its device path and its number in the
+    /// run, 1 for the first `--device`); nil with one camera.
+    public var device: String?
+    public var camera: Int?
 }

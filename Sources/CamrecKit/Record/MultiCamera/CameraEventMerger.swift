@@ -66,8 +66,11 @@ final class CameraEventMerger: Sendable {
         case .motion(var line):
             if devices.indices.contains(camera) { line.device = devices[camera] }
             return .motion(line)
-        case .settled:
-            return event
+        case .settled(var outcome):
+            // Each camera settles in its own time: its line names it.
+            outcome.device = runCamera(camera)?.device
+            outcome.camera = runCamera(camera)?.index
+            return .settled(outcome)
         }
     }
 

@@ -23,8 +23,13 @@ public final class MultiCameraRecorder: Sendable {
 
     /// Records with `configs` (one per camera, in order; each with its own output). With
     /// `allOrNothing`, a camera lost mid-run stops the whole run (every movie finalised);
-    /// otherwise the others go on without it.
-    public init(configs: [RecordConfig], template: PipelineTemplate = .record, allOrNothing: Bool = false) {
+    /// otherwise the others go on without it. `servers` (`--serve`, started by the caller,
+    /// which closes them: `LiveStreamServer.startCameras`) serve each camera's encoded
+    /// stream at its own mount, in `configs` order. `previews` (`--preview`, opened by the
+    /// caller, which closes them) show each camera in a window of its own, in `configs`
+    /// order; with `--preview-stops`, closing any of them stops every camera.
+    public init(configs: [RecordConfig], template: PipelineTemplate = .record, allOrNothing: Bool = false,
+                servers: [LiveStreamServer] = [], previews: [PreviewWindow?] = []) {
         self.allOrNothing = allOrNothing
         precondition(!configs.isEmpty, "a run needs a camera")
         let rate = configs[0].rate.framesPerSecond
@@ -42,7 +47,12 @@ public final class MultiCameraRecorder: Sendable {
                     return Self.clip(recorders, at: capture, camera: index, merger: shared.state.withLock { $0.merger })
                 }
             }
-            return Recorder(config: config, template: template)
+            return Recorder(config: config, template: template,
+                            preview: previews.indices.contains(index) ? previews[index] : nil,
+                            server: servers.indices.contains(index) ? servers[index] : nil,
+                            previewStops: { @Sendable in
+                                for recorder in shared.state.withLock({ $0.recorders }) { recorder.requestStop(.control) }
+                            })
         }
         recorders = made
         shared.state.withLock { $0.recorders = made }

@@ -16,6 +16,8 @@ public struct StartedCamera: Sendable, Codable, Equatable {
     public var fps: String
     /// The camera controls set on this camera (`--set`, `--flash`); nil when none.
     public var controls: [AppliedControl]?
+    /// With `--serve`: where this camera's live stream is (`rtsp://127.0.0.1:8554/camera2`).
+    public var serveURL: String?
 
     /// The camera `index` (1-based) as its own `started` report describes it.
     public init(index: Int, start: RecordingStart) {
@@ -27,5 +29,6 @@ public struct StartedCamera: Sendable, Codable, Equatable {
         size = start.size
         fps = start.fps
         controls = start.controls
+        serveURL = start.serveURL
     }
 }

@@ -34,11 +34,12 @@ public enum RecordingPlanner {
     /// What a run of several cameras cannot do yet, one phrase per option.
     public static func unsupported(_ request: RecordingRequest) -> [String] {
         var found: [String] = []
-        if request.settle.nanoseconds > 0 { found.append("--settle") }
-        if request.codecCopy { found.append("--codec copy") }
-        // A canvas is one picture: its window and its stream show it.
-        if request.layout == nil, request.preview { found.append("--preview") }
-        if request.layout == nil, request.serve { found.append("--serve") }
+        if request.layout != nil, request.settle.nanoseconds > 0 { found.append("--settle with --layout") }
+        // A camera's own H.264 can start a movie only at its own keyframe, and a webcam cannot
+        // be asked for one at an instant: the movies could not start together (docs/multicam.md).
+        if request.codecCopy {
+            found.append("--codec copy (a camera's own H.264 starts a movie only at its own keyframe, so the movies could not start together: give --codec h264)")
+        }
         return found
     }
 
