@@ -49,9 +49,13 @@ let package = Package(
         .target(name: "V4L2", dependencies: ["CV4L2", "MediaValues"]),
         // Reads and writes plain MP4/QuickTime sample tables: trim's stream copy.
         .target(name: "MP4"),
+        // Reads (and writes the primitives of) EBML and Matroska: element headers, IDs, a
+        // windowed walk over a file's elements. Files, Recover and Trim read Matroska with it.
+        // MP4 only for its positional file reader (SampleFile).
+        .target(name: "Matroska", dependencies: ["MP4"]),
         .target(
             name: "CamrecKit",
-            dependencies: ["GStreamer", "CamrecElements", "V4L2", "MP4", "MediaValues", "CRTSPServerShim"],
+            dependencies: ["GStreamer", "CamrecElements", "V4L2", "MP4", "Matroska", "MediaValues", "CRTSPServerShim"],
             // Sources/CamrecKit/Pipelines links to the top-level pipelines/ folder: the
             // templates are compiled in, so an installed binary needs no data files.
             resources: [.embedInCode("Pipelines")]
@@ -72,11 +76,12 @@ let package = Package(
         // What every test target shares (the one `Wait`).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "GStreamerTests", dependencies: ["GStreamer", "CamrecElements", "TestSupport"]),
-        .testTarget(name: "CamrecKitTests", dependencies: ["CamrecKit", "V4L2", "TestSupport"]),
+        .testTarget(name: "CamrecKitTests", dependencies: ["CamrecKit", "V4L2", "Matroska", "TestSupport"]),
         // V4L2 probing and format choice, and CamrecKit's listing of what they find (camrec devices).
         .testTarget(name: "V4L2Tests", dependencies: ["V4L2", "MediaValues", "CamrecKit"]),
         .testTarget(name: "MediaValuesTests", dependencies: ["MediaValues"]),
         .testTarget(name: "MP4Tests", dependencies: ["MP4"]),
+        .testTarget(name: "MatroskaTests", dependencies: ["Matroska", "MP4"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
         // End-to-end tests run the built `camrec` binary (and the VirtualCamera) as a user would.
         .testTarget(name: "CamrecTests", dependencies: ["CamrecKit", "TestSupport"]),

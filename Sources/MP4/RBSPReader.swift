@@ -1,5 +1,5 @@
 /// Reads the bits of an H.264 NAL unit's RBSP (emulation prevention bytes removed), with its
-/// position: the one bit reader of recover's SPS parser and trim's parameter-set readers.
+/// position: the one bit reader of the SPS reader (``H264SequenceParameterSet``) and trim's PPS and VUI rewriting.
 public struct RBSPReader: Sendable {
     /// The RBSP: the NAL unit's bytes without emulation-prevention bytes.
     public let rbsp: [UInt8]
@@ -8,7 +8,24 @@ public struct RBSPReader: Sendable {
 
     /// Reads `unit` (a NAL unit's bytes, header included or not) without its emulation-prevention bytes.
     public init(_ unit: [UInt8]) {
-        rbsp = AVCSequenceParameters.unescaped(unit)
+        rbsp = Self.unescaped(unit)
+    }
+
+    /// The NAL unit's payload without its emulation-prevention bytes (00 00 03 → 00 00): its
+    /// RBSP, which every H.264 syntax reader here reads (``H264SequenceParameterSet``, trim's PPS ids).
+    public static func unescaped(_ bytes: [UInt8]) -> [UInt8] {
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var zeros = 0
+        for byte in bytes {
+            if zeros >= 2, byte == 3 {
+                zeros = 0
+                continue
+            }
+            zeros = byte == 0 ? zeros + 1 : 0
+            result.append(byte)
+        }
+        return result
     }
 
     /// Bit `index` of `bytes`, most significant first.

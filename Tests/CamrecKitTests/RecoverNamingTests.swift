@@ -29,15 +29,15 @@ import Testing
     /// recording (NAME.EXT) nor another leftover's: NAME-recovered-STAMP.EXT, then -2, -3.
     @Test func item5_defaultOutputsSitBesideTheInputAndNeverTakeTheFinalName() {
         let stamp = "20261202-061500"
-        func beside(_ input: String, _ container: RecoverContainer) -> String {
+        func beside(_ input: String, _ container: MediaContainer) -> String {
             RecoverNaming.besideInput(input, container: container, stamp: stamp)
         }
         #expect(beside("cam/movie.partial.mp4", .mp4) == "cam/movie-recovered-20261202-061500.mp4")
-        #expect(beside("movie.partial-2.mkv", .mkv) == "movie-recovered-20261202-061500.mkv")
+        #expect(beside("movie.partial-2.mkv", .matroska) == "movie-recovered-20261202-061500.mkv")
         #expect(beside("clip.mov", .mov) == "clip-recovered.mov")
         // No extension, or one that is not the container's: the container's.
         #expect(beside("cam/movie.partial", .mp4) == "cam/movie-recovered-20261202-061500.mp4")
-        #expect(beside("dump", .mkv) == "dump-recovered.mkv")
+        #expect(beside("dump", .matroska) == "dump-recovered.mkv")
         #expect(beside("movie.partial.mkv", .mp4) == "movie-recovered-20261202-061500.mp4")
         #expect(beside("a.webm", .webm) == "a-recovered.webm")
         func output(_ input: String, _ destination: RecoverDestination) -> String {
@@ -76,12 +76,12 @@ import Testing
 
     @Test func containersAreToldFromTheirFirstBytes() {
         let box = { (type: String, brand: String) in [0, 0, 0, 16] + Array(type.utf8) + Array(brand.utf8) + [0, 0, 0, 0] as [UInt8] }
-        #expect(RecoverContainer.sniff(box("ftyp", "isom")) == .mp4)
-        #expect(RecoverContainer.sniff(box("ftyp", "qt  ")) == .mov)
-        #expect(RecoverContainer.sniff(box("mdat", "abcd")) == .mp4)
-        #expect(RecoverContainer.sniff([0x1A, 0x45, 0xDF, 0xA3, 0x9F]) == .mkv)
-        #expect(RecoverContainer.sniff(Array("hello, world, not a movie".utf8)) == nil)
-        #expect(RecoverContainer.sniff([0, 0, 0, 3] + Array("ftyp".utf8)) == nil)
-        #expect(RecoverContainer.sniff([0, 0]) == nil)
+        #expect(MediaContainer.recoverable(head: box("ftyp", "isom")) == .mp4)
+        #expect(MediaContainer.recoverable(head: box("ftyp", "qt  ")) == .mov)
+        #expect(MediaContainer.recoverable(head: box("mdat", "abcd")) == .mp4)
+        #expect(MediaContainer.recoverable(head: [0x1A, 0x45, 0xDF, 0xA3, 0x9F]) == .matroska)
+        #expect(MediaContainer.recoverable(head: Array("hello, world, not a movie".utf8)) == nil)
+        #expect(MediaContainer.recoverable(head: [0, 0, 0, 3] + Array("ftyp".utf8)) == nil)
+        #expect(MediaContainer.recoverable(head: [0, 0]) == nil)
     }
 }

@@ -1,4 +1,4 @@
-import MP4
+import Matroska
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,5 @@
 import MP4
+import Matroska
 
 /// The structure of a Matroska file as far as finishing it needs: where the segment, the
 /// seek entries, the duration and each cluster are, which blocks are whole on disk, and
@@ -98,7 +99,7 @@ struct MatroskaLayout {
         guard let headerEnd = header.end, headerEnd <= file.size else {
             throw .truncatedHeader("the file ends inside its EBML header")
         }
-        let docType = Self.docType(reader: &reader, header: header, end: headerEnd)
+        let docType = Self.docType(reader: &reader, header: header)
         guard docType == "matroska" || docType == "webm" else {
             throw .notMatroska("an EBML file of type '\(docType)', not Matroska")
         }
@@ -127,14 +128,9 @@ struct MatroskaLayout {
         return walker.layout
     }
 
-    private static func docType(reader: inout WindowedFile, header: EBML.Element, end: UInt64) -> String {
-        var offset = header.body
-        while offset < end, let child = reader.element(at: offset), let childEnd = child.end, childEnd <= end {
-            if child.id == EBML.ID.docType, let size = child.size, size <= 64 {
-                let bytes = reader.bytes(at: child.body, count: Int(size))
-                return String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            offset = childEnd
+    private static func docType(reader: inout WindowedFile, header: EBML.Element) -> String {
+        for child in reader.children(of: header) where child.id == EBML.ID.docType {
+            if let docType = reader.text(child) { return docType }
         }
         return ""
     }

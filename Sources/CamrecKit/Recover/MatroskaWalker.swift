@@ -1,4 +1,4 @@
-import MP4
+import Matroska
 
 extension MatroskaLayout {
     /// The walk over the segment's children and the clusters' blocks.
@@ -24,9 +24,9 @@ extension MatroskaLayout {
                 // Anything else must be whole, with a known size.
                 guard let end = element.end, end <= limit else { return }
                 switch element.id {
-                case EBML.ID.seekHead: seekHead(element, end: end)
-                case EBML.ID.info: info(element, end: end)
-                case EBML.ID.tracks: trackList(element, end: end)
+                case EBML.ID.seekHead: seekHead(element)
+                case EBML.ID.info: info(element)
+                case EBML.ID.tracks: trackList(element)
                 case EBML.ID.cues: layout.hasIndex = true
                 default: break
                 }
@@ -68,7 +68,7 @@ extension MatroskaLayout {
                         }
                     }
                 case EBML.ID.blockGroup:
-                    if let block = blockGroup(child, end: childEnd, clusterTime: timestamp) {
+                    if let block = blockGroup(child, clusterTime: timestamp) {
                         blocksInCluster += 1
                         if cue == nil, block.keyframe, block.track == layout.mainTrack?.number {
                             cue = CueCandidate(time: block.time, track: block.track, clusterStart: cluster.start)
@@ -101,12 +101,10 @@ extension MatroskaLayout {
         /// A block's track, time and keyframe flag; counts it.
         private mutating func block(at offset: UInt64, end: UInt64, clusterTime: Int64, duration: Int64?,
                                     keyframe groupKeyframe: Bool? = nil) -> Block? {
-            let bytes = reader.bytes(at: offset, count: Int(min(12, end - offset)))
-            guard let (track, length) = EBML.vint(bytes), bytes.count >= length + 3 else { return nil }
-            let base = bytes.startIndex + length
-            let relative = Int64(Int16(bitPattern: UInt16(bytes[base]) << 8 | UInt16(bytes[base + 1])))
-            let time = clusterTime &+ relative
-            let keyframe = groupKeyframe ?? (bytes[base + 2] & 0x80 != 0)
+            guard let head = reader.blockHeader(at: offset, end: end) else { return nil }
+            let track = head.track
+            let time = clusterTime &+ head.relativeTime
+            let keyframe = groupKeyframe ?? head.isKeyframe
             layout.blocks[track, default: 0] += 1
             if let previous = lastTime[track], time > previous { lastGap[track] = time - previous }
             lastTime[track] = time
@@ -118,79 +116,51 @@ extension MatroskaLayout {
             return Block(track: track, time: time, keyframe: keyframe)
         }
 
-        private mutating func blockGroup(_ group: EBML.Element, end: UInt64, clusterTime: Int64) -> Block? {
-            var offset = group.body
-            var blockBody: (UInt64, UInt64)?
-            var duration: Int64?
-            var referenced = false
-            while offset < end, let child = reader.element(at: offset), let childEnd = child.end, childEnd <= end {
-                switch child.id {
-                case EBML.ID.block: blockBody = (child.body, childEnd)
-                case EBML.ID.blockDuration: duration = reader.unsigned(child).map { Int64(clamping: $0) }
-                case EBML.ID.referenceBlock: referenced = true
-                default: break
-                }
-                offset = childEnd
-            }
-            guard let (body, bodyEnd) = blockBody else { return nil }
-            return block(at: body, end: bodyEnd, clusterTime: clusterTime, duration: duration, keyframe: !referenced)
+        private mutating func blockGroup(_ group: EBML.Element, clusterTime: Int64) -> Block? {
+            let (found, duration, referenced) = reader.blockGroup(group)
+            guard let found, let bodyEnd = found.end else { return nil }
+            return block(at: found.body, end: bodyEnd, clusterTime: clusterTime,
+                         duration: duration.map { Int64(clamping: $0) }, keyframe: !referenced)
         }
 
-        private mutating func seekHead(_ head: EBML.Element, end: UInt64) {
-            var offset = head.body
-            while offset < end, let seek = reader.element(at: offset), let seekEnd = seek.end, seekEnd <= end {
-                if seek.id == EBML.ID.seek {
-                    var entry = SeekEntry(start: seek.start, end: seekEnd)
-                    var inner = seek.body
-                    while inner < seekEnd, let child = reader.element(at: inner), let childEnd = child.end, childEnd <= seekEnd {
-                        if child.id == EBML.ID.seekID, let size = child.size, size <= 4 {
-                            entry.target = reader.bytes(at: child.body, count: Int(size)).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-                        } else if child.id == EBML.ID.seekPosition {
-                            entry.position = child
-                        }
-                        inner = childEnd
+        private mutating func seekHead(_ head: EBML.Element) {
+            for seek in reader.children(of: head) where seek.id == EBML.ID.seek {
+                guard let seekEnd = seek.end else { continue }
+                var entry = SeekEntry(start: seek.start, end: seekEnd)
+                for child in reader.children(of: seek) {
+                    if child.id == EBML.ID.seekID, let id = reader.seekID(child) {
+                        entry.target = id
+                    } else if child.id == EBML.ID.seekPosition {
+                        entry.position = child
                     }
-                    layout.seeks.append(entry)
                 }
-                offset = seekEnd
+                layout.seeks.append(entry)
             }
         }
 
-        private mutating func info(_ info: EBML.Element, end: UInt64) {
-            var offset = info.body
-            while offset < end, let child = reader.element(at: offset), let childEnd = child.end, childEnd <= end {
+        private mutating func info(_ info: EBML.Element) {
+            for child in reader.children(of: info) {
                 if child.id == EBML.ID.timestampScale, let scale = reader.unsigned(child), scale > 0 {
                     layout.timestampScale = scale
                 } else if child.id == EBML.ID.duration, child.size == 4 || child.size == 8 {
                     layout.durationField = child
                 }
-                offset = childEnd
             }
         }
 
-        private mutating func trackList(_ tracks: EBML.Element, end: UInt64) {
-            var offset = tracks.body
-            while offset < end, let entry = reader.element(at: offset), let entryEnd = entry.end, entryEnd <= end {
-                if entry.id == EBML.ID.trackEntry {
-                    var track = TrackInfo(number: 0, type: 0, codec: "", defaultDuration: nil)
-                    var inner = entry.body
-                    while inner < entryEnd, let child = reader.element(at: inner), let childEnd = child.end, childEnd <= entryEnd {
-                        switch child.id {
-                        case EBML.ID.trackNumber: track.number = reader.unsigned(child) ?? 0
-                        case EBML.ID.trackType: track.type = reader.unsigned(child) ?? 0
-                        case EBML.ID.defaultDuration: track.defaultDuration = reader.unsigned(child)
-                        case EBML.ID.codecID:
-                            if let size = child.size, size <= 64 {
-                                track.codec = String(decoding: reader.bytes(at: child.body, count: Int(size)).prefix { $0 != 0 },
-                                                     as: UTF8.self)
-                            }
-                        default: break
-                        }
-                        inner = childEnd
+        private mutating func trackList(_ tracks: EBML.Element) {
+            for entry in reader.children(of: tracks) where entry.id == EBML.ID.trackEntry {
+                var track = TrackInfo(number: 0, type: 0, codec: "", defaultDuration: nil)
+                for child in reader.children(of: entry) {
+                    switch child.id {
+                    case EBML.ID.trackNumber: track.number = reader.unsigned(child) ?? 0
+                    case EBML.ID.trackType: track.type = reader.unsigned(child) ?? 0
+                    case EBML.ID.defaultDuration: track.defaultDuration = reader.unsigned(child)
+                    case EBML.ID.codecID: if let codec = reader.text(child) { track.codec = codec }
+                    default: break
                     }
-                    if track.number > 0 { layout.tracks.append(track) }
                 }
-                offset = entryEnd
+                if track.number > 0 { layout.tracks.append(track) }
             }
         }
     }

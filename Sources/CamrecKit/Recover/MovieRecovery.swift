@@ -25,7 +25,7 @@ public enum MovieRecovery {
                                control: RecoverControl) throws(CamrecError) -> RecoverResult {
         if let removed = try removeIfEmpty(input) { return removed }
         let source = try RecoverSource(path: input)
-        guard let container = RecoverContainer.sniff(source.head) else {
+        guard let container = MediaContainer.recoverable(head: source.head) else {
             throw CamrecError(.invalidInput, "\(input) is not a movie (neither MP4/MOV nor Matroska): nothing to recover")
         }
         if let holder = OpenFiles.holders(of: input).first {
@@ -40,7 +40,7 @@ public enum MovieRecovery {
 
     // MARK: - MP4 and MOV
 
-    private static func recoverISO(_ source: RecoverSource, container: RecoverContainer, to destination: RecoverDestination,
+    private static func recoverISO(_ source: RecoverSource, container: MediaContainer, to destination: RecoverDestination,
                                    force: Bool, control: RecoverControl) throws(CamrecError) -> RecoverResult {
         let input = source.path
         if let movie = try? Movie.read(path: input) {
@@ -90,7 +90,7 @@ public enum MovieRecovery {
 
     /// Writes the recovered movie with `write` into `output`'s temporary file, removes it if
     /// that fails, and otherwise moves it into place and describes the result.
-    private static func publish(_ output: RecoverOutput, input: String, container: RecoverContainer,
+    private static func publish(_ output: RecoverOutput, input: String, container: MediaContainer,
                                 tracks: [RecoveredTrack], lostTailBytes: Int64, message: String? = nil,
                                 write: () throws(CamrecError) -> Void) throws(CamrecError) -> RecoverResult {
         do throws(CamrecError) {
@@ -186,7 +186,7 @@ public enum MovieRecovery {
         } catch {
             throw CamrecError(.invalidInput, "cannot read \(input): \(error)")
         }
-        let container: RecoverContainer = layout.docType == "webm" ? .webm : .mkv
+        let container: MediaContainer = layout.docType == "webm" ? .webm : .matroska
         let tracks = describe(layout)
         if layout.isFinalised {
             return RecoverResult(input: input, status: .complete, container: container, frames: frames(tracks),

@@ -34,7 +34,7 @@ public enum RecoverNaming {
     /// for any other name. In the input's folder, spelled as the input is. An input without
     /// an extension, or with one that is not its container's, gets its container's (`.mp4`,
     /// `.mov`, `.mkv` or `.webm`). A name taken meanwhile gets `-2`, `-3`, … (``numbered(_:_:)``).
-    static func besideInput(_ input: String, container: RecoverContainer, stamp: String) -> String {
+    static func besideInput(_ input: String, container: MediaContainer, stamp: String) -> String {
         var (stem, ext) = OutputFile.split(input)
         if !container.accepts(extension: ext) {
             // No extension, or not one of this container's: the container's own.
@@ -69,7 +69,7 @@ public enum RecoverNaming {
     /// The path of a recovered movie for `input` under `destination` (before any `-2`).
     /// `--in-place` on camrec's partial file drops the `.partial` name: the movie goes
     /// beside it under its default name, and the partial file is removed once it is there.
-    static func output(for input: String, destination: RecoverDestination, container: RecoverContainer,
+    static func output(for input: String, destination: RecoverDestination, container: MediaContainer,
                        stamp: String) -> String {
         switch destination {
         case .besideInput:

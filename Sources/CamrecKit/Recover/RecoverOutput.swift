@@ -26,7 +26,7 @@ struct RecoverOutput {
     /// - Throws: usage (64) for a `-o` file of another container or naming the input;
     ///   cannot create output (73) for an existing output without `force`, a folder, or a
     ///   folder that cannot be written.
-    static func prepare(for source: RecoverSource, container: RecoverContainer, destination: RecoverDestination,
+    static func prepare(for source: RecoverSource, container: MediaContainer, destination: RecoverDestination,
                         force: Bool, control: RecoverControl) throws(CamrecError) -> RecoverOutput {
         let final = RecoverNaming.output(for: source.path, destination: destination, container: container,
                                          stamp: RecoverNaming.stamp(of: source.path))

@@ -19,7 +19,7 @@ public struct RecoverResult: Sendable, Encodable, Equatable {
     /// What became of it.
     public var status: Status
     /// The input's container, as read from its bytes.
-    public var container: RecoverContainer?
+    public var container: MediaContainer?
     /// Video frames in the finished movie (or the complete file).
     public var frames: Int?
     /// Their duration in seconds (the longest track's when there is no video).

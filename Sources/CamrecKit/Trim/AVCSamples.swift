@@ -74,12 +74,7 @@ enum AVCSamples {
 
     /// The chroma format an SPS declares ("4:2:0", "4:2:2", "4:4:4", "4:0:0").
     static func chromaFormat(sequenceSet unit: [UInt8]) -> String {
-        var reader = RBSPReader(unit)
-        guard reader.skip(8), let profile = reader.bits(8), reader.skip(16), reader.expGolomb() != nil
-        else { return "4:2:0" }
-        guard [100, 110, 122, 244, 44, 83, 86, 118, 128, 138, 139, 134, 135].contains(profile),
-              let format = reader.expGolomb()
-        else { return "4:2:0" }
-        return ["4:0:0", "4:2:0", "4:2:2", "4:4:4"][min(format, 3)]
+        guard let format = H264SequenceParameterSet(unit: unit)?.format else { return "4:2:0" }
+        return ["4:0:0", "4:2:0", "4:2:2", "4:4:4"][min(max(format.chromaFormat, 0), 3)]
     }
 }

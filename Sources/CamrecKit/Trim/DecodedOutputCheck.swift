@@ -116,7 +116,7 @@ struct DecodedOutputCheck: Sendable, Equatable {
               let avcC = SampleEntry.child("avcC", of: video.sampleEntry),
               let sets = H264ParameterSets(avcC: avcC)
         else { return }
-        let ranges = Set(sets.sequenceSets.compactMap(H264VideoSignal.isFullRange))
+        let ranges = Set(sets.sequenceSets.compactMap { H264SequenceParameterSet(unit: $0)?.isFullRange })
         guard ranges.count <= 1 else {
             throw CamrecError.failed(
                 "the trimmed video's parts declare different colour ranges (full and limited); nothing was written"

@@ -43,7 +43,7 @@ extension GStreamerTrimWriter {
     func keepLabelsAndChapters(labels: [TrackLabels], chapters: TableOfContents?) throws -> [String] {
         var warnings: [String] = []
         switch job.outputContainer {
-        case .matroska:
+        case .matroska, .webm:
             if !labels.isEmpty, !(try MatroskaTrackLabels.write(labels, to: job.outputPath)) {
                 warnings.append(
                     "the tracks' names, default and forced flags are matroskamux's, not the input's: they do not fit"

@@ -21,9 +21,6 @@ struct H264Format: Sendable, Equatable {
     /// Chroma bit depth (8 to 14).
     var bitDepthChroma: Int
 
-    /// The profiles whose SPS carries chroma format and bit depths (the others are 4:2:0, 8-bit).
-    static let profilesWithFormat: Set<Int> = [100, 110, 122, 244, 44, 83, 86, 118, 128, 138, 139, 134, 135]
-
     init(profile: Int, constraints: Int = 0, level: Int, chromaFormat: Int = 1, bitDepthLuma: Int = 8, bitDepthChroma: Int = 8) {
         self.profile = profile
         self.constraints = constraints
@@ -33,29 +30,14 @@ struct H264Format: Sendable, Equatable {
         self.bitDepthChroma = bitDepthChroma
     }
 
-    /// Reads an SPS NAL unit (its header byte first); nil when it is not one or is cut short.
+    /// Reads an SPS NAL unit (its header byte first); nil when it is not one, is cut short
+    /// before its bit depths, or declares a chroma format or bit depth H.264 does not have.
     init?(sequenceSet unit: [UInt8]) {
-        guard let first = unit.first, H264Bitstream.type(first) == H264Bitstream.sequenceSet else { return nil }
-        var reader = RBSPReader(unit)
-        guard reader.skip(8), let profile = reader.bits(8), let constraints = reader.bits(8),
-              let level = reader.bits(8), reader.expGolomb() != nil
+        guard let sps = H264SequenceParameterSet(unit: unit), let format = sps.format, format.chromaFormat <= 3,
+              format.bitDepthLuma <= 14, format.bitDepthChroma <= 14
         else { return nil }
-        self.profile = profile
-        self.constraints = constraints
-        self.level = level
-        chromaFormat = 1
-        bitDepthLuma = 8
-        bitDepthChroma = 8
-        if Self.profilesWithFormat.contains(profile) {
-            guard let chroma = reader.expGolomb(), chroma <= 3 else { return nil }
-            if chroma == 3 { guard reader.skip(1) else { return nil } }  // separate_colour_plane_flag
-            guard let luma = reader.expGolomb(), let chromaDepth = reader.expGolomb(),
-                  luma <= 6, chromaDepth <= 6
-            else { return nil }
-            chromaFormat = chroma
-            bitDepthLuma = 8 + luma
-            bitDepthChroma = 8 + chromaDepth
-        }
+        self.init(profile: sps.profile, constraints: sps.constraints, level: sps.level, chromaFormat: format.chromaFormat,
+                  bitDepthLuma: format.bitDepthLuma, bitDepthChroma: format.bitDepthChroma)
     }
 
     /// The format of the first SPS of an `avcC` record (GStreamer's `codec_data`).

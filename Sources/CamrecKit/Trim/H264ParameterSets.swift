@@ -78,9 +78,7 @@ struct H264ParameterSets: Sendable, Equatable {
 
     /// The `seq_parameter_set_id` of an SPS unit.
     static func sequenceSetID(_ unit: some Collection<UInt8>) -> Int? {
-        var reader = RBSPReader(Array(unit))
-        guard reader.skip(8 + 24) else { return nil }
-        return reader.expGolomb()
+        H264SequenceParameterSet(unit: Array(unit))?.id
     }
 
     /// The `pic_parameter_set_id` and `seq_parameter_set_id` of a PPS unit.

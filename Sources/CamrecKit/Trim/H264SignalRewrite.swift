@@ -24,18 +24,18 @@ enum H264SignalRewrite {
     /// `edge` (an SPS NAL unit, header byte first) declaring `source`'s signal; nil when
     /// either cannot be read or `edge` has no VUI to rewrite.
     static func sequenceSet(_ edge: [UInt8], declaringAs source: [UInt8]) -> [UInt8]? {
-        var reader = RBSPReader(edge)
-        guard let wanted = signal(source), let layout = layout(&reader) else { return nil }
+        guard let wanted = signal(source), let sps = H264SequenceParameterSet(unit: edge), let layout = layout(sps) else {
+            return nil
+        }
         guard wanted != layout.signal else { return edge }
-        return write(reader.rbsp, layout: layout, signal: wanted)
+        return write(sps.rbsp, layout: layout, signal: wanted)
     }
 
     /// The signal an SPS declares (empty without a VUI); nil when it cannot be read.
     static func signal(_ unit: [UInt8]) -> Signal? {
-        var reader = RBSPReader(unit)
-        if let layout = layout(&reader) { return layout.signal }
-        var plain = RBSPReader(unit)
-        return skipToVUI(&plain) && plain.bit() == 0 ? Signal() : nil
+        guard let sps = H264SequenceParameterSet(unit: unit) else { return nil }
+        if let layout = layout(sps) { return layout.signal }
+        return sps.hasVUI == false ? Signal() : nil
     }
 
     private static func write(_ rbsp: [UInt8], layout: Layout, signal: Signal) -> [UInt8] {
@@ -67,75 +67,11 @@ enum H264SignalRewrite {
         return RBSPReader.addingEmulationPrevention(writer.bytes)
     }
 
-    /// Reads past everything before the VUI, then the VUI up to the chroma location's end.
-    private static func layout(_ reader: inout RBSPReader) -> Layout? {
-        guard skipToVUI(&reader), reader.bit() == 1, let aspect = reader.bit() else { return nil }
-        if aspect == 1 {
-            guard let idc = reader.bits(8) else { return nil }
-            if idc == 255 { guard reader.skip(32) else { return nil } }
-        }
-        guard let overscan = reader.bit() else { return nil }
-        if overscan == 1 { guard reader.skip(1) else { return nil } }
-        let start = reader.position
-        var signal = Signal()
-        guard let typePresent = reader.bit() else { return nil }
-        if typePresent == 1 {
-            guard let format = reader.bits(3), let full = reader.bit(), let described = reader.bit() else { return nil }
-            var type = [format, full]
-            if described == 1 {
-                guard let primaries = reader.bits(8), let transfer = reader.bits(8), let matrix = reader.bits(8) else { return nil }
-                type += [primaries, transfer, matrix]
-            }
-            signal.videoType = type
-        }
-        guard let locationPresent = reader.bit() else { return nil }
-        if locationPresent == 1 {
-            guard let top = reader.expGolomb(), let bottom = reader.expGolomb() else { return nil }
-            signal.chromaLocation = [top, bottom]
-        }
-        return Layout(signal: signal, start: start, end: reader.position)
-    }
-
-    /// Reads an SPS up to `vui_parameters_present_flag` (7.3.2.1.1).
-    private static func skipToVUI(_ reader: inout RBSPReader) -> Bool {
-        guard reader.skip(8), let profile = reader.bits(8), reader.skip(16), reader.expGolomb() != nil else { return false }
-        if H264Format.profilesWithFormat.contains(profile) {
-            guard let chroma = reader.expGolomb() else { return false }
-            if chroma == 3 { guard reader.skip(1) else { return false } }
-            guard reader.expGolomb() != nil, reader.expGolomb() != nil, reader.skip(1), let scaling = reader.bit() else { return false }
-            if scaling == 1 {
-                for list in 0..<(chroma == 3 ? 12 : 8) {
-                    guard let present = reader.bit() else { return false }
-                    if present == 1 {
-                        var last = 8
-                        var next = 8
-                        for _ in 0..<(list < 6 ? 16 : 64) where next != 0 {
-                            guard let delta = reader.signedExpGolomb() else { return false }
-                            next = (last + delta + 256) % 256
-                            last = next == 0 ? last : next
-                        }
-                    }
-                }
-            }
-        }
-        guard reader.expGolomb() != nil, let orderType = reader.expGolomb() else { return false }
-        if orderType == 0 {
-            guard reader.expGolomb() != nil else { return false }
-        } else if orderType == 1 {
-            guard reader.skip(1), reader.signedExpGolomb() != nil, reader.signedExpGolomb() != nil,
-                  let cycle = reader.expGolomb(), cycle < 256
-            else { return false }
-            for _ in 0..<cycle { guard reader.signedExpGolomb() != nil else { return false } }
-        }
-        guard reader.expGolomb() != nil, reader.skip(1), reader.expGolomb() != nil, reader.expGolomb() != nil,
-              let frameOnly = reader.bit()
-        else { return false }
-        if frameOnly == 0 { guard reader.skip(1) else { return false } }
-        guard reader.skip(1), let cropping = reader.bit() else { return false }
-        if cropping == 1 {
-            for _ in 0..<4 { guard reader.expGolomb() != nil else { return false } }
-        }
-        return true
+    /// Where the SPS's signal fields lie (``H264SequenceParameterSet/VUI``); nil without a VUI.
+    private static func layout(_ sps: H264SequenceParameterSet) -> Layout? {
+        guard sps.hasVUI == true, let vui = sps.vui else { return nil }
+        return Layout(signal: Signal(videoType: vui.videoType, chromaLocation: vui.chromaLocation),
+                      start: vui.signalStart, end: vui.signalEnd)
     }
 }
 

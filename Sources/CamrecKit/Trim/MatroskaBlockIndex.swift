@@ -1,5 +1,6 @@
 import GStreamer
 import MP4
+import Matroska
 
 /// A Matroska input's video frames read straight from its clusters' block headers, without
 /// a demuxing pass: the Cues (or, without them, the clusters' own headers) lead to the
@@ -59,9 +60,9 @@ struct MatroskaBlockIndex {
     /// Opens `path` and reads its header; nil when it is not a Matroska file this reader
     /// understands (it then goes through the demuxer).
     init?(path: String, videoCaps: Caps?) {
-        guard let file = try? SampleFile(path: path) else { return nil }
-        reader = WindowedFile(file: file)
-        guard let header = Self.readHeader(&reader) else { return nil }
+        guard let reader = WindowedFile(path: path) else { return nil }
+        self.reader = reader
+        guard let header = Self.readHeader(&self.reader) else { return nil }
         self.header = header
         keyframes = DemuxedKeyframes(caps: videoCaps)
     }
@@ -125,9 +126,7 @@ struct MatroskaBlockIndex {
     // MARK: Header and Cues
 
     private static func readHeader(_ reader: inout WindowedFile) -> Header? {
-        guard let ebml = reader.element(at: 0), ebml.id == EBML.ID.header, let ebmlEnd = ebml.end,
-              let segment = reader.element(at: ebmlEnd), segment.id == EBML.ID.segment
-        else { return nil }
+        guard let segment = reader.segment() else { return nil }
         var header = Header()
         header.segmentBody = segment.body
         header.segmentEnd = min(segment.end ?? reader.size, reader.size)
@@ -233,7 +232,7 @@ struct MatroskaBlockIndex {
     /// The start of the last cluster, found by scanning back from the end of the file for a
     /// cluster that parses up to the end (up to 64 MB back).
     private mutating func lastClusterByScan() -> UInt64? {
-        let pattern: [UInt8] = [0x1F, 0x43, 0xB6, 0x75]
+        let pattern = EBML.idBytes(EBML.ID.cluster)
         var span: UInt64 = 256 << 10
         while true {
             let from = header.segmentEnd > span ? header.segmentEnd - span : header.segmentBody
@@ -241,7 +240,7 @@ struct MatroskaBlockIndex {
             var index = tail.count - pattern.count
             var last: UInt64?
             while index >= 0 {
-                if tail[tail.startIndex + index] == 0x1F, Array(tail[(tail.startIndex + index)..<(tail.startIndex + index + 4)]) == pattern,
+                if tail[tail.startIndex + index] == pattern[0], Array(tail[(tail.startIndex + index)..<(tail.startIndex + index + 4)]) == pattern,
                    isCluster(at: from + UInt64(index)) {
                     last = from + UInt64(index)
                     break
@@ -278,7 +277,7 @@ struct MatroskaBlockIndex {
         for _ in 0..<3 {
             guard let child = reader.element(at: offset), let end = child.end else { return nil }
             if child.id == EBML.ID.clusterTimestamp { return child }
-            guard child.id == 0xBF || child.id == EBML.ID.void else { return nil }
+            guard child.id == EBML.ID.crc32 || child.id == EBML.ID.void else { return nil }
             offset = end
         }
         return nil
@@ -321,7 +320,7 @@ struct MatroskaBlockIndex {
                     else { return nil }
                     found = block
                 case EBML.ID.blockGroup:
-                    guard let block = blockGroup(item, end: itemEnd, clusterTime: clusterTime) else { return nil }
+                    guard let block = blockGroup(item, clusterTime: clusterTime) else { return nil }
                     found = block
                 default:
                     break
@@ -343,38 +342,24 @@ struct MatroskaBlockIndex {
     }
 
     /// A block of a group: its block, with the group's duration and keyframe flag (no reference).
-    private mutating func blockGroup(_ group: EBML.Element, end: UInt64, clusterTime: Int64) -> Block?? {
-        var body: (UInt64, UInt64)?
-        var duration: UInt64?
-        var referenced = false
-        for child in reader.children(of: group) {
-            switch child.id {
-            case EBML.ID.block: body = child.end.map { (child.body, $0) }
-            case EBML.ID.blockDuration: duration = reader.unsigned(child)
-            case EBML.ID.referenceBlock: referenced = true
-            default: break
-            }
-        }
-        guard let (start, blockEnd) = body else { return .some(nil) }
-        return block(body: start, end: blockEnd, clusterTime: clusterTime, duration: duration, keyframe: !referenced)
+    private mutating func blockGroup(_ group: EBML.Element, clusterTime: Int64) -> Block?? {
+        let (found, duration, referenced) = reader.blockGroup(group)
+        guard let found, let blockEnd = found.end else { return .some(nil) }
+        return block(body: found.body, end: blockEnd, clusterTime: clusterTime, duration: duration, keyframe: !referenced)
     }
 
     /// A block of the video track (`.some(nil)` for another track's); nil when it cannot be read.
     private mutating func block(
         body: UInt64, end: UInt64, clusterTime: Int64, duration: UInt64?, keyframe: Bool?
     ) -> Block?? {
-        let head = reader.bytes(at: body, count: Int(min(12, end - body)))
-        guard let (track, length) = EBML.vint(head), head.count >= length + 3 else { return nil }
-        guard track == header.videoTrack else { return .some(nil) }
-        let base = head.startIndex + length
-        let relative = Int64(Int16(bitPattern: UInt16(head[base]) << 8 | UInt16(head[base + 1])))
-        let flags = head[base + 2]
+        guard let head = reader.blockHeader(at: body, end: end) else { return nil }
+        guard head.track == header.videoTrack else { return .some(nil) }
         // Laced video is left to the demuxer.
-        guard flags & 0x06 == 0 else { return nil }
+        guard !head.isLaced else { return nil }
         let scale = Int64(header.timestampScale)
-        let pts = max(0, clusterTime &+ relative) * scale
-        let isKeyframe = keyframe ?? (flags & 0x80 != 0)
-        let payload = body + UInt64(length + 3)
+        let pts = max(0, clusterTime &+ head.relativeTime) * scale
+        let isKeyframe = keyframe ?? head.isKeyframe
+        let payload = body + UInt64(head.length)
         let size = Int(end - payload)
         let timing = BufferTiming(
             pts: UInt64(pts), dts: nil, duration: duration.map { $0 * UInt64(scale) } ?? header.defaultDuration,

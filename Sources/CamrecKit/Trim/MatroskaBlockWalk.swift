@@ -1,4 +1,5 @@
 import MP4
+import Matroska
 
 /// The copy of a Matroska cut's blocks, for ``MatroskaCopyWriter``: one read of the input's
 /// clusters from a little before the cut (a cue before its first frame) to just past its
@@ -69,10 +70,9 @@ struct MatroskaBlockWalk {
         // Without a cue point that early, from the first one (the cut starts near the file's start).
         let early = source.cues.last { $0.time <= first.pts - lead } ?? source.cues.first
         let start = min(early?.cluster ?? first.cluster, first.cluster)
-        guard let input = try? SampleFile(path: writer.input.path) else {
+        guard var reader = WindowedFile(path: writer.input.path) else {
             throw MatroskaCopyWriter.Unsupported(reason: "the input cannot be reopened")
         }
-        var reader = WindowedFile(file: input)
         reader.windowSize = 4 << 20
         var offset = start
         walking: while offset < source.segmentEnd {
@@ -118,36 +118,24 @@ struct MatroskaBlockWalk {
         var duration: UInt64?
         var referenced = false
         if item.id == EBML.ID.blockGroup {
-            var found: EBML.Element?
-            for child in reader.children(of: item) {
-                switch child.id {
-                case EBML.ID.block: found = child
-                case EBML.ID.blockDuration: duration = reader.unsigned(child)
-                case EBML.ID.referenceBlock: referenced = true
-                default: break
-                }
-            }
-            guard let found else { return false }
-            block = found
+            let group = reader.blockGroup(item)
+            guard let found = group.block else { return false }
+            (block, duration, referenced) = (found, group.duration, group.referenced)
         }
-        guard let blockEnd = block.end else { throw MatroskaCopyWriter.Unsupported(reason: "a broken block") }
-        let head = reader.bytes(at: block.body, count: Int(min(12, blockEnd - block.body)))
-        guard let (track, trackLength) = EBML.vint(head), head.count >= trackLength + 3 else {
+        guard let blockEnd = block.end, let head = reader.blockHeader(at: block.body, end: blockEnd) else {
             throw MatroskaCopyWriter.Unsupported(reason: "a broken block")
         }
-        let base = head.startIndex + trackLength
-        let relative = Int64(Int16(bitPattern: UInt16(head[base]) << 8 | UInt16(head[base + 1])))
-        let flags = head[base + 2]
-        let time = (clusterTicks + relative) * scale
-        let timecodeAt = Int(block.body - item.start) + trackLength
-        let payloadStart = block.body + UInt64(trackLength + 3)
+        let track = head.track
+        let time = (clusterTicks + head.relativeTime) * scale
+        let timecodeAt = Int(block.body - item.start) + head.trackLength
+        let payloadStart = block.body + UInt64(head.length)
         if track == videoTrack {
-            let keyframe = item.id == EBML.ID.simpleBlock ? flags & 0x80 != 0 : !referenced
+            let keyframe = item.id == EBML.ID.simpleBlock ? head.isKeyframe : !referenced
             try takeVideo(item, end: end, timecodeAt: timecodeAt, payloadStart: payloadStart, keyframe: keyframe, reader: &reader)
             return isDone(at: time)
         }
         guard let placer = placers[track] else { return isDone(at: time) }
-        guard flags & 0x06 == 0 else { throw MatroskaCopyWriter.Unsupported(reason: "laced blocks") }
+        guard !head.isLaced else { throw MatroskaCopyWriter.Unsupported(reason: "laced blocks") }
         switch placer {
         case .audio(var audio):
             let placed = audio.place(time)
@@ -166,7 +154,7 @@ struct MatroskaBlockWalk {
                 let blockBytes = Array(reader.bytes(at: block.start, count: Int(blockEnd - block.start)))
                 let durationBytes = placed.duration > 0 ? EBML.unsigned(EBML.ID.blockDuration, UInt64(placed.duration / scale)) : []
                 let group = EBML.element(EBML.ID.blockGroup, blockBytes + durationBytes)
-                let at = group.count - durationBytes.count - blockBytes.count + Int(block.body - block.start) + trackLength
+                let at = group.count - durationBytes.count - blockBytes.count + Int(block.body - block.start) + head.trackLength
                 try add(group, timecodeAt: at, ticks: placed.pts / scale)
                 packets[track, default: 0] += 1
             }
@@ -230,7 +218,7 @@ struct MatroskaBlockWalk {
         guard !timeline.frames[next].isCopied, let frame = edges[next] else {
             throw CamrecError.failed("frame \(next) of the cut was not written in order")
         }
-        let header = Self.trackField(videoTrack) + [0, 0, frame.isKeyframe ? 0x80 : 0]
+        let header = EBML.trackField(videoTrack) + [0, 0, frame.isKeyframe ? 0x80 : 0]
         let element = EBML.element(EBML.ID.simpleBlock, header + frame.bytes)
         let at = element.count - frame.bytes.count - 3
         try add(element, timecodeAt: at, ticks: timeline.frames[next].pts / scale, keyframe: frame.isKeyframe)
@@ -262,10 +250,5 @@ struct MatroskaBlockWalk {
         let at = try file.appendCluster(time: clusterTime, blocks: clusterBody)
         if clusterStartsOnKeyframe { cues.append((clusterTime, at)) }
         clusterBody.removeAll(keepingCapacity: true)
-    }
-
-    /// A track number as a block's header writes it (an EBML variable-length integer).
-    static func trackField(_ number: UInt64) -> [UInt8] {
-        number < 127 ? [0x80 | UInt8(number)] : [0x40 | UInt8(truncatingIfNeeded: number >> 8), UInt8(truncatingIfNeeded: number)]
     }
 }

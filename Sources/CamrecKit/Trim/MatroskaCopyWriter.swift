@@ -1,5 +1,6 @@
 import GStreamer
 import MP4
+import Matroska
 
 /// Writes a Matroska-to-Matroska cut without a demuxer or a muxer for the copied part (see
 /// docs/trim.md, "Matroska cuts without GStreamer"): the blocks between the edges are read
@@ -78,16 +79,16 @@ struct MatroskaCopyWriter: TrimWriter {
         let offset = index.presentationOffset
         let chapters = source.chapters(start: plan.firstPTS - offset, end: plan.endPTS - offset, length: index.videoEnd)
         if !chapters.isEmpty {
-            try file.appendTopLevel(MatroskaSource.ID.chapters, element: MatroskaFileWriter.chapters(chapters))
+            try file.appendTopLevel(EBML.ID.chapters, element: MatroskaFileWriter.chapters(chapters))
         }
-        if let attachments = source.attachments { try file.appendTopLevel(MatroskaSource.ID.attachments, element: attachments) }
+        if let attachments = source.attachments { try file.appendTopLevel(EBML.ID.attachments, element: attachments) }
         var walk = MatroskaBlockWalk(
             writer: self, source: source, kept: kept, timeline: timeline, edges: edges.frames, file: file
         )
         try walk.run()
         try file.appendCues(walk.cues, track: layout.videoTrack)
         if let tags = MatroskaTrackTags.tagsElement(path: input.path).flatMap({ MatroskaTrackTags.blankingTrackTags($0.bytes) }) {
-            try file.appendTopLevel(MatroskaFileWriter.ID.tags, element: tags)
+            try file.appendTopLevel(EBML.ID.tags, element: tags)
         }
         try file.finish()
         guard walk.videoFrames == plan.frameCount else {
@@ -137,11 +138,11 @@ struct MatroskaCopyWriter: TrimWriter {
     /// `entry` (a whole `TrackEntry`) with its `CodecPrivate` replaced.
     static func replacingCodecPrivate(_ codecPrivate: [UInt8], in entry: [UInt8]) throws -> [UInt8] {
         guard let top = EBML.element(in: entry[...], at: 0),
-              let fields = MatroskaTrackLabels.children(of: entry, in: Int(top.body)..<entry.count)
+              let fields = EBML.children(of: entry, in: Int(top.body)..<entry.count)
         else { throw Unsupported(reason: "an unreadable track header") }
         var body: [UInt8] = []
-        for field in fields where field.id != MatroskaSource.ID.codecPrivate { body += entry[field.range] }
-        body += EBML.element(MatroskaSource.ID.codecPrivate, codecPrivate)
+        for field in fields where field.id != EBML.ID.codecPrivate { body += entry[field.range] }
+        body += EBML.element(EBML.ID.codecPrivate, codecPrivate)
         return EBML.element(EBML.ID.trackEntry, body)
     }
 }

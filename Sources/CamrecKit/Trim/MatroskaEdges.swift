@@ -1,5 +1,6 @@
 import GStreamer
 import MP4
+import Matroska
 
 /// The re-encoded head and tail of a Matroska cut made by ``MatroskaCopyWriter``: one
 /// ``FrameEncoder`` per encode part, fed the frames' bytes read from the input's blocks
@@ -27,10 +28,9 @@ struct MatroskaEdges {
         guard job.plan.encodes, let encoding = job.encoding else { return }
         let caps = try Caps(index.videoCaps)
         var used = H264ParameterSets(avcC: index.codecData ?? []).map(\.usedIDs) ?? []
-        guard let file = try? SampleFile(path: writer.input.path) else {
+        guard var reader = WindowedFile(path: writer.input.path) else {
             throw MatroskaCopyWriter.Unsupported(reason: "the input cannot be reopened")
         }
-        var reader = WindowedFile(file: file)
         for (partIndex, part) in job.plan.parts.enumerated() {
             guard case .encode(let feed, let keep) = part else { continue }
             let id = H264ParameterSets.freeID(avoiding: used)

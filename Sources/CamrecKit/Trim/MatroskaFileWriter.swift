@@ -2,26 +2,13 @@
 import Glibc
 #endif
 import MP4
+import Matroska
 
 /// camrec's own small Matroska writer, for ``MatroskaCopyWriter``: an EBML header, one
 /// segment of known size whose seek head is written last into space kept for it, and
 /// clusters of blocks given as bytes (copied blocks keep theirs; only their timecode moves).
 /// Writes through a buffer of a few megabytes: a long cut is a few hundred write calls.
 final class MatroskaFileWriter {
-    enum ID {
-        static let ebmlVersion: UInt32 = 0x4286
-        static let ebmlReadVersion: UInt32 = 0x42F7
-        static let ebmlMaxIDLength: UInt32 = 0x42F2
-        static let ebmlMaxSizeLength: UInt32 = 0x42F3
-        static let docTypeVersion: UInt32 = 0x4287
-        static let docTypeReadVersion: UInt32 = 0x4285
-        static let muxingApp: UInt32 = 0x4D80
-        static let writingApp: UInt32 = 0x5741
-        static let tags: UInt32 = 0x1254_C367
-        static let editionUID: UInt32 = 0x45BC
-        static let chapterDisplay: UInt32 = 0x80
-    }
-
     /// The space kept for the seek head after the segment's header.
     static let seekHeadSpace = 256
     /// A cluster is closed once it holds this many bytes (or at the next video keyframe).
@@ -91,10 +78,10 @@ final class MatroskaFileWriter {
     /// segment's header, with its size and seek head to come.
     func begin() throws {
         let header = EBML.element(EBML.ID.header,
-            EBML.unsigned(ID.ebmlVersion, 1) + EBML.unsigned(ID.ebmlReadVersion, 1)
-                + EBML.unsigned(ID.ebmlMaxIDLength, 4) + EBML.unsigned(ID.ebmlMaxSizeLength, 8)
-                + EBML.element(EBML.ID.docType, Array("matroska".utf8)) + EBML.unsigned(ID.docTypeVersion, 4)
-                + EBML.unsigned(ID.docTypeReadVersion, 2)
+            EBML.unsigned(EBML.ID.ebmlVersion, 1) + EBML.unsigned(EBML.ID.ebmlReadVersion, 1)
+                + EBML.unsigned(EBML.ID.ebmlMaxIDLength, 4) + EBML.unsigned(EBML.ID.ebmlMaxSizeLength, 8)
+                + EBML.element(EBML.ID.docType, Array("matroska".utf8)) + EBML.unsigned(EBML.ID.docTypeVersion, 4)
+                + EBML.unsigned(EBML.ID.docTypeReadVersion, 2)
         )
         try append(header)
         try append(EBML.idBytes(EBML.ID.segment))
@@ -117,7 +104,7 @@ final class MatroskaFileWriter {
         let app = Array("camrec".utf8)
         return EBML.element(EBML.ID.info,
             EBML.unsigned(EBML.ID.timestampScale, timestampScale) + EBML.element(EBML.ID.duration, durationBytes)
-                + EBML.element(ID.muxingApp, app) + EBML.element(ID.writingApp, app) + (title ?? [])
+                + EBML.element(EBML.ID.muxingApp, app) + EBML.element(EBML.ID.writingApp, app) + (title ?? [])
         )
     }
 
@@ -126,22 +113,22 @@ final class MatroskaFileWriter {
         var body: [UInt8] = []
         var nextUID: UInt64 = 1
         for (number, edition) in editions.enumerated() {
-            var atoms = EBML.unsigned(ID.editionUID, UInt64(number + 1))
+            var atoms = EBML.unsigned(EBML.ID.editionUID, UInt64(number + 1))
             for mark in edition {
                 let uid = mark.uid ?? nextUID
                 nextUID += 1
-                let display = EBML.element(MatroskaSource.ID.chapString, Array(mark.chapter.title.utf8))
-                    + EBML.element(MatroskaSource.ID.chapLanguage, Array(mark.language.utf8))
-                atoms += EBML.element(MatroskaSource.ID.chapterAtom,
-                    EBML.unsigned(MatroskaSource.ID.chapterUID, uid)
-                        + EBML.unsigned(MatroskaSource.ID.chapterTimeStart, UInt64(max(0, mark.chapter.start)))
-                        + (mark.chapter.end.map { EBML.unsigned(MatroskaSource.ID.chapterTimeEnd, UInt64(max(0, $0))) } ?? [])
-                        + EBML.element(ID.chapterDisplay, display)
+                let display = EBML.element(EBML.ID.chapString, Array(mark.chapter.title.utf8))
+                    + EBML.element(EBML.ID.chapLanguage, Array(mark.language.utf8))
+                atoms += EBML.element(EBML.ID.chapterAtom,
+                    EBML.unsigned(EBML.ID.chapterUID, uid)
+                        + EBML.unsigned(EBML.ID.chapterTimeStart, UInt64(max(0, mark.chapter.start)))
+                        + (mark.chapter.end.map { EBML.unsigned(EBML.ID.chapterTimeEnd, UInt64(max(0, $0))) } ?? [])
+                        + EBML.element(EBML.ID.chapterDisplay, display)
                 )
             }
-            body += EBML.element(MatroskaSource.ID.editionEntry, atoms)
+            body += EBML.element(EBML.ID.editionEntry, atoms)
         }
-        return EBML.element(MatroskaSource.ID.chapters, body)
+        return EBML.element(EBML.ID.chapters, body)
     }
 
     /// One cluster: its timestamp (ticks) and its blocks' bytes. Returns where it starts.

@@ -1,4 +1,5 @@
 import MP4
+import Matroska
 
 /// The parts of a Matroska input that ``MatroskaCopyWriter`` carries into its output as
 /// they are, read from the segment's top-level elements (before the first cluster, and
@@ -26,21 +27,6 @@ struct MatroskaSource {
         var uid: UInt64?
     }
 
-    enum ID {
-        static let title: UInt32 = 0x7BA9
-        static let codecPrivate: UInt32 = 0x63A2
-        static let contentEncodings: UInt32 = 0x6D80
-        static let chapters: UInt32 = 0x1043_A770
-        static let attachments: UInt32 = 0x1941_A469
-        static let editionEntry: UInt32 = 0x45B9
-        static let chapterAtom: UInt32 = 0xB6
-        static let chapterUID: UInt32 = 0x73C4
-        static let chapterTimeStart: UInt32 = 0x91
-        static let chapterTimeEnd: UInt32 = 0x92
-        static let chapterDisplay: UInt32 = 0x80
-        static let chapString: UInt32 = 0x85
-        static let chapLanguage: UInt32 = 0x437C
-    }
 
     var timestampScale: UInt64 = 1_000_000
     var title: [UInt8]?
@@ -58,11 +44,7 @@ struct MatroskaSource {
     /// Reads `path`'s top-level elements; nil when one is not as expected (the trim then
     /// goes through GStreamer).
     init?(path: String, videoTrack: UInt64) {
-        guard let file = try? SampleFile(path: path) else { return nil }
-        var reader = WindowedFile(file: file)
-        guard let ebml = reader.element(at: 0), ebml.id == EBML.ID.header, let ebmlEnd = ebml.end,
-              let segment = reader.element(at: ebmlEnd), segment.id == EBML.ID.segment
-        else { return nil }
+        guard var reader = WindowedFile(path: path), let segment = reader.segment() else { return nil }
         segmentBody = segment.body
         segmentEnd = min(segment.end ?? reader.size, reader.size)
         // The top-level elements before the first cluster, then those the seek head points to.
@@ -73,7 +55,7 @@ struct MatroskaSource {
             places.append(offset)
             if element.id == EBML.ID.seekHead {
                 for (target, position) in reader.seekEntries(of: element)
-                where [EBML.ID.cues, ID.chapters, ID.attachments].contains(target) {
+                where [EBML.ID.cues, EBML.ID.chapters, EBML.ID.attachments].contains(target) {
                     places.append(segment.body + position)
                 }
             }
@@ -89,13 +71,13 @@ struct MatroskaSource {
                 for child in reader.children(of: element) {
                     if child.id == EBML.ID.timestampScale, let scale = reader.unsigned(child), scale > 0 {
                         timestampScale = scale
-                    } else if child.id == ID.title, let childEnd = child.end {
+                    } else if child.id == EBML.ID.title, let childEnd = child.end {
                         title = Array(reader.read(at: child.start, count: Int(childEnd - child.start)))
                     }
                 }
             case EBML.ID.tracks:
                 let bytes = Array(reader.read(at: element.start, count: Int(size)))
-                guard let entries = MatroskaTrackLabels.children(of: bytes, in: Int(element.body - element.start)..<bytes.count)
+                guard let entries = EBML.children(of: bytes, in: Int(element.body - element.start)..<bytes.count)
                 else { return nil }
                 for entry in entries where entry.id == EBML.ID.trackEntry {
                     guard let track = Self.track(bytes, entry.range, body: entry.body) else { return nil }
@@ -104,10 +86,10 @@ struct MatroskaSource {
             case EBML.ID.cues:
                 let bytes = Array(reader.read(at: element.start, count: Int(size)))
                 cues = Self.readCues(bytes, body: Int(element.body - element.start), videoTrack: videoTrack)
-            case ID.chapters:
+            case EBML.ID.chapters:
                 let bytes = Array(reader.read(at: element.start, count: Int(size)))
                 editions = Self.readEditions(bytes, body: Int(element.body - element.start))
-            case ID.attachments:
+            case EBML.ID.attachments:
                 attachments = Array(reader.read(at: element.start, count: Int(size)))
             default:
                 break
@@ -119,14 +101,14 @@ struct MatroskaSource {
 
     /// The track header in `range` of `bytes`.
     private static func track(_ bytes: [UInt8], _ range: Range<Int>, body: Range<Int>) -> Track? {
-        guard let fields = MatroskaTrackLabels.children(of: bytes, in: body) else { return nil }
+        guard let fields = EBML.children(of: bytes, in: body) else { return nil }
         var track = Track(number: 0, type: 0, codecID: "", entry: Array(bytes[range]), isEncoded: false)
         for field in fields {
             switch field.id {
-            case EBML.ID.trackNumber: track.number = unsigned(bytes[field.body])
-            case EBML.ID.trackType: track.type = unsigned(bytes[field.body])
-            case EBML.ID.codecID: track.codecID = text(bytes[field.body])
-            case ID.contentEncodings: track.isEncoded = true
+            case EBML.ID.trackNumber: track.number = EBML.unsigned(bytes[field.body])
+            case EBML.ID.trackType: track.type = EBML.unsigned(bytes[field.body])
+            case EBML.ID.codecID: track.codecID = EBML.text(bytes[field.body])
+            case EBML.ID.contentEncodings: track.isEncoded = true
             default: break
             }
         }
@@ -136,17 +118,17 @@ struct MatroskaSource {
     /// The cue points of `videoTrack` (time in ticks, cluster position in the segment).
     private static func readCues(_ bytes: [UInt8], body: Int, videoTrack: UInt64) -> [(time: Int64, cluster: UInt64)] {
         var points: [(time: Int64, cluster: UInt64)] = []
-        for point in MatroskaTrackLabels.children(of: bytes, in: body..<bytes.count) ?? [] where point.id == EBML.ID.cuePoint {
+        for point in EBML.children(of: bytes, in: body..<bytes.count) ?? [] where point.id == EBML.ID.cuePoint {
             var time: UInt64?
             var cluster: UInt64?
-            for field in MatroskaTrackLabels.children(of: bytes, in: point.body) ?? [] {
-                if field.id == EBML.ID.cueTime { time = unsigned(bytes[field.body]) }
+            for field in EBML.children(of: bytes, in: point.body) ?? [] {
+                if field.id == EBML.ID.cueTime { time = EBML.unsigned(bytes[field.body]) }
                 guard field.id == EBML.ID.cueTrackPositions else { continue }
                 var track: UInt64?
                 var position: UInt64?
-                for inner in MatroskaTrackLabels.children(of: bytes, in: field.body) ?? [] {
-                    if inner.id == EBML.ID.cueTrack { track = unsigned(bytes[inner.body]) }
-                    if inner.id == EBML.ID.cueClusterPosition { position = unsigned(bytes[inner.body]) }
+                for inner in EBML.children(of: bytes, in: field.body) ?? [] {
+                    if inner.id == EBML.ID.cueTrack { track = EBML.unsigned(bytes[inner.body]) }
+                    if inner.id == EBML.ID.cueClusterPosition { position = EBML.unsigned(bytes[inner.body]) }
                 }
                 if track == videoTrack, let position { cluster = position }
             }
@@ -158,21 +140,21 @@ struct MatroskaSource {
     /// Each edition's top-level chapter atoms.
     private static func readEditions(_ bytes: [UInt8], body: Int) -> [[ChapterMark]] {
         var editions: [[ChapterMark]] = []
-        for edition in MatroskaTrackLabels.children(of: bytes, in: body..<bytes.count) ?? [] where edition.id == ID.editionEntry {
+        for edition in EBML.children(of: bytes, in: body..<bytes.count) ?? [] where edition.id == EBML.ID.editionEntry {
             var marks: [ChapterMark] = []
-            for atom in MatroskaTrackLabels.children(of: bytes, in: edition.body) ?? [] where atom.id == ID.chapterAtom {
+            for atom in EBML.children(of: bytes, in: edition.body) ?? [] where atom.id == EBML.ID.chapterAtom {
                 var mark = ChapterMark(chapter: Chapter(start: 0, end: nil, title: ""), language: "eng", uid: nil)
                 var display = false
-                for field in MatroskaTrackLabels.children(of: bytes, in: atom.body) ?? [] {
+                for field in EBML.children(of: bytes, in: atom.body) ?? [] {
                     switch field.id {
-                    case ID.chapterUID: mark.uid = unsigned(bytes[field.body])
-                    case ID.chapterTimeStart: mark.chapter.start = Int64(clamping: unsigned(bytes[field.body]))
-                    case ID.chapterTimeEnd: mark.chapter.end = Int64(clamping: unsigned(bytes[field.body]))
-                    case ID.chapterDisplay where !display:
+                    case EBML.ID.chapterUID: mark.uid = EBML.unsigned(bytes[field.body])
+                    case EBML.ID.chapterTimeStart: mark.chapter.start = Int64(clamping: EBML.unsigned(bytes[field.body]))
+                    case EBML.ID.chapterTimeEnd: mark.chapter.end = Int64(clamping: EBML.unsigned(bytes[field.body]))
+                    case EBML.ID.chapterDisplay where !display:
                         display = true
-                        for inner in MatroskaTrackLabels.children(of: bytes, in: field.body) ?? [] {
-                            if inner.id == ID.chapString { mark.chapter.title = text(bytes[inner.body]) }
-                            if inner.id == ID.chapLanguage { mark.language = text(bytes[inner.body]) }
+                        for inner in EBML.children(of: bytes, in: field.body) ?? [] {
+                            if inner.id == EBML.ID.chapString { mark.chapter.title = EBML.text(bytes[inner.body]) }
+                            if inner.id == EBML.ID.chapLanguage { mark.language = EBML.text(bytes[inner.body]) }
                         }
                     default: break
                     }
@@ -182,14 +164,6 @@ struct MatroskaSource {
             if !marks.isEmpty { editions.append(marks) }
         }
         return editions
-    }
-
-    static func unsigned(_ body: ArraySlice<UInt8>) -> UInt64 {
-        body.prefix(8).reduce(0) { $0 << 8 | UInt64($1) }
-    }
-
-    static func text(_ body: ArraySlice<UInt8>) -> String {
-        String(decoding: body.prefix { $0 != 0 }, as: UTF8.self)
     }
 }
 

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import MP4
+import Matroska
 
 /// The labels (``TrackLabels``) in a Matroska file's track headers: read from a Matroska
 /// input, and set in a trim's Matroska output after matroskamux has written it.
@@ -13,15 +13,10 @@ import MP4
 /// lose the muxer's labels and get the input's, its size fields take the fewest bytes, and
 /// a Void element fills what is left. Nothing else moves, so no position in the file changes.
 enum MatroskaTrackLabels {
-    /// The IDs of the labels in a `TrackEntry`.
-    enum ID {
-        static let name: UInt32 = 0x536E
-        static let language: UInt32 = 0x22_B59C
-        static let languageBCP47: UInt32 = 0x22_B59D
-        static let flagDefault: UInt32 = 0x88
-        static let flagForced: UInt32 = 0x55AA
-        static let labels: Set<UInt32> = [name, language, languageBCP47, flagDefault, flagForced, EBML.ID.void]
-    }
+    /// The IDs of the labels in a `TrackEntry` (and the Void a rewrite may have left).
+    static let labelIDs: Set<UInt32> = [
+        EBML.ID.name, EBML.ID.language, EBML.ID.languageBCP47, EBML.ID.flagDefault, EBML.ID.flagForced, EBML.ID.void,
+    ]
 
     /// The labels of each track of the Matroska file at `path`, by track number; empty when
     /// its track headers cannot be read.
@@ -33,23 +28,23 @@ enum MatroskaTrackLabels {
     /// The labels of each entry of a whole `Tracks` element, by track number.
     static func labels(inTracks bytes: [UInt8]) -> [UInt64: TrackLabels] {
         guard let top = EBML.element(in: bytes[...], at: 0), top.id == EBML.ID.tracks,
-              let entries = children(of: bytes, in: Int(top.body)..<bytes.count)
+              let entries = EBML.children(of: bytes, in: Int(top.body)..<bytes.count)
         else { return [:] }
         var result: [UInt64: TrackLabels] = [:]
         for entry in entries where entry.id == EBML.ID.trackEntry {
-            guard let fields = children(of: bytes, in: entry.body) else { continue }
+            guard let fields = EBML.children(of: bytes, in: entry.body) else { continue }
             var number: UInt64?
             var language = "eng"  // Matroska's default
             var labels = TrackLabels()
             for field in fields {
                 let body = Array(bytes[field.body])
                 switch field.id {
-                case EBML.ID.trackNumber: number = unsigned(body)
-                case ID.language: language = text(body)
-                case ID.languageBCP47: labels.languageBCP47 = text(body)
-                case ID.name: labels.name = text(body).isEmpty ? nil : text(body)
-                case ID.flagDefault: labels.isDefault = unsigned(body) != 0
-                case ID.flagForced: labels.isForced = unsigned(body) != 0
+                case EBML.ID.trackNumber: number = EBML.unsigned(body)
+                case EBML.ID.language: language = EBML.text(body)
+                case EBML.ID.languageBCP47: labels.languageBCP47 = EBML.text(body)
+                case EBML.ID.name: labels.name = EBML.text(body).isEmpty ? nil : EBML.text(body)
+                case EBML.ID.flagDefault: labels.isDefault = EBML.unsigned(body) != 0
+                case EBML.ID.flagForced: labels.isForced = EBML.unsigned(body) != 0
                 default: break
                 }
             }
@@ -85,13 +80,13 @@ enum MatroskaTrackLabels {
     static func rewrite(tracks: [UInt8], labels: [TrackLabels]) -> [UInt8]? {
         guard let top = EBML.element(in: tracks[...], at: 0), top.id == EBML.ID.tracks, let size = top.size,
               Int(top.body) + Int(clamping: size) == tracks.count,
-              let entries = children(of: tracks, in: Int(top.body)..<tracks.count)
+              let entries = EBML.children(of: tracks, in: Int(top.body)..<tracks.count)
         else { return nil }
         var payload: [UInt8] = []
         var position = 0
         for entry in entries {
             if entry.id == EBML.ID.void { continue }
-            guard entry.id == EBML.ID.trackEntry, let fields = children(of: tracks, in: entry.body) else {
+            guard entry.id == EBML.ID.trackEntry, let fields = EBML.children(of: tracks, in: entry.body) else {
                 payload += tracks[entry.range]
                 continue
             }
@@ -104,14 +99,14 @@ enum MatroskaTrackLabels {
             var body: [UInt8] = []
             var muxerLanguage: [UInt8] = []
             for field in fields {
-                if field.id == ID.language { muxerLanguage = Array(tracks[field.range]) }
-                if !ID.labels.contains(field.id) { body += tracks[field.range] }
+                if field.id == EBML.ID.language { muxerLanguage = Array(tracks[field.range]) }
+                if !labelIDs.contains(field.id) { body += tracks[field.range] }
             }
-            body += label.matroskaLanguage.map { EBML.element(ID.language, Array($0.utf8)) } ?? muxerLanguage
-            if let tag = label.languageBCP47 { body += EBML.element(ID.languageBCP47, Array(tag.utf8)) }
-            if let name = label.name, !name.isEmpty { body += EBML.element(ID.name, Array(name.utf8)) }
-            if !label.isDefault { body += EBML.unsigned(ID.flagDefault, 0) }
-            if label.isForced { body += EBML.unsigned(ID.flagForced, 1) }
+            body += label.matroskaLanguage.map { EBML.element(EBML.ID.language, Array($0.utf8)) } ?? muxerLanguage
+            if let tag = label.languageBCP47 { body += EBML.element(EBML.ID.languageBCP47, Array(tag.utf8)) }
+            if let name = label.name, !name.isEmpty { body += EBML.element(EBML.ID.name, Array(name.utf8)) }
+            if !label.isDefault { body += EBML.unsigned(EBML.ID.flagDefault, 0) }
+            if label.isForced { body += EBML.unsigned(EBML.ID.flagForced, 1) }
             payload += EBML.element(EBML.ID.trackEntry, body)
         }
         // The same length: the ID, a size field (the muxer's length if it fits, else any
@@ -132,11 +127,7 @@ enum MatroskaTrackLabels {
     /// The `Tracks` element of the Matroska file at `path` (its offset and bytes), found
     /// among the segment's first elements before any cluster.
     static func tracksElement(path: String) -> (offset: UInt64, bytes: [UInt8])? {
-        guard let file = try? SampleFile(path: path) else { return nil }
-        var reader = WindowedFile(file: file)
-        guard let header = reader.element(at: 0), header.id == EBML.ID.header, let headerEnd = header.end,
-              let segment = reader.element(at: headerEnd), segment.id == EBML.ID.segment
-        else { return nil }
+        guard var reader = WindowedFile(path: path), let segment = reader.segment() else { return nil }
         var offset = segment.body
         for _ in 0..<64 {
             guard let element = reader.element(at: offset), let end = element.end, element.id != EBML.ID.cluster else {
@@ -151,31 +142,5 @@ enum MatroskaTrackLabels {
             offset = end
         }
         return nil
-    }
-
-    /// The elements directly inside `range` of `bytes`; nil when one is not whole there.
-    static func children(of bytes: [UInt8], in range: Range<Int>) -> [(id: UInt32, range: Range<Int>, body: Range<Int>)]? {
-        var result: [(id: UInt32, range: Range<Int>, body: Range<Int>)] = []
-        var offset = range.lowerBound
-        while offset < range.upperBound {
-            guard let element = EBML.element(in: bytes[offset..<range.upperBound], at: UInt64(offset)),
-                  let size = element.size, size <= UInt64(range.upperBound)
-            else { return nil }
-            let body = Int(element.body)
-            let end = body + Int(size)
-            guard end <= range.upperBound else { return nil }
-            result.append((element.id, offset..<end, body..<end))
-            offset = end
-        }
-        return result
-    }
-
-    private static func unsigned(_ body: [UInt8]) -> UInt64 {
-        body.prefix(8).reduce(0) { $0 << 8 | UInt64($1) }
-    }
-
-    /// A string element's text, without the NUL padding EBML allows.
-    private static func text(_ body: [UInt8]) -> String {
-        String(decoding: body.prefix { $0 != 0 }, as: UTF8.self)
     }
 }

@@ -29,6 +29,9 @@ enum MuxerSupport {
         case (.avi, _):
             // camrec writes no AVI (an AVI input is written as Matroska).
             return false
+        case (.webm, _):
+            // Written by matroskamux, as Matroska (trim marks the doctype afterwards).
+            return accepts(.matroska, kind, mediaType: mediaType, mpegVersion: mpegVersion, format: format)
         case (_, .subtitle) where mediaType == "text/x-raw":
             // mp4mux and qtmux write tx3g from UTF-8 text; matroskamux also takes Pango markup
             // only as UTF-8 (the writer turns markup back into plain text first).

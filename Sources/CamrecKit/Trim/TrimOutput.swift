@@ -52,9 +52,9 @@ struct TrimOutput {
                 )
             }
             container = inputContainer
-        case .besideInput: container = MediaContainer.forExtension(ext) ?? inputContainer
+        case .besideInput: container = MediaContainer(outputExtension: ext) ?? inputContainer
         case .path:
-            guard let chosen = MediaContainer.forExtension(ext) else {
+            guard let chosen = MediaContainer(outputExtension: ext) else {
                 throw CamrecError(.usage, "cannot tell the format of '\(final)': end OUT with .mp4, .mov, .mkv or .webm")
             }
             container = chosen

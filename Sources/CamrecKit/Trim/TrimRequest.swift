@@ -51,7 +51,7 @@ public struct TrimRequest: Sendable, Equatable {
             guard !path.isEmpty else { throw CamrecError(.usage, "-o needs a file name") }
             // As `camrec record`: the extension names the container, and nothing is guessed.
             let ext = PathName.pathExtension(path)
-            guard MediaContainer.forExtension(ext) != nil else {
+            guard MediaContainer(outputExtension: ext) != nil else {
                 if ext.isEmpty {
                     throw CamrecError(.usage, "cannot tell the format of '\(path)': end OUT with .mp4, .mov, .mkv or .webm (e.g. -o \(path).mp4)")
                 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Matroska
 
 /// WebM output (`-o clip.webm`, or the default name of a `.webm` input): Matroska as
 /// matroskamux writes it, whose EBML header then names the `webm` doctype instead of
@@ -45,15 +46,13 @@ enum WebMDocType {
         let got = header.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 64, 0) }
         // DocType element: ID 0x4282, a one-byte size (8 or 9), "matroska" (and a NUL).
         let bytes = Array(header.prefix(max(0, got)))
-        guard let at = firstIndex(of: [0x42, 0x82], in: bytes), at + 3 <= bytes.count,
+        guard let at = firstIndex(of: EBML.idBytes(EBML.ID.docType), in: bytes), at + 3 <= bytes.count,
               case let size = Int(bytes[at + 2]) - 0x80, size >= 8, size <= 10, at + 3 + size <= bytes.count,
               Array(bytes[(at + 3)..<(at + 11)]) == Array("matroska".utf8)
         else {
             throw .failed("the Matroska header of \(path) has no doctype to mark as WebM")
         }
-        let voidLength = 3 + size - 7
-        let replacement: [UInt8] = [0x42, 0x82, 0x84] + Array("webm".utf8)
-            + [0xEC, UInt8(0x80 | (voidLength - 2))] + [UInt8](repeating: 0, count: voidLength - 2)
+        let replacement = EBML.element(EBML.ID.docType, Array("webm".utf8)) + (EBML.void(total: 3 + size - 7) ?? [])
         let written = replacement.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(at)) }
         guard written == replacement.count else { throw .failed("cannot mark \(path) as WebM") }
     }

@@ -73,7 +73,7 @@ struct EdgeSignalTests {
         let source = Self.sequenceSet(vui: true, type: [5, 1, 1, 1, 1], location: [0, 0])
         let rewritten = try #require(H264SignalRewrite.sequenceSet(Self.x264Edge, declaringAs: source))
         #expect(H264SignalRewrite.signal(rewritten) == H264SignalRewrite.Signal(videoType: [5, 1, 1, 1, 1], chromaLocation: [0, 0]))
-        #expect(H264VideoSignal.isFullRange(sequenceSet: rewritten) == true)
+        #expect(H264SequenceParameterSet(unit: rewritten)?.isFullRange == true)
         #expect(H264SignalRewrite.sequenceSet(Self.x264Edge, declaringAs: Self.x264Edge) == Self.x264Edge)
     }
 

@@ -2,6 +2,7 @@
 import Foundation
 import MP4
 import Testing
+import Matroska
 
 /// The parts of camrec's own Matroska copy (issue 30 item 13): what it reads of a source
 /// (``MatroskaSource``), what its writer makes (``MatroskaFileWriter``, read back by
@@ -77,13 +78,13 @@ struct MatroskaCopyWriterTests {
         )
         try file.appendTopLevel(EBML.ID.tracks, element: EBML.element(EBML.ID.tracks, source.tracks.flatMap(\.entry)))
         let marks = source.chapters(start: 1_500_000_000, end: 3_000_000_000, length: 4_000_000_000)
-        try file.appendTopLevel(MatroskaSource.ID.chapters, element: MatroskaFileWriter.chapters(marks))
+        try file.appendTopLevel(EBML.ID.chapters, element: MatroskaFileWriter.chapters(marks))
         // One cluster holding the source's first frame, copied, and the Cues pointing to it.
         var index = try #require(MatroskaBlockIndex(path: input, videoCaps: nil))
         var cost = MatroskaBlockIndex.Cost()
         let first = try #require(index.window(start: 0, end: 0, cost: &cost)?.first)
         let payload = try SampleFile(path: input).read(offset: first.payload.lowerBound, count: first.payload.count)
-        let block = EBML.element(EBML.ID.simpleBlock, MatroskaBlockWalk.trackField(1) + [0, 0, 0x80] + payload)
+        let block = EBML.element(EBML.ID.simpleBlock, EBML.trackField(1) + [0, 0, 0x80] + payload)
         let cluster = try file.appendCluster(time: 0, blocks: block)
         try file.appendCues([(time: 0, cluster: cluster)], track: 1)
         try file.finish()
@@ -108,21 +109,14 @@ struct MatroskaCopyWriterTests {
     func codecPrivateReplaced() throws {
         let entry = EBML.element(EBML.ID.trackEntry,
             EBML.unsigned(EBML.ID.trackNumber, 1) + EBML.element(EBML.ID.codecID, Array("V_MPEG4/ISO/AVC".utf8))
-                + EBML.element(MatroskaSource.ID.codecPrivate, [1, 2, 3]) + EBML.unsigned(EBML.ID.trackType, 1)
+                + EBML.element(EBML.ID.codecPrivate, [1, 2, 3]) + EBML.unsigned(EBML.ID.trackType, 1)
         )
         let replaced = try MatroskaCopyWriter.replacingCodecPrivate([9, 9, 9, 9], in: entry)
         let expected = EBML.element(EBML.ID.trackEntry,
             EBML.unsigned(EBML.ID.trackNumber, 1) + EBML.element(EBML.ID.codecID, Array("V_MPEG4/ISO/AVC".utf8))
-                + EBML.unsigned(EBML.ID.trackType, 1) + EBML.element(MatroskaSource.ID.codecPrivate, [9, 9, 9, 9])
+                + EBML.unsigned(EBML.ID.trackType, 1) + EBML.element(EBML.ID.codecPrivate, [9, 9, 9, 9])
         )
         #expect(replaced == expected)
-    }
-
-    @Test("block headers name a track as an EBML variable-length integer")
-    func trackField() {
-        #expect(MatroskaBlockWalk.trackField(1) == [0x81])
-        #expect(MatroskaBlockWalk.trackField(126) == [0xFE])
-        #expect(MatroskaBlockWalk.trackField(300) == [0x41, 0x2C])
     }
 
     @Test("the copy takes Matroska outputs in accurate and keyframe modes, never a re-encode or another container")

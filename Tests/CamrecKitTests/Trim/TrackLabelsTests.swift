@@ -1,6 +1,7 @@
 @testable import CamrecKit
 import GStreamer
 import Testing
+import Matroska
 
 /// The labels of a trim's tracks and chapters, as written by hand into the files
 /// GStreamer's muxers make (issue 30 items 5 and 6): plain bytes, no pipeline.
@@ -16,8 +17,8 @@ struct TrackLabelsTests {
     static func muxerEntry(number: UInt64, type: UInt64, name: String, language: String?) -> [UInt8] {
         var body = EBML.unsigned(EBML.ID.trackNumber, number) + EBML.unsigned(EBML.ID.trackType, type)
             + EBML.element(0x73C5, EBML.bigEndian(0x1234_5678_9ABC_DEF0 + number, length: 8))
-        if let language { body += EBML.element(MatroskaTrackLabels.ID.language, Array(language.utf8)) }
-        body += EBML.element(MatroskaTrackLabels.ID.name, Array(name.utf8))
+        if let language { body += EBML.element(EBML.ID.language, Array(language.utf8)) }
+        body += EBML.element(EBML.ID.name, Array(name.utf8))
         body += EBML.element(EBML.ID.codecID, Array((type == 1 ? "V_MPEG4/ISO/AVC" : "A_AAC").utf8))
         return master(EBML.ID.trackEntry, body)
     }
@@ -95,15 +96,15 @@ struct TrackLabelsTests {
     @Test func trackTargetedTagsAreBlankedOutInPlace() throws {
         let simple = Self.master(0x67C8,
             EBML.element(0x45A3, Array("TITLE".utf8)) + EBML.element(0x4487, Array("\"Main\\ sound\"".utf8)))
-        let trackTag = Self.master(MatroskaTrackTags.ID.tag,
-            Self.master(MatroskaTrackTags.ID.targets, EBML.unsigned(MatroskaTrackTags.ID.targetTrackUID, 7)) + simple)
-        let chapterTag = Self.master(MatroskaTrackTags.ID.tag,
-            Self.master(MatroskaTrackTags.ID.targets, EBML.unsigned(0x63C4, 9)) + simple)
-        let tags = Self.master(MatroskaTrackTags.ID.tags, trackTag + chapterTag)
+        let trackTag = Self.master(EBML.ID.tag,
+            Self.master(EBML.ID.targets, EBML.unsigned(EBML.ID.targetTrackUID, 7)) + simple)
+        let chapterTag = Self.master(EBML.ID.tag,
+            Self.master(EBML.ID.targets, EBML.unsigned(0x63C4, 9)) + simple)
+        let tags = Self.master(EBML.ID.tags, trackTag + chapterTag)
         let blanked = try #require(MatroskaTrackTags.blankingTrackTags(tags))
         #expect(blanked.count == tags.count)
-        let children = try #require(MatroskaTrackLabels.children(of: blanked, in: 12..<blanked.count))
-        #expect(children.map(\.id) == [EBML.ID.void, MatroskaTrackTags.ID.tag])
+        let children = try #require(EBML.children(of: blanked, in: 12..<blanked.count))
+        #expect(children.map(\.id) == [EBML.ID.void, EBML.ID.tag])
         #expect(Array(blanked.suffix(chapterTag.count)) == chapterTag)
     }
 

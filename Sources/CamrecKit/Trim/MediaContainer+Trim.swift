@@ -2,23 +2,17 @@ import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
+import Matroska
 
-/// The container formats trim reads and writes.
-public enum MediaContainer: String, Sendable, Codable {
-    /// ISO base media (MP4, M4V).
-    case mp4
-    /// QuickTime.
-    case mov
-    /// Matroska (MKV).
-    case matroska
-    /// AVI (RIFF), as older cameras and dashcams write it: read only, its trims are written
-    /// as Matroska (``written``).
-    case avi
-
+/// What trim needs of a container (``MediaContainer``): its GStreamer demuxer and muxer,
+/// what a trim of it writes, and how an input is recognised from its first bytes. Trim
+/// reads MP4, MOV, Matroska and AVI, and writes all but AVI; WebM is Matroska to it (an
+/// input is sniffed as Matroska, a `.webm` output is written as Matroska and marked after).
+extension MediaContainer {
     /// The GStreamer demuxer for this container.
     var demuxer: String {
         switch self {
-        case .matroska: "matroskademux"
+        case .matroska, .webm: "matroskademux"
         case .avi: "avidemux"
         case .mp4, .mov: "qtdemux"
         }
@@ -33,36 +27,14 @@ public enum MediaContainer: String, Sendable, Codable {
         switch self {
         case .mp4: "mp4mux"
         case .mov: "qtmux"
-        case .matroska: "matroskamux"
+        case .matroska, .webm: "matroskamux"
         case .avi: "avimux"
-        }
-    }
-
-    /// The usual file name extension, without the dot.
-    var fileExtension: String {
-        switch self {
-        case .mp4: "mp4"
-        case .mov: "mov"
-        case .matroska: "mkv"
-        case .avi: "avi"
-        }
-    }
-
-    /// The container an output file name asks for, if its extension names one.
-    static func forExtension(_ pathExtension: String) -> MediaContainer? {
-        switch pathExtension.lowercased() {
-        case "mp4", "m4v": .mp4
-        case "mov", "qt": .mov
-        case "mkv", "webm": .matroska
-        default: nil
         }
     }
 
     /// Recognises the container from the first bytes of a file; nil when it is none of ours.
     static func sniff(_ header: [UInt8]) -> MediaContainer? {
-        if header.count >= 4, header[0] == 0x1A, header[1] == 0x45, header[2] == 0xDF, header[3] == 0xA3 {
-            return .matroska
-        }
+        if header.starts(with: EBML.idBytes(EBML.ID.header)) { return .matroska }
         guard header.count >= 8 else { return nil }
         if header.count >= 12, header[0..<4].elementsEqual("RIFF".utf8), header[8..<12].elementsEqual("AVI ".utf8) {
             return .avi
