@@ -40,7 +40,7 @@ struct AudioChoice {
 
     /// The settings for a recording into `container` from `camera` (its path; nil for the
     /// test pattern); nil without sound.
-    func settings(container: Container, camera: String?) throws(CamrecError) -> AudioSettings? {
+    func settings(container: MediaContainer, camera: String?) throws(CamrecError) -> AudioSettings? {
         guard let input = try AudioPicking.resolve(request, camera: camera) else { return nil }
         return AudioSettings(input: input, container: container, bitrate: bitrate)
     }

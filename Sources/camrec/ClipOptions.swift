@@ -41,7 +41,7 @@ struct ClipChoice {
     var patternText: String?
     var utc = false
 
-    init(_ parsed: ParsedArguments, output: String, container: Container) throws(UsageError) {
+    init(_ parsed: ParsedArguments, output: String, container: MediaContainer) throws(UsageError) {
         let preRoll = try parsed.value("--pre-roll") { (text: String) throws(ValueError) in try Self.length(text, zeroAllowed: true) }
         let postRoll = try parsed.value("--post-roll") { (text: String) throws(ValueError) in try Self.length(text, zeroAllowed: true) }
         let maxClip = try parsed.value("--max-clip") { (text: String) throws(ValueError) in try Self.length(text, zeroAllowed: false) }
@@ -50,7 +50,7 @@ struct ClipChoice {
         utc = parsed.flag("--utc")
         patternText = parsed.value("--clips")
         if let text = parsed.value("--clips") {
-            guard Container(path: text) == container else {
+            guard MediaContainer(recordingPath: text) == container else {
                 throw UsageError("--clips \(text): clips are written like the movie: end the pattern with .\(PathName.pathExtension(output))")
             }
             do {

@@ -7,7 +7,7 @@ enum EncoderPicking {
     /// A camera's recording encoding: `--max-duration` checked at the camera's rate (a
     /// usage error otherwise), then the encoding planned for its source, size and rate.
     static func plan(_ request: EncodingRequest, for resolution: CameraResolver.Resolution, maxDuration: TimeSpec?,
-                     container: Container, needsDecoding: [String]) throws(CamrecError) -> (settings: EncoderSettings, warnings: [String]) {
+                     container: MediaContainer, needsDecoding: [String]) throws(CamrecError) -> (settings: EncoderSettings, warnings: [String]) {
         do {
             try MaxDuration.check(maxDuration, at: resolution.rate)
         } catch {

@@ -227,7 +227,7 @@ struct RecordOptions {
     var camera: CameraChoice
     var maxDuration: TimeSpec?
     var output: String
-    var container: Container
+    var container: MediaContainer
     var force: Bool
     var json: Bool
     var quiet: Bool
@@ -281,7 +281,7 @@ struct RecordOptions {
         guard let output = parsed.positional("OUTPUT") else {
             throw UsageError("missing OUTPUT: give the movie to write, e.g. camrec out.mp4 (see camrec --help)")
         }
-        guard let container = Container(path: output) else {
+        guard let container = MediaContainer(recordingPath: output) else {
             throw UsageError("cannot tell the format of '\(output)': end OUTPUT with .mp4, .mov or .mkv")
         }
         self.output = output

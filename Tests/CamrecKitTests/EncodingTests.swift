@@ -13,7 +13,7 @@ import Testing
                                                           decoding: decoding, reason: ""))
     }
 
-    func context(_ source: VideoSource, container: Container = .mp4, movieRate: FrameRateValue? = nil,
+    func context(_ source: VideoSource, container: MediaContainer = .mp4, movieRate: FrameRateValue? = nil,
                  needsDecoding: [String] = []) -> EncodingPlanner.Context {
         .init(source: source, rate: movieRate ?? rate, container: container, needsDecoding: needsDecoding)
     }
@@ -62,7 +62,7 @@ import Testing
     }
 
     @Test func copyTakesH264AndMJPEGCamerasOnly() throws {
-        let mjpeg = try plan(EncodingRequest(codec: .copy), context(camera("MJPG", .jpeg), container: .mkv))
+        let mjpeg = try plan(EncodingRequest(codec: .copy), context(camera("MJPG", .jpeg), container: .matroska))
         #expect(mjpeg.settings.isPassthrough && mjpeg.settings.codec == .mjpeg)
         #expect(throws: CamrecError.self) { try plan(EncodingRequest(codec: .copy), context(camera("MJPG", .jpeg), container: .mp4)) }
         #expect(throws: CamrecError.self) { try plan(EncodingRequest(codec: .copy), context(camera("YUYV", .none))) }
@@ -82,11 +82,11 @@ import Testing
 
     @Test func codecsGoOnlyInContainersThatHoldThem() throws {
         #expect(throws: CamrecError.self) { try plan(EncodingRequest(codec: .encode(.mjpeg)), context(.testPattern)) }
-        for container in [Container.mkv, .mov] {
+        for container in [MediaContainer.matroska, .mov] {
             let planned = try plan(EncodingRequest(codec: .encode(.mjpeg)), context(.testPattern, container: container))
             #expect(planned.settings.factory == "jpegenc")
         }
-        for container in Container.allCases {
+        for container in MediaContainer.recordable {
             let planned = try plan(EncodingRequest(codec: .encode(.h265)), context(.testPattern, container: container))
             #expect(planned.settings.factory == "x265enc")
         }
@@ -94,7 +94,7 @@ import Testing
 
     @Test func mjpegHasNoBitrate() {
         #expect(throws: CamrecError.self) {
-            try plan(EncodingRequest(codec: .encode(.mjpeg), bitrate: 4000), context(.testPattern, container: .mkv))
+            try plan(EncodingRequest(codec: .encode(.mjpeg), bitrate: 4000), context(.testPattern, container: .matroska))
         }
     }
 }

@@ -24,7 +24,7 @@ import Testing
 }
 
 @Suite struct RecordPipelineTests {
-    func config(source: VideoSource, output: String = "out.mp4", container: Container = .mp4) -> RecordConfig {
+    func config(source: VideoSource, output: String = "out.mp4", container: MediaContainer = .mp4) -> RecordConfig {
         RecordConfig(source: source, size: FrameSize(width: 640, height: 480), rate: FrameRateValue(numerator: 30, denominator: 1),
                      maxDuration: .seconds(3), outputPath: output, container: container, overwrite: false,
                      encoder: EncoderSettings())
@@ -45,7 +45,7 @@ import Testing
         let mjpeg = CameraFormat(fourcc: "MJPG", caps: "image/jpeg,width=640,height=480,framerate=30/1",
                                  size: FrameSize(width: 640, height: 480), rate: FrameRateValue(numerator: 30, denominator: 1),
                                  decoding: .jpeg, reason: "")
-        let line = try RecordPipeline(config: config(source: .camera(path: "/dev/video0", format: mjpeg), container: .mkv))
+        let line = try RecordPipeline(config: config(source: .camera(path: "/dev/video0", format: mjpeg), container: .matroska))
             .description(location: "x.mkv")
         #expect(line.hasPrefix("v4l2src device=/dev/video0 name=src ! image/jpeg,width=640,height=480,framerate=30/1 ! tee name=t"))
         #expect(line.contains("queue name=record max-size-buffers=0 max-size-bytes=0 max-size-time=2000000000 ! jpegdec ! videoconvert ! video/x-raw,format=I420,colorimetry=bt601 !"))
@@ -62,7 +62,7 @@ import Testing
         h265.encoder = EncoderSettings(codec: .h265, factory: "x265enc")
         let line = try RecordPipeline(config: h265).description(location: "x.mp4")
         #expect(line.contains("! x265enc speed-preset=ultrafast tune=zerolatency key-int-max=30 bitrate=387 name=encoder ! h265parse ! video/x-h265,stream-format=hvc1,alignment=au ! mp4mux"))
-        var mjpeg = config(source: .testPattern, output: "x.mkv", container: .mkv)
+        var mjpeg = config(source: .testPattern, output: "x.mkv", container: .matroska)
         mjpeg.encoder = EncoderSettings(codec: .mjpeg, factory: "jpegenc")
         #expect(try RecordPipeline(config: mjpeg).description(location: "x.mkv").contains("! jpegenc quality=75 name=encoder ! matroskamux"))
         var hardware = config(source: .testPattern)
@@ -82,7 +82,7 @@ import Testing
         var jpeg = h264
         jpeg.decoding = .jpeg
         jpeg.caps = "image/jpeg,width=640,height=480,framerate=30/1"
-        var mjpeg = config(source: .camera(path: "/dev/video0", format: jpeg), output: "x.mkv", container: .mkv)
+        var mjpeg = config(source: .camera(path: "/dev/video0", format: jpeg), output: "x.mkv", container: .matroska)
         mjpeg.encoder = EncoderSettings(codec: .mjpeg, factory: nil)
         let mjpegLine = try RecordPipeline(config: mjpeg).description(location: "x.mkv")
         #expect(mjpegLine.contains("framerate=30/1 ! tee name=t") && mjpegLine.contains("max-size-time=2000000000 ! matroskamux"))
@@ -110,14 +110,14 @@ import Testing
         #expect(line.contains(" location='my movie'\\''s.mp4' "))
     }
 
-    @Test(arguments: [("a.mp4", Container.mp4), ("dir.x/B.MOV", .mov), ("c.mkv", .mkv)])
-    func containerFromExtension(path: String, container: Container) {
-        #expect(Container(path: path) == container)
+    @Test(arguments: [("a.mp4", MediaContainer.mp4), ("dir.x/B.MOV", .mov), ("c.mkv", .matroska)])
+    func containerFromExtension(path: String, container: MediaContainer) {
+        #expect(MediaContainer(recordingPath: path) == container)
     }
 
     @Test(arguments: ["a.avi", "noextension", "dir.mp4/file"])
     func unsupportedExtensions(path: String) {
-        #expect(Container(path: path) == nil)
+        #expect(MediaContainer(recordingPath: path) == nil)
     }
 }
 

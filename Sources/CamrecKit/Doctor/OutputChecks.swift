@@ -30,7 +30,7 @@ enum OutputChecks {
     static func folder(for output: String) -> String {
         var info = stat()
         if stat(output, &info) == 0 { return (info.st_mode & S_IFMT) == S_IFDIR ? output : OutputFile.folderOf(output) }
-        return Container(path: output) == nil ? output : OutputFile.folderOf(output)
+        return MediaContainer(recordingPath: output) == nil ? output : OutputFile.folderOf(output)
     }
 
     static func run(_ plan: Plan) -> [DoctorCheck] {

@@ -73,12 +73,12 @@ public enum EncodingPlanner {
         /// The movie's frame rate (below the camera's when frames are dropped evenly).
         public var rate: FrameRateValue
         /// The container.
-        public var container: Container
+        public var container: MediaContainer
         /// What needs decoded frames, one phrase each, e.g. "--rotate changes the picture":
         /// passthrough is impossible with any of them.
         public var needsDecoding: [String]
 
-        public init(source: VideoSource, rate: FrameRateValue, container: Container, needsDecoding: [String]) {
+        public init(source: VideoSource, rate: FrameRateValue, container: MediaContainer, needsDecoding: [String]) {
             self.source = source
             self.rate = rate
             self.container = container
@@ -171,7 +171,7 @@ public enum EncodingPlanner {
     }
 
     /// Refuses a codec the container cannot hold: Motion JPEG only in MKV and MOV.
-    static func check(_ codec: VideoCodec, in container: Container, copied: Bool) throws(CamrecError) {
+    static func check(_ codec: VideoCodec, in container: MediaContainer, copied: Bool) throws(CamrecError) {
         guard codec == .mjpeg, container == .mp4 else { return }
         let what = copied ? "the camera's Motion JPEG" : "Motion JPEG"
         throw CamrecError(.usage, "an MP4 cannot hold \(what): name the output .mkv or .mov, or use --codec h264")

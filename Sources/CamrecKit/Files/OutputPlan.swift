@@ -38,7 +38,7 @@ final class OutputPlan: Sendable {
     }
 
     private let state: Mutex<State>
-    private let container: Container
+    private let container: MediaContainer
     private let frameDuration: Double
     private let overwrite: Bool
     /// The segment names; nil for a single movie at `outputPath`.

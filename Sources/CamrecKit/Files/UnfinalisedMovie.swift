@@ -22,17 +22,20 @@ struct UnfinalisedMovie {
     }
 
     /// Measures the file at `path`; nil when nothing of it can be read as `container`.
-    static func measure(path: String, container: Container, frameDuration: Double) -> UnfinalisedMovie? {
+    static func measure(path: String, container: MediaContainer, frameDuration: Double) -> UnfinalisedMovie? {
         switch container {
         case .mp4, .mov:
             guard let movie = try? FragmentedMovie.scan(path: path) else { return nil }
             return UnfinalisedMovie(frames: movie.frames, seconds: rounded(movie.seconds), completeEnd: movie.completeEnd,
                                     cut: .truncate)
-        case .mkv:
+        case .matroska, .webm:
             guard let scan = MatroskaScan.scan(path: path) else { return nil }
             let seconds = scan.frames > 0 ? scan.span + frameDuration : 0
             return UnfinalisedMovie(frames: scan.frames, seconds: rounded(seconds), completeEnd: scan.completeEnd,
                                     cut: .matroska(scan))
+        case .avi:
+            // camrec records no AVI.
+            return nil
         }
     }
 

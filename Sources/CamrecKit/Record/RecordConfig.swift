@@ -16,7 +16,7 @@ public struct RecordConfig: Sendable {
     /// The final output path.
     public var outputPath: String
     /// The container, from the output's extension.
-    public var container: Container
+    public var container: MediaContainer
     /// Replace an existing output.
     public var overwrite: Bool
     /// Encoder settings.
@@ -71,7 +71,7 @@ public struct RecordConfig: Sendable {
 
     public init(
         source: VideoSource, size: FrameSize, rate: FrameRateValue, maxDuration: TimeSpec?,
-        outputPath: String, container: Container, overwrite: Bool, encoder: EncoderSettings,
+        outputPath: String, container: MediaContainer, overwrite: Bool, encoder: EncoderSettings,
         stills: StillSettings? = nil
     ) {
         self.source = source

@@ -45,7 +45,7 @@ public struct RecordPipeline: Sendable {
             // No movie: the encoded frames go only to the clips.
             values["output"] = "fakesink name=sink sync=false async=false"
         } else {
-            values["output"] = config.container.muxer + " name=mux ! filesink name=sink " + Container.fileSinkProperties + " location=" + location
+            values["output"] = config.container.muxer + " name=mux ! filesink name=sink " + MediaContainer.fileSinkProperties + " location=" + location
         }
         // Decoders output full-range video; converting to limited range keeps the matrix
         // (JPEG's is BT.601), so it is cheap. Raw frames keep their colorimetry: forcing

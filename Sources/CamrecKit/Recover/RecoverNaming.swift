@@ -24,7 +24,7 @@ public enum RecoverNaming {
     /// Whether a file name is one of camrec's partial recordings: `NAME.partial.EXT` or
     /// `NAME.partial-N.EXT`, EXT being `mp4`, `mov` or `mkv` in any case.
     public static func isPartialName(_ name: String) -> Bool {
-        Container(path: name) != nil && finalName(ofPartial: name) != nil
+        MediaContainer(recordingPath: name) != nil && finalName(ofPartial: name) != nil
     }
 
     /// Where a recovered movie goes by default: `NAME-recovered-STAMP.EXT` for camrec's

@@ -4,8 +4,8 @@ public enum AudioCodec: String, Sendable, Equatable {
     case aac, opus
 
     /// The codec for a container.
-    public init(container: Container) {
-        self = container == .mkv ? .opus : .aac
+    public init(container: MediaContainer) {
+        self = container.isMatroska ? .opus : .aac
     }
 
     /// The encoder element. AAC: `avenc_aac` (FFmpeg's own encoder), chosen over `voaacenc`

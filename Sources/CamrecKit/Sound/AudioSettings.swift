@@ -13,7 +13,7 @@ public struct AudioSettings: Sendable, Equatable {
     public var bitrate: Int
 
     /// Settings for `input` in `container`, at `bitrate` kbit/s (nil: the codec's default).
-    public init(input: AudioInput, container: Container, bitrate: Int? = nil) {
+    public init(input: AudioInput, container: MediaContainer, bitrate: Int? = nil) {
         self.input = input
         codec = AudioCodec(container: container)
         channels = min(max(input.channels ?? 2, 1), 2)

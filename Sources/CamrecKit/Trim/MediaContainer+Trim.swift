@@ -22,16 +22,6 @@ extension MediaContainer {
     /// but Matroska for AVI (camrec writes no AVI; Matroska holds every stream an AVI can).
     var written: MediaContainer { self == .avi ? .matroska : self }
 
-    /// The GStreamer muxer that writes this container.
-    var muxer: String {
-        switch self {
-        case .mp4: "mp4mux"
-        case .mov: "qtmux"
-        case .matroska, .webm: "matroskamux"
-        case .avi: "avimux"
-        }
-    }
-
     /// Recognises the container from the first bytes of a file; nil when it is none of ours.
     static func sniff(_ header: [UInt8]) -> MediaContainer? {
         if header.starts(with: EBML.idBytes(EBML.ID.header)) { return .matroska }

@@ -37,7 +37,7 @@ final class MovieMuxer {
         let videoSource = try Element.make("appsrc", name: "video-source")
         try videoSource.set("format", nick: "time")
         try videoSource.set("handle-segment-change", true)
-        let muxer = try Element.make(container.muxer, name: "muxer")
+        let muxer = try Element.make(container.muxerFactory, name: "muxer")
         // Before the first buffer: the muxer writes its header (chapters included) then.
         if let chapters { muxer.setTableOfContents(chapters) }
         let sink = try Element.make("filesink", name: "sink")

@@ -40,7 +40,7 @@ struct StreamCopier {
 
     /// The streams of `index` that `outputContainer`'s muxer can write, placed in `timeline`'s window.
     init(index: FrameIndex, inputPath: String, timeline: OutputTimeline, outputContainer: MediaContainer) {
-        let muxer = outputContainer.muxer
+        let muxer = outputContainer.muxerFactory
         for stream in index.streams {
             let label = "stream \(stream.padName)"
             guard let caps = try? Caps(stream.caps) else {

@@ -92,7 +92,7 @@ public enum Trimmer {
         guard !accepted else { return }
         let other = output.container == .matroska ? "" : " write .mkv (Matroska takes the most codecs), or"
         throw .invalidInput(
-            "cannot trim \(name) to .\(output.container.fileExtension): \(output.container.muxer) cannot write its"
+            "cannot trim \(name) to .\(output.container.fileExtension): \(output.container.muxerFactory) cannot write its"
                 + " video codec (\(codec.displayName), \(input.index.videoMediaType));\(other) use --mode reencode"
                 + " for H.264"
         )

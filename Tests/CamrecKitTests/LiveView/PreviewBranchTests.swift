@@ -15,7 +15,7 @@ import Testing
     func line(_ source: VideoSource, preview: PreviewSettings? = PreviewSettings(), copy: Bool = false,
               picture: PictureSettings = .unchanged, printed: Bool = false) throws -> String {
         var config = RecordConfig(source: source, size: Self.size, rate: Self.rate, maxDuration: .seconds(3), outputPath: "out.mkv",
-                                  container: .mkv, overwrite: false, encoder: EncoderSettings())
+                                  container: .matroska, overwrite: false, encoder: EncoderSettings())
         if copy { config.encoder = EncoderSettings(factory: nil) }
         config.preview = preview
         config.picture = picture
@@ -69,7 +69,7 @@ import Testing
     @Test func aTemplateWithoutThePlaceholderWorksUntilAPreviewIsAsked() throws {
         let old = PipelineTemplate(text: "{source} name=src ! {caps} {decode_shared} ! tee name=t t. ! queue name=record {decode_record} {encode} ! {output} t. ! appsink name=stills")
         var config = RecordConfig(source: .testPattern, size: Self.size, rate: Self.rate, maxDuration: .seconds(3), outputPath: "out.mkv",
-                                  container: .mkv, overwrite: false, encoder: EncoderSettings())
+                                  container: .matroska, overwrite: false, encoder: EncoderSettings())
         #expect(throws: Never.self) { try RecordPipeline(config: config, template: old).description(location: "x.mkv") }
         config.preview = PreviewSettings()
         #expect(throws: TemplateError.self) { try RecordPipeline(config: config, template: old).description(location: "x.mkv") }

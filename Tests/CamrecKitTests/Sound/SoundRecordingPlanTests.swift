@@ -26,7 +26,7 @@ import Testing
         let mono = AudioInput(element: .pulse(device: "mic"), channels: 1, rate: 44100, reason: "a mic")
         let aac = AudioSettings(input: mono, container: .mp4)
         #expect(aac.codec == .aac && aac.channels == 1 && aac.rate == 44100 && aac.bitrate == 96)
-        let opus = AudioSettings(input: mono, container: .mkv, bitrate: 48)
+        let opus = AudioSettings(input: mono, container: .matroska, bitrate: 48)
         // Opus codes at 48 kHz: camrec resamples once
         #expect(opus.codec == .opus && opus.channels == 1 && opus.rate == 48000 && opus.bitrate == 48)
         let surround = AudioInput(element: .alsa(device: "hw:2,0"), channels: 6, rate: 22050, reason: "")
@@ -43,7 +43,7 @@ import Testing
         #expect(branch.hasPrefix("pulsesrc name=audiosrc provide-clock=false slave-method=none device='a b' ! audio/x-raw,channels=1"))
         #expect(branch.contains("audiorate name=audiorate skip-to-first=true tolerance=5000000"))
         #expect(branch.contains("avenc_aac name=audioencoder bitrate=96000 ! mux.audio_0"))
-        let alsa = AudioSettings(input: AudioInput(element: .alsa(device: "hw:1,0"), reason: ""), container: .mkv)
+        let alsa = AudioSettings(input: AudioInput(element: .alsa(device: "hw:1,0"), reason: ""), container: .matroska)
         #expect(alsa.sourceElement { $0 }.hasPrefix("alsasrc name=audiosrc provide-clock=false"))
         #expect(alsa.branch(muxerPad: "mux.audio_0") { $0 }.contains("opusenc name=audioencoder bitrate=96000"))
     }

@@ -1,11 +1,16 @@
-/// The file format of a recording, chosen from OUTPUT's extension.
-public enum Container: String, Sendable, CaseIterable, Codable {
-    case mp4, mov, mkv
+/// What a recording writes: MP4, MOV or MKV, chosen from OUTPUT's extension (the one
+/// container enum, `MediaContainer`, which trim and recover read more of).
+extension MediaContainer {
+    /// The containers camrec records.
+    public static let recordable: [MediaContainer] = [.mp4, .mov, .matroska]
 
-    /// The container for a path's extension (case-insensitive), or nil when unsupported.
-    public init?(path: String) {
-        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
-        self.init(rawValue: path[path.index(after: dot)...].lowercased())
+    /// The container a recording's path asks for by its extension (`.mp4`, `.mov`, `.mkv`,
+    /// any case), or nil when camrec does not record it.
+    public init?(recordingPath path: String) {
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/"),
+              let container = MediaContainer(rawValue: path[path.index(after: dot)...].lowercased()),
+              Self.recordable.contains(container) else { return nil }
+        self = container
     }
 
     /// The muxer with its properties, in pipeline syntax.
@@ -19,12 +24,14 @@ public enum Container: String, Sendable, CaseIterable, Codable {
         muxerFactory + muxerProperties.map { " " + $0 }.joined()
     }
 
-    /// The muxer's element name.
+    /// The muxer's element name (trim's muxer too).
     public var muxerFactory: String {
         switch self {
         case .mp4: "mp4mux"
         case .mov: "qtmux"
-        case .mkv: "matroskamux"
+        // WebM is written as Matroska, its doctype marked afterwards (trim).
+        case .matroska, .webm: "matroskamux"
+        case .avi: "avimux"
         }
     }
 
@@ -32,7 +39,8 @@ public enum Container: String, Sendable, CaseIterable, Codable {
     public var muxerProperties: [String] {
         switch self {
         case .mp4, .mov: ["fragment-duration=500", "fragment-mode=first-moov-then-finalise"]
-        case .mkv: ["offset-to-zero=true"]
+        case .matroska, .webm: ["offset-to-zero=true"]
+        case .avi: []
         }
     }
 
