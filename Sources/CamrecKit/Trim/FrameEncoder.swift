@@ -173,7 +173,7 @@ final class FrameEncoder {
     /// ``VideoEncoding/Unavailable``, so that the trim can cut at keyframes instead.
     private func check() throws {
         do {
-            try PipelineRunner.checkForError(pipeline)
+            try PipelineRunner.checkForError(activityWatch.errors)
         } catch {
             if case .element(let failure) = error, failure.debug.contains("not-negotiated") { throw refusal() }
             throw error
