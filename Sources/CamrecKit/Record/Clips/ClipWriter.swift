@@ -77,7 +77,7 @@ final class ClipWriter: @unchecked Sendable {
     /// Pushes one video packet (its timestamps moved so that `base` is 0, on a copy of its
     /// metadata: the pre-roll keeps the original); never blocks.
     func push(_ packet: ClipPacket) {
-        let buffer = Self.restamped(packet, base: base)
+        guard let buffer = Self.restamped(packet, base: base) else { return }
         video.push(buffer)
         times.append(buffer.pts ?? 0)
     }
@@ -91,7 +91,7 @@ final class ClipWriter: @unchecked Sendable {
         let pts = packet.time
         guard let audio, pts >= base, pts > soundPushedUpTo || soundPushedUpTo == 0 else { return }
         soundPushedUpTo = pts
-        audio.push(Self.restamped(packet, base: base))
+        if let buffer = Self.restamped(packet, base: base) { audio.push(buffer) }
     }
 
     /// The sound is complete (a packet past the clip's end came, or the run ended).
@@ -104,13 +104,13 @@ final class ClipWriter: @unchecked Sendable {
     }
 
     /// The packet on the clip's timeline: its running time less `base` (DTS moved as
-    /// much as PTS), on a copy of its metadata.
-    private static func restamped(_ packet: ClipPacket, base: UInt64) -> Buffer {
-        let buffer = Buffer(packet.buffer.bufferPointer, transfer: .none)
+    /// much as PTS), on a copy of its metadata; nil only when GStreamer cannot copy it.
+    private static func restamped(_ packet: ClipPacket, base: UInt64) -> Buffer? {
         let move = { (time: UInt64) -> UInt64 in UInt64(max(0, Int64(bitPattern: time) + packet.shift - Int64(bitPattern: base))) }
-        if let pts = buffer.pts { buffer.pts = move(pts) }
-        if let dts = buffer.dts { buffer.dts = move(dts) }
-        return buffer
+        return packet.buffer.edited { buffer in
+            if let pts = buffer.pts { buffer.pts = move(pts) }
+            if let dts = buffer.dts { buffer.dts = move(dts) }
+        }
     }
 
     /// Ends the clip: the picture ends now; the sound when `endAudio()` is called (waited
