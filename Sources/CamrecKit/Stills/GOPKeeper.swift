@@ -9,6 +9,8 @@ import GStreamer
 ///
 /// Memory: one GOP of compressed frames (about 250 KB for a second of 2 Mbit/s H.264);
 /// a camera that sends no keyframe for more than `byteLimit` loses its stills until it does.
+// `@unchecked`: its frames are guarded by `condition`'s lock, which a still waits on for a
+// frame new enough (a `Mutex` has no condition to wait on).
 final class GOPKeeper: @unchecked Sendable {
     /// One compressed frame, copied.
     struct Frame: Sendable {

@@ -4,6 +4,8 @@ import GStreamer
 /// Takes stills from the recording's stills branch on a thread of its own: for each
 /// request it takes the newest frame (or waits for the next one), encodes it, writes it
 /// atomically under a fresh name, and reports where it is in the movie.
+// `@unchecked`: its state is guarded by `condition`'s lock, which the stills thread waits
+// on for requests and frames (a `Mutex` has no condition to wait on).
 final class StillTaker: @unchecked Sendable {
     /// Guarded by `condition` (`replaceSink`); read once per still.
     private var sink: AppSink
