@@ -37,10 +37,10 @@ extension BufferView {
         // (copying the metadata while the probe still holds the original).
         guard let cut = gst_audio_buffer_truncate(gst_buffer_ref(bufferPointer), gint(format.bytesPerFrame), gsize(skip), gsize(keep))
         else { return nil }
-        let buffer = Buffer(cut, transfer: .full)
+        guard var buffer = WritableBuffer(owning: cut) else { return nil }
         let second: UInt64 = 1_000_000_000
         buffer.pts = pts + UInt64(skip) * second / UInt64(format.rate)
         buffer.duration = UInt64(keep) * second / UInt64(format.rate)
-        return buffer
+        return buffer.finished()
     }
 }

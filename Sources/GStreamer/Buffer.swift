@@ -2,11 +2,16 @@ import CGStreamer
 import CGStreamerShim
 
 /// A `GstBuffer` (a mini object) we hold one reference to: compressed frames read from an
-/// `AppSink` and pushed into an `AppSrc`, with timestamps rewritten on the way.
+/// `AppSink` and pushed into an `AppSrc`. It never changes, so it may be shared between
+/// threads: timings, flags and bytes are set on a ``WritableBuffer`` (`edited(_:)`, or
+/// ``WritableBuffer/init(bytes:)`` for a new one), which hands back a new `Buffer`.
+///
+/// `@unchecked Sendable`: it holds a pointer (never Sendable to the compiler) that no
+/// method changes, and it writes nothing through it; GStreamer writes only to buffers it
+/// holds the one reference to, and this wrapper holds one of its own.
 public final class Buffer: @unchecked Sendable {
-    /// The wrapped buffer; it may change when a setter makes the buffer writable
-    /// (copy-on-write of the metadata; the memory is shared, not copied).
-    public private(set) var bufferPointer: UnsafeMutablePointer<GstBuffer>
+    /// The wrapped buffer.
+    public let bufferPointer: UnsafeMutablePointer<GstBuffer>
 
     /// Wraps a buffer with the given transfer (`.floating` is treated as `.full`: buffers never float).
     public init(_ pointer: UnsafeMutablePointer<GstBuffer>, transfer: Transfer) {
@@ -14,14 +19,11 @@ public final class Buffer: @unchecked Sendable {
         if transfer == .none { _ = gst_buffer_ref(pointer) }
     }
 
-    /// A new buffer holding a copy of `bytes`; nil only when memory cannot be allocated.
+    /// A new buffer holding a copy of `bytes`, without timings; nil only when memory cannot
+    /// be allocated. To give it timings, build a ``WritableBuffer`` instead.
     public convenience init?(bytes: [UInt8]) {
-        let pointer = bytes.withUnsafeBytes { raw -> UnsafeMutablePointer<GstBuffer>? in
-            guard let base = raw.baseAddress else { return gst_buffer_new() }
-            return gst_buffer_new_memdup(base, gsize(raw.count))
-        }
-        guard let pointer else { return nil }
-        self.init(pointer, transfer: .full)
+        guard let writable = WritableBuffer(bytes: bytes) else { return nil }
+        self.init(writable.take(), transfer: .full)
     }
 
     deinit { gst_buffer_unref(bufferPointer) }
@@ -34,85 +36,53 @@ public final class Buffer: @unchecked Sendable {
         gst_buffer_ref(bufferPointer)
     }
 
-    /// A borrowed view of the buffer, valid while this wrapper lives and is not written to.
+    /// A borrowed view of the buffer, valid while this wrapper lives.
     public var view: BufferView { BufferView(borrowing: bufferPointer) }
 
     /// Timing, flags and size.
     public var timing: BufferTiming { BufferTiming(bufferPointer) }
 
     /// Presentation time in nanoseconds (nil: none).
-    public var pts: UInt64? {
-        get { Buffer.time(bufferPointer.pointee.pts) }
-        set { makeWritable(); bufferPointer.pointee.pts = Buffer.clockTime(newValue) }
-    }
+    public var pts: UInt64? { BufferView.time(bufferPointer.pointee.pts) }
 
     /// Decoding time in nanoseconds (nil: none).
-    public var dts: UInt64? {
-        get { Buffer.time(bufferPointer.pointee.dts) }
-        set { makeWritable(); bufferPointer.pointee.dts = Buffer.clockTime(newValue) }
-    }
+    public var dts: UInt64? { BufferView.time(bufferPointer.pointee.dts) }
 
     /// Duration in nanoseconds (nil: unknown).
-    public var duration: UInt64? {
-        get { Buffer.time(bufferPointer.pointee.duration) }
-        set { makeWritable(); bufferPointer.pointee.duration = Buffer.clockTime(newValue) }
-    }
+    public var duration: UInt64? { BufferView.time(bufferPointer.pointee.duration) }
 
     /// Whether the buffer can be decoded on its own (the DELTA_UNIT flag is clear).
-    public var isKeyframe: Bool {
-        get { timing.isKeyframe }
-        set {
-            makeWritable()
-            if newValue {
-                _ = gst_buffer_unset_flags(bufferPointer, GST_BUFFER_FLAG_DELTA_UNIT)
-            } else {
-                _ = gst_buffer_set_flags(bufferPointer, GST_BUFFER_FLAG_DELTA_UNIT)
-            }
-        }
-    }
+    public var isKeyframe: Bool { timing.isKeyframe }
 
     /// Size in bytes.
     public var size: Int { Int(gst_buffer_get_size(bufferPointer)) }
 
     /// Calls `body` with the bytes mapped for reading; valid only during the call.
     public func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result? {
-        var map = GstMapInfo()
-        guard gst_buffer_map(bufferPointer, &map, GST_MAP_READ) != 0 else { return nil }
-        defer { gst_buffer_unmap(bufferPointer, &map) }
-        return try body(UnsafeRawBufferPointer(start: map.data, count: Int(map.size)))
+        try view.withBytes(body)
     }
 
     /// A copy of the bytes.
     public var bytes: [UInt8] { withBytes { Array($0) } ?? [] }
 
-    /// Calls `body` with the bytes mapped for writing, valid only during the call. The
-    /// buffer is made writable first (a buffer someone else shares is copied, and memory
-    /// shared with another buffer is copied when mapped), so no other owner sees the change.
-    /// Nil when the buffer cannot be mapped.
-    public func withMutableBytes<Result>(_ body: (UnsafeMutableRawBufferPointer) throws -> Result) rethrows -> Result? {
-        makeWritable()
-        var map = GstMapInfo()
-        guard gst_buffer_map(bufferPointer, &map, GST_MAP_WRITE) != 0 else { return nil }
-        defer { gst_buffer_unmap(bufferPointer, &map) }
-        return try body(UnsafeMutableRawBufferPointer(start: map.data, count: Int(map.size)))
+    /// This buffer changed by `body`, as a new buffer: `body` gets a copy of the metadata
+    /// (timings, flags) sharing this buffer's memory, which is copied only if `body` writes
+    /// the bytes. This buffer stays as it was. Nil only when GStreamer cannot make the copy.
+    public func edited(_ body: (inout WritableBuffer) throws -> Void) rethrows -> Buffer? {
+        guard var writable = view.writableCopy() else { return nil }
+        try body(&writable)
+        return writable.finished()
     }
 
-    /// Copies the metadata when another owner shares this buffer, so setters never
-    /// change a buffer someone else sees.
-    private func makeWritable() {
-        let object = UnsafeMutableRawPointer(bufferPointer).assumingMemoryBound(to: GstMiniObject.self)
-        guard gst_mini_object_is_writable(object) == 0 else { return }
-        // make_writable consumes our reference and returns one to a writable copy.
-        guard let writable = gst_mini_object_make_writable(object) else { return }
-        bufferPointer = UnsafeMutableRawPointer(writable).assumingMemoryBound(to: GstBuffer.self)
-    }
-
-    private static func time(_ value: GstClockTime) -> UInt64? {
-        value == GstClockTime(UInt64.max) ? nil : UInt64(value)
-    }
-
-    private static func clockTime(_ value: UInt64?) -> GstClockTime {
-        GstClockTime(value ?? UInt64.max)
+    /// A new buffer of `bytes` with this one's timings and keyframe flag; nil only when
+    /// memory cannot be allocated.
+    public func replacingBytes(_ bytes: [UInt8]) -> Buffer? {
+        guard var buffer = WritableBuffer(bytes: bytes) else { return nil }
+        buffer.pts = pts
+        buffer.dts = dts
+        buffer.duration = duration
+        buffer.isKeyframe = isKeyframe
+        return buffer.finished()
     }
 }
 

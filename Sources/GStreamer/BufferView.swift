@@ -34,8 +34,8 @@ public struct BufferTiming: Sendable, Equatable {
 
 /// A buffer we do not own: a borrowed view of the buffer a pad probe sees, valid only
 /// during the callback that received it. It takes no reference (nothing is counted per
-/// buffer); never keep it or hand it to another thread. To keep the buffer, or to change
-/// it, take a `Buffer` with `retained()` or `writableCopy()`.
+/// buffer); never keep it or hand it to another thread. To keep the buffer take a `Buffer`
+/// with `retained()`; to change it, a `WritableBuffer` with `writableCopy()`.
 public struct BufferView {
     /// The borrowed buffer.
     public let bufferPointer: UnsafeMutablePointer<GstBuffer>
@@ -81,16 +81,17 @@ public struct BufferView {
     }
 
     /// An owned reference to this same buffer (one reference taken), to keep or read later;
-    /// its setters copy before they write, so the pipeline's buffer never changes.
+    /// a `Buffer` never changes, so the pipeline's buffer never changes through it.
     public func retained() -> Buffer {
         Buffer(bufferPointer, transfer: .none)
     }
 
     /// An owned copy that may be changed (timestamps, flags, bytes): the metadata is copied
     /// now, the memory is shared until the bytes are written. Nil only when GStreamer cannot
-    /// allocate. Return it as `.replace(copy)` from a probe to send it on instead.
-    public func writableCopy() -> Buffer? {
-        gst_buffer_copy(bufferPointer).map { Buffer($0, transfer: .full) }
+    /// allocate. Return it as `.replace(copy.finished())` from a probe to send it on instead.
+    public func writableCopy() -> WritableBuffer? {
+        guard let copy = gst_buffer_copy(bufferPointer) else { return nil }
+        return WritableBuffer(owning: copy)
     }
 
     /// A copy with memory of its own (the bytes copied, timestamps, flags and metadata

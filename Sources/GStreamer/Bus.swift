@@ -25,16 +25,6 @@ public final class Bus: Object, @unchecked Sendable {
         return Message(parsing: message)
     }
 
-    /// The first error message waiting on the bus, without blocking; other messages before
-    /// it are discarded. For the bus's reader only (e.g. after a failed state change):
-    /// nothing else pops messages.
-    public func popError() -> ElementFailure? {
-        guard let message = gst_bus_pop_filtered(busPointer, GST_MESSAGE_ERROR) else { return nil }
-        defer { gst_mini_object_unref(UnsafeMutableRawPointer(message).assumingMemoryBound(to: GstMiniObject.self)) }
-        if case .error(let failure) = Message(parsing: message) { return failure }
-        return nil
-    }
-
     /// Calls `callback` on the posting thread with each message of `type` (GStreamer's
     /// name: "error", "eos", "warning", …; nil for all) as it is posted, through the bus's
     /// "sync-message" signal. The message also stays queued for the bus's reader: this

@@ -59,7 +59,8 @@ public enum GStreamerError: Error, Sendable, Equatable, CustomStringConvertible 
     /// A pipeline description could not be parsed.
     case parse(String)
     /// An element refused a state change. An element that failed posted an error about it
-    /// on the bus, which says why: the bus's reader finds it there (see `Bus.popError`).
+    /// on the bus, which says why: the bus's reader finds it there, and
+    /// `setStateThrowingPostedError` throws it instead.
     case stateChange(element: String, to: State)
     /// An element posted an error.
     case element(ElementFailure)

@@ -34,7 +34,7 @@ public enum ProbeDecision: Sendable {
     /// Let it through and remove the probe (its token's `remove()` then does nothing).
     case remove
     /// Send this buffer on instead of the one seen (a buffer probe; e.g. a `writableCopy()`
-    /// with new timestamps). The pipeline takes its own reference. Ignored for an event.
+    /// given new timestamps, then `finished()`). The pipeline takes its own reference. Ignored for an event.
     case replace(Buffer)
     /// Send this event on instead of the one seen (an event probe). The event is handed
     /// over: it cannot be sent again. Ignored for a buffer.

@@ -71,10 +71,11 @@ import Testing
         defer { _ = try? pipeline.setState(.null) }
         let frames: [[UInt8]] = (0..<4).map { index in (0..<8).map { UInt8(index * 10 + $0) } }
         for (index, bytes) in frames.enumerated() {
-            let buffer = try #require(Buffer(bytes: bytes))
-            buffer.pts = UInt64(index) * 33_333_333
-            buffer.duration = 33_333_333
-            buffer.isKeyframe = index == 0
+            guard var made = WritableBuffer(bytes: bytes) else { throw OutOfMemory() }
+            made.pts = UInt64(index) * 33_333_333
+            made.duration = 33_333_333
+            made.isKeyframe = index == 0
+            let buffer = made.finished()
             #expect(source.push(buffer) == .ok)
             // The wrapper keeps its own reference: the buffer is still readable.
             #expect(buffer.bytes == bytes)
@@ -130,10 +131,10 @@ import Testing
         source.setCaps(try Caps("video/x-raw,format=GRAY8,width=2,height=2,framerate=30/1"))
         try pipeline.setState(.playing)
         defer { _ = try? pipeline.setState(.null) }
-        let buffer = try #require(Buffer(bytes: [1, 2, 3, 4]))
+        guard var buffer = WritableBuffer(bytes: [1, 2, 3, 4]) else { throw OutOfMemory() }
         buffer.pts = 5_000_000_000
         buffer.dts = 4_900_000_000
-        #expect(source.push(buffer, segmentStart: 5_000_000_000) == .ok)
+        #expect(source.push(buffer.finished(), segmentStart: 5_000_000_000) == .ok)
         let sample = try #require(sink.pullSample(timeoutNanoseconds: Self.timeout))
         #expect(sample.timing?.pts == 5_000_000_000)
         let segment = try #require(try sink.staticPad("sink").segmentTimes)

@@ -138,6 +138,10 @@ import Testing
         #expect(throws: GStreamerError.self) { try pipeline.setState(.playing) }
         defer { _ = try? pipeline.setState(.null) }
         #expect(sources.withLock { $0.first } == "reader")
-        #expect(bus.popError()?.source.name == "reader", "the error is still there for the reader")
+        var queuedError: String?
+        while queuedError == nil, let message = bus.pop(timeoutNanoseconds: 0) {
+            if case .error(let failure) = message { queuedError = failure.source.name }
+        }
+        #expect(queuedError == "reader", "the error is still there for the reader")
     }
 }

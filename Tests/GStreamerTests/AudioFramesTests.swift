@@ -19,9 +19,8 @@ struct AudioFramesTests {
         try Runtime.initialize()
         // 10 stereo frames of 16 bits: frame i holds bytes (4i, 4i+1, 4i+2, 4i+3)
         let format = AudioFormat(rate: 1000, bytesPerFrame: 4)
-        let original = try #require(Buffer(bytes: (0..<40).map { UInt8($0) }))
-        original.pts = 5_000_000_000
-        original.duration = 10_000_000
+        let original = try #require(Buffer(bytes: (0..<40).map { UInt8($0) })?
+            .edited { $0.pts = 5_000_000_000; $0.duration = 10_000_000 })
         let cut = try #require(original.view.audioFrames(skip: 3, keep: 4, format: format))
         #expect(cut.bytes == Array(12..<28).map { UInt8($0) })
         #expect(cut.pts == 5_003_000_000)

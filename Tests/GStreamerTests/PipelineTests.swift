@@ -44,7 +44,10 @@ func runToEnd(_ pipeline: Pipeline, timeoutSeconds: UInt64 = 60) throws -> [Mess
         #expect(throws: GStreamerError.stateChange(element: pipeline.name, to: .playing)) {
             try pipeline.setState(.playing)
         }
-        let failure = pipeline.bus?.popError()
+        var failure: ElementFailure?
+        while failure == nil, let message = pipeline.bus?.pop(timeoutNanoseconds: 0) {
+            if case .error(let posted) = message { failure = posted }
+        }
         _ = try? pipeline.setState(.null)
         let found = try #require(failure)
         #expect(found.source.name == "reader")

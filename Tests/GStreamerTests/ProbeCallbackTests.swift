@@ -22,9 +22,9 @@ struct FedPipeline {
 
     /// Pushes a buffer of `bytes` stamped `pts` and returns what reached the appsink.
     func roundTrip(_ bytes: [UInt8], pts: UInt64) throws -> Sample? {
-        let buffer = try #require(Buffer(bytes: bytes))
+        guard var buffer = WritableBuffer(bytes: bytes) else { throw OutOfMemory() }
         buffer.pts = pts
-        #expect(source.push(buffer) == .ok)
+        #expect(source.push(buffer.finished()) == .ok)
         return sink.pullSample(timeoutNanoseconds: 5_000_000_000)
     }
 
@@ -89,14 +89,15 @@ struct FedPipeline {
         let fed = try FedPipeline()
         defer { fed.stop() }
         let token = try fed.sink.staticPad("sink").addProbe(.buffer) { info in
-            guard let buffer = info.buffer, let copy = buffer.writableCopy() else { return .pass }
+            guard let buffer = info.buffer, var copy = buffer.writableCopy() else { return .pass }
             copy.pts = (buffer.pts ?? 0) + 1_000_000_000
             _ = copy.withMutableBytes { $0[0] = 0xFF }
-            return .replace(copy)
+            return .replace(copy.finished())
         }
         defer { token.remove() }
-        let original = try #require(Buffer(bytes: [1, 2, 3]))
-        original.pts = 5
+        guard var made = WritableBuffer(bytes: [1, 2, 3]) else { throw OutOfMemory() }
+        made.pts = 5
+        let original = made.finished()
         #expect(fed.source.push(original) == .ok)
         let sample = try #require(fed.sink.pullSample(timeoutNanoseconds: 5_000_000_000))
         #expect(sample.timing?.pts == 1_000_000_005)

@@ -63,10 +63,11 @@ public enum EncoderTrial {
             return .fails(reason: error.description)
         }
         do {
-            try pipeline.setState(.playing)
+            try pipeline.setStateThrowingPostedError(.playing)
         } catch {
             // The element that failed posted why (vaapi: no device); that is the reason.
-            return .fails(reason: bus.popError().map(reason(of:)) ?? "it failed to start (\(error.description))")
+            if case .element(let failure) = error { return .fails(reason: reason(of: failure)) }
+            return .fails(reason: "it failed to start (\(error.description))")
         }
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)

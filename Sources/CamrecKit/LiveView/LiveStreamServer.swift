@@ -27,6 +27,8 @@ public final class LiveStreamServer: Sendable {
     private let mount: Int32
 
     /// The C server's pointer. Every use is under the mutex, so it may cross threads.
+    // `@unchecked`: a C pointer is never Sendable to the compiler; the `Mutex` holding it
+    // is what makes sharing it safe.
     private struct Handle: @unchecked Sendable {
         let pointer: OpaquePointer
     }

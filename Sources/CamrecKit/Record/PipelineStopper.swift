@@ -10,13 +10,14 @@ import GStreamer
 /// The change runs on a thread of its own; `stop(within:)` waits for it a bounded time.
 /// When it does not finish, the thread keeps its reference to the pipeline (so nothing is
 /// freed under a streaming thread) and the caller goes on; later calls do not wait again.
-final class PipelineStopper: @unchecked Sendable {
+final class PipelineStopper: Sendable {
     private let pipeline: Pipeline
-    private let condition = ThreadCondition()
-    // Guarded by `condition`.
-    private var started = false
-    private var done = false
-    private var gaveUp = false
+    private struct Progress {
+        var started = false
+        var done = false
+        var gaveUp = false
+    }
+    private let progress = Monitor(Progress())
 
     /// How long a pipeline is given to stop before camrec goes on without it. Stopping takes
     /// milliseconds; this only bounds the case where it never would.
@@ -27,34 +28,24 @@ final class PipelineStopper: @unchecked Sendable {
     /// Sets the pipeline to NULL, waiting at most `seconds`; true when it stopped. After a
     /// time-out, every later call returns false at once.
     func stop(within seconds: Double = PipelineStopper.timeoutSeconds) -> Bool {
-        let first = condition.withLock { () -> Bool in
-            defer { started = true }
-            return !started
+        let first = progress.withLock { progress -> Bool in
+            defer { progress.started = true }
+            return !progress.started
         }
         if first {
             let pipeline = pipeline
             NamedThread.start("camrec-stop") { [self] in
                 _ = try? pipeline.setState(.null)
-                condition.withLock {
-                    done = true
-                    condition.broadcast()
-                }
+                progress.withLockWaking { $0.done = true }
             }
         }
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        return condition.withLock {
-            while !done, !gaveUp {
-                let left = deadline - ContinuousClock.now
-                guard left > .zero else {
-                    gaveUp = true
-                    return false
-                }
-                condition.wait(seconds: Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18)
-            }
-            return done
+        return progress.wait(until: { $0.done || $0.gaveUp }, deadline: deadline) { progress, _ in
+            if !progress.done { progress.gaveUp = true }
+            return progress.done
         }
     }
 
     /// Whether a stop was given up on (the pipeline is left as it is).
-    var isStuck: Bool { condition.withLock { gaveUp && !done } }
+    var isStuck: Bool { progress.withLock { $0.gaveUp && !$0.done } }
 }

@@ -31,10 +31,10 @@ final class SoundClockProbe: Sendable {
                 return clock?.place(
                     pts: view.pts, count: count, arrival: arrival, discontinuous: view.isDiscontinuous)
             }
-            guard let placed, let buffer = Self.edited(view, count: count, edit: placed.edit) else { return .pass }
+            guard let placed, var buffer = Self.edited(view, count: count, edit: placed.edit) else { return .pass }
             buffer.pts = placed.pts
             buffer.duration = placed.duration
-            return .replace(buffer)
+            return .replace(buffer.finished())
         }
     }
 
@@ -47,12 +47,11 @@ final class SoundClockProbe: Sendable {
 
     /// The buffer to send on: a copy of its metadata when no frame changes, otherwise new
     /// bytes with `edit` frames repeated (positive) or dropped, spread evenly.
-    static func edited(_ view: BufferView, count: Int, edit: Int) -> Buffer? {
+    static func edited(_ view: BufferView, count: Int, edit: Int) -> WritableBuffer? {
         guard edit != 0 else { return view.writableCopy() }
-        return view.withBytes { bytes -> Buffer? in
-            guard let frames = FrameEdit(bytes: bytes, count: count, edit: edit) else { return view.writableCopy() }
-            return Buffer(bytes: frames.result)
-        } ?? nil
+        let edited = view.withBytes { bytes in FrameEdit(bytes: bytes, count: count, edit: edit)?.result } ?? nil
+        guard let edited else { return view.writableCopy() }
+        return WritableBuffer(bytes: edited)
     }
 }
 

@@ -7,6 +7,8 @@ import GStreamer
 /// recording branch's gate (frames take longer to arrive: decoding), so a buffer whose
 /// place is not known yet waits for it here, on the sound branch's own streaming thread
 /// (its queue holds what arrives meanwhile); `release()` ends every wait when the run stops.
+// `@unchecked`: its state is guarded by `condition`'s lock, which the sound's streaming
+// thread waits on for the movie's start (a `Mutex` has no condition to wait on).
 final class AudioGate: @unchecked Sendable {
     private let condition = ThreadCondition()
     // Guarded by `condition`.

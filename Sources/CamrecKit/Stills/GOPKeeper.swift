@@ -9,7 +9,7 @@ import GStreamer
 ///
 /// Memory: one GOP of compressed frames (about 250 KB for a second of 2 Mbit/s H.264);
 /// a camera that sends no keyframe for more than `byteLimit` loses its stills until it does.
-final class GOPKeeper: @unchecked Sendable {
+final class GOPKeeper: Sendable {
     /// One compressed frame, copied.
     struct Frame: Sendable {
         var bytes: [UInt8]
@@ -21,12 +21,21 @@ final class GOPKeeper: @unchecked Sendable {
 
     /// The most bytes kept: past it, the frames are dropped until the next keyframe.
     let byteLimit: Int
-    private let condition = ThreadCondition()
-    // Guarded by `condition`.
-    private var frames: [Frame] = []
-    private var bytes = 0
-    private var caps: String?
-    private var closed = false
+
+    /// What the streaming thread adds and a still waits for.
+    private struct Kept: Sendable {
+        var frames: [Frame] = []
+        var bytes = 0
+        var caps: String?
+        var closed = false
+
+        /// The frames and caps, once the newest frame is at least `notBefore` (nil: any).
+        func newest(notBefore: UInt64?) -> (frames: [Frame], caps: String)? {
+            guard let last = frames.last, let caps, (notBefore ?? 0) <= (last.pts ?? UInt64.max) else { return nil }
+            return (frames, caps)
+        }
+    }
+    private let kept = Monitor(Kept())
 
     init(byteLimit: Int = 64 << 20) {
         self.byteLimit = byteLimit
@@ -34,20 +43,19 @@ final class GOPKeeper: @unchecked Sendable {
 
     /// Adds the next frame of the stream (on the streaming thread: a copy and an append).
     func append(_ frame: Frame, caps: String?) {
-        condition.withLock {
+        kept.withLockWaking { kept in
             if frame.keyframe {
-                frames.removeAll(keepingCapacity: true)
-                bytes = 0
-            } else if frames.isEmpty || bytes + frame.bytes.count > byteLimit {
+                kept.frames.removeAll(keepingCapacity: true)
+                kept.bytes = 0
+            } else if kept.frames.isEmpty || kept.bytes + frame.bytes.count > byteLimit {
                 // Nothing to decode it from (no keyframe yet, or the GOP outgrew the limit).
-                frames.removeAll(keepingCapacity: true)
-                bytes = 0
+                kept.frames.removeAll(keepingCapacity: true)
+                kept.bytes = 0
                 return
             }
-            frames.append(frame)
-            bytes += frame.bytes.count
-            if let caps { self.caps = caps }
-            condition.broadcast()
+            kept.frames.append(frame)
+            kept.bytes += frame.bytes.count
+            if let caps { kept.caps = caps }
         }
     }
 
@@ -55,25 +63,15 @@ final class GOPKeeper: @unchecked Sendable {
     /// `notBefore` (nil: any), and the stream's caps; nil when none arrive within `timeout`
     /// or the keeper is closed.
     func newest(notBefore: UInt64?, timeout: Duration) -> (frames: [Frame], caps: String)? {
-        let deadline = Date(timeIntervalSinceNow: Double(timeout.components.seconds)
-            + Double(timeout.components.attoseconds) / 1e18)
-        return condition.withLock {
-            while !closed {
-                if let last = frames.last, let caps, (notBefore ?? 0) <= (last.pts ?? UInt64.max) {
-                    return (frames, caps)
-                }
-                if !condition.wait(until: deadline) { break }
-            }
-            return nil
+        kept.wait(until: { $0.closed || $0.newest(notBefore: notBefore) != nil },
+                  deadline: ContinuousClock.now + max(timeout, .zero)) { kept, _ in
+            kept.closed ? nil : kept.newest(notBefore: notBefore)
         }
     }
 
     /// Wakes every waiter: no frame will come any more.
     func close() {
-        condition.withLock {
-            closed = true
-            condition.broadcast()
-        }
+        kept.withLockWaking { $0.closed = true }
     }
 
     /// Takes every sample from `sink` as it arrives (the stills branch's appsink) into a

@@ -105,13 +105,21 @@ public final class StillCamera: Sendable {
             return RecordingResult(reason: .cameraLost, files: files, droppedFrames: 0,
                                    message: "camera lost: \(failure?.message ?? error.message); \(taken) taken of \(config.count)")
         }
+        // This loop is the bus's reader: it reads every message queued, and an error ends the
+        // series; the others say nothing a still needs.
+        func postedError() -> ElementFailure? {
+            while let message = bus?.pop(timeoutNanoseconds: 0) {
+                if case .error(let failure) = message { return failure }
+            }
+            return nil
+        }
         while files.count < config.count {
             if stopRequested.withLock({ $0 }) {
                 return RecordingResult(reason: .signal, files: files, droppedFrames: 0)
             }
-            if let failure = bus?.popError() { return try ended(by: failure) }
+            if let failure = postedError() { return try ended(by: failure) }
             guard let sample = sink.pullSample(timeoutNanoseconds: 2_000_000_000) else {
-                return try ended(by: bus?.popError())
+                return try ended(by: postedError())
             }
             let pts = sample.timing?.pts ?? 0
             let first = firstPts ?? pts

@@ -26,14 +26,14 @@ enum StillDecoder {
             input.setCaps(try Caps(caps))
             try pipeline.setStateThrowingPostedError(.playing)
             for frame in frames {
-                guard let buffer = Buffer(bytes: frame.bytes) else {
+                guard var buffer = WritableBuffer(bytes: frame.bytes) else {
                     throw CamrecError(.failure, "no memory for a frame of \(frame.bytes.count) bytes")
                 }
                 buffer.pts = frame.pts
                 buffer.dts = frame.dts
                 buffer.duration = frame.duration
                 buffer.isKeyframe = frame.keyframe
-                let flow = input.push(buffer)
+                let flow = input.push(buffer.finished())
                 guard flow == .ok else { throw CamrecError(.failure, "the still's decoder refused a frame (\(flow))") }
             }
             _ = input.endOfStream()

@@ -6,7 +6,7 @@ import Synchronization
 /// per recording. A frame that already is a JPEG (an MJPEG camera's) is kept as it is for
 /// a JPEG still, and decoded first for a PNG one (a second small pipeline, built at the
 /// first such frame).
-final class StillEncoder: @unchecked Sendable {
+final class StillEncoder: Sendable {
     private let format: StillFormat
     private let encoder: Stage
     /// `appsrc ! jpegdec ! … pngenc`, for PNG stills of JPEG frames; built when first needed.

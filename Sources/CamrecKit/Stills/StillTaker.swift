@@ -1,25 +1,27 @@
 import FoundationEssentials
 import GStreamer
+import Synchronization
 
 /// Takes stills from the recording's stills branch on a thread of its own: for each
 /// request it takes the newest frame (or waits for the next one), encodes it, writes it
 /// atomically under a fresh name, and reports where it is in the movie.
-final class StillTaker: @unchecked Sendable {
-    /// Guarded by `condition` (`replaceSink`); read once per still.
-    private var sink: AppSink
-    /// Built on the stills thread when it starts, off the recording's start-up path.
-    private var encoder: Result<StillEncoder, CamrecError>?
+final class StillTaker: Sendable {
+    /// Replaced by `replaceSink`; read once per still.
+    private let sink: Mutex<AppSink>
     private let settings: StillSettings
     /// Where frames are in the movie; nil without one (`camrec preview`).
     private let gate: FrameGate?
     private let events: @Sendable (RecordingEvent) -> Void
-    // Guarded by `condition`.
-    private let condition = ThreadCondition()
-    private var requests: [Request] = []
-    private var working = false
-    private var closed = false
-    private var taken: [ResultFile] = []
-    private var nextNumber = 1
+
+    /// The requests and what became of them, shared with the stills thread.
+    private struct Queue: Sendable {
+        var requests: [Request] = []
+        var working = false
+        var closed = false
+        var taken: [ResultFile] = []
+        var nextNumber = 1
+    }
+    private let queue = Monitor(Queue())
     private let moviePath: (@Sendable (Int) -> String?)?
     /// Passthrough: the compressed frames since the last keyframe, decoded for a still.
     private let keeper: GOPKeeper?
@@ -46,7 +48,7 @@ final class StillTaker: @unchecked Sendable {
          camera: (device: String, rect: PixelRect)? = nil, followers: [StillTaker] = [],
          frameSignal: EventCount? = nil,
          events: @escaping @Sendable (RecordingEvent) -> Void) {
-        self.sink = sink
+        self.sink = Mutex(sink)
         self.frameSignal = frameSignal ?? gate?.admitted
         self.placement = placement
         self.camera = camera
@@ -65,7 +67,7 @@ final class StillTaker: @unchecked Sendable {
     /// Called with the chosen frame's timestamp, before the still is encoded.
     typealias FrameChosen = @Sendable (UInt64) -> Void
 
-    private struct Request {
+    private struct Request: Sendable {
         let trigger: StillTrigger
         let time: ContinuousClock.Instant
         let notBefore: UInt64?
@@ -80,11 +82,10 @@ final class StillTaker: @unchecked Sendable {
     /// `onFrame` learns which frame it is (its timestamp) as soon as it is chosen.
     func request(_ trigger: StillTrigger, notBefore: UInt64? = nil, completion: Completion? = nil,
                  onFrame: FrameChosen? = nil) -> Bool {
-        let queued = condition.withLock {
-            guard !closed else { return false }
-            requests.append(Request(trigger: trigger, time: .now, notBefore: notBefore, completion: completion,
-                                    onFrame: onFrame))
-            condition.signal()
+        let queued = queue.withLockWaking { queue in
+            guard !queue.closed else { return false }
+            queue.requests.append(Request(trigger: trigger, time: .now, notBefore: notBefore, completion: completion,
+                                          onFrame: onFrame))
             return true
         }
         if queued { for follower in followers { follower.request(trigger, notBefore: notBefore) } }
@@ -93,47 +94,43 @@ final class StillTaker: @unchecked Sendable {
 
     /// Takes later stills from `sink` instead (a camera's branch rebuilt after a reconnect).
     func replaceSink(_ sink: AppSink) {
-        condition.withLock { self.sink = sink }
+        self.sink.withLock { $0 = sink }
     }
 
     /// Stills written so far (the followers' too).
-    var files: [ResultFile] { condition.withLock { taken } + followers.flatMap(\.files) }
+    var files: [ResultFile] { queue.withLock { $0.taken } + followers.flatMap(\.files) }
 
     /// Takes the stills still queued, then stops the thread; returns every still written
     /// (this taker's, then the followers').
     func finish() -> [ResultFile] {
-        let own = condition.withLock {
-            closed = true
-            condition.broadcast()
-            while working || !requests.isEmpty { condition.wait() }
-            return taken
-        }
+        queue.withLockWaking { $0.closed = true }
+        let own = queue.wait(until: { !$0.working && $0.requests.isEmpty }) { queue, _ in queue.taken }
         return own + followers.flatMap { $0.finish() }
     }
 
     private func work() {
         let format = settings.format
-        encoder = Result { () throws(CamrecError) in try StillEncoder(format: format) }
+        // Built here, off the recording's start-up path.
+        let encoder = Result { () throws(CamrecError) in try StillEncoder(format: format) }
         if keeper != nil { StillDecoder.warmUp() }
         while true {
-            let next: Request? = condition.withLock {
-                while requests.isEmpty && !closed { condition.wait() }
-                guard !requests.isEmpty else { return nil }
-                working = true
-                return requests.removeFirst()
+            let next: Request? = queue.wait(until: { !$0.requests.isEmpty || $0.closed }) { queue, _ in
+                guard !queue.requests.isEmpty else { return nil }
+                queue.working = true
+                return queue.requests.removeFirst()
             }
             guard let next else { return }
-            let result = take(next.trigger, requestedAt: next.time, notBefore: next.notBefore, onFrame: next.onFrame)
+            let result = take(next.trigger, requestedAt: next.time, notBefore: next.notBefore, onFrame: next.onFrame,
+                              encoder: encoder)
             // Reported before `finish()` can return: a still's line never follows the result.
             switch result {
             case .success(let file): events(.still(file))
             case .failure(let error): events(.warning("still not taken: \(error.message)"))
             }
             next.completion?(result)
-            condition.withLock {
-                working = false
-                if case .success(let file) = result { taken.append(file) }
-                condition.broadcast()
+            queue.withLockWaking { queue in
+                queue.working = false
+                if case .success(let file) = result { queue.taken.append(file) }
             }
         }
     }
@@ -146,7 +143,7 @@ final class StillTaker: @unchecked Sendable {
             }
             return Result { () throws(CamrecError) in try StillDecoder.decodeNewest(kept.frames, caps: kept.caps) }
         }
-        let sink = condition.withLock { self.sink }
+        let sink = self.sink.withLock { $0 }
         var pulled = sink.pullSample(timeoutNanoseconds: 1_000_000_000)
         // An older frame than the one asked for: wait for the next (a few at most).
         for _ in 0..<8 {
@@ -160,19 +157,19 @@ final class StillTaker: @unchecked Sendable {
     }
 
     private func take(_ trigger: StillTrigger, requestedAt: ContinuousClock.Instant,
-                      notBefore: UInt64?, onFrame: FrameChosen? = nil) -> Result<ResultFile, CamrecError> {
+                      notBefore: UInt64?, onFrame: FrameChosen?,
+                      encoder: Result<StillEncoder, CamrecError>) -> Result<ResultFile, CamrecError> {
         let sample: Sample
         switch newestFrame(notBefore: notBefore) {
         case .success(let newest): sample = newest
         case .failure(let error): return .failure(error)
         }
         if let onFrame, let pts = sample.timing?.pts { onFrame(pts) }
-        guard let encoder else { return .failure(CamrecError(.failure, "the still encoder is not ready")) }
         do throws(CamrecError) {
             let bytes = try encoder.get().encode(sample)
-            let number = condition.withLock { nextNumber }
+            let number = queue.withLock { $0.nextNumber }
             let written = try AtomicFile.writeNew(bytes, naming: settings.naming, from: number)
-            condition.withLock { nextNumber = written.number + 1 }
+            queue.withLock { $0.nextNumber = written.number + 1 }
             let latency = (ContinuousClock.now - requestedAt) / .milliseconds(1)
             let place = sample.timing?.pts.map(movieFrame) ?? (.absent, 0)
             var file = ResultFile(path: written.path, kind: "still", duration: nil, frames: nil, bytes: Int64(bytes.count))

@@ -3,41 +3,25 @@
 /// between is missed. The recording branch's admitted frames wake the stills waiting for
 /// their frame's place (`FrameGate.admitted`); a trim stage's sinks, bus and watchdog wake
 /// its thread (`SinkActivity`).
-final class EventCount: @unchecked Sendable {
-    // @unchecked: `count` is guarded by `condition`'s mutex (a pthread condition needs its
-    // own mutex, which `Mutex` cannot lend).
-    private let condition = ThreadCondition()
-    private var count: UInt64 = 0
+final class EventCount: Sendable {
+    private let count = Monitor<UInt64>(0)
 
     /// Events so far.
-    var current: UInt64 { condition.withLock { count } }
+    var current: UInt64 { count.withLock { $0 } }
 
     /// An event (from any thread): wakes every waiter. Takes the lock only to count.
     func signal() {
-        condition.withLock {
-            count &+= 1
-            condition.broadcast()
-        }
+        count.withLockWaking { $0 &+= 1 }
     }
 
     /// Blocks until an event comes after the `seen`-th.
     func wait(since seen: UInt64) {
-        condition.withLock {
-            while count == seen { condition.wait() }
-        }
+        count.wait(until: { $0 != seen }) { _, _ in }
     }
 
     /// Waits until an event comes after the `seen`-th, or `timeout` passes; true when one did.
     @discardableResult
     func wait(since seen: UInt64, timeout: Duration) -> Bool {
-        let deadline = ContinuousClock.now + max(timeout, .zero)
-        return condition.withLock {
-            while count == seen {
-                let left = deadline - ContinuousClock.now
-                guard left > .zero else { return false }
-                condition.wait(seconds: left / .seconds(1))
-            }
-            return true
-        }
+        count.wait(until: { $0 != seen }, deadline: ContinuousClock.now + max(timeout, .zero)) { _, came in came }
     }
 }

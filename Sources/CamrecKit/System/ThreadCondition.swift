@@ -6,6 +6,8 @@ import FoundationEssentials
 /// A mutex and a condition variable (what Foundation's `NSCondition` is), so that camrec needs
 /// only FoundationEssentials (see `NamedThread`). Use it as `NSCondition` is used: `lock()`,
 /// check the predicate, `wait()` in a loop, `unlock()`; `signal()`/`broadcast()` under the lock.
+// `@unchecked`: it is the lock itself, pthread objects behind pointers (never Sendable to
+// the compiler) that pthreads make safe to share; `Mutex` offers no condition variable.
 public final class ThreadCondition: @unchecked Sendable {
     // Heap-allocated: pthread objects must not move.
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)

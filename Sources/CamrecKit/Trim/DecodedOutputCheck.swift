@@ -289,8 +289,11 @@ struct DecodedFrames {
             _ = try? pipeline.setState(.null)
         }
         if let start, start > 0 {
+            let errors = ErrorWatch(errorsOf: pipeline)
+            defer { errors.stop() }
             try pipeline.setStateThrowingPostedError(.paused)
-            try waitForPaused(pipeline, control: control)
+            try PipelineRunner.waitForPaused(
+                pipeline, watch: control.watch("the check of the trimmed file (opening it)"), errors: errors)
             guard pipeline.seek(to: UInt64(start), flags: [.flush, .keyUnit, .snapBefore]) else {
                 throw CamrecError.failed("the trimmed file cannot be positioned at \(DecodedOutputCheck.seconds(start))")
             }
@@ -316,8 +319,4 @@ struct DecodedFrames {
         return DecodedFrames(frames: state.withLock(\.frames))
     }
 
-    /// Waits for PAUSED (the demuxer has read the headers), bounded by the stall timeout.
-    private static func waitForPaused(_ pipeline: Pipeline, control: TrimControl) throws {
-        try PipelineRunner.waitForPaused(pipeline, watch: control.watch("the check of the trimmed file (opening it)"))
-    }
 }

@@ -42,7 +42,7 @@ final class DemuxedSamples {
     /// demuxer cannot be positioned on the first planned frame.
     func next() throws -> (index: Int, sample: Sample, buffer: Buffer) {
         while true {
-            guard let sample = try reader.nextVideo(), let buffer = sample.buffer else {
+            guard let sample = try reader.nextVideo(), var buffer = sample.buffer else {
                 throw CamrecError.failed("the input ended before frame \(nextIndex) of \(frames.count)")
             }
             if !positioned {
@@ -58,8 +58,11 @@ final class DemuxedSamples {
                 guard nextIndex < frames.count, buffer.dts.map(Int64.init) == storedTimes[nextIndex] else {
                     throw CamrecError.failed("the input's frame \(nextIndex) is not where its index has it")
                 }
-                buffer.pts = UInt64(max(0, frames[nextIndex].pts))
-                buffer.dts = nil
+                let pts = UInt64(max(0, frames[nextIndex].pts))
+                guard let stamped = buffer.edited({ $0.pts = pts; $0.dts = nil }) else {
+                    throw CamrecError.failed("out of memory for frame \(nextIndex)'s times")
+                }
+                buffer = stamped
             }
             nextIndex += 1
             return (nextIndex - 1, sample, buffer)

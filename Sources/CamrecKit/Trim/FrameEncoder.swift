@@ -154,12 +154,8 @@ final class FrameEncoder {
         guard let signal else { return buffer }
         let bytes = buffer.bytes
         let declared = signal.applied(to: bytes)
-        guard declared != bytes, let copy = Buffer(bytes: declared) else { return buffer }
-        copy.pts = buffer.pts
-        copy.dts = buffer.dts
-        copy.duration = buffer.duration
-        copy.isKeyframe = buffer.isKeyframe
-        return copy
+        guard declared != bytes else { return buffer }
+        return buffer.replacingBytes(declared) ?? buffer
     }
 
     private func note(_ sample: Sample) {
@@ -173,7 +169,7 @@ final class FrameEncoder {
     /// ``VideoEncoding/Unavailable``, so that the trim can cut at keyframes instead.
     private func check() throws {
         do {
-            try PipelineRunner.checkForError(pipeline)
+            try PipelineRunner.checkForError(activityWatch.errors)
         } catch {
             if case .element(let failure) = error, failure.debug.contains("not-negotiated") { throw refusal() }
             throw error
@@ -205,11 +201,11 @@ extension FrameEncoder {
     /// `lengthSize`-byte length prefixes; nil: every frame is fed).
     func feed(_ frame: VideoFrame, bytes: [UInt8], isKeyframe: Bool, keep: Range<Int64>, lengthSize: Int?) throws {
         if frame.pts < keep.lowerBound, let lengthSize, AVCSamples.isDisposable(bytes, lengthSize: lengthSize) { return }
-        guard let buffer = Buffer(bytes: bytes) else { throw CamrecError.failed("out of memory") }
+        guard var buffer = WritableBuffer(bytes: bytes) else { throw CamrecError.failed("out of memory") }
         buffer.pts = UInt64(max(0, frame.pts))
         buffer.dts = UInt64(max(0, frame.dts))
         buffer.duration = frame.duration > 0 ? UInt64(frame.duration) : nil
         buffer.isKeyframe = isKeyframe
-        try push(buffer)
+        try push(buffer.finished())
     }
 }

@@ -243,10 +243,13 @@ extension GStreamerTrimWriter {
                 }
             }
             let base = Int64(MovieMuxer.timelineStart)
-            output.pts = UInt64(base + frame.pts)
-            output.dts = UInt64(base + frame.dts)
-            output.duration = frame.duration > 0 ? UInt64(frame.duration) : nil
-            try muxer?.pushVideo(output)
+            let stamped = output.edited { output in
+                output.pts = UInt64(base + frame.pts)
+                output.dts = UInt64(base + frame.dts)
+                output.duration = frame.duration > 0 ? UInt64(frame.duration) : nil
+            }
+            guard let stamped else { throw CamrecError.failed("out of memory for a frame's times") }
+            try muxer?.pushVideo(stamped)
             videoFrames += 1
             writer.control.report(TrimProgress(
                 phase: .writing, done: min(frame.pts + max(0, frame.duration), timeline.end), total: timeline.end
@@ -301,17 +304,5 @@ extension GStreamerTrimWriter {
                 streams.end(position)
             }
         }
-    }
-}
-
-extension Buffer {
-    /// A new buffer holding `bytes`, with this one's times and keyframe flag; nil when out of memory.
-    func replacingBytes(_ bytes: [UInt8]) -> Buffer? {
-        guard let buffer = Buffer(bytes: bytes) else { return nil }
-        buffer.pts = pts
-        buffer.dts = dts
-        buffer.duration = duration
-        buffer.isKeyframe = isKeyframe
-        return buffer
     }
 }

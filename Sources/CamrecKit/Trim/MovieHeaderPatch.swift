@@ -56,7 +56,7 @@ enum MovieHeaderPatch {
         let fieldRange = field.offset..<field.offset + UInt64(field.width)
         return pad.addProbe([.buffer]) { info in
             guard let buffer = info.buffer, let offsets = buffer.offsets, offsets.overlaps(fieldRange),
-                  let copy = buffer.writableCopy()
+                  var copy = buffer.writableCopy()
             else { return .pass }
             _ = copy.withMutableBytes { bytes in
                 for offset in max(offsets.lowerBound, fieldRange.lowerBound)..<min(offsets.upperBound, fieldRange.upperBound) {
@@ -64,7 +64,7 @@ enum MovieHeaderPatch {
                     if index < bytes.count { bytes[index] = 0 }
                 }
             }
-            return .replace(copy)
+            return .replace(copy.finished())
         }
     }
 }

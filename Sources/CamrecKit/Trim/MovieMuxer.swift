@@ -13,6 +13,8 @@ final class MovieMuxer {
     static let timelineStart: UInt64 = 3600 * 1_000_000_000
 
     private let pipeline: Pipeline
+    /// The errors posted on the pipeline's bus, left there for `finish()`'s reader.
+    private let errors: ErrorWatch
     private let video: AppSrc
     private let streams: [AppSrc]
     private var videoStarted = false
@@ -34,6 +36,7 @@ final class MovieMuxer {
         self.path = path
         self.control = control
         pipeline = try Pipeline(name: "trim-writer")
+        errors = ErrorWatch(errorsOf: pipeline)
         let videoSource = try Element.make("appsrc", name: "video-source")
         try videoSource.set("format", nick: "time")
         try videoSource.set("handle-segment-change", true)
@@ -92,7 +95,7 @@ final class MovieMuxer {
         let result = videoStarted ? video.push(buffer) : video.push(buffer, segmentStart: Self.timelineStart)
         videoStarted = true
         guard result == .ok else {
-            try PipelineRunner.checkForError(pipeline)
+            try PipelineRunner.checkForError(errors)
             throw .flow(result, context: "the muxer refused a video frame")
         }
     }
@@ -104,7 +107,7 @@ final class MovieMuxer {
         let result = started[stream] ? source.push(buffer) : source.push(buffer, segmentStart: Self.timelineStart)
         started[stream] = true
         guard result == .ok else {
-            try PipelineRunner.checkForError(pipeline)
+            try PipelineRunner.checkForError(errors)
             throw .flow(result, context: "the muxer refused a packet of stream \(stream + 1)")
         }
     }

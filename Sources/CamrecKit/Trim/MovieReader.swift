@@ -18,6 +18,9 @@ final class MovieReader {
     /// Wakes the reading thread when a sink has a sample or ended, or an error is posted.
     private let activity = SinkActivity()
     private var activityWatch: ActivityWatch?
+    /// The errors posted on the pipeline's bus since it was made (nothing reads that bus:
+    /// a reader would see them all there).
+    private let errors: ErrorWatch
     /// The demuxer's pads: the one linked to the video branch, and all of them.
     let demuxerPads = DemuxerPads()
 
@@ -39,6 +42,7 @@ final class MovieReader {
         self.control = control
         self.container = container
         pipeline = try Pipeline(name: "trim-reader")
+        errors = ErrorWatch(errorsOf: pipeline)
         let source = try Element.make("filesrc", name: "source")
         try source.set("location", path)
         headerPatch = container == .matroska ? nil : MovieHeaderPatch.attach(to: source, path: path)
@@ -130,7 +134,7 @@ final class MovieReader {
     /// Waits for the pipeline to reach PAUSED (a demuxer reads the movie's headers and
     /// its first frames), for at most the stall timeout.
     private func waitForPreroll() throws {
-        try PipelineRunner.waitForPaused(pipeline, watch: control.watch("the demuxer (\(pipeline.name), pausing)"))
+        try PipelineRunner.waitForPaused(pipeline, watch: control.watch("the demuxer (\(pipeline.name), pausing)"), errors: errors)
     }
 
     /// The next video frame; nil at the end of the stream. Throws `stalled` when none
@@ -141,7 +145,7 @@ final class MovieReader {
             let seen = activity.current
             if let sample = videoSink.pullSample(timeoutNanoseconds: 0) { return sample }
             if videoSink.isEndOfStream { return nil }
-            try PipelineRunner.checkForError(pipeline)
+            try PipelineRunner.checkForError(errors)
             try watch.wait(for: activity, since: seen)
         }
     }
@@ -193,7 +197,7 @@ final class MovieReader {
 
     /// Throws a pending pipeline error, or `interrupted` once the trim is cancelled.
     func check() throws {
-        try PipelineRunner.checkForError(pipeline)
+        try PipelineRunner.checkForError(errors)
         try control.checkCancelled()
     }
 
@@ -203,6 +207,7 @@ final class MovieReader {
         token = nil
         activityWatch?.stop()
         activityWatch = nil
+        errors.stop()
         _ = try? pipeline.setState(.null)
     }
 

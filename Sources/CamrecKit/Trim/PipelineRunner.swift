@@ -32,22 +32,24 @@ enum PipelineRunner {
     }
 
     /// Blocks until `pipeline` reaches PAUSED (a demuxer has read the headers and its first
-    /// frames), bounded by `watch`; throws the first error an element posts.
-    static func waitForPaused(_ pipeline: Pipeline, watch: StallWatch) throws {
+    /// frames), bounded by `watch`; throws the first error `errors` (watching the pipeline's
+    /// bus since before the change began) has seen.
+    static func waitForPaused(_ pipeline: Pipeline, watch: StallWatch, errors: ErrorWatch) throws {
         while true {
-            try checkForError(pipeline)
+            try checkForError(errors)
             switch pipeline.waitForStateChange(timeoutNanoseconds: 100_000_000) {
             case .reached: return
             case .stillChanging: try watch.check()
             case .failed:
-                try checkForError(pipeline)
+                try checkForError(errors)
                 throw GStreamerError.stateChange(element: pipeline.name, to: .paused)
             }
         }
     }
 
-    /// Throws the first error waiting on the bus, without blocking.
-    static func checkForError(_ pipeline: Pipeline) throws(GStreamerError) {
-        if let failure = pipeline.bus?.popError() { throw .element(failure) }
+    /// Throws the first error posted on the bus that `errors` watches. Nothing is taken off
+    /// the bus: its reader (``waitForEndOfStream(_:watch:progress:poll:)``) still sees it all.
+    static func checkForError(_ errors: ErrorWatch) throws(GStreamerError) {
+        if let failure = errors.failure { throw .element(failure) }
     }
 }

@@ -20,7 +20,7 @@ extension EventCount {
                 endOfStream: { [self] in signal() }
             )
         }
-        let errors = pipeline.bus?.onSyncMessage("error") { [self] _ in signal() }
+        let errors = ErrorWatch(errorsOf: pipeline) { [self] _ in signal() }
         return ActivityWatch(callbacks: callbacks, errors: errors)
     }
 }
@@ -28,9 +28,10 @@ extension EventCount {
 /// What makes a `SinkActivity` signal; `stop()` undoes it (also when it goes).
 final class ActivityWatch {
     private let callbacks: [AppSinkCallbacksToken]
-    private let errors: SignalToken?
+    /// The errors posted on the pipeline's bus, left there for its reader.
+    let errors: ErrorWatch
 
-    init(callbacks: [AppSinkCallbacksToken], errors: SignalToken?) {
+    init(callbacks: [AppSinkCallbacksToken], errors: ErrorWatch) {
         self.callbacks = callbacks
         self.errors = errors
     }
@@ -38,7 +39,7 @@ final class ActivityWatch {
     /// Uninstalls the callbacks and the error watch; safe to call more than once.
     func stop() {
         for token in callbacks { token.remove() }
-        errors?.disconnect()
+        errors.stop()
     }
 
     deinit { stop() }

@@ -109,8 +109,7 @@ struct StreamCopier {
                 streams[position].done = placer.isFinished
                 return
             }
-            output.pts = UInt64(base + time)
-            output.dts = UInt64(base + time)
+            output = try Self.stamped(output, pts: UInt64(base + time), duration: output.duration)
         case .cues(var placer):
             let placed = placer.place(Int64(pts), duration: Int64(buffer.duration ?? 0))
             streams[position].placer = .cues(placer)
@@ -121,9 +120,7 @@ struct StreamCopier {
             if streams[position].unescapesMarkup {
                 output = buffer.replacingBytes(Self.plainText(fromMarkup: buffer.bytes)) ?? buffer
             }
-            output.pts = UInt64(base + cue.pts)
-            output.dts = UInt64(base + cue.pts)
-            output.duration = cue.duration > 0 ? UInt64(cue.duration) : nil
+            output = try Self.stamped(output, pts: UInt64(base + cue.pts), duration: cue.duration > 0 ? UInt64(cue.duration) : nil)
         }
         try muxer.push(output, stream: position)
         streams[position].packets += 1
@@ -133,6 +130,15 @@ struct StreamCopier {
     mutating func end(_ position: Int) { streams[position].done = true }
 
     // MARK: Helpers
+
+    /// `buffer` at `pts` (DTS the same: these streams decode in order) lasting `duration`,
+    /// on a copy of its metadata.
+    private static func stamped(_ buffer: Buffer, pts: UInt64, duration: UInt64?) throws -> Buffer {
+        guard let stamped = buffer.edited({ $0.pts = pts; $0.dts = pts; $0.duration = duration }) else {
+            throw CamrecError.failed("out of memory for a packet's times")
+        }
+        return stamped
+    }
 
     /// Pango markup as plain text: the five XML entities unescaped (tags such as `<i>`, which
     /// SubRip uses too, stay).

@@ -148,6 +148,8 @@ struct StallWatch {
 /// One thread that unblocks calls that wait too long, or that must stop because the trim
 /// was cancelled. A call registers with its deadline and an `unblock` action; the thread
 /// sleeps until the nearest deadline (or a cancellation) and runs the actions due.
+// `@unchecked`: its calls are guarded by its condition's lock, which its thread waits on
+// until the nearest deadline (a `Mutex` has no condition to wait on).
 final class BlockedCallWatchdog: @unchecked Sendable {
     enum Firing { case stalled, cancelled }
 

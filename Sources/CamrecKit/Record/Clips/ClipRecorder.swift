@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GStreamer
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,8 +12,8 @@ import Glibc
 /// finalised, cut to start exactly at trigger − pre-roll (`Trimmer`: the frames between
 /// the keyframe it had to start from and the start are hidden or re-encoded), and moved
 /// to `NAME-clip-0001.EXT`. Nothing here ever blocks the movie's branch.
-final class ClipRecorder: @unchecked Sendable {
-    private struct Active {
+final class ClipRecorder: Sendable {
+    private struct Active: Sendable {
         var writer: ClipWriter
         var number: Int
         /// Where it goes once complete.
@@ -27,29 +28,33 @@ final class ClipRecorder: @unchecked Sendable {
     private let muxer: String
     private let frameDuration: UInt64
     private let events: @Sendable (RecordingEvent) -> Void
-    private let condition = ThreadCondition()
-    // Guarded by `condition`.
-    private var preRoll: PreRoll<ClipPacket>
-    /// The sound's pre-roll (every packet decodes on its own), when the recording has sound.
-    private var soundPreRoll: PreRoll<ClipPacket>
-    private var soundCaps: Caps?
-    /// Whether the recording has sound (`attachSound` was called).
-    private var hasSound = false
-    /// Clips whose picture has ended, waiting for the sound up to their end.
-    private var soundClosing: [(writer: ClipWriter, end: UInt64)] = []
-    private var schedule: ClipSchedule
-    private var caps: Caps?
-    private var newest: UInt64?
-    /// The first packet's time: the movie's first frame (the feed comes after the gate).
-    private var firstPTS: UInt64?
-    private var active: Active?
-    private var finishing = 0
-    private var files: [ResultFile] = []
-    private var lastNumber = 0
-    private var ended = false
-    private var feedEnded = false
-    /// Live Photos: the still written for each clip number (nil: it failed).
-    private var stills: [Int: String?] = [:]
+
+    /// What the feeds' threads, the triggers' callers and the clips' threads share.
+    private struct State: Sendable {
+        var preRoll: PreRoll<ClipPacket>
+        /// The sound's pre-roll (every packet decodes on its own), when the recording has sound.
+        var soundPreRoll: PreRoll<ClipPacket>
+        var soundCaps: Caps?
+        /// Whether the recording has sound (`attachSound` was called).
+        var hasSound = false
+        /// Clips whose picture has ended, waiting for the sound up to their end.
+        var soundClosing: [(writer: ClipWriter, end: UInt64)] = []
+        var schedule: ClipSchedule
+        var caps: Caps?
+        var newest: UInt64?
+        /// The first packet's time: the movie's first frame (the feed comes after the gate).
+        var firstPTS: UInt64?
+        var active: Active?
+        var finishing = 0
+        var files: [ResultFile] = []
+        var lastNumber: Int
+        var ended = false
+        var feedEnded = false
+        /// Live Photos: the still written for each clip number (nil: it failed).
+        var stills: [Int: String?] = [:]
+    }
+
+    private let shared: Monitor<State>
 
     /// Clips beside `moviePath`, written with `muxer` (the movie's, gst-launch syntax);
     /// `clipsBefore` clips were made by the run's earlier pipelines (before a reconnect),
@@ -58,19 +63,21 @@ final class ClipRecorder: @unchecked Sendable {
     /// the newest frame (several cameras: at the newest frame of any of them).
     init(settings: ClipSettings, moviePath: String, muxer: String, frameDuration: UInt64, clipsBefore: Int = 0,
          slack: UInt64 = 0, events: @escaping @Sendable (RecordingEvent) -> Void) {
-        lastNumber = clipsBefore
         self.settings = settings
         naming = settings.naming(moviePath: moviePath)
         self.muxer = muxer
         self.frameDuration = frameDuration
         self.events = events
-        // A frame more than asked: the frame nearest the start may begin up to half a frame before it.
-        preRoll = PreRoll(length: UInt64(max(settings.preRoll.nanoseconds, 0)) + frameDuration + slack)
-        // Sound reaches back to the video's first keyframe, which may be a GOP earlier.
-        soundPreRoll = PreRoll(length: UInt64(max(settings.preRoll.nanoseconds, 0)) + 10_000_000_000)
-        schedule = ClipSchedule(preRoll: UInt64(max(settings.preRoll.nanoseconds, 0)),
-                                postRoll: UInt64(max(settings.postRoll.nanoseconds, 0)),
-                                maxClip: UInt64(max(settings.maxClip.nanoseconds, 0)))
+        shared = Monitor(State(
+            // A frame more than asked: the frame nearest the start may begin up to half a frame before it.
+            preRoll: PreRoll(length: UInt64(max(settings.preRoll.nanoseconds, 0)) + frameDuration + slack),
+            // Sound reaches back to the video's first keyframe, which may be a GOP earlier.
+            soundPreRoll: PreRoll(length: UInt64(max(settings.preRoll.nanoseconds, 0)) + 10_000_000_000),
+            schedule: ClipSchedule(preRoll: UInt64(max(settings.preRoll.nanoseconds, 0)),
+                                   postRoll: UInt64(max(settings.postRoll.nanoseconds, 0)),
+                                   maxClip: UInt64(max(settings.maxClip.nanoseconds, 0))),
+            lastNumber: clipsBefore
+        ))
     }
 
     /// Feeds it from `sink` (the appsink "clipfeed").
@@ -79,23 +86,20 @@ final class ClipRecorder: @unchecked Sendable {
             if let sample = view.pullSample() { receive(sample) }
             return .ok
         }, endOfStream: { [self] in
-            condition.withLock {
-                feedEnded = true
-                condition.broadcast()
-            }
+            shared.withLockWaking { $0.feedEnded = true }
         })
     }
 
     /// Feeds it the sound encoder's output from `sink` (the appsink "clipsound").
     func attachSound(to sink: AppSink) -> AppSinkCallbacksToken {
-        condition.withLock { hasSound = true }
+        shared.withLock { $0.hasSound = true }
         return sink.setCallbacks(newSample: { [self] view in
             if let sample = view.pullSample() { receiveSound(sample) }
             return .ok
         }, endOfStream: { [self] in
-            condition.withLock {
-                for closing in soundClosing { closing.writer.endAudio() }
-                soundClosing.removeAll()
+            shared.withLock { state in
+                for closing in state.soundClosing { closing.writer.endAudio() }
+                state.soundClosing.removeAll()
             }
         })
     }
@@ -105,13 +109,13 @@ final class ClipRecorder: @unchecked Sendable {
     private func receiveSound(_ sample: Sample) {
         guard let packet = ClipPacket(sample) else { return }
         let pts = packet.time
-        condition.withLock {
-            if soundCaps == nil { soundCaps = sample.caps }
-            soundPreRoll.append(.init(pts: pts, duration: packet.buffer.duration ?? 0, isKeyframe: true,
-                                      bytes: packet.buffer.size, payload: packet))
+        shared.withLock { state in
+            if state.soundCaps == nil { state.soundCaps = sample.caps }
+            state.soundPreRoll.append(.init(pts: pts, duration: packet.buffer.duration ?? 0, isKeyframe: true,
+                                            bytes: packet.buffer.size, payload: packet))
             // Sound past the clip's planned end waits in the pre-roll: a trigger may extend it.
-            if let current = active, let end = schedule.current?.end, pts < end { current.writer.pushAudio(packet) }
-            soundClosing.removeAll { closing in
+            if let current = state.active, let end = state.schedule.current?.end, pts < end { current.writer.pushAudio(packet) }
+            state.soundClosing.removeAll { closing in
                 guard pts >= closing.end else {
                     closing.writer.pushAudio(packet)
                     return false
@@ -129,17 +133,17 @@ final class ClipRecorder: @unchecked Sendable {
     private func receive(_ sample: Sample) {
         guard let packet = ClipPacket(sample, copy: true) else { return }
         let (buffer, pts) = (packet.buffer, packet.time)
-        condition.withLock {
-            if caps == nil { caps = sample.caps }
-            if firstPTS == nil { firstPTS = pts }
-            newest = pts
-            preRoll.append(.init(pts: pts, duration: buffer.duration ?? frameDuration, isKeyframe: buffer.isKeyframe,
-                                 bytes: buffer.size, payload: packet))
-            guard let current = active else { return }
+        shared.withLock { state in
+            if state.caps == nil { state.caps = sample.caps }
+            if state.firstPTS == nil { state.firstPTS = pts }
+            state.newest = pts
+            state.preRoll.append(.init(pts: pts, duration: buffer.duration ?? frameDuration, isKeyframe: buffer.isKeyframe,
+                                       bytes: buffer.size, payload: packet))
+            guard let current = state.active else { return }
             // Frames are taken to the nearest frame: one half a frame or less before the end
             // is not in the clip (camera timestamps jitter; the test pattern's are rounded).
-            if let clip = schedule.frame(at: pts + frameDuration / 2) {
-                finishLocked(current, clip: clip)
+            if let clip = state.schedule.frame(at: pts + frameDuration / 2) {
+                finishLocked(current, clip: clip, in: &state)
             } else {
                 current.writer.push(packet)
             }
@@ -158,50 +162,51 @@ final class ClipRecorder: @unchecked Sendable {
     /// A Live Photo's trigger is at its still's frame: `at` (the recording's running time)
     /// and `withStill` (the still is paired with the clip once `stillTaken` reports it).
     func trigger(at explicit: UInt64? = nil, after: TimeSpec? = nil, withStill: Bool = false) -> Result<TriggerOutcome, CamrecError> {
-        condition.withLock { () -> Result<TriggerOutcome, CamrecError> in
-            guard !ended else { return .failure(CamrecError(.usage, "no clip: the recording is ending")) }
-            guard let newest, let caps, !hasSound || soundCaps != nil else {
+        shared.withLock { state -> Result<TriggerOutcome, CamrecError> in
+            guard !state.ended else { return .failure(CamrecError(.usage, "no clip: the recording is ending")) }
+            guard let newest = state.newest, let caps = state.caps, !state.hasSound || state.soundCaps != nil else {
                 return .failure(CamrecError(.usage, "no clip: no frame has been recorded yet"))
             }
             let time = explicit ?? newest
             let postRoll = after.map { UInt64(max($0.nanoseconds, 0)) }
-            switch schedule.trigger(at: time, after: postRoll) {
+            switch state.schedule.trigger(at: time, after: postRoll) {
             case .extended(let clip):
-                guard let current = active else { return .failure(CamrecError(.failure, "no clip is being written")) }
+                guard let current = state.active else { return .failure(CamrecError(.failure, "no clip is being written")) }
                 // Sound that came past the old end and waited in the pre-roll goes in now.
                 if current.writer.hasSound {
-                    for packet in soundPreRoll.packets where packet.pts > current.writer.soundPushedUpTo && packet.pts < clip.end {
+                    for packet in state.soundPreRoll.packets where packet.pts > current.writer.soundPushedUpTo && packet.pts < clip.end {
                         current.writer.pushAudio(packet.payload)
                     }
                 }
                 return .success(.extended(path: current.final, number: current.number))
             case .started(let clip):
-                let kept = preRoll.clip(from: clip.start > frameDuration / 2 ? clip.start - frameDuration / 2 : 0)
+                let kept = state.preRoll.clip(from: clip.start > frameDuration / 2 ? clip.start - frameDuration / 2 : 0)
                 guard let first = kept.packets.first else {
-                    _ = schedule.close(at: clip.start)
+                    _ = state.schedule.close(at: clip.start)
                     return .failure(CamrecError(.failure, "no clip: nothing decodable has been encoded yet"))
                 }
-                let (number, final) = nextName()
+                let (number, final) = nextName(after: &state.lastNumber)
+                let audioCaps = state.hasSound ? state.soundCaps : nil
                 let made = Result { () throws(CamrecError) -> ClipWriter in
-                    try ClipWriter(path: Self.partialPath(final), chain: muxer, caps: caps, audioCaps: hasSound ? soundCaps : nil,
+                    try ClipWriter(path: Self.partialPath(final), chain: muxer, caps: caps, audioCaps: audioCaps,
                                    base: first.pts)
                 }
                 guard case .success(let writer) = made else {
-                    _ = schedule.close(at: clip.start)
+                    _ = state.schedule.close(at: clip.start)
                     if case .failure(let error) = made { return .failure(error) }
                     return .failure(CamrecError(.failure, "no clip"))
                 }
                 for packet in kept.packets { writer.push(packet.payload) }
                 if writer.hasSound {
-                    for packet in soundPreRoll.clip(from: first.pts).packets { writer.pushAudio(packet.payload) }
+                    for packet in state.soundPreRoll.clip(from: first.pts).packets { writer.pushAudio(packet.payload) }
                 }
 
                 // Short: the first frame kept is later than the frame nearest the start.
-                active = Active(writer: writer, number: number, final: final, isShort: first.pts > clip.start + frameDuration / 2,
-                                hasStill: withStill)
+                state.active = Active(writer: writer, number: number, final: final, isShort: first.pts > clip.start + frameDuration / 2,
+                                      hasStill: withStill)
                 // With no post-roll, the clip may already be complete.
-                if let done = schedule.frame(at: time + frameDuration / 2), let current = active {
-                    finishLocked(current, clip: done)
+                if let done = state.schedule.frame(at: time + frameDuration / 2), let current = state.active {
+                    finishLocked(current, clip: done, in: &state)
                 }
                 return .success(.started(path: final, number: number))
             }
@@ -209,50 +214,45 @@ final class ClipRecorder: @unchecked Sendable {
     }
 
     /// Bytes the pre-roll holds now (for `ctl status`).
-    var preRollBytes: Int { condition.withLock { preRoll.bytes + soundPreRoll.bytes } }
+    var preRollBytes: Int { shared.withLock { $0.preRoll.bytes + $0.soundPreRoll.bytes } }
 
     /// The run ends: the clip being written ends with the last packet, and every clip
     /// still being finished is waited for (at most `seconds`). Returns the clips made.
     func finish(within seconds: Double = 60) -> [ResultFile] {
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        return condition.withLock {
-            // The feed's last packets come on its own thread: wait for its end (briefly).
-            let feedDeadline = ContinuousClock.now + .seconds(2)
-            while !feedEnded, ContinuousClock.now < feedDeadline { condition.wait(seconds: 0.05) }
-            ended = true
-            if let current = active, let clip = schedule.close(at: (newest ?? 0) + frameDuration) {
-                finishLocked(current, clip: clip)
+        // The feed's last packets come on its own thread: wait for its end (briefly).
+        shared.wait(until: \.feedEnded, deadline: ContinuousClock.now + .seconds(2)) { state, _ in
+            state.ended = true
+            if let current = state.active, let clip = state.schedule.close(at: (state.newest ?? 0) + frameDuration) {
+                finishLocked(current, clip: clip, in: &state)
             }
-            while finishing > 0, ContinuousClock.now < deadline { condition.wait(seconds: 0.1) }
-            return files
         }
+        return shared.wait(until: { $0.finishing == 0 }, deadline: deadline) { state, _ in state.files }
     }
 
     // MARK: Finishing a clip
 
-    /// Hands the clip being written to a thread of its own (the lock is held).
-    private func finishLocked(_ current: Active, clip: ClipSchedule.Clip) {
-        active = nil
-        finishing += 1
+    /// Hands the clip being written to a thread of its own (`state` is the shared state,
+    /// its lock held).
+    private func finishLocked(_ current: Active, clip: ClipSchedule.Clip, in state: inout State) {
+        state.active = nil
+        state.finishing += 1
         // The sound goes on to the picture's end (it arrives on its own thread, maybe later).
         if current.writer.hasSound {
-            if ended || clip.end <= soundPreRoll.packets.last.map({ $0.end }) ?? 0 {
+            if state.ended || clip.end <= state.soundPreRoll.packets.last.map({ $0.end }) ?? 0 {
                 current.writer.endAudio()
             } else {
-                soundClosing.append((current.writer, clip.end))
+                state.soundClosing.append((current.writer, clip.end))
             }
         }
         NamedThread.start("camrec-clip") { [self] in
             let file = complete(current, clip: clip)
             if let file { events(.clip(file)) }
-            condition.withLock {
-                if let file { files.append(file) }
+            shared.withLock { state in
+                if let file { state.files.append(file) }
             }
             if file != nil { applyRetention() }
-            condition.withLock {
-                finishing -= 1
-                condition.broadcast()
-            }
+            shared.withLockWaking { $0.finishing -= 1 }
         }
     }
 
@@ -306,28 +306,25 @@ final class ClipRecorder: @unchecked Sendable {
         return file
     }
 
-    private var firstPTSValue: UInt64 { condition.withLock { firstPTS ?? 0 } }
+    private var firstPTSValue: UInt64 { shared.withLock { $0.firstPTS ?? 0 } }
 
     /// The running time of the movie's first frame, once one was encoded.
-    var firstFrameTime: UInt64? { condition.withLock { firstPTS } }
+    var firstFrameTime: UInt64? { shared.withLock { $0.firstPTS } }
 
     /// The running time of the newest encoded frame; nil before the first.
-    var newestFrameTime: UInt64? { condition.withLock { newest } }
+    var newestFrameTime: UInt64? { shared.withLock { $0.newest } }
 
     /// A Live Photo's still for clip `number` was written (or not).
     func stillTaken(forClip number: Int, _ result: Result<ResultFile, CamrecError>) {
-        condition.withLock {
-            if case .success(let file) = result { stills[number] = file.path } else { stills[number] = .some(nil) }
-            condition.broadcast()
+        shared.withLockWaking { state in
+            if case .success(let file) = result { state.stills[number] = file.path } else { state.stills[number] = .some(nil) }
         }
     }
 
     /// Waits (at most 10 s) for clip `number`'s still; its path, nil when none was written.
     private func awaitStill(forClip number: Int) -> String? {
-        let deadline = ContinuousClock.now + .seconds(10)
-        return condition.withLock {
-            while stills[number] == nil, ContinuousClock.now < deadline { condition.wait(seconds: 0.05) }
-            return stills[number] ?? nil
+        shared.wait(until: { $0.stills[number] != nil }, deadline: ContinuousClock.now + .seconds(10)) { state, _ in
+            state.stills[number] ?? nil
         }
     }
 
@@ -349,11 +346,11 @@ final class ClipRecorder: @unchecked Sendable {
     /// `--keep` and friends over the clips (one clip thread at a time: they finish in turn).
     private func applyRetention() {
         guard let policy = settings.retention else { return }
-        retentionLock.withLock {
+        retentionLock.withLock { _ in
             let (deleted, stillShort) = RetentionKeeper(policy: policy, naming: naming).apply()
             for file in deleted {
                 events(.deleted(file))
-                condition.withLock { files.removeAll { $0.path == file.path } }
+                shared.withLock { $0.files.removeAll { $0.path == file.path } }
             }
             if stillShort {
                 events(.warning("free space stays below --min-free with only the newest clip left: clips go on, but the disk is nearly full"))
@@ -361,14 +358,14 @@ final class ClipRecorder: @unchecked Sendable {
         }
     }
 
-    private let retentionLock = ThreadCondition()
+    private let retentionLock = Mutex(())
 
     // MARK: Names
 
     /// The next clip's number and name, a name whose final and partial files are both
     /// free: the counter moves on past taken names; a pattern without a counter (time
-    /// fields only) gets `-2`, `-3`, … as segments do.
-    private func nextName() -> (Int, String) {
+    /// fields only) gets `-2`, `-3`, … as segments do. `lastNumber` is the shared state's.
+    private func nextName(after lastNumber: inout Int) -> (Int, String) {
         let number = lastNumber + 1
         lastNumber = number
         let date = Date()

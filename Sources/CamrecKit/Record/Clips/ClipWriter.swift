@@ -1,10 +1,11 @@
 import FoundationEssentials
 import GStreamer
+import Synchronization
 
 /// One encoded packet for event clips: its buffer, and its place on the recording's
 /// timeline (running time), which branches share; its buffer times may be shifted (an
 /// encoder's 1000-hour offset) and are moved by `shift` onto that timeline.
-struct ClipPacket: @unchecked Sendable {
+struct ClipPacket: Sendable {
     let buffer: Buffer
     /// Running time minus buffer time (ns).
     let shift: Int64
@@ -27,7 +28,7 @@ struct ClipPacket: @unchecked Sendable {
 /// as a movie is, or Matroska), with a second appsrc for the sound when the recording has
 /// sound. Packets are restamped so that the clip starts at 0 with its first video packet
 /// (a keyframe); sound and picture keep the distance they had in the movie.
-final class ClipWriter: @unchecked Sendable {
+final class ClipWriter: Sendable {
     private let pipeline: Pipeline
     private let video: AppSrc
     private let audio: AppSrc?
@@ -36,12 +37,20 @@ final class ClipWriter: @unchecked Sendable {
     let base: UInt64
     /// The file written.
     let path: String
+    /// What the pushes change (under `ClipRecorder`'s lock, and read once the clip is finished).
+    private struct Pushed {
+        /// Each video packet's time in the file (ns from `base`), in the order pushed.
+        var times: [UInt64] = []
+        /// The newest sound packet's time pushed (the recording's timeline); 0 before any.
+        var soundUpTo: UInt64 = 0
+    }
+    private let pushed = Mutex(Pushed())
     /// Each video packet's time in the file (ns from `base`), in the order pushed.
-    private(set) var times: [UInt64] = []
+    var times: [UInt64] { pushed.withLock { $0.times } }
     /// Video packets pushed.
-    var packets: Int { times.count }
-    private let audioEnded = ThreadCondition()
-    private var audioIsEnded = false
+    var packets: Int { pushed.withLock { $0.times.count } }
+    /// Whether the sound has ended (`finish` waits for it); true from the start without sound.
+    private let audioEnded: Monitor<Bool>
 
     /// A writer into `path` through `chain` (gst-launch syntax: the parser and the movie's
     /// muxer), for video packets of `caps` whose first is at `base`, and sound packets of
@@ -60,9 +69,10 @@ final class ClipWriter: @unchecked Sendable {
                 let audio = try AppSrc(pipeline.element(named: "clipaudio"))
                 audio.setCaps(audioCaps)
                 self.audio = audio
+                audioEnded = Monitor(false)
             } else {
                 audio = nil
-                audioIsEnded = true
+                audioEnded = Monitor(true)
             }
             stopper = PipelineStopper(pipeline)
             try pipeline.setState(.playing)
@@ -77,40 +87,45 @@ final class ClipWriter: @unchecked Sendable {
     /// Pushes one video packet (its timestamps moved so that `base` is 0, on a copy of its
     /// metadata: the pre-roll keeps the original); never blocks.
     func push(_ packet: ClipPacket) {
-        let buffer = Self.restamped(packet, base: base)
+        guard let buffer = Self.restamped(packet, base: base) else { return }
         video.push(buffer)
-        times.append(buffer.pts ?? 0)
+        pushed.withLock { $0.times.append(buffer.pts ?? 0) }
     }
 
     /// The newest sound packet's time pushed (the recording's timeline); 0 before any.
-    private(set) var soundPushedUpTo: UInt64 = 0
+    var soundPushedUpTo: UInt64 { pushed.withLock { $0.soundUpTo } }
 
     /// Pushes one sound packet; packets from before the clip's start, or not newer than
     /// the last pushed, are left out.
     func pushAudio(_ packet: ClipPacket) {
         let pts = packet.time
-        guard let audio, pts >= base, pts > soundPushedUpTo || soundPushedUpTo == 0 else { return }
-        soundPushedUpTo = pts
-        audio.push(Self.restamped(packet, base: base))
+        guard let audio else { return }
+        let newer = pushed.withLock { pushed -> Bool in
+            guard pts >= base, pts > pushed.soundUpTo || pushed.soundUpTo == 0 else { return false }
+            pushed.soundUpTo = pts
+            return true
+        }
+        guard newer else { return }
+        if let buffer = Self.restamped(packet, base: base) { audio.push(buffer) }
     }
 
     /// The sound is complete (a packet past the clip's end came, or the run ended).
     func endAudio() {
-        let first = audioEnded.withLock { () -> Bool in
-            defer { audioIsEnded = true; audioEnded.broadcast() }
-            return !audioIsEnded
+        let first = audioEnded.withLockWaking { ended -> Bool in
+            defer { ended = true }
+            return !ended
         }
         if first, let audio { _ = audio.endOfStream() }
     }
 
     /// The packet on the clip's timeline: its running time less `base` (DTS moved as
-    /// much as PTS), on a copy of its metadata.
-    private static func restamped(_ packet: ClipPacket, base: UInt64) -> Buffer {
-        let buffer = Buffer(packet.buffer.bufferPointer, transfer: .none)
+    /// much as PTS), on a copy of its metadata; nil only when GStreamer cannot copy it.
+    private static func restamped(_ packet: ClipPacket, base: UInt64) -> Buffer? {
         let move = { (time: UInt64) -> UInt64 in UInt64(max(0, Int64(bitPattern: time) + packet.shift - Int64(bitPattern: base))) }
-        if let pts = buffer.pts { buffer.pts = move(pts) }
-        if let dts = buffer.dts { buffer.dts = move(dts) }
-        return buffer
+        return packet.buffer.edited { buffer in
+            if let pts = buffer.pts { buffer.pts = move(pts) }
+            if let dts = buffer.dts { buffer.dts = move(dts) }
+        }
     }
 
     /// Ends the clip: the picture ends now; the sound when `endAudio()` is called (waited
@@ -119,9 +134,7 @@ final class ClipWriter: @unchecked Sendable {
     func finish(soundSeconds: Double = 3, within seconds: Double = 30) -> Bool {
         _ = video.endOfStream()
         let soundDeadline = ContinuousClock.now + .milliseconds(Int(soundSeconds * 1000))
-        audioEnded.withLock {
-            while !audioIsEnded, ContinuousClock.now < soundDeadline { audioEnded.wait(seconds: 0.05) }
-        }
+        audioEnded.wait(until: { $0 }, deadline: soundDeadline) { _, _ in }
         endAudio()
         var finalised = false
         if let bus = pipeline.bus {

@@ -30,35 +30,28 @@ enum LivePhotoTrigger {
     }
 
     /// The trigger's outcome, handed from the stills thread to the caller.
-    private final class Outcome: @unchecked Sendable {
-        private let condition = ThreadCondition()
-        private var result: Result<ClipRecorder.TriggerOutcome, CamrecError>?
-        private var done = false
+    private final class Outcome: Sendable {
+        private struct Handed {
+            var result: Result<ClipRecorder.TriggerOutcome, CamrecError>?
+            var done = false
+        }
+        private let handed = Monitor(Handed())
 
         func set(_ value: Result<ClipRecorder.TriggerOutcome, CamrecError>) {
-            condition.withLock {
-                result = value
-                condition.broadcast()
-            }
+            handed.withLockWaking { $0.result = value }
         }
 
         /// The still is written (or failed): no outcome will come if none has.
         func finish() {
-            condition.withLock {
-                done = true
-                condition.broadcast()
-            }
+            handed.withLockWaking { $0.done = true }
         }
 
-        var value: Result<ClipRecorder.TriggerOutcome, CamrecError>? { condition.withLock { result } }
+        var value: Result<ClipRecorder.TriggerOutcome, CamrecError>? { handed.withLock { $0.result } }
 
         /// The outcome once set; nil when the still ended without one or `seconds` passed.
         func wait(seconds: Double) -> Result<ClipRecorder.TriggerOutcome, CamrecError>? {
             let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-            return condition.withLock {
-                while result == nil, !done, ContinuousClock.now < deadline { condition.wait(seconds: 0.05) }
-                return result
-            }
+            return handed.wait(until: { $0.result != nil || $0.done }, deadline: deadline) { handed, _ in handed.result }
         }
     }
 }

@@ -97,3 +97,6 @@ struct PreRoll<Payload> {
         bytes = 0
     }
 }
+
+extension PreRoll: Sendable where Payload: Sendable {}
+extension PreRoll.Packet: Sendable where Payload: Sendable {}
