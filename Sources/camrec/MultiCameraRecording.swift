@@ -73,9 +73,9 @@ enum MultiCameraRecording {
         let layout = options.layout.layout
         let encodingRequest = options.encoding.request(keyframeInterval: options.keyframeInterval?.seconds
             ?? EncoderSettings.defaultKeyframeInterval(segmented: options.unattended.segments != nil))
-        let needsDecoding = layout != nil ? ["--layout composes the cameras' pictures"]
+        var needsDecoding = layout != nil ? ["--layout composes the cameras' pictures"]
             : picture.isActive ? ["--rotate, --flip, --mirror or an overlay changes the picture"] : []
-            + (options.settle.nanoseconds > 0 ? ["--settle measures the picture"] : [])
+        if options.settle.nanoseconds > 0 { needsDecoding.append("--settle measures the picture") }
         var audio: AudioSettings?
         if options.audio.request != .camera {
             audio = try options.audio.settings(container: options.container, camera: nil)

@@ -48,4 +48,13 @@ final class PipelineStopper: Sendable {
 
     /// Whether a stop was given up on (the pipeline is left as it is).
     var isStuck: Bool { progress.withLock { $0.gaveUp && !$0.done } }
+
+    /// The warning when a stop was given up on: camrec went on without the pipeline,
+    /// keeping the files as they were written (a movie not finalised plays, or `camrec
+    /// recover` finishes it); nil when it stopped.
+    var stuckWarning: String? {
+        guard isStuck else { return nil }
+        return "GStreamer did not stop within \(Int(Self.timeoutSeconds)) s (an element is stuck): "
+            + "camrec went on without it; the files are kept as written"
+    }
 }

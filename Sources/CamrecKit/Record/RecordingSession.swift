@@ -38,7 +38,6 @@ final class RecordingSession {
     private let sound: SoundBranch?
     /// Event clips while the session runs.
     private var clips: SessionClips?
-
     /// Clips the run's earlier pipelines made (numbers go on after a reconnect).
     private let clipsBefore: Int
     /// The preview window (`--preview`), fed by the appsink "preview"; nil without.
@@ -184,14 +183,9 @@ final class RecordingSession {
             events(.started(RecordingStart(config: config, path: plan.currentPath, partialPath: plan.location,
                                            commandLine: commandLine, serveURL: server?.url)))
         }
-        var result: RecordingResult
-        do {
-            result = try loop(events: events)
-        } catch {
-            reportStuckStop(events: events)
-            throw error
-        }
-        reportStuckStop(events: events)
+        // A pipeline that did not stop in time is said, whatever the run's end.
+        defer { if let warning = stopper.stuckWarning { events(.warning(warning)) } }
+        var result = try loop(events: events)
         result.keyframeInterval = gate.longestKeyframeInterval
         result.droppedAudioMs = sound?.droppedMilliseconds
         result.audioClockPPM = sound.map { Int($0.clockPPM.rounded()) }
@@ -209,14 +203,6 @@ final class RecordingSession {
         files = (clips?.finish() ?? []) + files
         _ = stopper.stop()
         return files
-    }
-
-    /// Warns when the pipeline did not stop in time: camrec went on without it, keeping the
-    /// files as they were written (a movie not finalised plays, or `camrec recover` finishes it).
-    private func reportStuckStop(events: @Sendable (RecordingEvent) -> Void) {
-        guard stopper.isStuck else { return }
-        events(.warning("GStreamer did not stop within \(Int(PipelineStopper.timeoutSeconds)) s (an element is stuck): "
-                        + "camrec went on without it; the files are kept as written"))
     }
 
     private var corruptFrames: UInt64 { frameGuard?.corruptFrames ?? 0 }
