@@ -219,22 +219,28 @@ struct EventClipTests {
         #expect(try SoundRecordingTests.soundStream(clip).codec == (container == "mp4" ? "aac" : "opus"))
         #expect(try MediaProbe.decodeErrors(clip).isEmpty)
         let cut = try AVSync.measure(clip)
-        print("clip, \(container): movie \(whole), clip \(cut)")
+        print("clip, \(container): movie \(whole), clip \(cut), sound from \(try SoundRecordingTests.span(clip, stream: "a:0").lowerBound) s")
         // 6.8 s of clip with a flash every 2 s: three or four flashes, each with its click,
         // each as far from it as in the movie (the clip is where it says in the movie).
         try #require(cut.offsets.count >= 3, "\(cut)")
         let start = try #require(line["pts"] as? Double)
+        let picture = try SoundRecordingTests.span(clip, stream: "v:0")
+        let sound = try SoundRecordingTests.span(clip, stream: "a:0")
+        var compared = 0
         for (flash, offset) in zip(cut.flashes, cut.offsets) {
-            #expect(abs(offset) <= 1.0 / 30, "clip offsets \(cut.offsets)")
             guard let index = whole.flashes.firstIndex(where: { abs($0 - start - flash) < 0.04 }), index < whole.offsets.count else {
                 Issue.record("flash at \(flash) s of the clip is not in the movie: \(whole), \(cut)")
                 continue
             }
+            // A click before the clip's first sound (the clip began between a click and its
+            // flash) is cut off at its start, so its onset cannot be measured there.
+            guard flash + whole.offsets[index] >= sound.lowerBound + 0.005 else { continue }
+            compared += 1
+            #expect(abs(offset) <= 1.0 / 30, "clip offsets \(cut.offsets)")
             #expect(abs(offset - whole.offsets[index]) <= 0.003, "clip \(cut.offsets), movie \(whole.offsets)")
         }
+        #expect(compared >= 2, "\(cut)")
         // The sound lasts as long as the picture (within a packet).
-        let picture = try SoundRecordingTests.span(clip, stream: "v:0")
-        let sound = try SoundRecordingTests.span(clip, stream: "a:0")
         #expect(abs(sound.upperBound - picture.upperBound) <= 0.025, "sound \(sound), picture \(picture)")
     }
 
