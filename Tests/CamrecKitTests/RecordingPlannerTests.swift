@@ -147,7 +147,7 @@ import Testing
         ("--all-or-nothing is about several cameras", { (r: inout RecordingRequest) in r.allOrNothing = true; r.devices = ["0"] }),
         ("--device 0 is given twice", { (r: inout RecordingRequest) in r.devices = ["0", "0"] }),
         ("not yet with several cameras: --settle with --layout", { (r: inout RecordingRequest) in r.settle = .seconds(2); r.layout = .grid }),
-        ("--codec copy (a camera's own H.264 starts a movie only at its own keyframe", { (r: inout RecordingRequest) in r.codecCopy = true }),
+        ("--codec copy cannot start several cameras' movies together", { (r: inout RecordingRequest) in r.codecCopy = true }),
         ("--layout composes several cameras", { (r: inout RecordingRequest) in r.layout = .pip; r.devices = ["0"] }),
         ("--output-per-device one per camera", { (r: inout RecordingRequest) in r.layout = .pip; r.outputPerDevice = true; r.output = "{index}.mp4" }),
         ("apply to a series: add --segment", { (r: inout RecordingRequest) in r.layout = .grid; r.retention = RetentionPolicy(keep: 2, keepBytes: nil, minFree: nil) }),

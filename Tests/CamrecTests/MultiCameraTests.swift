@@ -353,7 +353,8 @@ import Testing
         #expect(folder.contents.isEmpty)
     }
 
-    @Test(arguments: [(["--codec", "copy"], "--codec copy")])
+    @Test(arguments: [(["--codec", "copy"], "--codec copy cannot start several cameras' movies together"),
+                      (["--layout", "grid", "--settle", "2s"], "not yet with several cameras: --settle with --layout")])
     func optionsNotYetPerCameraAreRefused(_ options: [String], _ named: String) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
