@@ -13,10 +13,9 @@ struct LiveFeeds {
         var tokens: [AppSinkCallbacksToken] = []
         if let window, let sink = elements.preview {
             let (limit, standby) = (config.maxDuration?.seconds, config.standby)
-            let duration = 1 / max(config.rate.framesPerSecond, 1)
             tokens.append(window.show(framesOf: sink) {
                 standby ? PreviewStatus(label: "STANDBY")
-                    : PreviewStatus(label: "REC", elapsed: gate.recordedSeconds(frameDuration: duration), limit: limit)
+                    : PreviewStatus(label: "REC", elapsed: gate.recordedSeconds(frameDuration: gate.frameDuration), limit: limit)
             })
         }
         if let server {

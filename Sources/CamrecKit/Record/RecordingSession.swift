@@ -162,7 +162,6 @@ final class RecordingSession {
         let flusher = DurabilityFlusher { [plan] in plan.openPartialPaths }
         defer { flusher.stop() }
         let (gate, config, control, plan, clipRecorder) = (gate, config, control, plan, clips?.recorder)
-        let frameDuration = frameDuration
         let clipTrigger = clips?.trigger(livePhoto: config.clips?.livePhoto ?? false, stills: stills)
         let clipNewest = clips?.newest()
         let serveURL = server?.url
@@ -173,7 +172,7 @@ final class RecordingSession {
                        clipNewest: clipNewest) {
             RecorderStatus(
                 state: control.pendingStop.count > 0 || gate.isClosed ? "stopping" : "recording",
-                path: plan.currentPath, elapsed: gate.recordedSeconds(frameDuration: frameDuration),
+                path: plan.currentPath, elapsed: gate.recordedSeconds(frameDuration: gate.frameDuration),
                 frames: gate.frames, stills: 0, droppedFrames: gate.droppedFrames,
                 maxDuration: config.maxDuration?.seconds,
                 segment: config.segments == nil ? nil : plan.movieCount, preRollBytes: clipRecorder?.preRollBytes,
@@ -207,7 +206,6 @@ final class RecordingSession {
 
     private var corruptFrames: UInt64 { frameGuard?.corruptFrames ?? 0 }
 
-    private var frameDuration: Double { 1 / max(config.rate.framesPerSecond, 1) }
 
     /// Reads the bus until the file is finalised (EOS), aborted, or failed: translates each
     /// message into an event of the `RecordingMachine`, ticks it on every turn (message or
@@ -257,7 +255,7 @@ final class RecordingSession {
                 case .reportProgress(let interval):
                     let frames = gate.frames
                     events(.progress(RecordingProgress(
-                        seconds: gate.recordedSeconds(frameDuration: frameDuration), frames: frames,
+                        seconds: gate.recordedSeconds(frameDuration: gate.frameDuration), frames: frames,
                         bytes: plan.bytesWritten, limit: config.maxDuration?.seconds,
                         fps: Double(frames - lastFrames) / max(interval / .seconds(1), 0.001))))
                     lastFrames = frames

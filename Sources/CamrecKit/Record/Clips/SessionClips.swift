@@ -19,11 +19,10 @@ final class SessionClips {
         // The clip writer parses the encoder's output as the movie's branch does.
         let parser = config.encoder.parser
         let chain = (parser.hasPrefix("! ") ? String(parser.dropFirst(2)) + " ! " : "") + config.container.muxer
-        let frameDuration = 1 / max(config.rate.framesPerSecond, 1)
         // Several cameras trigger at the newest frame of any of them, up to a few frames
         // before this camera's own newest: half a second more pre-roll covers that.
         let recorder = ClipRecorder(settings: settings, moviePath: settings.namedAfter ?? config.outputPath, muxer: chain,
-                                    frameDuration: UInt64(frameDuration * 1e9), clipsBefore: clipsBefore,
+                                    frameDuration: UInt64(gate.frameDuration * 1e9), clipsBefore: clipsBefore,
                                     slack: config.startBarrier == nil || config.composition != nil ? 0 : 500_000_000,
                                     events: events)
         self.recorder = recorder

@@ -37,7 +37,8 @@ final class FrameGate: Sendable {
     private let jobs: Mutex<Jobs>
     /// Broadcast at every frame let through (stills wait on it for their frame's place).
     let admitted = EventCount()
-    private let frameDuration: Double
+    /// One frame at the movie's rate, in seconds.
+    let frameDuration: Double
 
     /// A gate for `limit` (nil: count only) at the movie's frame rate, cutting a new movie
     /// file every `segment` of video (nil: only when asked), with a still due every
