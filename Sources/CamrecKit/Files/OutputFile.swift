@@ -32,6 +32,12 @@ public struct OutputFile: Sendable, Equatable {
     /// Checks that OUTPUT can be written (its folder exists and is writable; it does not
     /// exist unless `overwrite`), then claims a temporary file beside it.
     public static func claim(_ path: String, overwrite: Bool) throws(CamrecError) -> OutputFile {
+        try claimOpen(path, overwrite: overwrite).file
+    }
+
+    /// `claim`, keeping the temporary file open: a writer that opens `held.path` writes to
+    /// the very file claimed, even if its name or folder is removed or replaced meanwhile.
+    static func claimOpen(_ path: String, overwrite: Bool) throws(CamrecError) -> (file: OutputFile, held: HeldFile) {
         try checkDestination(path, overwrite: overwrite)
         let (stem, ext) = split(path)
         let nameLimit = Self.nameLimit(in: folderOf(path))
@@ -43,8 +49,8 @@ public struct OutputFile: Sendable, Equatable {
             if fd >= 0 {
                 var info = stat()
                 let identity = fstat(fd, &info) == 0 ? FileIdentity(info) : nil
-                close(fd)
-                return OutputFile(finalPath: path, partialPath: candidate, overwrite: overwrite, identity: identity)
+                let file = OutputFile(finalPath: path, partialPath: candidate, overwrite: overwrite, identity: identity)
+                return (file, HeldFile(descriptor: fd, path: candidate))
             }
             if errno != EEXIST {
                 throw CamrecError(.cannotCreateOutput, "cannot create \(candidate): \(systemMessage(errno))")

@@ -8,33 +8,45 @@ import Glibc
 ///
 /// A run makes one movie at OUTPUT, or with `--segment` a sequence of them named by the
 /// run's `SegmentNaming`. The plan claims each movie's temporary file (`NAME.partial.EXT`,
-/// with O_EXCL: a stale one is never clobbered) when the pipeline opens it, commits it
+/// with O_EXCL: a stale one is never clobbered) and keeps it open (``HeldFile``), so that
+/// the pipeline writes the very file claimed, whatever happens to its name; it commits it
 /// under its final name once the muxer has finalised it, measures what an unfinalised one
 /// holds, and applies retention. It outlives a pipeline: after a reconnect the next
 /// pipeline's movies continue the same sequence. Shared between the streaming thread
 /// (which asks for each new file) and the bus thread (which commits them).
 final class OutputPlan: Sendable {
     /// One movie of the run.
-    struct Movie: Equatable {
+    struct Movie {
         var file: OutputFile
+        /// The claimed file, open until the movie is committed or discarded; nil after.
+        var held: HeldFile?
         /// 1-based number of the movie in the run.
         var number: Int
         /// Wall-clock time its first frame was about to be written.
         var started: Date
         var committed = false
+
+        /// What the pipeline opens for it: the held file, or its name once it is closed.
+        var sinkPath: String { held?.path ?? file.partialPath }
     }
 
     private struct State {
         var movies: [Movie] = []
         /// The counter the next segment's name gets.
         var nextCounter: Int
-        /// Files claimed for movies the pipeline has not opened yet, oldest first: the
-        /// first movie's (claimed before the pipeline runs), then one per cut.
-        var reserved: [OutputFile] = []
+        /// What the pipeline opens for movies it has not opened yet, oldest first (see
+        /// ``HeldFile/path``): the first movie's (claimed before the pipeline runs), then one per cut.
+        var reserved: [String] = []
         /// Why the last claim failed.
         var claimFailure: String?
         /// Bytes of the committed movies.
         var committedBytes: Int64 = 0
+
+        /// Movie `index` is done with (committed, kept, lost or discarded): its file is closed.
+        mutating func settle(_ index: Int) {
+            movies[index].committed = true
+            movies[index].held = nil
+        }
     }
 
     private let state: Mutex<State>
@@ -62,7 +74,7 @@ final class OutputPlan: Sendable {
         }
         state = Mutex(State(nextCounter: first))
         let reserved = try claim(at: now)
-        state.withLock { $0.reserved = [reserved.file]; $0.movies.append(reserved) }
+        state.withLock { $0.reserved = [reserved.sinkPath]; $0.movies.append(reserved) }
     }
 
     /// A `.partial` name as the final name it stands for (for finding the highest counter).
@@ -77,7 +89,8 @@ final class OutputPlan: Sendable {
     private func claim(at date: Date) throws(CamrecError) -> Movie {
         let number = state.withLock { $0.movies.count + 1 }
         guard let naming = segments?.naming else {
-            return Movie(file: try OutputFile.claim(outputPath, overwrite: overwrite), number: number, started: date)
+            let (file, held) = try OutputFile.claimOpen(outputPath, overwrite: overwrite)
+            return Movie(file: file, held: held, number: number, started: date)
         }
         let counter = state.withLock { state -> Int in
             defer { state.nextCounter += 1 }
@@ -88,7 +101,8 @@ final class OutputPlan: Sendable {
             let path = naming.path(counter: counter, date: date, collision: collision)
             var info = stat()
             if lstat(path, &info) == 0 { continue }
-            return Movie(file: try OutputFile.claim(path, overwrite: false), number: number, started: date)
+            let (file, held) = try OutputFile.claimOpen(path, overwrite: false)
+            return Movie(file: file, held: held, number: number, started: date)
         }
         throw CamrecError(.cannotCreateOutput, "cannot find a free name for segment \(counter) beside \(outputPath)")
     }
@@ -102,7 +116,7 @@ final class OutputPlan: Sendable {
             let movie = try claim(at: date)
             state.withLock { state in
                 state.movies.append(movie)
-                state.reserved.append(movie.file)
+                state.reserved.append(movie.sinkPath)
             }
         } catch {
             // The folder became unusable: splitmuxsink gets a name it cannot open (below),
@@ -117,7 +131,7 @@ final class OutputPlan: Sendable {
     /// that the sink fails to open it and the run stops with an error.
     func nextLocation() -> String {
         state.withLock { state in
-            state.reserved.isEmpty ? "/nonexistent/camrec: " + (state.claimFailure ?? "no file was claimed") : state.reserved.removeFirst().partialPath
+            state.reserved.isEmpty ? "/nonexistent/camrec: " + (state.claimFailure ?? "no file was claimed") : state.reserved.removeFirst()
         }
     }
 
@@ -139,6 +153,21 @@ final class OutputPlan: Sendable {
     /// Where the pipeline writes now: the newest movie's temporary file.
     var location: String { state.withLock { $0.movies.last?.file.partialPath ?? outputPath } }
 
+    /// What the pipeline's file sink opens for the newest movie: its claimed file (``HeldFile/path``).
+    var sinkLocation: String { state.withLock { $0.movies.last?.sinkPath ?? outputPath } }
+
+    /// `text` (a sink's error message) with each open movie's ``HeldFile/path`` replaced by
+    /// its temporary file's name, which a person can find.
+    func readable(_ text: String) -> String {
+        let names = state.withLock { state in
+            state.movies.compactMap { movie in movie.held.map { ($0.path, movie.file.partialPath) } }
+        }
+        // Longest first: /proc/self/fd/12 before /proc/self/fd/1.
+        return names.sorted { $0.0.count > $1.0.count }.reduce(text) { text, name in
+            name.0 == name.1 ? text : text.replacing(name.0, with: name.1)
+        }
+    }
+
     /// The bytes written so far, in all movies.
     var bytesWritten: Int64 {
         let (committed, open) = state.withLock { state in
@@ -147,10 +176,11 @@ final class OutputPlan: Sendable {
         return open.reduce(committed) { $0 + $1.partialSize }
     }
 
-    /// The index (0-based, in the run) of the movie written at `partialPath`, if it is open.
-    func openMovie(at partialPath: String) -> Int? {
+    /// The index (0-based, in the run) of the open movie the sink wrote at `location` (its
+    /// ``HeldFile/path`` or its temporary file's name).
+    func openMovie(at location: String) -> Int? {
         state.withLock { state in
-            state.movies.firstIndex { $0.file.partialPath == partialPath && !$0.committed }
+            state.movies.firstIndex { !$0.committed && ($0.sinkPath == location || $0.file.partialPath == location) }
         }
     }
 
@@ -173,14 +203,14 @@ final class OutputPlan: Sendable {
         }
         // Its file removed or replaced under it: lost, said as such (never "kept").
         if let lost = movie.file.whatHappened() {
-            state.withLock { $0.movies[index].committed = true }
+            state.withLock { $0.settle(index) }
             throw CamrecError(.cannotCreateOutput, lost)
         }
         let note = publish(movie)
         let path = note == nil ? movie.file.finalPath : movie.file.partialPath
         let bytes = OutputFile.size(of: path)
         state.withLock { state in
-            state.movies[index].committed = true
+            state.settle(index)
             state.committedBytes += bytes
         }
         var file = describe(movie, path: path, frames: frames, seconds: seconds, bytes: bytes)
@@ -217,7 +247,7 @@ final class OutputPlan: Sendable {
               !movie.committed else { return nil }
         // A file that took its name meanwhile is never measured, cut or moved.
         if movie.file.whatHappened() != nil {
-            state.withLock { $0.movies[index].committed = true }
+            state.withLock { $0.settle(index) }
             return nil
         }
         guard let measured = UnfinalisedMovie.measure(path: movie.file.partialPath, container: container,
@@ -232,7 +262,7 @@ final class OutputPlan: Sendable {
         let path = publish && note == nil ? movie.file.finalPath : movie.file.partialPath
         let bytes = OutputFile.size(of: path)
         state.withLock { state in
-            state.movies[index].committed = true
+            state.settle(index)
             state.committedBytes += bytes
         }
         var file = describe(movie, path: path, frames: measured.frames, seconds: measured.seconds, bytes: bytes)
@@ -244,7 +274,7 @@ final class OutputPlan: Sendable {
     func discard(_ index: Int) {
         let file = state.withLock { state -> OutputFile? in
             guard state.movies.indices.contains(index), !state.movies[index].committed else { return nil }
-            state.movies[index].committed = true
+            state.settle(index)
             return state.movies[index].file
         }
         file?.discard()
@@ -260,7 +290,7 @@ final class OutputPlan: Sendable {
     /// folder that became unusable fails here rather than in the streaming thread.
     func reserveNext(at date: Date = Date()) throws(CamrecError) {
         let movie = try claim(at: date)
-        state.withLock { $0.reserved = [movie.file]; $0.movies.append(movie) }
+        state.withLock { $0.reserved = [movie.sinkPath]; $0.movies.append(movie) }
     }
 
     /// Deletes what retention says must go (after a movie is committed, and now and then

@@ -54,7 +54,7 @@ final class RecordingSession {
         self.plan = plan
         do {
             commandLine = try builder.commandLine()
-            pipeline = try Pipeline.withBuiltIns(try builder.description(location: plan.location))
+            pipeline = try Pipeline.withBuiltIns(try builder.description(location: plan.sinkLocation))
         } catch let error as TemplateError {
             throw CamrecError(.usage, error.message)
         } catch let error as GStreamerError {
@@ -312,7 +312,10 @@ final class RecordingSession {
             return .firstCorruptFrame
         case .application(_, RecordingControl.Wake.splitFailed):
             return .failed(.signal(object: elements.muxer?.name ?? "mux", name: "split-at-running-time"))
-        case .error(let failure):
+        case .error(var failure):
+            // A file sink names the claimed file by its descriptor: say its name instead.
+            failure.message = plan.readable(failure.message)
+            failure.debug = plan.readable(failure.debug)
             if let camera = elements.camera, failure.source.is(camera) {
                 return .cameraFailed(failure, framesRecorded: gate.frames, now)
             }
@@ -323,7 +326,7 @@ final class RecordingSession {
             if failure.isResourceError(.noSpaceLeft) { return .diskFull }
             return .failed(.element(failure))
         case .warning(let failure):
-            return .warning("\(failure.source.name): \(failure.message)")
+            return .warning("\(failure.source.name): \(plan.readable(failure.message))")
         default:
             return nil
         }
