@@ -50,6 +50,8 @@ public struct ProgramCatalog: Sendable {
         program: String, version: String, subcommands: Subcommands, entries: [Entry], help: String?,
         completion: @escaping @Sendable (ValueSlot) -> ValueCompletion
     ) {
+        precondition(!program.isEmpty && program.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") },
+                     "a program's name names shell functions: letters, digits and _ only, not '\(program)'")
         self.program = program
         self.version = version
         self.subcommands = subcommands
