@@ -1,15 +1,10 @@
 import ArgumentParsing
 import CamrecKit
 
-/// Every subcommand's spec, as its `--help` prints it. The man page and the shell
-/// completions are made from these same specs, so they cannot disagree with the help.
+/// Every subcommand's spec, as its `--help` prints it, and how their values complete: the
+/// catalog the man page, the shell completions and docs/cli.md are made from, so they
+/// cannot disagree with the help.
 enum CommandCatalog {
-    /// A subcommand and its spec.
-    struct Entry {
-        let name: String
-        let spec: CommandSpec
-    }
-
     /// The spec `camrec NAME --help` prints; nil for `help`, which has none of its own.
     static func spec(for name: String) -> CommandSpec? {
         switch name {
@@ -26,34 +21,30 @@ enum CommandCatalog {
         }
     }
 
-    /// The subcommands with a spec, in the dispatcher's order.
-    static var entries: [Entry] {
-        CommandDispatcher.subcommands.names.compactMap { name in spec(for: name).map { Entry(name: name, spec: $0) } }
+    /// camrec's subcommands with a spec, in the dispatcher's order; `help` is the one
+    /// without (its ``ProgramCatalog/undocumented`` lists a subcommand added to the
+    /// dispatcher but not to `spec(for:)`: the generators refuse to leave it out silently).
+    static var catalog: ProgramCatalog {
+        let subcommands = CommandDispatcher.subcommands
+        let entries = subcommands.names.compactMap { name in spec(for: name).map { ProgramCatalog.Entry(name: name, spec: $0) } }
+        return ProgramCatalog(program: "camrec", version: CommandDispatcher.version, subcommands: subcommands,
+                              entries: entries, help: "help", completion: completion(for:))
     }
 
-    /// Subcommands the dispatcher runs that have no spec here: a subcommand added to the
-    /// dispatcher but not to `spec(for:)` (the generators refuse to leave it out silently).
-    static var undocumented: [String] {
-        CommandDispatcher.subcommands.names.filter { $0 != "help" && spec(for: $0) == nil }
-    }
-
-    /// The values an option's value can be completed from.
-    enum ValueCompletion: Equatable {
-        /// Nothing can be guessed (a time, a number).
-        case none
-        /// `test` and the cameras `camrec devices --json` lists.
-        case devices
-        /// File names.
-        case files
-        /// One of these words.
-        case words([String])
+    /// What completes a value: an option's the same in every subcommand; a positional
+    /// argument's files, but for ctl's COMMAND and NAME=VALUE.
+    static func completion(for slot: ValueSlot) -> ValueCompletion {
+        switch slot {
+        case .option(let option, _): completion(for: option)
+        case .positional(let positional, let command): completion(for: positional, of: command)
+        }
     }
 
     /// What completes the value of `option` (any of its spellings).
     static func completion(for option: OptionSpec) -> ValueCompletion {
         guard option.takesValue else { return .none }
         switch option.name {
-        case "--device": return .devices
+        case "--device": return .function(devices)
         case "--still-format": return .words(["jpeg", "png"])
         case "--flash": return .words(["on", "off", "auto"])
         case "--set": return .words(ControlRequest.friendlyNames.map { $0.name + "=" })
@@ -80,4 +71,28 @@ enum CommandCatalog {
         default: .files
         }
     }
+
+    /// The cameras camrec can record from, for `--device`: `test`, and each path that
+    /// `camrec devices --json` lists (the camrec being completed, when typed as a path).
+    static let devices = ShellFunction(
+        name: "_camrec_devices",
+        comment: "The cameras camrec can record from: `test` and each path `camrec devices --json` lists.",
+        bash: [
+            #"local camrec=camrec json"#,
+            #"[[ ${COMP_WORDS[0]} == */* ]] && camrec=${COMP_WORDS[0]}"#,
+            #"json=$("$camrec" devices --json 2>/dev/null)"#,
+            #"json=${json%%'],"problems":'*}"#,
+            #"printf '%s\n' test"#,
+            #"printf '%s\n' "$json" | grep -o '"path":"[^"]*"' | sed -e 's/^"path":"//' -e 's/"$//'"#,
+        ],
+        zsh: [
+            #"local camrec=camrec json"#,
+            #"[[ $words[1] == */* ]] && camrec=$words[1]"#,
+            #"json=$($camrec devices --json 2>/dev/null)"#,
+            #"json=${json%%'],"problems":'*}"#,
+            #"local -a devices"#,
+            #"devices=(test ${(f)"$(print -r -- $json | grep -o '"path":"[^"]*"' | sed -e 's/^"path":"//' -e 's/"$//')"})"#,
+            #"compadd -a devices"#,
+        ]
+    )
 }

@@ -1,3 +1,4 @@
+import ArgumentParsing
 import CamrecKit
 
 /// What camrec writes from its own help texts: `camrec help --man` (camrec(1) in roff) and
@@ -6,7 +7,7 @@ import CamrecKit
 enum Generated {
     case manPage
     case markdown
-    case completion(Completions.Shell)
+    case completion(CompletionScript.Shell)
     /// A request that cannot be met (unknown shell), with its message.
     case invalid(String)
 
@@ -17,7 +18,7 @@ enum Generated {
         case "--markdown" where arguments.count == 1:
             self = .markdown
         case "--completion":
-            guard arguments.count == 2, let shell = Completions.Shell(rawValue: arguments[1]) else {
+            guard arguments.count == 2, let shell = CompletionScript.Shell(rawValue: arguments[1]) else {
                 self = .invalid("camrec help --completion takes bash or zsh")
                 return
             }
@@ -29,7 +30,8 @@ enum Generated {
 
     /// Prints it (0), or says why it cannot (64, or 1 when a subcommand has no spec).
     func print() -> ExitStatus {
-        let undocumented = CommandCatalog.undocumented
+        let catalog = CommandCatalog.catalog
+        let undocumented = catalog.undocumented
         guard undocumented.isEmpty else {
             Console(json: false, quiet: false).fail(CamrecError(.failure,
                 "no help spec for subcommand \(undocumented.joined(separator: ", ")): add it to CommandCatalog.spec(for:)"))
@@ -37,13 +39,11 @@ enum Generated {
         }
         switch self {
         case .manPage:
-            Swift.print(ManPage.text(version: CommandDispatcher.version), terminator: "")
+            Swift.print(ManPage.text(), terminator: "")
         case .markdown:
             Swift.print(CliReference.markdown(), terminator: "")
-        case .completion(.bash):
-            Swift.print(Completions.bash(), terminator: "")
-        case .completion(.zsh):
-            Swift.print(Completions.zsh(), terminator: "")
+        case .completion(let shell):
+            Swift.print(CompletionScript(catalog: catalog, generatedBy: "camrec help --completion").text(for: shell), terminator: "")
         case .invalid(let message):
             Console(json: false, quiet: false).fail(CamrecError(.usage, message))
             return .usage

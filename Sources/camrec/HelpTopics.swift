@@ -36,28 +36,8 @@ enum HelpTopics {
         if let meant = subcommands.likelyTypo(in: [first]) {
             return .invalid("unknown subcommand '\(first)': did you mean '\(meant)'? (see camrec --help)")
         }
-        if spec.likelyTopic(first) != nil { return .invalid(unknown(first, in: spec).message) }
+        if spec.likelyTopic(first) != nil { return .invalid(spec.unknownTopic(first).message) }
         return .invalid("unknown subcommand or help topic '\(first)': the subcommands are \(names.joined(separator: ", ")); "
-                        + "the topics are \(topicList(spec)) (see camrec --help)")
-    }
-
-    /// The help `--help [TOPIC]` prints: the spec's help, or one topic in full. A command
-    /// without topics ignores the word after `--help`, and so does one with topics when
-    /// the word is a file name (`camrec --help out.mp4`).
-    static func text(of spec: CommandSpec, topic: String?) throws(UsageError) -> String {
-        guard let topic, !spec.groups.isEmpty else { return spec.helpText }
-        if let text = spec.helpText(topic: topic) { return text }
-        if topic.contains(".") || topic.contains("/") { return spec.helpText }
-        throw unknown(topic, in: spec)
-    }
-
-    /// `unknown help topic 'encodng': did you mean 'encoding'? …`, one line.
-    static func unknown(_ topic: String, in spec: CommandSpec) -> UsageError {
-        let hint = spec.likelyTopic(topic).map { "did you mean '\($0)'? " } ?? ""
-        return UsageError("unknown help topic '\(topic)': \(hint)the topics are \(topicList(spec)) (see \(spec.name) --help)")
-    }
-
-    private static func topicList(_ spec: CommandSpec) -> String {
-        spec.groups.map(\.topic).joined(separator: ", ")
+                        + "the topics are \(spec.topicList) (see camrec --help)")
     }
 }

@@ -41,7 +41,7 @@ extension Subcommand {
         do {
             parsed = try parsingSpec.parse(arguments)
             if parsed.helpRequested {
-                print(try HelpTopics.text(of: spec, topic: parsed.helpTopic))
+                print(try spec.helpText(for: parsed.helpTopic))
                 return .success
             }
             options = try validate(parsed)
@@ -67,7 +67,7 @@ extension Subcommand {
         do {
             let parsed = try parsingSpec.parse(arguments)
             if parsed.helpRequested {
-                _ = try HelpTopics.text(of: spec, topic: parsed.helpTopic)
+                _ = try spec.helpText(for: parsed.helpTopic)
             } else {
                 _ = try validate(parsed)
             }
