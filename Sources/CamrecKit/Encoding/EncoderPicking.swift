@@ -1,13 +1,11 @@
-import CamrecKit
-
 /// Picks the encoder element for a codec from `--encoder`: `EncoderSelection` lists the
 /// encoders here, tries hardware ones on a few frames at the recording's size and rate with
 /// the very element the recording will run (its `EncoderProfile`), and says why.
-enum EncoderPicking {
+public enum EncoderPicking {
     /// A camera's recording encoding: `--max-duration` checked at the camera's rate (a
     /// usage error otherwise), then the encoding planned for its source, size and rate.
-    static func plan(_ request: EncodingRequest, for resolution: CameraResolver.Resolution, maxDuration: TimeSpec?,
-                     container: MediaContainer, needsDecoding: [String]) throws(CamrecError) -> (settings: EncoderSettings, warnings: [String]) {
+    public static func plan(_ request: EncodingRequest, for resolution: CameraResolver.Resolution, maxDuration: TimeSpec?,
+                            container: MediaContainer, needsDecoding: [String]) throws(CamrecError) -> (settings: EncoderSettings, warnings: [String]) {
         do {
             try MaxDuration.check(maxDuration, at: resolution.rate)
         } catch {
@@ -21,7 +19,8 @@ enum EncoderPicking {
         }
     }
 
-    static func pick(_ request: EncodingRequest, codec: VideoCodec, size: FrameSize, rate: FrameRateValue) throws(CamrecError) -> EncoderPick {
+    /// The encoder for `codec` at `size` and `rate`, as `--encoder` asks (see ``EncoderSelection``).
+    public static func pick(_ request: EncodingRequest, codec: VideoCodec, size: FrameSize, rate: FrameRateValue) throws(CamrecError) -> EncoderPick {
         let describe: (EncoderCandidate) -> String = { candidate in
             profile(candidate.factory, request: request, codec: codec, size: size, rate: rate)
         }
@@ -33,7 +32,7 @@ enum EncoderPicking {
     }
 
     /// The element a recording runs for `factory` with the request's settings.
-    static func profile(_ factory: String, request: EncodingRequest, codec: VideoCodec, size: FrameSize,
+    public static func profile(_ factory: String, request: EncodingRequest, codec: VideoCodec, size: FrameSize,
                         rate: FrameRateValue) -> String {
         var settings = EncoderSettings(keyframeInterval: request.keyframeInterval, bitrate: request.bitrate,
                                        quality: request.quality, codec: codec, factory: factory)
