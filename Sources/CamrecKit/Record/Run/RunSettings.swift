@@ -1,0 +1,47 @@
+/// What every movie of a run records with, beyond its plan (the files) and its cameras
+/// (what each delivers): the choices of the command line, typed once.
+public struct RunSettings: Sendable {
+    /// `--max-duration`; nil: until stopped.
+    public var maxDuration: TimeSpec?
+    /// The container, from OUTPUT's extension.
+    public var container: MediaContainer
+    /// `--force`.
+    public var overwrite = false
+    /// `--codec`, `--encoder`, `--quality`, `--bitrate`, `--keyframe-interval`.
+    public var encoding: EncodingRequest
+    /// Rotation, mirroring and overlays, resolved.
+    public var picture: PictureSettings = .unchanged
+    /// `--settle`.
+    public var settle: TimeSpec = .zero
+    /// `--reconnect`; nil: a lost camera ends its movie.
+    public var reconnect: ReconnectSettings?
+    /// `--recover-partials`.
+    public var recoverPartials = false
+    /// `--on-motion`; nil: motion triggers nothing.
+    public var motion: MotionSettings?
+    /// `--motion-mask PNG`, loaded at the size motion is looked for at.
+    public var motionMask: String?
+    /// `--preview`, asked for; ``RunSetup/showPreviews(_:)`` keeps it only where a window opened.
+    public var preview: PreviewSettings?
+    /// `--serve`.
+    public var serve: ServeSettings?
+    /// The recording pipeline's template (`--pipeline FILE`); a canvas uses `compose`.
+    public var template: PipelineTemplate = .record
+
+    /// Settings for movies in `container`, encoded as `encoding` asks.
+    public init(maxDuration: TimeSpec?, container: MediaContainer, encoding: EncodingRequest) {
+        self.maxDuration = maxDuration
+        self.container = container
+        self.encoding = encoding
+    }
+
+    /// What asks for decoded frames, one phrase each: storing a camera's stream as it
+    /// comes is impossible with any of them. `composes`: the cameras go onto a canvas.
+    public func needsDecoding(composes: Bool) -> [String] {
+        var reasons: [String] = []
+        if composes { reasons.append("--layout composes the cameras' pictures") }
+        if picture.isActive { reasons.append("--rotate, --flip, --mirror or an overlay changes the picture") }
+        if settle.nanoseconds > 0 { reasons.append("--settle measures the picture") }
+        return reasons
+    }
+}
