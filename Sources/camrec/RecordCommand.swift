@@ -55,7 +55,7 @@ enum RecordCommand: Subcommand {
                         options: PreviewOptions.specs + ServeOptions.specs, discussion: PreviewOptions.discussion),
             OptionGroup("multicam", title: "Several cameras", abstract: "Several cameras: one movie per camera, or all composed onto one canvas.",
                         options: LayoutOptions.multiCameraSpecs,
-                        discussion: MultiCameraRecording.discussion + "\n\n" + ComposedRecording.discussion),
+                        discussion: LayoutOptions.severalCamerasDiscussion + "\n\n" + LayoutOptions.canvasDiscussion),
         ],
         positionals: [PositionalSpec("OUTPUT", help: "the movie to write (.mp4, .mov or .mkv)")],
         discussion: """
@@ -100,125 +100,94 @@ enum RecordCommand: Subcommand {
         }
     }
 
+    /// Records with one camera, several in movies of their own, or several on a canvas:
+    /// the plan decides which, `RunSetup` configures the pipelines, `RecordingRun` runs them.
     private static func record(_ options: RecordOptions, console: Console) throws(CamrecError) -> ExitStatus {
         // A bad --overlay-image is refused before the output or the camera is looked at.
         let picture = try options.picture.resolve()
         let request = options.request(changesPicture: picture.isActive)
-        if request.isSeveralCameras {
-            return try MultiCameraRecording.record(options, request: request, picture: picture, console: console)
-        }
-        let plan = try RecordingPlanner.plan(request, devicePaths: [options.camera.device ?? "0"])
-        let outputs = plan.movies[0]
-        // --print-pipeline creates nothing, so an existing OUTPUT is no reason to refuse it.
-        if !options.printPipeline { try plan.checkDestinations() }
+        // What no camera could change is refused before any camera is looked for.
+        try RecordingPlanner.check(request)
+        let several = request.isSeveralCameras
+        let devices = several ? options.camera.devices : [options.camera.device ?? "0"]
+        // One camera's names are known now, so a bad OUTPUT fails before the camera is
+        // touched; several cameras' may hold {device}, known once the cameras are found.
+        let earlyPlan = several ? nil : try plan(request, devicePaths: devices, checking: !options.printPipeline)
         let printer = RecordingPrinter(console: console)
-        // The preview window's pipeline starts threads: they must block the signals that
+        // The preview windows' pipelines start threads: they must block the signals that
         // the watcher below takes, or a stop signal delivered to one of them would kill camrec.
         if options.preview.mode != .off, !options.printPipeline { SignalWatcher.block(SignalWatcher.recordingSignals) }
-        // The preview window opens before the camera: without a display, nothing is touched.
-        let preview = options.printPipeline ? nil : try LiveOutputs.openPreview(options, printer: printer, console: console)
-        defer { preview?.close() }
-        let encodingRequest = options.encoding.request(keyframeInterval: options.keyframeInterval?.seconds
-            ?? EncoderSettings.defaultKeyframeInterval(segmented: options.unattended.segments != nil))
-        let needsDecoding = needsDecoding(options, picture: picture)
+        // The windows open before the cameras: without a display, nothing is touched. One
+        // per camera's movie, one for a canvas.
+        let windows = options.printPipeline ? 0 : (several && request.layout == nil ? devices.count : 1)
+        let previews = try LiveOutputs.openPreviews(options, windows: windows, printer: printer, console: console)
+        defer { for window in previews { window.close() } }
+        let settings = options.runSettings(picture: picture)
         // The sound source is looked up before the camera is opened (its camera's
         // microphone needs the camera's path first).
-        var audio: AudioSettings?
-        if options.audio.request != .camera {
-            audio = try options.audio.settings(container: options.container, camera: nil)
+        let earlySound = options.audio.request == .camera ? nil : try options.audio.settings(container: options.container, camera: nil)
+        let prefer = EncodingPlanner.preferredFamilies(settings.encoding, needsDecoding: settings.needsDecoding(composes: request.layout != nil))
+        var cameras: [CameraResolver.Resolution] = []
+        for device in devices {
+            var choice = options.camera
+            if several { choice.device = device }
+            cameras.append(try choice.resolve(prefer: prefer))
         }
-        let resolution = try options.camera.resolve(
-            prefer: EncodingPlanner.preferredFamilies(encodingRequest, needsDecoding: needsDecoding))
-        let encoding = try EncoderPicking.plan(encodingRequest, for: resolution, maxDuration: options.maxDuration,
-                                               container: options.container, needsDecoding: needsDecoding)
-        var config = RecordConfig(
-            source: resolution.source, size: resolution.size, rate: resolution.rate,
-            maxDuration: options.maxDuration, outputPath: options.output, container: options.container,
-            overwrite: options.force, encoder: encoding.settings, stills: outputs.stills)
-        if options.audio.request == .camera {
-            var path: String?
-            if case .camera(let camera, _) = resolution.source { path = camera }
-            audio = try options.audio.settings(container: options.container, camera: path)
+        let plan: RecordingPlan
+        if let earlyPlan {
+            plan = earlyPlan
+        } else {
+            plan = try Self.plan(request, devicePaths: cameras.map(\.source.deviceName), checking: !options.printPipeline)
         }
-        config.audio = audio
-        config.segments = outputs.segments
-        config.reconnect = options.unattended.reconnect
-        config.recoverPartials = options.unattended.recoverPartials
-        config.settle = options.settle
-        config.clips = outputs.clips
-        config.motion = options.clips.motion
-        if let mask = options.clips.motionMask {
-            config.motion?.mask = try MotionMask.load(mask, size: picture.orientation.outputSize(resolution.size))
+        var setup = try RunSetup.make(plan: plan, cameras: cameras, devices: devices, settings: settings) { camera throws(CamrecError) in
+            options.audio.request == .camera ? try options.audio.settings(container: options.container, camera: camera) : earlySound
         }
-        if options.clips.standby {
-            // No movie is written: OUTPUT only names the clips, so an existing file is no obstacle.
-            config.standby = true
-            config.overwrite = true
-        }
-        // Names and values are checked against the camera before anything starts (exit 64).
-        var controlRequest = options.controls
-        if config.encoder.isPassthrough, config.encoder.codec == .h264 {
-            // The camera makes the keyframes: asked for where it has the control.
-            controlRequest.keyframePeriod = config.encoder.gop(rate: config.rate)
-        }
-        let controls = options.printPipeline ? nil : try PreparedControls.prepare(controlRequest, source: resolution.source)
-        config.picture = picture
-        config.preview = options.printPipeline || preview != nil ? options.preview.settings : nil
-        config.serve = options.serve.settings
-        if options.printPipeline {
-            do {
-                print(try RecordPipeline(config: config, template: options.template).commandLine())
-            } catch {
-                throw CamrecError(.usage, error.message)
-            }
-            return .success
-        }
-        for warning in resolution.warnings + encoding.warnings + plan.warnings
-            + startWarnings(options, source: resolution.source, picture: config.picture) {
+        let controls = try CameraControlSet(options.controls, setup: setup, devices: devices, check: !options.printPipeline) { warning in
             printer.show(.warning(warning))
         }
-        let applied = try controls?.apply()
-        for warning in applied?.warnings ?? [] { printer.show(.warning(warning)) }
-        config.controls = applied?.controls ?? []
-        if let period = controlRequest.keyframePeriod,
-           let set = config.controls.first(where: { $0.keyframePeriod == period }) {
-            config.encoder.cameraKeyframePeriod = period
-            config.encoder.reason += "; the camera makes a keyframe every \(period) frames (\(set.name))"
+        if options.printPipeline {
+            for line in try setup.commandLines() { print(line) }
+            return .success
         }
-        if let controls { config.cameraBack = { _, path in controls.camera.reapply(at: path) } }
-        defer { for warning in controls?.finish() ?? [] { printer.show(.warning(warning)) } }
+        for warning in setup.warnings + options.serve.warnings + startWarnings(options, setup: setup) {
+            printer.show(.warning(warning))
+        }
+        // Put back what camrec changed, before the result line, or on the way out of a failure.
+        defer { controls.restore() }
+        try controls.apply(to: &setup)
+        setup.showPreviews(previews.count)
         SignalWatcher.block(SignalWatcher.recordingSignals)
-        // The live stream listens before the camera's pipeline starts (a taken port stops camrec here).
-        let server = try LiveOutputs.startServer(for: config, console: console)
-        defer { server?.close() }
-        let recorder = Recorder(config: config, template: options.template, preview: preview, server: server)
-        let setHandler: ControlServer.SetHandler? = controls.map { controls in { @Sendable text in controls.setReply(text) } }
-        let driven = try RunControls(run: recorder, controlPath: options.controlPath, setHandler: setHandler,
-                                     preview: preview, console: console)
+        // The live stream listens before the cameras' pipelines start (a taken port stops camrec here).
+        let servers = try LiveOutputs.startServers(for: setup, console: console)
+        defer { for server in servers { server.close() } }
+        let run = RecordingRun(setup, previews: previews, servers: servers)
+        let driven = try RunControls(run: run, controlPath: options.controlPath, setHandler: controls.setHandler,
+                                     previews: previews, console: console)
         defer { driven.end() }
-        let result = try recorder.run { event in printer.show(event) }
-        for warning in controls?.finish() ?? [] { printer.show(.warning(warning)) }
+        let result = try run.run { event in printer.show(event) }
+        controls.restore()
         printer.show(result)
         return result.exitStatus
     }
 
-    /// What asks for decoded frames, one phrase each: storing the camera's stream as it
-    /// comes is impossible with any of them.
-    private static func needsDecoding(_ options: RecordOptions, picture: PictureSettings) -> [String] {
-        var reasons: [String] = []
-        if picture.isActive { reasons.append("--rotate, --flip, --mirror or an overlay changes the picture") }
-        if options.settle.nanoseconds > 0 { reasons.append("--settle measures the picture") }
-        return reasons
+    /// The plan for cameras at `devicePaths`; `checking`: its destinations are checked
+    /// (not for --print-pipeline, which creates nothing: an existing OUTPUT is no reason to refuse it).
+    private static func plan(_ request: RecordingRequest, devicePaths: [String], checking: Bool) throws(CamrecError) -> RecordingPlan {
+        let plan = try RecordingPlanner.plan(request, devicePaths: devicePaths)
+        if checking { try plan.checkDestinations() }
+        return plan
     }
 
-    /// Options that are valid but will not do what was asked of them with this camera.
-    private static func startWarnings(_ options: RecordOptions, source: VideoSource, picture: PictureSettings) -> [String] {
-        var warnings: [String] = options.serve.warnings
-        if options.stillQualityGiven, case .camera(_, let format) = source, format.fourcc == "MJPG",
-           options.stills.format != .png, !picture.isActive {
-            warnings.append("--still-quality is not used: stills from an MJPEG camera are its own JPEG frames, byte for byte")
+    /// Options that are valid but will not do what was asked of them with these cameras.
+    private static func startWarnings(_ options: RecordOptions, setup: RunSetup) -> [String] {
+        let mjpeg = setup.cameras.contains { camera in
+            if case .camera(_, let format) = camera.source { return format.fourcc == "MJPG" }
+            return false
         }
-        return warnings
+        if options.stillQualityGiven, mjpeg, options.stills.format != .png, !setup.cameras[0].picture.isActive {
+            return ["--still-quality is not used: stills from an MJPEG camera are its own JPEG frames, byte for byte"]
+        }
+        return []
     }
 }
 
@@ -349,6 +318,24 @@ struct RecordOptions {
         request.changesPicture = changesPicture
         request.customPipeline = template.text != PipelineTemplate.record.text
         return request
+    }
+
+    /// What every movie of the run records with (`RunSettings`), `picture` resolved.
+    func runSettings(picture: PictureSettings) -> RunSettings {
+        var settings = RunSettings(maxDuration: maxDuration, container: container, encoding: encoding.request(
+            keyframeInterval: keyframeInterval?.seconds
+                ?? EncoderSettings.defaultKeyframeInterval(segmented: unattended.segments != nil)))
+        settings.overwrite = force
+        settings.picture = picture
+        settings.settle = settle
+        settings.reconnect = unattended.reconnect
+        settings.recoverPartials = unattended.recoverPartials
+        settings.motion = clips.motion
+        settings.motionMask = clips.motionMask
+        settings.preview = preview.settings
+        settings.serve = serve.settings
+        settings.template = template
+        return settings
     }
 
     /// A segmented run's movie name without its fields (`cam-%Y%m%d.mp4` → `cam.mp4`), for
