@@ -7,13 +7,18 @@ import Glibc
 
 /// Where camrec talks: JSON lines on stdout for scripts (`--json`), human text on stderr,
 /// and a progress line only when stderr is a terminal.
-final class Console: @unchecked Sendable {
+final class Console: Sendable {
     let json: Bool
     let quiet: Bool
     let isTerminal: Bool
     let useColor: Bool
-    private let lock = Mutex(())
-    private var progressShown = false
+    /// Its lock keeps each line whole, never interleaved with another thread's.
+    private let lines = Mutex(Lines())
+
+    private struct Lines {
+        /// Whether a progress line is on the terminal: the next line rubs it out first.
+        var progressShown = false
+    }
 
     init(json: Bool, quiet: Bool) {
         self.json = json
@@ -39,10 +44,10 @@ final class Console: @unchecked Sendable {
     /// Rewrites the progress line (terminals only).
     func progress(_ text: String) {
         guard isTerminal, !quiet else { return }
-        lock.withLock { _ in
+        lines.withLock { lines in
             let line = useColor ? "\u{1B}[31m●\u{1B}[0m " + text : "● " + text
             StandardStream.error.write("\r\u{1B}[2K" + line)
-            progressShown = true
+            lines.progressShown = true
         }
     }
 
@@ -63,15 +68,15 @@ final class Console: @unchecked Sendable {
         if body.count > 2 { line.append(UInt8(ascii: ",")) }
         line.append(contentsOf: body.dropFirst())
         line.append(UInt8(ascii: "\n"))
-        lock.withLock { _ in
+        lines.withLock { _ in
             StandardStream.output.write(&line, essential: essential)
         }
     }
 
     private func writeErr(_ text: String, essential: Bool = false) {
-        lock.withLock { _ in
-            StandardStream.error.write(progressShown ? "\r\u{1B}[2K" + text : text, essential: essential)
-            progressShown = false
+        lines.withLock { lines in
+            StandardStream.error.write(lines.progressShown ? "\r\u{1B}[2K" + text : text, essential: essential)
+            lines.progressShown = false
         }
     }
 }

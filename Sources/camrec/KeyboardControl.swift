@@ -7,17 +7,21 @@ import Glibc
 /// On an interactive terminal, single keys control a recording: `s` takes a still, `c`
 /// makes an event clip (with `--pre-roll`/`--post-roll`), `q` stops. The terminal is put in non-canonical, no-echo mode while recording and restored
 /// afterwards.
-final class KeyboardControl: @unchecked Sendable {
-    private var saved = termios()
+final class KeyboardControl: Sendable {
+    /// The terminal's settings before recording, put back by `restore()`.
+    private let saved: termios
     private let active: Bool
 
     /// Starts listening when stdin is a terminal; does nothing otherwise.
     init(onStill: @escaping @Sendable () -> Void, onStop: @escaping @Sendable () -> Void,
          onClip: @escaping @Sendable () -> Void = {}) {
+        var saved = termios()
         guard isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &saved) == 0 else {
+            self.saved = saved
             active = false
             return
         }
+        self.saved = saved
         var raw = saved
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
         active = tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0
@@ -37,6 +41,6 @@ final class KeyboardControl: @unchecked Sendable {
 
     /// Restores the terminal.
     func restore() {
-        if active { tcsetattr(STDIN_FILENO, TCSANOW, &saved) }
+        if active { _ = withUnsafePointer(to: saved) { tcsetattr(STDIN_FILENO, TCSANOW, $0) } }
     }
 }

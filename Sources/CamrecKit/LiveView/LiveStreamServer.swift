@@ -27,8 +27,10 @@ public final class LiveStreamServer: Sendable {
     private let mount: Int32
 
     /// The C server's pointer. Every use is under the mutex, so it may cross threads.
-    // `@unchecked`: a C pointer is never Sendable to the compiler; the `Mutex` holding it
-    // is what makes sharing it safe.
+    // `@unchecked` stays: a C pointer, owned for the server's life, is never Sendable to the
+    // compiler, and a bare one cannot be handed to the `Mutex` (`sending`) either: the
+    // compiler ties it to the C strings it was made from, which are freed after. The `Mutex`
+    // holding it is what makes sharing it safe.
     private struct Handle: @unchecked Sendable {
         let pointer: OpaquePointer
     }

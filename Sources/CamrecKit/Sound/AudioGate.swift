@@ -7,20 +7,22 @@ import GStreamer
 /// recording branch's gate (frames take longer to arrive: decoding), so a buffer whose
 /// place is not known yet waits for it here, on the sound branch's own streaming thread
 /// (its queue holds what arrives meanwhile); `release()` ends every wait when the run stops.
-// `@unchecked`: its state is guarded by `condition`'s lock, which the sound's streaming
-// thread waits on for the movie's start (a `Mutex` has no condition to wait on).
-final class AudioGate: @unchecked Sendable {
-    private let condition = ThreadCondition()
-    // Guarded by `condition`.
-    private var window: SoundWindow
-    private var released = false
-    private var complete = false
-    private var passed: UInt64 = 0
-    /// The first sound buffer's timestamp: frames before it cannot start the movie.
-    private var firstSound: UInt64?
-    /// When a frame first asked to start the movie while no sound had come yet.
-    private var firstAsked: ContinuousClock.Instant?
-    private var gaveUp = false
+final class AudioGate: Sendable {
+    /// Reached only through the monitor: the sound's streaming thread waits on it for the
+    /// movie's start, the stop for the sound to be complete.
+    private let state: Monitor<State>
+
+    private struct State {
+        var window: SoundWindow
+        var released = false
+        var complete = false
+        var passed: UInt64 = 0
+        /// The first sound buffer's timestamp: frames before it cannot start the movie.
+        var firstSound: UInt64?
+        /// When a frame first asked to start the movie while no sound had come yet.
+        var firstAsked: ContinuousClock.Instant?
+        var gaveUp = false
+    }
 
     /// How long frames wait for the sound source's first sound before the movie starts
     /// without sound (a sound server takes up to about a second to start a stream).
@@ -40,42 +42,41 @@ final class AudioGate: @unchecked Sendable {
     /// picture start together, so the movie starts with the first frame at or after the
     /// first sound (a sound source takes longer to start than a camera).
     func mayStart(at pts: UInt64, now: ContinuousClock.Instant = .now) -> Start {
-        condition.withLock {
-            if gaveUp || released { return .go }
-            if let firstSound { return pts >= firstSound ? .go : .hold }
-            let asked = firstAsked ?? now
-            firstAsked = asked
+        // No wait depends on what this changes: a sound buffer that waits has come, and
+        // once one has, the gate no longer gives up on sound.
+        state.withLock { state in
+            if state.gaveUp || state.released { return .go }
+            if let firstSound = state.firstSound { return pts >= firstSound ? .go : .hold }
+            let asked = state.firstAsked ?? now
+            state.firstAsked = asked
             guard now - asked >= Self.soundStartTimeout else { return .hold }
-            gaveUp = true
-            condition.broadcast()
+            state.gaveUp = true
             return .goWithoutSound
         }
     }
 
     /// A gate for a movie of `length` (whole frames, ns; nil: until stopped).
     init(length: UInt64?) {
-        window = SoundWindow(length: length)
+        state = Monitor(State(window: SoundWindow(length: length)))
     }
 
     /// The movie's first frame has timestamp `pts` (only the first call counts).
     func videoStarted(at pts: UInt64) {
-        condition.withLock {
-            guard window.start == nil else { return }
-            window.start = pts
-            condition.broadcast()
+        state.withLockWaking { state in
+            guard state.window.start == nil else { return }
+            state.window.start = pts
         }
     }
 
     /// Whether the first frame is known.
-    var hasStarted: Bool { condition.withLock { window.start != nil } }
+    var hasStarted: Bool { state.withLock { $0.window.start != nil } }
 
     /// The movie's last frame ends at `end` (only the first call counts): sound from
     /// there on is dropped.
     func close(at end: UInt64) {
-        condition.withLock {
-            guard window.end == nil else { return }
-            window.end = end
-            condition.broadcast()
+        state.withLockWaking { state in
+            guard state.window.end == nil else { return }
+            state.window.end = end
         }
     }
 
@@ -93,58 +94,50 @@ final class AudioGate: @unchecked Sendable {
     /// Decides for one sound buffer; may wait (bounded by `release()`) until the first frame is known.
     func admit(pts: UInt64?, duration: UInt64?) -> Admission {
         guard let pts else { return .drop }
-        return condition.withLock {
-            if gaveUp { return .drop }
-            if firstSound == nil { firstSound = pts }
-            while true {
-                switch window.decide(pts: pts, duration: duration ?? 0) {
-                case .wait:
-                    if released { return .drop }
-                    condition.wait(seconds: 0.1)
-                case .before:
-                    return .drop
-                case .pass:
-                    passed += duration ?? 0
-                    return .pass
-                case .part(let kept):
-                    passed += kept.upperBound - kept.lowerBound
-                    return .part(kept)
-                case .after:
-                    if !complete {
-                        complete = true
-                        condition.broadcast()
-                    }
-                    return .drop
-                }
+        let duration = duration ?? 0
+        let gaveUp = state.withLock { state in
+            if state.gaveUp { return true }
+            if state.firstSound == nil { state.firstSound = pts }
+            return false
+        }
+        if gaveUp { return .drop }
+        // Only the first frame's arrival (`videoStarted`) or `release()` ends a `.wait`; both wake.
+        let admission = state.wait(until: { $0.released || $0.window.decide(pts: pts, duration: duration) != .wait }) {
+            state, _ -> Admission? in
+            switch state.window.decide(pts: pts, duration: duration) {
+            case .wait, .before:
+                return .drop   // `.wait`: released before the movie started
+            case .pass:
+                state.passed += duration
+                return .pass
+            case .part(let kept):
+                state.passed += kept.upperBound - kept.lowerBound
+                return .part(kept)
+            case .after:
+                return nil
             }
         }
+        if let admission { return admission }
+        // Past the movie's end: the sound is complete, which `waitUntilComplete` waits for.
+        state.withLockWaking { $0.complete = true }
+        return .drop
     }
 
     /// Whether sound past the movie's end has arrived: the sound is complete.
-    var isComplete: Bool { condition.withLock { complete } }
+    var isComplete: Bool { state.withLock { $0.complete } }
 
     /// Waits until sound past the movie's end has arrived (so the sound up to the end has
     /// all passed), at most `seconds`; true when it did.
     func waitUntilComplete(seconds: Double) -> Bool {
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        return condition.withLock {
-            while !complete, !released {
-                let left = deadline - ContinuousClock.now
-                guard left > .zero else { return false }
-                condition.wait(seconds: Double(left.components.attoseconds) / 1e18 + Double(left.components.seconds))
-            }
-            return complete
-        }
+        return state.wait(until: { $0.complete || $0.released }, deadline: deadline) { state, _ in state.complete }
     }
 
     /// Ends every wait: the run is stopping (or the sound source failed).
     func release() {
-        condition.withLock {
-            released = true
-            condition.broadcast()
-        }
+        state.withLockWaking { $0.released = true }
     }
 
     /// Seconds of sound let through.
-    var passedSeconds: Double { condition.withLock { Double(passed) / 1e9 } }
+    var passedSeconds: Double { state.withLock { Double($0.passed) / 1e9 } }
 }

@@ -29,9 +29,20 @@ final class Monitor<State> {
         until ready: (State) -> Bool, deadline: ContinuousClock.Instant? = nil,
         then body: (inout State, _ ready: Bool) throws -> Result
     ) rethrows -> Result {
+        try wait(until: ready, deadline: { _ in deadline }, then: body)
+    }
+
+    /// Waits until `ready` holds or the deadline the state itself holds has passed (nil: none
+    /// yet), then runs `body` under the same lock, told whether `ready` held. The deadline is
+    /// read again after each wake-up, so a change that brings it nearer (a new call due
+    /// sooner, in a watchdog) shortens the wait.
+    func wait<Result>(
+        until ready: (State) -> Bool, deadline: (State) -> ContinuousClock.Instant?,
+        then body: (inout State, _ ready: Bool) throws -> Result
+    ) rethrows -> Result {
         try condition.withLock {
             while !ready(state) {
-                guard let deadline else {
+                guard let deadline = deadline(state) else {
                     condition.wait()
                     continue
                 }

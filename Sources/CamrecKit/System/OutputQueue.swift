@@ -11,19 +11,22 @@ import Glibc
 /// The queue holds at most `capacity` bytes; a line that does not fit is dropped and counted
 /// (`droppedLines`), except an essential one (the final result, an error), which is always
 /// queued. `drain(timeout:)` waits, for a bounded time, for what is queued to be written.
-///
-/// `@unchecked Sendable`: its state is guarded by a `ThreadCondition`'s mutex (the writer
-/// thread waits on that condition, which a `Mutex` cannot offer).
-public final class OutputQueue: @unchecked Sendable {
-    private let condition = ThreadCondition()
+public final class OutputQueue: Sendable {
     private let capacity: Int
     private let write: @Sendable ([UInt8]) -> Void
-    // Guarded by `condition`.
-    private var lines: [[UInt8]] = []
-    private var first = 0
-    private var queuedBytes = 0
-    private var writing = false
-    private var dropped = 0
+    /// The writer thread waits on it for lines, `drain` for them to be written.
+    private let queue = Monitor(Queue())
+
+    private struct Queue {
+        /// The lines from `first` on are still to be written.
+        var lines: [[UInt8]] = []
+        var first = 0
+        /// Bytes queued and not yet written (the line being written included).
+        var queuedBytes = 0
+        /// Whether the writer thread is writing a line.
+        var writing = false
+        var dropped = 0
+    }
 
     /// Starts the writer thread (`name`), which hands each line to `write` in order; `write`
     /// may block for as long as the reader makes it.
@@ -37,33 +40,24 @@ public final class OutputQueue: @unchecked Sendable {
     @discardableResult
     public func enqueue(_ line: [UInt8], essential: Bool = false) -> Bool {
         guard !line.isEmpty else { return true }
-        return condition.withLock {
-            guard essential || queuedBytes + line.count <= capacity else {
-                dropped += 1
+        return queue.withLockWaking { queue in
+            guard essential || queue.queuedBytes + line.count <= capacity else {
+                queue.dropped += 1
                 return false
             }
-            lines.append(line)
-            queuedBytes += line.count
-            condition.broadcast()
+            queue.lines.append(line)
+            queue.queuedBytes += line.count
             return true
         }
     }
 
     /// Lines dropped so far because the reader did not keep up.
-    public var droppedLines: Int { condition.withLock { dropped } }
+    public var droppedLines: Int { queue.withLock { $0.dropped } }
 
     /// Waits until every queued line is written or `timeout` passes; true when all were written.
     @discardableResult
     public func drain(timeout: Duration) -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        return condition.withLock {
-            while first < lines.count || writing {
-                let left = deadline - ContinuousClock.now
-                guard left > .zero else { return false }
-                condition.wait(seconds: Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18)
-            }
-            return true
-        }
+        queue.wait(until: { $0.first >= $0.lines.count && !$0.writing }, deadline: .now + timeout) { _, drained in drained }
     }
 
     private func run() {
@@ -73,23 +67,21 @@ public final class OutputQueue: @unchecked Sendable {
         sigfillset(&all)
         pthread_sigmask(SIG_BLOCK, &all, nil)
         while true {
-            let line: [UInt8] = condition.withLock {
-                while first >= lines.count { condition.wait() }
-                let line = lines[first]
-                first += 1
+            let line = queue.wait(until: { $0.first < $0.lines.count }) { queue, _ in
+                let line = queue.lines[queue.first]
+                queue.first += 1
                 // Compact now and then, not on every line.
-                if first >= 64, first * 2 >= lines.count {
-                    lines.removeFirst(first)
-                    first = 0
+                if queue.first >= 64, queue.first * 2 >= queue.lines.count {
+                    queue.lines.removeFirst(queue.first)
+                    queue.first = 0
                 }
-                writing = true
+                queue.writing = true
                 return line
             }
             write(line)
-            condition.withLock {
-                queuedBytes -= line.count
-                writing = false
-                condition.broadcast()
+            queue.withLockWaking { queue in
+                queue.queuedBytes -= line.count
+                queue.writing = false
             }
         }
     }

@@ -148,9 +148,7 @@ struct StallWatch {
 /// One thread that unblocks calls that wait too long, or that must stop because the trim
 /// was cancelled. A call registers with its deadline and an `unblock` action; the thread
 /// sleeps until the nearest deadline (or a cancellation) and runs the actions due.
-// `@unchecked`: its calls are guarded by its condition's lock, which its thread waits on
-// until the nearest deadline (a `Mutex` has no condition to wait on).
-final class BlockedCallWatchdog: @unchecked Sendable {
+final class BlockedCallWatchdog: Sendable {
     enum Firing { case stalled, cancelled }
 
     private struct Call {
@@ -159,14 +157,37 @@ final class BlockedCallWatchdog: @unchecked Sendable {
         var fired: Firing?
     }
 
+    private struct Calls {
+        var running: [Int: Call] = [:]
+        var nextID = 0
+        var cancelled = false
+        var stopped = false
+        var threadStarted = false
+
+        /// When the thread must look again: the nearest deadline of a call not yet unblocked.
+        var nearestDeadline: ContinuousClock.Instant? {
+            running.values.filter { $0.fired == nil }.map(\.deadline).min()
+        }
+
+        /// Whether a call must be unblocked before any deadline: the trim was cancelled.
+        var cancelledCallWaits: Bool {
+            cancelled && running.values.contains { $0.fired == nil }
+        }
+
+        /// Marks the calls due at `now` (every one, once cancelled) as fired; their actions.
+        mutating func fireDue(at now: ContinuousClock.Instant) -> [@Sendable () -> Void] {
+            var due: [@Sendable () -> Void] = []
+            for (id, call) in running where call.fired == nil && (cancelled || call.deadline <= now) {
+                running[id]?.fired = cancelled ? .cancelled : .stalled
+                due.append(call.unblock)
+            }
+            return due
+        }
+    }
+
     private let limit: Duration
-    // All below guarded by `condition`.
-    private let condition = ThreadCondition()
-    private var calls: [Int: Call] = [:]
-    private var nextID = 0
-    private var cancelled = false
-    private var stopped = false
-    private var threadStarted = false
+    /// Changes wake the thread: a new call may be due sooner than the one it waits for.
+    private let calls = Monitor(Calls())
 
     init(limit: Duration) { self.limit = limit }
 
@@ -175,69 +196,41 @@ final class BlockedCallWatchdog: @unchecked Sendable {
     func run<Result>(
         limit: Duration? = nil, unblock: @escaping @Sendable () -> Void, _ body: () -> Result
     ) -> (Result, Firing?) {
-        condition.lock()
-        let id = nextID
-        nextID += 1
-        calls[id] = Call(deadline: .now + (limit ?? self.limit), unblock: unblock)
-        if !threadStarted {
-            threadStarted = true
-            NamedThread.start("camrec-trim-watchdog") { [self] in loop() }
+        let deadline = ContinuousClock.now + (limit ?? self.limit)
+        let (id, startThread) = calls.withLockWaking { calls in
+            let id = calls.nextID
+            calls.nextID += 1
+            calls.running[id] = Call(deadline: deadline, unblock: unblock)
+            defer { calls.threadStarted = true }
+            return (id, !calls.threadStarted)
         }
-        condition.broadcast()
-        condition.unlock()
+        if startThread { NamedThread.start("camrec-trim-watchdog") { [self] in loop() } }
         let result = body()
-        condition.lock()
-        let fired = calls.removeValue(forKey: id)?.fired
-        condition.unlock()
+        let fired = calls.withLock { $0.running.removeValue(forKey: id)?.fired }
         return (result, fired)
     }
 
     /// Unblocks every call now and every call made from now on.
     func cancelAll() {
-        condition.lock()
-        cancelled = true
-        condition.broadcast()
-        condition.unlock()
+        calls.withLockWaking { $0.cancelled = true }
     }
 
     /// Ends the thread.
     func stop() {
-        condition.lock()
-        stopped = true
-        condition.broadcast()
-        condition.unlock()
+        calls.withLockWaking { $0.stopped = true }
     }
 
     private func loop() {
-        condition.lock()
-        while !stopped {
-            let now = ContinuousClock.now
-            var due: [@Sendable () -> Void] = []
-            var nearest: ContinuousClock.Instant?
-            for (id, call) in calls where call.fired == nil {
-                if cancelled || call.deadline <= now {
-                    calls[id]?.fired = cancelled ? .cancelled : .stalled
-                    due.append(call.unblock)
-                } else {
-                    nearest = min(nearest ?? call.deadline, call.deadline)
-                }
+        while true {
+            // Sleeps until the nearest deadline, read again after every change; nil: stopped.
+            let due = calls.wait(until: { $0.stopped || $0.cancelledCallWaits }, deadline: \.nearestDeadline) {
+                calls, _ -> [@Sendable () -> Void]? in
+                calls.stopped ? nil : calls.fireDue(at: .now)
             }
-            if !due.isEmpty {
-                // Outside the lock: an unblock action may take locks of its own.
-                condition.unlock()
-                for unblock in due { unblock() }
-                condition.lock()
-                continue
-            }
-            if let nearest {
-                let seconds = Double((nearest - now).components.seconds)
-                    + Double((nearest - now).components.attoseconds) / 1e18
-                condition.wait(until: Date().addingTimeInterval(seconds))
-            } else {
-                condition.wait()
-            }
+            guard let due else { return }
+            // Outside the lock: an unblock action may take locks of its own.
+            for unblock in due { unblock() }
         }
-        condition.unlock()
     }
 }
 

@@ -9,7 +9,7 @@ import V4L2
 /// A thread per lost camera waits for it (``CameraWait``, as `Recorder` does for one camera)
 /// and, when the camera is back or the wait is over, wakes the session's bus loop, which
 /// calls `takeBack()`: the pipeline is changed there, on the one thread that runs it.
-final class CellReconnection: @unchecked Sendable {
+final class CellReconnection: Sendable {
     /// Posted on the bus when a lost camera is back, or its wait is over.
     static let wake = "camrec/cell-back"
 
@@ -26,10 +26,14 @@ final class CellReconnection: @unchecked Sendable {
     private let pipeline: Pipeline
     private let identities: [DeviceIdentity?]
     private let timeout: TimeSpec?
-    private let condition = ThreadCondition()
-    // Guarded by `condition`.
-    private var ready: [(index: Int, found: CaptureDevice?, lostAt: ContinuousClock.Instant)] = []
-    private var stopped = false
+    /// Shared by the waiting threads and the bus thread; `stop()` wakes the waits.
+    private let waits = Monitor(Waits())
+
+    private struct Waits {
+        /// The cameras whose wait is over (found: back at that device; nil: timed out).
+        var ready: [(index: Int, found: CaptureDevice?, lostAt: ContinuousClock.Instant)] = []
+        var stopped = false
+    }
 
     /// For the cameras of `composition` (their identities read before the pipeline opened
     /// them; nil for one that could not be read, which is then not waited for).
@@ -54,8 +58,8 @@ final class CellReconnection: @unchecked Sendable {
         let lostAt = ContinuousClock.now
         let wait = CameraWait(for: identity, timeout: timeout, from: lostAt)
         NamedThread.start("camrec-cell\(index + 1)") { [self] in
-            let outcome = wait.wait(calledOff: { condition.withLock { stopped } }, pause: { interval in
-                condition.withLock { _ = condition.wait(seconds: interval / .seconds(1)) }
+            let outcome = wait.wait(calledOff: { waits.withLock { $0.stopped } }, pause: { interval in
+                waits.wait(until: \.stopped, deadline: .now + interval) { _, _ in }
             })
             let found: CaptureDevice?
             switch outcome {
@@ -63,9 +67,9 @@ final class CellReconnection: @unchecked Sendable {
             case .back(let device): found = device
             case .timedOut: found = nil
             }
-            let posted = condition.withLock { () -> Bool in
-                if stopped { return false }
-                ready.append((index, found, lostAt))
+            let posted = waits.withLock { waits -> Bool in
+                if waits.stopped { return false }
+                waits.ready.append((index, found, lostAt))
                 return true
             }
             if posted { _ = pipeline.postApplicationMessage(Self.wake) }
@@ -74,18 +78,15 @@ final class CellReconnection: @unchecked Sendable {
 
     /// Ends every wait (the run is ending).
     func stop() {
-        condition.withLock {
-            stopped = true
-            condition.broadcast()
-        }
+        waits.withLockWaking { $0.stopped = true }
     }
 
     /// On the bus thread, after `wake`: puts back the cameras that are back, and says which
     /// waits are over.
     func takeBack() -> [Outcome] {
-        let due = condition.withLock {
-            defer { ready.removeAll() }
-            return ready
+        let due = waits.withLock { waits in
+            defer { waits.ready.removeAll() }
+            return waits.ready
         }
         return due.map { index, found, lostAt in
             let name = "camera \(index + 1) (\(composition.cameras[index].path))"
