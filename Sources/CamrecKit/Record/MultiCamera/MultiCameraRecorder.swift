@@ -180,8 +180,8 @@ public final class MultiCameraRecorder: Sendable {
             }
         }
         if let warning = StalePartials.warning(for: stale) { events(.warning(warning)) }
-        let outcomes = Mutex<[Result<RecordingResult, CamrecError>?]>(Array(repeating: nil, count: recorders.count))
-        let done = ThreadCondition()
+        // Each camera's outcome once it has ended; the run waits until all are in.
+        let outcomes = Monitor<[Result<RecordingResult, CamrecError>?]>(Array(repeating: nil, count: recorders.count))
         for (index, recorder) in recorders.enumerated() {
             NamedThread.start("camrec-cam\(index + 1)") { [barrier, recorders, allOrNothing] in
                 let outcome: Result<RecordingResult, CamrecError>
@@ -201,23 +201,10 @@ public final class MultiCameraRecorder: Sendable {
                     merger.note(.warning("--all-or-nothing: \(merger.name(index)) ended, so the other cameras stop too"))
                     for other in recorders where other !== recorder { other.requestStop(.cameraLost) }
                 }
-                done.withLock {
-                    outcomes.withLock { $0[index] = outcome }
-                    done.broadcast()
-                }
+                outcomes.withLockWaking { $0[index] = outcome }
             }
         }
-        var finished: [Result<RecordingResult, CamrecError>] = []
-        done.withLock {
-            while true {
-                let all = outcomes.withLock { $0 }
-                if all.allSatisfy({ $0 != nil }) {
-                    finished = all.compactMap { $0 }
-                    return
-                }
-                done.wait()
-            }
-        }
+        let finished = outcomes.wait(until: { $0.allSatisfy { $0 != nil } }) { all, _ in all.compactMap { $0 } }
         return try merger.merge(finished)
     }
 
