@@ -6,10 +6,6 @@ import Testing
 /// own (`CanvasBrightness`), read through the frame's real layout (rows of an I420 canvas
 /// rounded up to 4 bytes), and the canvas is stable only when every camera's picture is.
 @Suite struct CanvasSettleTests {
-    static let rate = FrameRateValue(numerator: 30, denominator: 1)
-    static let frame: UInt64 = 33_333_333
-    static let start: UInt64 = 7_000_000_000
-
     /// An I420 canvas frame laid out as GStreamer lays out `width` × `height` (its caps'
     /// default strides), every luma byte from `luma(x, y)`, the bytes past each row's
     /// width 255 (a reader that took the width for the stride would count them).
@@ -72,14 +68,10 @@ import Testing
             let ramp = UInt8(40 + 1.5 * Double(min(index, 30)))
             return { x, y in (inset.x..<(inset.x + inset.width)).contains(x) && (inset.y..<(inset.y + inset.height)).contains(y) ? ramp : 100 }
         }
-        var window = try #require(SettleWindow(limit: .seconds(5), rate: Self.rate))
+        var window = try #require(SettleWindow(limit: .seconds(5), rate: SettleWindowTests.rate))
         var whole = ExposureSettler()
         var wholeStableAt: Int?
-        var held = 0
-        for index in 0..<100 {
-            let time = Self.start + UInt64(index) * Self.frame
-            guard window.isSettling(time) else { break }
-            held += 1
+        let held = try SettleWindowTests.hold(&window) { window, index, time in
             let (buffer, layout) = try Self.canvas(width: width, height: height, luma: picture(index))
             let means = try #require(buffer.withBytes { cells.means($0, layout: layout) })
             let measured = window.measure(time, brightnesses: { means })
@@ -96,23 +88,15 @@ import Testing
 
     /// The other way round, and a camera's autofocus: the canvas waits for each.
     @Test func eachCameraAndEachFocusIsWaitedFor() throws {
-        var window = try #require(SettleWindow(limit: .seconds(5), rate: Self.rate))
-        var held = 0
-        for index in 0..<100 {
-            let time = Self.start + UInt64(index) * Self.frame
-            guard window.isSettling(time) else { break }
-            held += 1
+        var window = try #require(SettleWindow(limit: .seconds(5), rate: SettleWindowTests.rate))
+        let held = SettleWindowTests.hold(&window) { window, index, time in
             let first = 16 + 3 * Double(min(index, 20))
             _ = window.measure(time, brightnesses: { [first, 120] }, focusBusy: { index < 40 })
         }
         #expect(held == 41)
-        var unread = try #require(SettleWindow(limit: TimeSpec(nanoseconds: 500_000_000), rate: Self.rate))
-        var frames = 0
-        for index in 0..<100 {
-            let time = Self.start + UInt64(index) * Self.frame
-            guard unread.isSettling(time) else { break }
-            frames += 1
-            _ = unread.measure(time, brightnesses: { [] })
+        var unread = try #require(SettleWindow(limit: TimeSpec(nanoseconds: 500_000_000), rate: SettleWindowTests.rate))
+        let frames = SettleWindowTests.hold(&unread) { window, _, time in
+            _ = window.measure(time, brightnesses: { [] })
         }
         // Frames that cannot be read never make the picture stable: the limit ends the wait.
         #expect(frames == 15 && unread.outcome?.stable == false)

@@ -17,19 +17,26 @@ import Testing
         return environment
     }
 
+    /// Records 2 s with `--settle 10s` and `arguments` (OUTPUT last) from two cameras, the
+    /// first dark for 45 frames (1.5 s), the second, which also starts 300 ms late, for 90
+    /// (3 s); the run must succeed. Its JSON lines are parsed.
+    static func recordDarkCameras(_ arguments: [String]) throws -> (ChildProcessResult, [[String: Any]]) {
+        let run = try CamrecBinary.run(devices.flatMap { ["--device", $0] } + ["--settle", "10s", "--max-duration", "2", "--json"]
+                                       + arguments,
+                                       environment: environment([MultiCameraTests.camera(0, ",dark=45"),
+                                                                 MultiCameraTests.camera(1, ",dark=90,late=300ms")]),
+                                       timeout: 120)
+        try #require(run.status == 0, "\(run.stderr.suffix(2000))")
+        return (run, JSONLines.parse(run))
+    }
+
     /// Camera 1 is dark for 45 frames (1.5 s), camera 2, which also starts 300 ms late,
     /// for 90 (3 s): each settles in its own time, and both movies start together, bright,
     /// with exactly --max-duration of frames each.
     @Test func eachCameraSettlesAndTheMoviesStartTogether() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let run = try CamrecBinary.run(Self.devices.flatMap { ["--device", $0] }
-                                       + ["--settle", "10s", "--max-duration", "2", "--json", folder.path("m.mp4")],
-                                       environment: Self.environment([MultiCameraTests.camera(0, ",dark=45"),
-                                                                      MultiCameraTests.camera(1, ",dark=90,late=300ms")]),
-                                       timeout: 120)
-        try #require(run.status == 0, "\(run.stderr.suffix(2000))")
-        let lines = JSONLines.parse(run)
+        let (run, lines) = try Self.recordDarkCameras([folder.path("m.mp4")])
         // One settled line per camera, naming it, each after its own dark frames.
         let settled = lines.filter { $0["type"] as? String == "settled" }
         #expect(Set(settled.compactMap { $0["device"] as? String }) == Set(Self.devices), "\(settled)")
@@ -75,14 +82,7 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let movie = folder.path("both.mp4")
-        let run = try CamrecBinary.run(Self.devices.flatMap { ["--device", $0] }
-                                       + ["--layout", layout, "--canvas", canvas, "--settle", "10s", "--max-duration", "2",
-                                          "--json", movie],
-                                       environment: Self.environment([MultiCameraTests.camera(0, ",dark=45"),
-                                                                      MultiCameraTests.camera(1, ",dark=90,late=300ms")]),
-                                       timeout: 120)
-        try #require(run.status == 0, "\(run.stderr.suffix(2000))")
-        let lines = JSONLines.parse(run)
+        let (_, lines) = try Self.recordDarkCameras(["--layout", layout, "--canvas", canvas, movie])
         let settled = lines.filter { $0["type"] as? String == "settled" }
         try #require(settled.count == 1, "\(settled)")
         let line = settled[0]
