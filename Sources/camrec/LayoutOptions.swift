@@ -34,10 +34,11 @@ enum LayoutOptions {
         give each serve_url). --preview: a window per camera (the keys s, c and q
         work in each; --preview-stops: closing any stops every camera). With
         --layout the canvas is shown and served (at /live), and clips, --control,
-        --set and --stills work as for one camera. Not yet: --settle with
-        --layout. Refused: --codec copy (a camera's own H.264 starts only at its
-        own keyframe, which a webcam cannot be asked for at an instant, so the
-        movies could not start together: give --codec h264).
+        --set and --stills work as for one camera; --settle waits until every
+        camera's picture on the canvas is stable. Refused: --codec copy (a
+        camera's own H.264 starts only at its own keyframe, which a webcam cannot
+        be asked for at an instant, so the movies could not start together: give
+        --codec h264).
         """
 
     /// The help's paragraph on --layout.
@@ -56,6 +57,9 @@ enum LayoutOptions {
         (its --set controls set again).
         --segment cuts the canvas's own series (retention as for one camera);
         clips, --preview, --serve, --control and --set work as for one camera.
+        --settle T: the movie starts once every camera's picture is stable, each
+        measured in its own rectangle (its brightness, and its autofocus where the
+        camera reports one), or at T; one settled line for the canvas.
         """
 
     /// The record command's options for several cameras.

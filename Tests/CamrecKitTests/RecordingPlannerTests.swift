@@ -146,7 +146,6 @@ import Testing
         ("has neither {index} nor {device}", { (r: inout RecordingRequest) in r.outputPerDevice = true }),
         ("--all-or-nothing is about several cameras", { (r: inout RecordingRequest) in r.allOrNothing = true; r.devices = ["0"] }),
         ("--device 0 is given twice", { (r: inout RecordingRequest) in r.devices = ["0", "0"] }),
-        ("not yet with several cameras: --settle with --layout", { (r: inout RecordingRequest) in r.settle = .seconds(2); r.layout = .grid }),
         ("--codec copy cannot start several cameras' movies together", { (r: inout RecordingRequest) in r.codecCopy = true }),
         ("--layout composes several cameras", { (r: inout RecordingRequest) in r.layout = .pip; r.devices = ["0"] }),
         ("--output-per-device one per camera", { (r: inout RecordingRequest) in r.layout = .pip; r.outputPerDevice = true; r.output = "{index}.mp4" }),
@@ -160,6 +159,19 @@ import Testing
             #expect(message.contains(expected), "\(message)")
             // Refused before any camera is looked for.
             #expect(throws: CamrecError.self) { try RecordingPlanner.check(request) }
+        }
+    }
+
+    /// Issue 31: `--settle` with `--layout` is a canvas like any other; the canvas settles
+    /// once every camera's picture on it is stable.
+    @Test func settlingIsAcceptedWithALayout() throws {
+        for layout in CanvasLayout.allCases {
+            let request = try Self.request("m.mp4", ["0", "2"]) { $0.settle = .seconds(3); $0.layout = layout }
+            #expect(Self.refusal(request) == nil, "\(layout)")
+            #expect(throws: Never.self) { try RecordingPlanner.check(request) }
+            let plan = try Self.plan(request)
+            #expect(plan.topology == .canvas(layout, size: CanvasLayout.defaultCanvas, allOrNothing: false))
+            #expect(plan.movies.map(\.movie) == ["m.mp4"])
         }
     }
 

@@ -11,13 +11,22 @@ import Testing
     /// Brightness of frame `index` of a camera whose auto-exposure ramps up over 30 frames.
     static func ramp(_ index: Int) -> Double { index < 30 ? 16 + Double(index) * 3 : 106 }
 
-    @Test func holdsBackFramesUntilTheBrightnessIsStable() throws {
-        var window = try #require(SettleWindow(limit: .seconds(5), rate: Self.rate))
+    /// Offers `window` frames 1/30 s apart until it ends (at most 100), each settling one
+    /// given to `measure` with its index and time; returns how many were held back.
+    static func hold(_ window: inout SettleWindow, measure: (inout SettleWindow, Int, UInt64) throws -> Void) rethrows -> Int {
         var held = 0
         for index in 0..<100 {
-            let time = Self.start + UInt64(index) * Self.frame
+            let time = start + UInt64(index) * frame
             guard window.isSettling(time) else { break }
             held += 1
+            try measure(&window, index, time)
+        }
+        return held
+    }
+
+    @Test func holdsBackFramesUntilTheBrightnessIsStable() throws {
+        var window = try #require(SettleWindow(limit: .seconds(5), rate: Self.rate))
+        let held = Self.hold(&window) { window, index, time in
             let measured = window.measure(time) { Self.ramp(index) }
             #expect(measured)
         }
@@ -33,11 +42,7 @@ import Testing
     /// reached (the brightness alone would have ended the window after 6 frames).
     @Test func waitsForAutofocusWhereTheCameraReportsIt() throws {
         var window = try #require(SettleWindow(limit: .seconds(5), rate: Self.rate))
-        var held = 0
-        for index in 0..<100 {
-            let time = Self.start + UInt64(index) * Self.frame
-            guard window.isSettling(time) else { break }
-            held += 1
+        let held = Self.hold(&window) { window, index, time in
             _ = window.measure(time, brightness: { 100 }, focusBusy: { index < 50 })
         }
         #expect(held == 51)
@@ -46,11 +51,7 @@ import Testing
 
     @Test func endsAtTheLimitWhenThePictureNeverSettles() throws {
         var window = try #require(SettleWindow(limit: TimeSpec(nanoseconds: 500_000_000), rate: Self.rate))
-        var held = 0
-        for index in 0..<100 {
-            let time = Self.start + UInt64(index) * Self.frame
-            guard window.isSettling(time) else { break }
-            held += 1
+        let held = Self.hold(&window) { window, index, time in
             _ = window.measure(time) { Double(index % 2 == 0 ? 20 : 200) }
         }
         #expect(held == 15)                       // 0.5 s of camera time at 30 fps

@@ -353,9 +353,8 @@ import Testing
         #expect(folder.contents.isEmpty)
     }
 
-    @Test(arguments: [(["--codec", "copy"], "--codec copy cannot start several cameras' movies together"),
-                      (["--layout", "grid", "--settle", "2s"], "not yet with several cameras: --settle with --layout")])
-    func optionsNotYetPerCameraAreRefused(_ options: [String], _ named: String) throws {
+    @Test(arguments: [(["--codec", "copy"], "--codec copy cannot start several cameras' movies together")])
+    func optionsImpossibleWithSeveralCamerasAreRefused(_ options: [String], _ named: String) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let run = try CamrecBinary.run(["--device", "/dev/video0", "--device", "/dev/video1"] + options + [folder.path("m.mp4")],

@@ -33,6 +33,7 @@ extension RecordingSession {
                 decimator = RateDecimator(cameraRate: format.rate, movieRate: config.rate)
             }
             let passthrough = config.encoder.isPassthrough
+            let composed = config.composition != nil
             let (startBarrier, pipeline, segmentGrid) = (config.startBarrier, pipeline, config.segmentGrid)
             return pad.addProbe(.buffer) { [decimator] info in
                 guard let buffer = info.buffer else { return .pass }
@@ -53,10 +54,13 @@ extension RecordingSession {
                 // Several cameras: none starts its movie before all have a frame. With
                 // --settle, a camera offers its frames only once it has settled (its settling
                 // frames go on to be measured and dropped): every movie starts together,
-                // after the last camera settled.
+                // after the last camera settled. A canvas settles the other way round: only
+                // its frames on which every camera has a picture are measured (a camera not
+                // there yet would leave a black cell, which is stable).
                 if let startBarrier, gate.firstFramePTS == nil, let pts {
-                    if gate.isSettling(pts: pts) { return .pass }
+                    if !composed, gate.isSettling(pts: pts) { return .pass }
                     guard startBarrier.admits(at: pts &+ pipeline.baseTime) else { return .drop }
+                    if composed, gate.isSettling(pts: pts) { return .pass }
                     gate.prepareFirstFrame(pts: pts, baseTime: pipeline.baseTime, gridOrigin: segmentGrid)
                 }
                 let decision = gate.admit(pts: pts, slot: slot, keyframe: keyframe) {

@@ -124,9 +124,14 @@ final class FrameGate: Sendable {
     /// Whether the frame with timestamp `pts`, reaching the encoder, is a settling frame
     /// (then `brightness` is measured and the caller drops it).
     func measureSettling(pts: UInt64?, brightness: () -> Double, focusBusy: () -> Bool = { false }) -> Bool {
+        measureSettling(pts: pts, brightnesses: { [brightness()] }, focusBusy: focusBusy)
+    }
+
+    /// `measureSettling` for a canvas: `brightnesses` measures each camera's rectangle.
+    func measureSettling(pts: UInt64?, brightnesses: () -> [Double], focusBusy: () -> Bool = { false }) -> Bool {
         jobs.withLock { jobs in
             guard let pts, jobs.settle != nil else { return false }
-            return jobs.settle?.measure(pts, brightness: brightness, focusBusy: focusBusy) ?? false
+            return jobs.settle?.measure(pts, brightnesses: brightnesses, focusBusy: focusBusy) ?? false
         }
     }
 

@@ -11,7 +11,8 @@ struct SettleWindow {
     let limit: UInt64
     /// Half a frame interval: camera timestamps jitter, so the frame due at the limit ends it.
     let tolerance: UInt64
-    private var settler = ExposureSettler()
+    /// One per picture measured: one camera's frame, or each camera's rectangle on a canvas.
+    private var settlers: [ExposureSettler] = []
     private var first: UInt64?
     private(set) var settlingFrames = 0
     /// Set once the window is over.
@@ -49,9 +50,26 @@ struct SettleWindow {
     /// camera's autofocus is not searching (`focusBusy`: false for a camera that does not
     /// report it). Frames that are not settling frames are left alone.
     mutating func measure(_ time: UInt64, brightness: () -> Double, focusBusy: () -> Bool = { false }) -> Bool {
+        measure(time, brightnesses: { [brightness()] }, focusBusy: focusBusy)
+    }
+
+    /// `measure` for several pictures in one frame (`--layout`: each camera's rectangle on
+    /// the canvas, `CanvasBrightness`): the picture is stable only when every one's
+    /// brightness is (each over its own last frames) and no camera's autofocus is
+    /// searching. An empty list (a frame that could not be read) is not stable.
+    mutating func measure(_ time: UInt64, brightnesses: () -> [Double], focusBusy: () -> Bool = { false }) -> Bool {
         guard let index = unmeasured.firstIndex(of: time) else { return false }
         unmeasured.removeSubrange(...index)
-        if !stable { stable = settler.add(brightness()) && !focusBusy() }
+        guard !stable else { return true }
+        let values = brightnesses()
+        guard !values.isEmpty else { return true }
+        if settlers.count != values.count { settlers = Array(repeating: ExposureSettler(), count: values.count) }
+        // Every picture's settler takes its value, whether or not an earlier one is stable.
+        var all = true
+        for (picture, value) in values.enumerated() {
+            if !settlers[picture].add(value) { all = false }
+        }
+        stable = all && !focusBusy()
         return true
     }
 }

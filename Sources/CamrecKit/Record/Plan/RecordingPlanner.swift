@@ -20,28 +20,15 @@ public enum RecordingPlanner {
         if request.allOrNothing, devices.count < 2 {
             throw CamrecError(.usage, "--all-or-nothing is about several cameras: give --device once per camera, or leave it out")
         }
-        // Impossible, not "not yet": a camera's own H.264 can start a movie only at its own
+        // Impossible: a camera's own H.264 can start a movie only at its own
         // keyframe, and a webcam cannot be asked for one at an instant (docs/multicam.md).
         if request.codecCopy {
             throw CamrecError(.usage, "--codec copy cannot start several cameras' movies together: a camera's own H.264 starts a movie only at its own keyframe, which a webcam cannot be asked for at an instant: give --codec h264")
-        }
-        let refused = unsupported(request)
-        if !refused.isEmpty {
-            throw CamrecError(.usage, "not yet with several cameras: " + refused.joined(separator: ", ")
-                + ": leave it out, or record one camera per camrec")
         }
         if let twice = devices.first(where: { device in devices.count { $0 == device } > 1 }) {
             throw CamrecError(.usage, "--device \(twice) is given twice: give each camera once")
         }
         if request.layout != nil { try checkCanvas(request) }
-    }
-
-    /// What a run of several cameras cannot do yet, one phrase per option (`--codec copy`
-    /// it can never do: `check` refuses it with the reason).
-    public static func unsupported(_ request: RecordingRequest) -> [String] {
-        var found: [String] = []
-        if request.layout != nil, request.settle.nanoseconds > 0 { found.append("--settle with --layout") }
-        return found
     }
 
     /// The plan for the cameras found at `devicePaths` (one per camera, in `--device`

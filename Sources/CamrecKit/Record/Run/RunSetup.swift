@@ -137,6 +137,8 @@ public struct RunSetup: Sendable {
             outputPath: outputs.movie, container: settings.container, overwrite: settings.overwrite,
             encoder: encoding.settings, stills: outputs.stills)
         config.audio = first.audio
+        // --settle: the canvas starts once every camera's picture on it is stable.
+        config.settle = settings.settle
         // Event clips are cut from the canvas's encoded stream; motion is looked for on the canvas.
         try addClips(to: &config, outputs.clips, settings: settings, standby: standby, motionSize: canvas.size)
         // --segment and retention: the canvas's own series; --reconnect brings a lost camera
