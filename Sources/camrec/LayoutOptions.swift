@@ -35,10 +35,11 @@ enum LayoutOptions {
         work in each; --preview-stops: closing any stops every camera). With
         --layout the canvas is shown and served (at /live), and clips, --control,
         --set and --stills work as for one camera; --settle waits until every
-        camera's picture on the canvas is stable. Refused: --codec copy (a
-        camera's own H.264 starts only at its own keyframe, which a webcam cannot
-        be asked for at an instant, so the movies could not start together: give
-        --codec h264).
+        camera's picture on the canvas is stable. --codec copy stores each
+        camera's own H.264, which starts only at one of its keyframes: each movie
+        starts at its camera's first keyframe after the common start, and its
+        start_offset (segment and result lines) says how long after; with
+        --layout it is refused (the canvas is encoded anew).
         """
 
     /// The help's paragraph on --layout.

@@ -353,7 +353,7 @@ import Testing
         #expect(folder.contents.isEmpty)
     }
 
-    @Test(arguments: [(["--codec", "copy"], "--codec copy cannot start several cameras' movies together")])
+    @Test(arguments: [(["--layout", "grid", "--codec", "copy"], "--layout draws every camera's picture onto one canvas")])
     func optionsImpossibleWithSeveralCamerasAreRefused(_ options: [String], _ named: String) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

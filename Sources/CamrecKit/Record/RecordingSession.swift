@@ -86,7 +86,11 @@ final class RecordingSession {
         settleToken = try Self.installSettleProbe(config: config, pipeline: pipeline, gate: gate)
         gateToken = try Self.installGateProbe(config: config, pipeline: pipeline, gate: gate, sound: sound, control: control,
                                               bus: bus, plan: plan, muxer: elements.muxer, encoderPad: encoderPad)
-        movies = MovieLedger(plan: plan, gate: gate, segmented: config.segments != nil)
+        // Several cameras' stored streams start at their own keyframes: each movie says when.
+        let storedTogether = config.encoder.isPassthrough && config.composition == nil ? config.startBarrier : nil
+        var startOrigin: (@Sendable () -> UInt64?)?
+        if let storedTogether { startOrigin = { storedTogether.barrier.start } }
+        movies = MovieLedger(plan: plan, gate: gate, segmented: config.segments != nil, startOrigin: startOrigin)
         if let composition = config.composition {
             canvas = try CanvasSession(composition, reconnect: config.reconnect, elements: elements, pipeline: pipeline)
         } else {

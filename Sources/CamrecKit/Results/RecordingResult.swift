@@ -71,6 +71,12 @@ public struct ResultFile: Sendable, Codable, Equatable {
     /// A camera's still in a composed run (`--layout`): that camera's rectangle on the
     /// canvas (the still itself is the camera's whole frame, at its own size).
     public var rect: PixelRect?
+    /// Several cameras' movies stored as the cameras send them (`--codec copy`): how long
+    /// after the run's common start (seconds) the movie's first frame was captured: each
+    /// movie starts at its camera's first keyframe at or after the common start (or, for a
+    /// later segment, after its boundary). Nil where every movie starts together (within
+    /// one frame interval).
+    public var startOffset: Double?
     /// Set when the finished file could not be given its final name (the name was taken
     /// meanwhile, the file system refused): the name it should have had. The file is then
     /// kept at `path`, its temporary name, and the run exits 73.

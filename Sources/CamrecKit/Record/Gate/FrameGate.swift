@@ -32,6 +32,12 @@ final class FrameGate: Sendable {
         var lastPTS: UInt64?
         /// The pipeline's base time (a frame's clock time is its timestamp plus it), when told.
         var baseTime: UInt64?
+
+        /// The movie file being written, summed up.
+        func summary(frameDuration: Double) -> SegmentSummary {
+            SegmentSummary(frames: timeline.frames, seconds: timeline.seconds(frameDuration: frameDuration),
+                           firstClockTime: timeline.first.flatMap { first in baseTime.map { first &+ $0 } })
+        }
     }
 
     private let jobs: Mutex<Jobs>
@@ -91,8 +97,7 @@ final class FrameGate: Sendable {
             }
             jobs.drops.note(time)
             if keyframe, jobs.segments.startsSegment(at: time) {
-                jobs.finished.append(SegmentSummary(frames: jobs.timeline.frames,
-                                                    seconds: jobs.timeline.seconds(frameDuration: frameDuration)))
+                jobs.finished.append(jobs.summary(frameDuration: frameDuration))
                 jobs.previous = jobs.timeline
                 jobs.timeline = FrameTimeline()
                 segmentStart = pts ?? time
@@ -211,7 +216,7 @@ final class FrameGate: Sendable {
         jobs.withLock { jobs in
             if index < jobs.finished.count { return jobs.finished[index] }
             guard index == jobs.finished.count else { return nil }
-            return SegmentSummary(frames: jobs.timeline.frames, seconds: jobs.timeline.seconds(frameDuration: frameDuration))
+            return jobs.summary(frameDuration: frameDuration)
         }
     }
 
@@ -257,4 +262,7 @@ struct SegmentSummary: Equatable, Sendable {
     var frames: Int
     /// Seconds of video (to the millisecond).
     var seconds: Double
+    /// The clock time (ns) of its first frame, when the run's base time is known (several
+    /// cameras: `prepareFirstFrame`); nil otherwise.
+    var firstClockTime: UInt64? = nil
 }

@@ -20,11 +20,6 @@ public enum RecordingPlanner {
         if request.allOrNothing, devices.count < 2 {
             throw CamrecError(.usage, "--all-or-nothing is about several cameras: give --device once per camera, or leave it out")
         }
-        // Impossible: a camera's own H.264 can start a movie only at its own
-        // keyframe, and a webcam cannot be asked for one at an instant (docs/multicam.md).
-        if request.codecCopy {
-            throw CamrecError(.usage, "--codec copy cannot start several cameras' movies together: a camera's own H.264 starts a movie only at its own keyframe, which a webcam cannot be asked for at an instant: give --codec h264")
-        }
         if let twice = devices.first(where: { device in devices.count { $0 == device } > 1 }) {
             throw CamrecError(.usage, "--device \(twice) is given twice: give each camera once")
         }
@@ -165,6 +160,10 @@ public enum RecordingPlanner {
         }
         if request.customPipeline {
             throw CamrecError(.usage, "--layout records with pipelines/compose.pipeline, so --pipeline does not apply: leave it out")
+        }
+        // Physically impossible: a canvas is drawn from decoded pictures and encoded anew.
+        if request.codecCopy {
+            throw CamrecError(.usage, "--codec copy stores a camera's frames as they come, but --layout draws every camera's picture onto one canvas, which is encoded anew: give --codec h264 (or leave --codec out)")
         }
     }
 }

@@ -25,7 +25,9 @@ public struct RunSetup: Sendable {
     /// The run `plan` makes with `cameras` (resolved, in `--device` order; `devices` as
     /// given, for messages) and `settings`. Sound goes with the first camera's movie (or
     /// the canvas). Refuses (exit 64) the same camera twice, cameras at different rates,
-    /// and with several cameras a camera whose H.264 would be stored as it comes.
+    /// and with several cameras and `--codec auto` a camera whose H.264 would be stored as
+    /// it comes (`--codec copy` asks for it: each movie then starts at its camera's first
+    /// keyframe at or after the common start).
     public static func make(plan: RecordingPlan, cameras: [CameraResolver.Resolution], devices: [String],
                             settings: RunSettings, sound: SoundLookup) throws(CamrecError) -> RunSetup {
         try checkCameras(cameras, devices: devices)
@@ -39,9 +41,10 @@ public struct RunSetup: Sendable {
             let name = several ? "camera \(index + 1) (\(devices[index])): " : ""
             let encoding = try EncoderPicking.plan(settings.encoding, for: camera, maxDuration: settings.maxDuration,
                                                    container: settings.container, needsDecoding: needsDecoding)
-            // A camera's own H.264 could only start at its next keyframe, out of step.
-            if several, encoding.settings.isPassthrough, encoding.settings.codec == .h264 {
-                throw CamrecError(.usage, name.dropLast(2) + " delivers H.264, which --codec auto stores as it comes, starting at its next keyframe: give --codec h264 to start all cameras together")
+            // A camera's own H.264 can only start at its next keyframe, out of step with the
+            // others: done when asked for (--codec copy), not chosen for the user (auto).
+            if several, settings.encoding.codec != .copy, encoding.settings.isPassthrough, encoding.settings.codec == .h264 {
+                throw CamrecError(.usage, name.dropLast(2) + " delivers H.264, which --codec auto would store as it comes, starting at its next keyframe: give --codec h264 to start all cameras together, or --codec copy to store each as it comes")
             }
             // With a canvas, a camera writes only its own stills; the canvas's are the movie's.
             let outputs = canvasLayout == nil ? plan.movies[index] : nil

@@ -8,15 +8,19 @@ final class MovieLedger {
     /// counts this pipeline's files from 0, the plan the run's.
     private let firstMovie: Int
     private let segmented: Bool
+    /// Several cameras' stored streams (`--codec copy`): the run's common start (clock
+    /// time, ns) that each movie's `startOffset` is measured from; nil otherwise.
+    private let startOrigin: (@Sendable () -> UInt64?)?
     /// Movies committed, in order (less those retention deleted).
     private(set) var committed: [ResultFile] = []
     /// Segments lost while the run went on, by their final names (see `RecordingResult.lostMovies`).
     private(set) var lost: [String] = []
 
-    init(plan: OutputPlan, gate: FrameGate, segmented: Bool) {
+    init(plan: OutputPlan, gate: FrameGate, segmented: Bool, startOrigin: (@Sendable () -> UInt64?)? = nil) {
         self.plan = plan
         self.gate = gate
         self.segmented = segmented
+        self.startOrigin = startOrigin
         firstMovie = plan.movieCount - 1
     }
 
@@ -34,7 +38,8 @@ final class MovieLedger {
             return nil
         }
         do {
-            let (file, note) = try plan.commitFinalised(index, frames: summary.frames, seconds: summary.seconds)
+            var (file, note) = try plan.commitFinalised(index, frames: summary.frames, seconds: summary.seconds)
+            file.startOffset = startOffset(summary)
             committed.append(file)
             if segmented { events(.segment(file)) }
             // The run goes on; the file stays where the note says, and the run exits 73.
@@ -45,6 +50,13 @@ final class MovieLedger {
             lost.append(plan.finalPath(ofMovie: index) ?? plan.currentPath)
             return error.message
         }
+    }
+
+    /// Seconds from the run's common start to the movie's first frame (to the millisecond),
+    /// when the run reports it.
+    private func startOffset(_ summary: SegmentSummary) -> Double? {
+        guard let origin = startOrigin?(), let first = summary.firstClockTime, first >= origin else { return nil }
+        return (Double(first - origin) / 1e6).rounded() / 1e3
     }
 
     /// Applies retention, reporting each deletion (a deleted movie leaves the result);
@@ -77,7 +89,8 @@ final class MovieLedger {
                 plan.discard(index)
                 continue
             }
-            let (file, note) = try plan.commitFinalised(index, frames: summary.frames, seconds: summary.seconds)
+            var (file, note) = try plan.commitFinalised(index, frames: summary.frames, seconds: summary.seconds)
+            file.startOffset = startOffset(summary)
             committed.append(file)
             if let note { notes.append(note) }
         }
