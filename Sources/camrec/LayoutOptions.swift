@@ -60,7 +60,10 @@ enum LayoutOptions {
         clips, --preview, --serve, --control and --set work as for one camera.
         --settle T: the movie starts once every camera's picture is stable, each
         measured in its own rectangle (its brightness, and its autofocus where the
-        camera reports one), or at T; one settled line for the canvas.
+        camera reports one), or at T; one settled line for the canvas. --rotate,
+        --flip and --mirror turn each camera before it is placed (its rectangle
+        fits the turned picture); --overlay and --overlay-image are drawn on the
+        canvas.
         """
 
     /// The record command's options for several cameras.

@@ -12,9 +12,9 @@ struct CompositionTests {
                             size: FrameSize(width: 640, height: 480), rate: FrameRateValue(numerator: 30, denominator: 1),
                             decoding: .none, reason: "")
 
-    func composed(_ layout: CanvasLayout = .stacked) -> RecordConfig {
+    func composed(_ layout: CanvasLayout = .stacked, orientation: Orientation = .identity) -> RecordConfig {
         let composition = Composition(layout: layout, canvas: CanvasLayout.defaultCanvas,
-                                      cameras: [("/dev/video0", mjpeg), ("/dev/video2", yuyv)], rate: rate)
+                                      cameras: [("/dev/video0", mjpeg), ("/dev/video2", yuyv)], rate: rate, orientation: orientation)
         var config = RecordConfig(source: .camera(path: "/dev/video0", format: mjpeg), size: CanvasLayout.defaultCanvas, rate: rate,
                                   maxDuration: .seconds(3), outputPath: "both.mp4", container: .mp4, overwrite: false,
                                   encoder: EncoderSettings())
@@ -23,8 +23,9 @@ struct CompositionTests {
         return config
     }
 
-    @Test func aBranchNamesEveryElementItMakesSoThatItCanBeTakenOut() throws {
-        let composition = try #require(composed().composition)
+    @Test(arguments: [Orientation.identity, Orientation(rotation: .clockwise, flip: .horizontal)])
+    func aBranchNamesEveryElementItMakesSoThatItCanBeTakenOut(_ orientation: Orientation) throws {
+        let composition = try #require(composed(orientation: orientation).composition)
         for index in composition.cameras.indices {
             let branch = composition.branch(index, path: composition.cameras[index].path, quote: { $0 }, into: nil)
             let names = branch.split(separator: " ").filter { $0.hasPrefix("name=") }.map { String($0.dropFirst(5)) }
@@ -42,7 +43,7 @@ struct CompositionTests {
         for name in ["name=canvas", "name=t", "name=record", "name=stills", "start-time-selection=first"] {
             #expect(body.contains(name), "compose.pipeline lacks \(name)")
         }
-        #expect(PipelineTemplate.compose.placeholders == ["cameras", "latency", "cells", "canvas", "encode", "output", "audio", "motion", "preview"])
+        #expect(PipelineTemplate.compose.placeholders == ["cameras", "latency", "cells", "canvas", "picture", "encode", "output", "audio", "motion", "preview"])
     }
 
     @Test func eachCameraIsABranchScaledToItsRectangleIntoItsPad() throws {
@@ -65,6 +66,32 @@ struct CompositionTests {
         #expect(line.contains("queue name=record"))
         #expect(line.contains("name=encoder") && line.contains("mp4mux") && line.contains("location=\"both.partial.mp4\""))
         #expect(!line.contains("name=src"))
+    }
+
+    /// `--rotate` with `--layout`: each camera is turned in its own branch, before its tee
+    /// (its own stills are turned too), and its rectangle fits the turned picture; the
+    /// canvas itself is not turned.
+    @Test func aTurnedCameraIsTurnedInItsBranchAndItsRectangleFitsIt() throws {
+        let config = composed(orientation: Orientation(rotation: .clockwise))
+        let line = try RecordPipeline(config: config, template: .compose).description(location: "both.partial.mp4")
+        #expect(line.contains("! jpegdec name=decode1 ! videoconvert name=turnconvert1 ! capsfilter name=turnformat1 caps=video/x-raw,format=I420"
+            + " ! camrecflip name=orient1 method=90r ! tee name=whole1"), "\(line)")
+        #expect(line.contains("! camrecflip name=orient2 method=90r ! tee name=whole2"), "\(line)")
+        // 1280x720 turned is 720x1280: in the top band (1080x960) it is 540x960, centred.
+        #expect(line.contains("sink_0::xpos=270 sink_0::ypos=0 sink_0::width=540 sink_0::height=960"), "\(line)")
+        #expect(config.composition?.report.cameras.map(\.size) == ["720x1280", "480x640"])
+        // Nothing turns the canvas: one camrecflip per camera, none after the compositor.
+        #expect(line.components(separatedBy: "camrecflip").count == 3)
+    }
+
+    /// `--overlay` and `--overlay-image` with `--layout`: drawn once, on the canvas, before its tee.
+    @Test func overlaysAreDrawnOnTheCanvas() throws {
+        var config = composed()
+        config.picture = PictureSettings(text: try OverlayText("%H:%M:%S"))
+        let line = try RecordPipeline(config: config, template: .compose).description(location: "both.partial.mp4")
+        #expect(line.contains("pixel-aspect-ratio=1/1 ! textoverlay name=overlay "), "\(line)")
+        #expect(line.contains("xpad=22 ypad=22 ! tee name=t"), "\(line)")
+        #expect(!line.contains("camrecflip"))
     }
 
     @Test func theReportListsEachCamerasRectangle() {

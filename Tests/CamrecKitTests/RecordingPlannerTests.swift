@@ -150,7 +150,6 @@ import Testing
         ("--layout composes several cameras", { (r: inout RecordingRequest) in r.layout = .pip; r.devices = ["0"] }),
         ("--output-per-device one per camera", { (r: inout RecordingRequest) in r.layout = .pip; r.outputPerDevice = true; r.output = "{index}.mp4" }),
         ("apply to a series: add --segment", { (r: inout RecordingRequest) in r.layout = .grid; r.retention = RetentionPolicy(keep: 2, keepBytes: nil, minFree: nil) }),
-        ("--rotate, --flip, --mirror and overlays", { (r: inout RecordingRequest) in r.layout = .grid; r.changesPicture = true }),
         ("--pipeline does not apply", { (r: inout RecordingRequest) in r.layout = .grid; r.customPipeline = true }),
         ]
         for (expected, change) in cases {
@@ -176,7 +175,7 @@ import Testing
     }
 
     @Test func windowsStreamsAndSettlingWorkWithSeveralCamerasAndOneCameraRefusesNothingHere() throws {
-        let canvas = try Self.request("m.mp4", ["0", "2"]) { $0.layout = .sideBySide; $0.preview = true; $0.serve = true }
+        let canvas = try Self.request("m.mp4", ["0", "2"]) { $0.layout = .sideBySide; $0.preview = true; $0.serve = true; $0.changesPicture = true }
         #expect(Self.refusal(canvas) == nil)
         let separate = try Self.request("m.mp4", ["0", "2"]) { $0.settle = .seconds(2); $0.preview = true; $0.serve = true; $0.codecCopy = true }
         #expect(Self.refusal(separate) == nil)

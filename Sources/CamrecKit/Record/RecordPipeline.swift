@@ -63,8 +63,10 @@ public struct RecordPipeline: Sendable {
         // tee, leaving the recording branch's videoconvert with nothing to do): turning
         // 4:2:0 moves a quarter fewer bytes than the camera's 4:2:2, and the conversion
         // was paid for anyway.
+        // (A canvas is I420 already, and its picture only overlays: each camera is turned
+        // in its own branch, `Composition`.)
         Self.addPicture(config.picture, size: config.size, printed: printed, to: &values, template: template,
-                        convertFirst: "videoconvert ! video/x-raw,format=I420" + colorimetry)
+                        convertFirst: config.composition == nil ? "videoconvert ! video/x-raw,format=I420" + colorimetry : nil)
         addMotion(to: &values, printed: printed)
         addPreview(to: &values, printed: printed)
         // A template written before {audio} existed records silent movies.

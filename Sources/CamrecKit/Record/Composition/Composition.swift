@@ -35,14 +35,19 @@ public struct Composition: Sendable {
     /// Holds the movie until every camera has a frame on the canvas: cameras 0…N−1 offer
     /// their frames, the canvas is member N.
     let barrier: StartBarrier
+    /// `--rotate`, `--flip`, `--mirror`: done to every camera's picture before it is
+    /// placed (its rectangle fits the turned picture) and before its own stills are taken.
+    public let orientation: Orientation
 
     /// The composition of `cameras` (path and chosen format, in order) on `canvas` with
-    /// `layout`, for a movie at `rate`.
-    public init(layout: CanvasLayout, canvas: FrameSize, cameras: [(path: String, format: CameraFormat)], rate: FrameRateValue) {
+    /// `layout`, for a movie at `rate`, each camera's picture turned by `orientation`.
+    public init(layout: CanvasLayout, canvas: FrameSize, cameras: [(path: String, format: CameraFormat)], rate: FrameRateValue,
+                orientation: Orientation = .identity) {
         precondition(!cameras.isEmpty, "a composition needs a camera")
         self.layout = layout
         self.canvas = canvas
-        let rects = layout.rectangles(canvas: canvas, sizes: cameras.map(\.format.size))
+        self.orientation = orientation
+        let rects = layout.rectangles(canvas: canvas, sizes: cameras.map { orientation.outputSize($0.format.size) })
         self.cameras = zip(cameras, rects).map { Camera(path: $0.path, format: $0.format, rect: $1) }
         barrier = StartBarrier(cameras: cameras.count + 1, frameInterval: UInt64(1e9 / max(rate.framesPerSecond, 1)))
     }
@@ -53,7 +58,7 @@ public struct Composition: Sendable {
     /// The layout as `started` and the result report it.
     public var report: LayoutReport {
         LayoutReport(name: layout.rawValue, canvas: canvas.description, cameras: cameras.enumerated().map { index, camera in
-            LayoutReport.Camera(index: index + 1, device: camera.path, size: camera.format.size.description,
+            LayoutReport.Camera(index: index + 1, device: camera.path, size: orientation.outputSize(camera.format.size).description,
                                 x: camera.rect.x, y: camera.rect.y, width: camera.rect.width, height: camera.rect.height)
         })
     }
@@ -97,12 +102,16 @@ public struct Composition: Sendable {
         case .jpeg: "! jpegdec name=decode\(number) "
         case .h264: "! h264parse name=parse\(number) ! avdec_h264 name=decode\(number) "
         }
+        // Turned and mirrored (camrec's camrecflip, which takes I420) before the tee: the
+        // camera's own stills show its picture as the canvas does.
+        let turn = orientation.isIdentity ? "" : "! videoconvert name=turnconvert\(number) ! capsfilter name=turnformat\(number)"
+            + " caps=video/x-raw,format=I420 ! \(PictureSettings.orientElement) name=orient\(number) method=\(orientation.videoDirection) "
         // A queue per camera: its decoding and scaling run on their own thread, and the
         // camera's capture thread never waits for the canvas. After decoding, a tee keeps
         // the camera's newest whole frame in an appsink for its own stills (it holds one
         // frame and drops the rest: no work unless a still is asked for).
         return "v4l2src device=\(quote(path)) name=camera\(number) ! capsfilter name=format\(number) caps=\(camera.format.caps)"
-            + " ! queue name=cell\(number) max-size-buffers=3 max-size-bytes=0 max-size-time=0 leaky=downstream \(decode)"
+            + " ! queue name=cell\(number) max-size-buffers=3 max-size-bytes=0 max-size-time=0 leaky=downstream \(decode)\(turn)"
             + "! tee name=whole\(number) ! videoscale name=scale\(number) ! videoconvert name=convert\(number)"
             + " ! capsfilter name=fit\(number) caps=video/x-raw,format=I420,colorimetry=bt601,width=\(camera.rect.width),height=\(camera.rect.height),"
             + "pixel-aspect-ratio=1/1" + (pad.map { " ! " + $0 } ?? "")
@@ -117,7 +126,8 @@ public struct Composition: Sendable {
         case .jpeg: ["decode\(number)"]
         case .h264: ["parse\(number)", "decode\(number)"]
         }
-        return ["camera\(number)", "format\(number)", "cell\(number)"] + decoding
+        let turning = orientation.isIdentity ? [] : ["turnconvert\(number)", "turnformat\(number)", "orient\(number)"]
+        return ["camera\(number)", "format\(number)", "cell\(number)"] + decoding + turning
             + ["whole\(number)", "scale\(number)", "convert\(number)", "fit\(number)", Self.stillSinkName(index)]
     }
 

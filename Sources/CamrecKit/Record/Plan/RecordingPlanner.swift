@@ -155,9 +155,6 @@ public enum RecordingPlanner {
         if !request.segmentGiven, request.retention != nil, request.clips == nil {
             throw CamrecError(.usage, "with --layout, --keep, --keep-size and --min-free apply to a series: add --segment T (e.g. --segment 10m); --reconnect alone brings a lost camera back into the same movie")
         }
-        if request.changesPicture {
-            throw CamrecError(.usage, "not yet with --layout: --rotate, --flip, --mirror and overlays: leave them out")
-        }
         if request.customPipeline {
             throw CamrecError(.usage, "--layout records with pipelines/compose.pipeline, so --pipeline does not apply: leave it out")
         }

@@ -123,7 +123,8 @@ public struct RunSetup: Sendable {
             sources.append((path, format))
         }
         let first = cameras[0]
-        var composition = Composition(layout: canvas.layout, canvas: canvas.size, cameras: sources, rate: first.rate)
+        var composition = Composition(layout: canvas.layout, canvas: canvas.size, cameras: sources, rate: first.rate,
+                                      orientation: settings.picture.orientation)
         composition.allOrNothing = canvas.allOrNothing
         // Each camera's own stills are named as they would be without --layout (the plan's cameraStills).
         composition.cameraStillNaming = cameras.map(\.stills.naming)
@@ -140,6 +141,9 @@ public struct RunSetup: Sendable {
             outputPath: outputs.movie, container: settings.container, overwrite: settings.overwrite,
             encoder: encoding.settings, stills: outputs.stills)
         config.audio = first.audio
+        // Each camera is turned in its own branch; the overlays are drawn on the canvas.
+        config.picture = settings.picture
+        config.picture.orientation = .identity
         // --settle: the canvas starts once every camera's picture on it is stable.
         config.settle = settings.settle
         // Event clips are cut from the canvas's encoded stream; motion is looked for on the canvas.
