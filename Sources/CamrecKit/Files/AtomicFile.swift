@@ -6,29 +6,6 @@ import Glibc
 /// the same folder, flushed to disk, then given its name by `Destination` (which never
 /// replaces an existing file unless asked to, on every file system).
 enum AtomicFile {
-    /// Writes `bytes` to the first free name from `naming`, starting at counter `from`;
-    /// returns the path and the counter used.
-    static func writeNew(_ bytes: [UInt8], naming: StillNaming, from start: Int) throws(CamrecError) -> (path: String, number: Int) {
-        let temporary = try writeTemporary(bytes, in: naming.folder)
-        defer { unlink(temporary) }
-        var number = start
-        while number < start + 100_000 {
-            let path = naming.path(number)
-            // The one way a finished file takes its name (link, or on FAT/exFAT a
-            // no-replace rename): never over an existing still.
-            let code = Destination.place(temporary, as: path).code
-            if code == 0 {
-                Destination.syncFolder(of: path)
-                return (path, number)
-            }
-            guard code == EEXIST else {
-                throw CamrecError(.cannotCreateOutput, "cannot create \(path): \(systemMessage(code))")
-            }
-            number += 1
-        }
-        throw CamrecError(.cannotCreateOutput, "no free still name like \(naming.path(start))")
-    }
-
     /// Writes `bytes` to `path`; an existing file is replaced only when `replace` is set.
     static func write(_ bytes: [UInt8], to path: String, replace: Bool) throws(CamrecError) {
         var existing = stat()
@@ -44,7 +21,7 @@ enum AtomicFile {
     }
 
     /// A flushed temporary file in `folder` holding `bytes`; the caller removes it.
-    private static func writeTemporary(_ bytes: [UInt8], in folder: String) throws(CamrecError) -> String {
+    static func writeTemporary(_ bytes: [UInt8], in folder: String) throws(CamrecError) -> String {
         let temporary = folder + "/.camrec-still-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
         // 0666: the umask decides what others may do, as with every tool.
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
