@@ -53,9 +53,21 @@ let package = Package(
         // windowed walk over a file's elements. Files, Recover and Trim read Matroska with it.
         // MP4 only for its positional file reader (SampleFile).
         .target(name: "Matroska", dependencies: ["MP4"]),
+        // What every feature stands on: values (TimeSpec), errors and exit codes, threads and
+        // signals, and the files (names, publication, retention, Matroska and MP4 heads). A
+        // module of its own so that Trim and Recover can use it without the recording.
+        .target(name: "CamrecCore", dependencies: ["GStreamer", "CamrecElements", "MediaValues", "MP4", "Matroska"]),
+        // `camrec recover`: finishes unfinalised movies. Its own module: it needs the files,
+        // not the recording, and the recording (StalePartials, doctor) uses it.
+        .target(name: "Recover", dependencies: ["CamrecCore", "MediaValues", "MP4", "Matroska"]),
+        // `camrec trim`: the smart cut and stream copy, a third of the code. Its own module:
+        // it needs the files and GStreamer, not the recording, and compiles apart from it.
+        .target(name: "Trim", dependencies: ["CamrecCore", "GStreamer", "MediaValues", "MP4", "Matroska"]),
+        // The recording and the rest (cameras, stills, sound, live view, control, doctor);
+        // re-exports CamrecCore, Recover and Trim for the command line (Exports.swift).
         .target(
             name: "CamrecKit",
-            dependencies: ["GStreamer", "CamrecElements", "V4L2", "MP4", "Matroska", "MediaValues", "CRTSPServerShim"],
+            dependencies: ["CamrecCore", "Recover", "Trim", "GStreamer", "V4L2", "MediaValues", "CRTSPServerShim"],
             // Sources/CamrecKit/Pipelines links to the top-level pipelines/ folder: the
             // templates are compiled in, so an installed binary needs no data files.
             resources: [.embedInCode("Pipelines")]
@@ -76,7 +88,7 @@ let package = Package(
         // What every test target shares (the one `Wait`).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "GStreamerTests", dependencies: ["GStreamer", "CamrecElements", "TestSupport"]),
-        .testTarget(name: "CamrecKitTests", dependencies: ["CamrecKit", "V4L2", "Matroska", "TestSupport"]),
+        .testTarget(name: "CamrecKitTests", dependencies: ["CamrecKit", "CamrecCore", "Recover", "Trim", "V4L2", "Matroska", "TestSupport"]),
         // V4L2 probing and format choice, and CamrecKit's listing of what they find (camrec devices).
         .testTarget(name: "V4L2Tests", dependencies: ["V4L2", "MediaValues", "CamrecKit"]),
         .testTarget(name: "MediaValuesTests", dependencies: ["MediaValues"]),

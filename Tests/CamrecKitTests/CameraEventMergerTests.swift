@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 @testable import CamrecKit
+@testable import CamrecCore
 
 /// The events and result of several cameras made into one run's, with plain values.
 struct CameraEventMergerTests {

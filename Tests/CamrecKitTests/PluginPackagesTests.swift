@@ -1,4 +1,5 @@
 @testable import CamrecKit
+@testable import CamrecCore
 import GStreamer
 import Testing
 

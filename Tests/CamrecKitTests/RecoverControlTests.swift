@@ -1,4 +1,5 @@
 @testable import CamrecKit
+@testable import Recover
 import Foundation
 import Testing
 

@@ -1,4 +1,6 @@
 @testable import CamrecKit
+@testable import CamrecCore
+@testable import Recover
 import Foundation
 import MP4
 import Testing

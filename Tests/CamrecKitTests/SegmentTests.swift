@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CamrecKit
+@testable import CamrecCore
 
 /// Segments without GStreamer: where the clock cuts, how files are named and recognised,
 /// what retention deletes, and what the gate reports per movie file.

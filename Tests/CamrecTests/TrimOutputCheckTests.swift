@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CamrecKit
+@testable import Trim
 
 /// Item 4 of issue 30: the check a trim's output must pass before it is published decodes it
 /// and fails on any frame missing, doubled or at another time than planned. Here it is run

@@ -1,18 +1,6 @@
-/// What a recording writes: MP4, MOV or MKV, chosen from OUTPUT's extension (the one
-/// container enum, `MediaContainer`, which trim and recover read more of).
+/// How a recording writes MP4, MOV or MKV: the muxer's properties and sinks (which
+/// containers it records, and their muxers, are in CamrecCore's MediaContainer+Writing).
 extension MediaContainer {
-    /// The containers camrec records.
-    public static let recordable: [MediaContainer] = [.mp4, .mov, .matroska]
-
-    /// The container a recording's path asks for by its extension (`.mp4`, `.mov`, `.mkv`,
-    /// any case), or nil when camrec does not record it.
-    public init?(recordingPath path: String) {
-        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/"),
-              let container = MediaContainer(rawValue: path[path.index(after: dot)...].lowercased()),
-              Self.recordable.contains(container) else { return nil }
-        self = container
-    }
-
     /// The muxer with its properties, in pipeline syntax.
     ///
     /// MP4 and MOV are written as "hybrid" fragmented files: a moov up front and a
@@ -22,17 +10,6 @@ extension MediaContainer {
     /// pipeline's latency, a few tens of milliseconds).
     public var muxer: String {
         muxerFactory + muxerProperties.map { " " + $0 }.joined()
-    }
-
-    /// The muxer's element name (trim's muxer too).
-    public var muxerFactory: String {
-        switch self {
-        case .mp4: "mp4mux"
-        case .mov: "qtmux"
-        // WebM is written as Matroska, its doctype marked afterwards (trim).
-        case .matroska, .webm: "matroskamux"
-        case .avi: "avimux"
-        }
     }
 
     /// The muxer's properties, as `name=value` (for splitmuxsink's `muxer-properties` too).

@@ -1,4 +1,5 @@
 @testable import CamrecKit
+@testable import Trim
 import Testing
 
 /// Which audio goes with the trimmed video, and when, with plain values: the edges of the

@@ -1,4 +1,5 @@
 @testable import CamrecKit
+@testable import Trim
 import Testing
 
 /// `BlockedCallWatchdog`: its thread unblocks a call at the call's deadline, and every call

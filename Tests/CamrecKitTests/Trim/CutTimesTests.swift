@@ -1,4 +1,5 @@
 @testable import CamrecKit
+@testable import Trim
 import Testing
 
 /// The cut on the presentation timeline, with plain values: negative times from the end,

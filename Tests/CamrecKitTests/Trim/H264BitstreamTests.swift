@@ -1,4 +1,5 @@
 @testable import CamrecKit
+@testable import Trim
 import Testing
 
 /// The one set of H.264 bitstream helpers, with hand-made access units.

@@ -1,4 +1,5 @@
 @testable import CamrecKit
+@testable import Trim
 import Testing
 
 /// The source's H.264 format read from its SPS, and the x264 settings the edges of a cut

@@ -1,4 +1,5 @@
 @testable import CamrecKit
+@testable import Trim
 import GStreamer
 import Testing
 

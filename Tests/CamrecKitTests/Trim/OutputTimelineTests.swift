@@ -1,4 +1,5 @@
 @testable import CamrecKit
+@testable import Trim
 import Testing
 
 /// The output timeline with plain values, no media: which frame goes where, with which

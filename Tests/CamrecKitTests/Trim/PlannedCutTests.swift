@@ -1,4 +1,5 @@
 @testable import CamrecKit
+@testable import Trim
 import Testing
 
 /// The plan stage with plain values: the codec decides between a smart cut, a keyframe

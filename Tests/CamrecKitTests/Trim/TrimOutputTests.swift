@@ -1,4 +1,5 @@
 @testable import CamrecKit
+@testable import Trim
 import Testing
 
 /// The default output is named from the input as the user spelled it (relative stays

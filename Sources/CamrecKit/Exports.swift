@@ -1,0 +1,11 @@
+// FrameSize, FrameRateValue and ValueError live in MediaValues, below V4L2 and CamrecKit,
+// so that both use the same types. They are part of CamrecKit's API (RecordConfig, the
+// parsed --size and --fps), and the command-line target imports only CamrecKit and
+// ArgumentParsing: re-exporting keeps it that way.
+@_exported import MediaValues
+// The same for the modules below CamrecKit whose types the command line uses: CamrecCore
+// (TimeSpec, CamrecError, ExitStatus, the files), Recover and Trim (their requests and
+// results). Re-exported here, they are also visible in every file of CamrecKit.
+@_exported import CamrecCore
+@_exported import Recover
+@_exported import Trim

@@ -1,5 +1,0 @@
-// FrameSize, FrameRateValue and ValueError live in MediaValues, below V4L2 and CamrecKit,
-// so that both use the same types. They are part of CamrecKit's API (RecordConfig, the
-// parsed --size and --fps), and the command-line target imports only CamrecKit and
-// ArgumentParsing: re-exporting keeps it that way.
-@_exported import MediaValues
