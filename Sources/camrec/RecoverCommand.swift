@@ -107,6 +107,7 @@ enum RecoverCommand: Subcommand {
                                      + "being written was removed; inputs are untouched"))
             _exit(ExitStatus.aborted.rawValue)
         }
+        let printer = RecoverPrinter(console: console)
         var status = ExitStatus.success
         for input in request.inputs {
             let result: RecoverResult
@@ -116,36 +117,8 @@ enum RecoverCommand: Subcommand {
                 result = .refused(input, error)
                 if status == .success { status = error.status }
             }
-            show(result, console: console)
+            printer.show(result)
         }
         return status
-    }
-
-    private static func show(_ result: RecoverResult, console: Console) {
-        console.emit(result, type: "result")
-        switch result.status {
-        case .recovered:
-            var line = "recovered \(result.input) → \(result.output ?? "?"): \(summary(result))"
-            if let lost = result.lostTailBytes, lost > 0 { line += "; \(lost) bytes of torn tail left out" }
-            if let note = result.message { line += "; " + note }
-            console.say(line)
-        case .complete:
-            console.say("\(result.input) is already a finished movie (\(summary(result))): left as it is")
-        case .removed:
-            console.say(result.message ?? "removed \(result.input)")
-        case .refused:
-            // An error line that is always shown, without Console.fail's JSON error line:
-            // with --json the file's result line above says it.
-            StandardStream.error.write("camrec: \(result.message ?? "cannot recover \(result.input)")\n")
-        }
-    }
-
-    /// "205 frames, 6.834 s, audio mp4a, 180 KB"
-    private static func summary(_ result: RecoverResult) -> String {
-        var parts = [counted(result.frames ?? 0, "frame"), String(cFormat: "%.3f s", result.duration ?? 0)]
-        let audio = (result.tracks ?? []).filter { $0.kind == "audio" }
-        if !audio.isEmpty { parts.append("audio " + audio.map(\.codec).joined(separator: ", ")) }
-        parts.append(humanBytes(result.bytes ?? 0))
-        return parts.joined(separator: ", ")
     }
 }

@@ -70,7 +70,8 @@ enum TrimCommand: Subcommand {
     static func run(_ request: TrimRequest, console: Console) throws(CamrecError) -> ExitStatus {
         // Before GStreamer starts any thread: the signals then reach only the watcher.
         SignalWatcher.block(stopSignals)
-        let control = TrimControl(onProgress: progressPrinter(for: request, console: console))
+        let printer = TrimPrinter(console: console)
+        let control = TrimControl(onProgress: printer.progress(of: request.input))
         let received = Mutex(0)
         SignalWatcher.start(stopSignals) { signal in
             let count = received.withLock { count -> Int in
@@ -88,7 +89,7 @@ enum TrimCommand: Subcommand {
             }
         }
         let result = try Trimmer.run(request, control: control)
-        show(result, console: console)
+        printer.show(result)
         return .success
     }
 
@@ -122,45 +123,5 @@ enum TrimCommand: Subcommand {
             throw UsageError(error.message)
         }
         return request
-    }
-
-    /// Shows the trim's progress once it has run for a second: a rewritten line on a
-    /// terminal, `{"type":"progress",…}` lines with --json; at most two a second.
-    private static func progressPrinter(for request: TrimRequest, console: Console) -> @Sendable (TrimProgress) -> Void {
-        let started = ContinuousClock.now
-        let gate = Mutex(TrimProgressGate())
-        let name = PathName.last(request.input)
-        return { progress in
-            guard gate.withLock({ $0.admit(progress, after: .now - started) }) else { return }
-            let what = progress.phase == .indexing ? "reading \(name)" : "trimming \(name)"
-            let percent = Int((progress.fraction * 100).rounded(.down))
-            console.progress(
-                "\(what): \(percent)% (\(String(cFormat: "%.1f", progress.doneSeconds)) of"
-                    + " \(String(cFormat: "%.1f", progress.totalSeconds)) s)"
-            )
-            console.emit(progress, type: "progress")
-        }
-    }
-
-    private static func show(_ result: TrimResult, console: Console) {
-        if let reason = result.fallbackReason { console.say("camrec: note: \(reason)") }
-        for warning in result.warnings {
-            console.emit(WarningLine(message: warning), type: "warning")
-            console.say("camrec: warning: \(warning)")
-        }
-        let times = "\(seconds(result.firstFrameTime)) to \(seconds(result.lastFrameTime))"
-        console.say(
-            "trimmed (\(result.mode.rawValue)): \(result.output), frames \(times) of the input"
-                + " (\(seconds(result.duration)) long, \(counted(result.frames, "frame")): \(result.framesCopied) copied,"
-                + " \(result.framesReencoded) re-encoded), \(humanBytes(result.bytes))"
-        )
-        console.emit(result, type: "result")
-    }
-
-    /// "2.500 s"
-    private static func seconds(_ value: Double) -> String {
-        let milliseconds = Int((value * 1000).rounded())
-        let fraction = String(abs(milliseconds) % 1000)
-        return "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction) s"
     }
 }
