@@ -42,7 +42,7 @@ enum DoctorCommand: Subcommand {
     )
 
     static func validate(_ parsed: ParsedArguments) throws(UsageError) -> DoctorRequest {
-        let camera = try CameraChoice(parsed)
+        let camera = try CameraOptions.request(parsed)
         let segment = try parsed.value("--segment") { (text: String) throws(ValueError) -> TimeSpec in
             let length = try TimeSpec.parse(text)
             guard length.nanoseconds > 0 else { throw ValueError("a segment must be longer than 0, e.g. 10m") }

@@ -86,6 +86,14 @@ public struct RecordingPrinter: Sendable {
         }
     }
 
+    /// An event of a run without a movie (`camrec still`, `camrec preview`): a still has no
+    /// movie time, so its line gives its size instead.
+    public func showWithoutMovie(_ event: RecordingEvent) {
+        guard case .still(let file) = event else { return show(event) }
+        console.emit(file, type: "still")
+        console.say("camrec: still \(file.path) (\(humanBytes(file.bytes)))")
+    }
+
     /// The run's result: its JSON line, and a summary for people.
     public func show(_ result: RecordingResult) {
         console.emit(result, type: "result")
