@@ -43,7 +43,9 @@ enum StillCommand: Subcommand {
     }
 
     static func run(_ job: StillJob, console: Console) throws(CamrecError) -> ExitStatus {
-        try job.run(console: console)
+        // A reader of stdout or stderr that stops reading must never hold up a photo.
+        StandardStream.queueWrites()
+        return try job.run(console: console)
     }
 
     /// A photo may take longer frames: auto-exposure's frame rate is left as it is.

@@ -34,7 +34,6 @@ public struct StillJob {
 
     /// Takes the photos, showing each on `console`; the exit status is the result's.
     public func run(console: Console) throws(CamrecError) -> ExitStatus {
-        StandardStream.queueWrites()
         let (config, warnings) = try makeConfig()
         let controls = try PreparedControls.prepare(self.controls, source: config.source)
         SignalWatcher.block(SignalWatcher.recordingSignals)
