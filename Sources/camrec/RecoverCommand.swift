@@ -1,16 +1,9 @@
 import ArgumentParsing
 import CamrecKit
-import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `camrec recover [-o OUT | --in-place] [--force] [--json] FILE…`: turns the `.partial`
 /// files a killed, powered-off or disk-full recording left into finished movies.
 enum RecoverCommand: Subcommand {
-    /// The signals that stop a recovery (the file being written is removed; exit status 130).
-    static let stopSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
-
     /// The exit codes recover can return, with what each means for a recovery.
     static let exitCodes: [(status: ExitStatus, meaning: String)] = [
         (.success, "every FILE was recovered or already complete"),
@@ -99,26 +92,6 @@ enum RecoverCommand: Subcommand {
     }
 
     static func run(_ request: RecoverRequest, console: Console) throws(CamrecError) -> ExitStatus {
-        let control = RecoverControl()
-        SignalWatcher.block(stopSignals)
-        SignalWatcher.start(stopSignals) { signal in
-            control.abandon()
-            console.fail(CamrecError(.interrupted, "recovery stopped by SIG\(SignalWatcher.name(signal)): the file "
-                                     + "being written was removed; inputs are untouched"))
-            _exit(ExitStatus.aborted.rawValue)
-        }
-        let printer = RecoverPrinter(console: console)
-        var status = ExitStatus.success
-        for input in request.inputs {
-            let result: RecoverResult
-            do {
-                result = try MovieRecovery.recover(input, to: request.destination, force: request.force, control: control)
-            } catch {
-                result = .refused(input, error)
-                if status == .success { status = error.status }
-            }
-            printer.show(result)
-        }
-        return status
+        RecoverJob(request: request).run(console: console)
     }
 }

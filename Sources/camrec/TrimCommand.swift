@@ -1,17 +1,9 @@
 import ArgumentParsing
 import CamrecKit
-import FoundationEssentials
-import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `camrec trim [--start T] [--end T] [-o OUT | --in-place] [--force] [--mode M] [--json] INPUT`:
 /// cuts the start and/or end of a saved movie.
 enum TrimCommand: Subcommand {
-    /// The signals that stop a trim (its temporary file is removed; exit status 130).
-    static let stopSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
-
     /// The exit codes trim can return, with what each means for a trim.
     static let exitCodes: [(status: ExitStatus, meaning: String)] = [
         (.success, "success"),
@@ -68,29 +60,7 @@ enum TrimCommand: Subcommand {
     )
 
     static func run(_ request: TrimRequest, console: Console) throws(CamrecError) -> ExitStatus {
-        // Before GStreamer starts any thread: the signals then reach only the watcher.
-        SignalWatcher.block(stopSignals)
-        let printer = TrimPrinter(console: console)
-        let control = TrimControl(onProgress: printer.progress(of: request.input))
-        let received = Mutex(0)
-        SignalWatcher.start(stopSignals) { signal in
-            let count = received.withLock { count -> Int in
-                count += 1
-                return count
-            }
-            if count == 1 {
-                // The trim unwinds on its own thread; its temporary file is already gone.
-                control.cancel(reason: "SIG" + SignalWatcher.name(signal))
-            } else {
-                // A second signal: stop now, without waiting for the pipelines to wind down.
-                control.removeTemporaryFile()
-                console.fail(CamrecError(.interrupted, "trim aborted by a second signal: nothing was written and the input is untouched"))
-                _exit(ExitStatus.aborted.rawValue)
-            }
-        }
-        let result = try Trimmer.run(request, control: control)
-        printer.show(result)
-        return .success
+        try TrimmingJob(request: request).run(console: console)
     }
 
     /// Turns the command line into a typed request (all checks that need no media).
