@@ -33,14 +33,11 @@ public struct PreviewJob {
         // below takes, or a stop signal delivered to one of them would kill camrec.
         SignalWatcher.block(SignalWatcher.recordingSignals)
         // The window opens before the camera: without a display, nothing is touched.
-        let environment = ProcessInfo.processInfo.environment
         let window: PreviewWindow
         do {
-            window = try PreviewWindow.open(display: DisplayEnvironment(environment: environment),
-                                            sink: environment["CAMREC_PREVIEW_SINK"].flatMap { $0.isEmpty ? nil : $0 })
+            window = try PreviewWindow.open(environment: ProcessInfo.processInfo.environment)
         } catch {
-            let what = error == .noDisplay ? "a display, and DISPLAY and WAYLAND_DISPLAY are unset" : "a window, and \(error.reason)"
-            throw CamrecError(.usage, "camrec preview needs \(what): run it in a desktop session (or ssh -X)")
+            throw CamrecError(.usage, "camrec preview needs \(error.needs): run it in a desktop session (or ssh -X)")
         }
         defer { window.close() }
         let resolution = try camera.resolve()

@@ -29,17 +29,30 @@ public struct PreviewRequest: Sendable, Equatable {
     /// `--preview=auto` when none can be opened (`warn` then says why).
     public func open(environment: [String: String], warn: (String) -> Void) throws(CamrecError) -> PreviewWindow? {
         guard mode != .off else { return nil }
-        let display = DisplayEnvironment(environment: environment)
-        let sink = environment["CAMREC_PREVIEW_SINK"].flatMap { $0.isEmpty ? nil : $0 }
         do {
-            return try PreviewWindow.open(display: display, sink: sink)
+            return try PreviewWindow.open(environment: environment)
         } catch {
             guard mode == .ifPossible else {
-                let what = error == .noDisplay ? "a display, and DISPLAY and WAYLAND_DISPLAY are unset" : "a window, and \(error.reason)"
-                throw CamrecError(.usage, "--preview needs \(what): run camrec in a desktop session (or ssh -X), or use --preview=auto to record without a window when there is none")
+                throw CamrecError(.usage, "--preview needs \(error.needs): run camrec in a desktop session (or ssh -X), or use --preview=auto to record without a window when there is none")
             }
             warn("--preview=auto: no preview window (\(error.reason)); recording without one")
             return nil
         }
+    }
+}
+
+extension PreviewWindow {
+    /// A window on the display `environment` names (DISPLAY, WAYLAND_DISPLAY), with the sink
+    /// CAMREC_PREVIEW_SINK names, if any.
+    static func open(environment: [String: String]) throws(PreviewUnavailable) -> PreviewWindow {
+        try open(display: DisplayEnvironment(environment: environment),
+                 sink: environment["CAMREC_PREVIEW_SINK"].flatMap { $0.isEmpty ? nil : $0 })
+    }
+}
+
+extension PreviewUnavailable {
+    /// What a preview needs that is missing, for an error message ("a display, and …").
+    var needs: String {
+        self == .noDisplay ? "a display, and DISPLAY and WAYLAND_DISPLAY are unset" : "a window, and \(reason)"
     }
 }
