@@ -17,31 +17,19 @@ enum AudioOptions {
         it was); sound the source loses becomes silence of the same length (the result's
         dropped_audio_ms), so it never shifts.
         """
-}
 
-/// The sound asked for on the command line, typed once.
-struct AudioChoice {
-    var request: AudioRequest
-    /// kbit/s.
-    var bitrate: Int?
-
-    init(_ parsed: ParsedArguments) throws(UsageError) {
-        request = try parsed.value("--audio") { (text: String) throws(ValueError) -> AudioRequest in
+    /// `--audio` and `--audio-bitrate` (kbit/s), typed once.
+    static func request(_ parsed: ParsedArguments) throws(UsageError) -> (source: AudioRequest, bitrate: Int?) {
+        let source = try parsed.value("--audio") { (text: String) throws(ValueError) -> AudioRequest in
             guard let request = AudioRequest(parsing: text) else {
                 throw ValueError("give a sound source: default, camera, test, a source name, an ALSA device such as hw:1,0, or none")
             }
             return request
         } ?? .none
-        bitrate = try parsed.value("--audio-bitrate", BitRate.parseSoundKilobits)
-        if bitrate != nil, !request.isWanted {
+        let bitrate = try parsed.value("--audio-bitrate", BitRate.parseSoundKilobits)
+        if bitrate != nil, !source.isWanted {
             throw UsageError("--audio-bitrate without --audio: give --audio SOURCE (e.g. --audio default) to record sound")
         }
-    }
-
-    /// The settings for a recording into `container` from `camera` (its path; nil for the
-    /// test pattern); nil without sound.
-    func settings(container: MediaContainer, camera: String?) throws(CamrecError) -> AudioSettings? {
-        guard let input = try AudioPicking.resolve(request, camera: camera) else { return nil }
-        return AudioSettings(input: input, container: container, bitrate: bitrate)
+        return (source, bitrate)
     }
 }

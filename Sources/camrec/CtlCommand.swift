@@ -70,6 +70,6 @@ enum CtlCommand: Subcommand {
     static func run(_ options: (socket: String, command: String, timeout: Int), console: Console) throws(CamrecError) -> ExitStatus {
         let reply = try ControlClient.send(options.command, to: options.socket, timeoutSeconds: options.timeout)
         print(reply)
-        return reply.hasPrefix("{\"ok\":true") ? .success : .failure
+        return ControlClient.status(ofReply: reply)
     }
 }

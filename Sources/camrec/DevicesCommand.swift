@@ -25,25 +25,13 @@ enum DevicesCommand: Subcommand {
             """
     )
 
-    static func validate(_ parsed: ParsedArguments) throws(UsageError) -> (check: Bool, json: Bool, controls: Bool) {
-        (parsed.flag("--check"), parsed.flag("--json"), parsed.flag("--controls"))
+    static func validate(_ parsed: ParsedArguments) throws(UsageError) -> DevicesJob {
+        DevicesJob(check: parsed.flag("--check"), json: parsed.flag("--json"), controls: parsed.flag("--controls"))
     }
 
     static func console(for parsed: ParsedArguments) -> Console { Console(json: false, quiet: false) }
 
-    static func run(_ options: (check: Bool, json: Bool, controls: Bool), console errors: Console) throws(CamrecError) -> ExitStatus {
-        let catalog = CameraCatalog.scan()
-        if options.check { return catalog.error?.status ?? .success }
-        // Listings on stdout; why a camera is missing or unusable on stderr, as camrec's
-        // other commands say it (the JSON document also lists it under "problems").
-        let sound = SoundCatalog.scan().attaching(cameras: catalog.microphoneCameras())
-        if options.json {
-            print(catalog.jsonText(sound: sound))
-        } else {
-            print(catalog.humanText(showControls: options.controls, sound: sound), terminator: "")
-        }
-        if let error = catalog.error { errors.fail(error) }
-        for warning in catalog.warnings { errors.say("camrec: warning: \(warning)") }
-        return catalog.error?.status ?? .success
+    static func run(_ job: DevicesJob, console errors: Console) throws(CamrecError) -> ExitStatus {
+        job.run(errors: errors)
     }
 }

@@ -42,7 +42,7 @@ enum DoctorCommand: Subcommand {
     )
 
     static func validate(_ parsed: ParsedArguments) throws(UsageError) -> DoctorRequest {
-        let camera = try CameraChoice(parsed)
+        let camera = try CameraOptions.request(parsed)
         let segment = try parsed.value("--segment") { (text: String) throws(ValueError) -> TimeSpec in
             let length = try TimeSpec.parse(text)
             guard length.nanoseconds > 0 else { throw ValueError("a segment must be longer than 0, e.g. 10m") }
@@ -62,33 +62,8 @@ enum DoctorCommand: Subcommand {
             for check in report.checks { console.emit(check, type: "check") }
             console.emit(report.summary, type: "result")
         } else {
-            print(humanText(report), terminator: "")
+            print(report.humanText, terminator: "")
         }
         return report.exitStatus
-    }
-
-    /// The report for people: one line per check, its fix indented under it, then a summary.
-    static func humanText(_ report: DoctorReport) -> String {
-        var lines: [String] = []
-        for check in report.checks {
-            let label = check.status == .problem ? "PROBLEM" : check.status.rawValue
-            let subject = check.area == .output && check.name == "folder" ? "output folder" : check.name
-            lines.append(label.padding(8) + subject + ": " + check.message)
-            if let fix = check.fix, check.status >= .warning { lines.append(String(repeating: " ", count: 8) + "fix: " + fix) }
-        }
-        let counts = counted(report.problems, "problem") + ", " + counted(report.warnings, "warning")
-        if report.problems == 0 {
-            lines.append("\(counts): camrec has what a recording needs")
-        } else {
-            lines.append("\(counts): fix the problems above (exit status \(report.exitStatus.rawValue))")
-        }
-        return lines.joined(separator: "\n") + "\n"
-    }
-}
-
-extension String {
-    /// The string followed by spaces up to `width` characters (at least one space).
-    fileprivate func padding(_ width: Int) -> String {
-        self + String(repeating: " ", count: Swift.max(1, width - count))
     }
 }

@@ -12,18 +12,10 @@ enum PictureOptions {
         OptionSpec(["--overlay-image"], value: "FILE", help: "place a PNG image (a logo; its transparency is kept) over the picture at its own size; a missing file or one that is not a PNG is refused (exit 65) before anything is recorded", summary: "place a PNG image (a logo) over it"),
         OptionSpec(["--overlay-image-position"], value: "POS", help: "where the image goes: the positions of --overlay-position (default: top-right)", summary: "where the image goes (default: top-right)"),
     ]
-}
 
-/// The picture asked for on the command line, typed once; the image file is checked by
-/// `resolve()`, when the command runs.
-struct PictureChoice {
-    var orientation: Orientation
-    var text: OverlayText?
-    var textPosition: OverlayPosition
-    var imagePath: String?
-    var imagePosition: OverlayPosition
-
-    init(_ parsed: ParsedArguments) throws(UsageError) {
+    /// The picture asked for (rotation, flips, overlays), typed once; the image file is
+    /// read when the command runs (`PictureRequest.resolve()`).
+    static func request(_ parsed: ParsedArguments) throws(UsageError) -> PictureRequest {
         let rotation = try parsed.value("--rotate", Orientation.parseRotation) ?? .none
         var flip = try parsed.value("--flip", Orientation.parseFlip)
         if parsed.flag("--mirror") {
@@ -32,25 +24,20 @@ struct PictureChoice {
             }
             flip = .horizontal
         }
-        orientation = Orientation(rotation: rotation, flip: flip)
-        text = try parsed.value("--overlay") { (text: String) throws(ValueError) in try OverlayText(text) }
-        textPosition = try parsed.value("--overlay-position", OverlayPosition.parse) ?? .defaultText
+        let text = try parsed.value("--overlay") { (text: String) throws(ValueError) in try OverlayText(text) }
+        let textPosition = try parsed.value("--overlay-position", OverlayPosition.parse) ?? .defaultText
         if text == nil, parsed.isPresent("--overlay-position") {
             throw UsageError("--overlay-position needs --overlay TEXT (for the image: --overlay-image-position)")
         }
-        imagePath = parsed.value("--overlay-image")
+        let imagePath = parsed.value("--overlay-image")
         if let imagePath, imagePath.isEmpty {
             throw UsageError("--overlay-image: give a PNG file")
         }
-        imagePosition = try parsed.value("--overlay-image-position", OverlayPosition.parse) ?? .defaultImage
+        let imagePosition = try parsed.value("--overlay-image-position", OverlayPosition.parse) ?? .defaultImage
         if imagePath == nil, parsed.isPresent("--overlay-image-position") {
             throw UsageError("--overlay-image-position needs --overlay-image FILE")
         }
-    }
-
-    /// The settings, with the image read and checked (exit 65 when it is missing or not a PNG).
-    func resolve() throws(CamrecError) -> PictureSettings {
-        let image = try imagePath.map { path throws(CamrecError) in try OverlayImage.load(path, position: imagePosition) }
-        return PictureSettings(orientation: orientation, text: text, textPosition: textPosition, image: image)
+        return PictureRequest(orientation: Orientation(rotation: rotation, flip: flip), text: text, textPosition: textPosition,
+                              imagePath: imagePath, imagePosition: imagePosition)
     }
 }

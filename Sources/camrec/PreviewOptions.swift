@@ -18,54 +18,19 @@ enum PreviewOptions {
         frames over RTSP instead: ffplay rtsp://127.0.0.1:8554/live (127.0.0.1 unless an
         address is given; any other address needs --serve-auth or --serve-insecure).
         """
-}
 
-/// The preview asked for on the command line, typed once.
-struct PreviewChoice {
-    /// How much a missing display matters.
-    enum Mode: Equatable {
-        /// No preview.
-        case off
-        /// `--preview`: no display is an error (exit 64).
-        case required
-        /// `--preview=auto`: no display is a warning, and no window.
-        case ifPossible
-    }
-
-    var mode: Mode
-    /// `--preview-stops`.
-    var stops: Bool
-
-    init(_ parsed: ParsedArguments) throws(UsageError) {
+    /// The preview asked for (`--preview`, `--preview=auto`, `--preview-stops`), typed once.
+    static func request(_ parsed: ParsedArguments) throws(UsageError) -> PreviewRequest {
+        let mode: PreviewRequest.Mode
         switch parsed.attachedValue("--preview") {
         case nil: mode = parsed.flag("--preview") ? .required : .off
         case "auto": mode = .ifPossible
         case let other?: throw UsageError("--preview=\(other): unknown value: write --preview, or --preview=auto to record without a window when there is no display")
         }
-        stops = parsed.flag("--preview-stops")
+        let stops = parsed.flag("--preview-stops")
         if stops, mode == .off {
             throw UsageError("--preview-stops needs --preview (closing the preview window is what stops the recording)")
         }
-    }
-
-    /// The settings for the recording; nil without a preview.
-    var settings: PreviewSettings? { mode == .off ? nil : PreviewSettings(stopsRecording: stops) }
-
-    /// The window, opened before the camera is: nil when none is asked for, or with
-    /// `--preview=auto` when none can be opened (`warn` then says why).
-    func open(environment: [String: String], warn: (String) -> Void) throws(CamrecError) -> PreviewWindow? {
-        guard mode != .off else { return nil }
-        let display = DisplayEnvironment(environment: environment)
-        let sink = environment["CAMREC_PREVIEW_SINK"].flatMap { $0.isEmpty ? nil : $0 }
-        do {
-            return try PreviewWindow.open(display: display, sink: sink)
-        } catch {
-            guard mode == .ifPossible else {
-                let what = error == .noDisplay ? "a display, and DISPLAY and WAYLAND_DISPLAY are unset" : "a window, and \(error.reason)"
-                throw CamrecError(.usage, "--preview needs \(what): run camrec in a desktop session (or ssh -X), or use --preview=auto to record without a window when there is none")
-            }
-            warn("--preview=auto: no preview window (\(error.reason)); recording without one")
-            return nil
-        }
+        return PreviewRequest(mode: mode, stops: stops)
     }
 }

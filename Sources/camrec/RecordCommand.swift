@@ -1,9 +1,6 @@
 import FoundationEssentials
 import ArgumentParsing
 import CamrecKit
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `camrec [record] [options] OUTPUT`: records a movie from a camera.
 enum RecordCommand: Subcommand {
@@ -81,11 +78,11 @@ enum RecordCommand: Subcommand {
     /// What the command line asks for.
     enum Request {
         case version
-        case record(RecordOptions)
+        case record(RecordJob)
     }
 
     static func validate(_ parsed: ParsedArguments) throws(UsageError) -> Request {
-        parsed.flag("--version") ? .version : .record(try RecordOptions(parsed))
+        parsed.flag("--version") ? .version : .record(try RecordOptions.job(parsed))
     }
 
     static func run(_ request: Request, console: Console) throws(CamrecError) -> ExitStatus {
@@ -95,215 +92,68 @@ enum RecordCommand: Subcommand {
         case .version:
             print("camrec \(CommandDispatcher.version)")
             return .success
-        case .record(let options):
-            return try record(options, console: console)
+        case .record(let job):
+            return try job.run(console: console)
         }
-    }
-
-    /// Records with one camera, several in movies of their own, or several on a canvas:
-    /// the plan decides which, `RunSetup` configures the pipelines, `RecordingRun` runs them.
-    private static func record(_ options: RecordOptions, console: Console) throws(CamrecError) -> ExitStatus {
-        // A bad --overlay-image is refused before the output or the camera is looked at.
-        let picture = try options.picture.resolve()
-        let request = options.request(changesPicture: picture.isActive)
-        // What no camera could change is refused before any camera is looked for.
-        try RecordingPlanner.check(request)
-        let several = request.isSeveralCameras
-        let devices = several ? options.camera.devices : [options.camera.device ?? "0"]
-        // One camera's names are known now, so a bad OUTPUT fails before the camera is
-        // touched; several cameras' may hold {device}, known once the cameras are found.
-        let earlyPlan = several ? nil : try plan(request, devicePaths: devices, checking: !options.printPipeline)
-        let printer = RecordingPrinter(console: console)
-        // The preview windows' pipelines start threads: they must block the signals that
-        // the watcher below takes, or a stop signal delivered to one of them would kill camrec.
-        if options.preview.mode != .off, !options.printPipeline { SignalWatcher.block(SignalWatcher.recordingSignals) }
-        // The windows open before the cameras: without a display, nothing is touched. One
-        // per camera's movie, one for a canvas.
-        let windows = options.printPipeline ? 0 : (several && request.layout == nil ? devices.count : 1)
-        let previews = try LiveOutputs.openPreviews(options, windows: windows, printer: printer, console: console)
-        defer { for window in previews { window.close() } }
-        let settings = options.runSettings(picture: picture)
-        // The sound source is looked up before the camera is opened (its camera's
-        // microphone needs the camera's path first).
-        let earlySound = options.audio.request == .camera ? nil : try options.audio.settings(container: options.container, camera: nil)
-        let prefer = EncodingPlanner.preferredFamilies(settings.encoding, needsDecoding: settings.needsDecoding(composes: request.layout != nil))
-        var cameras: [CameraResolver.Resolution] = []
-        for device in devices {
-            var choice = options.camera
-            if several { choice.device = device }
-            cameras.append(try choice.resolve(prefer: prefer))
-        }
-        let plan: RecordingPlan
-        if let earlyPlan {
-            plan = earlyPlan
-        } else {
-            plan = try Self.plan(request, devicePaths: cameras.map(\.source.deviceName), checking: !options.printPipeline)
-        }
-        var setup = try RunSetup.make(plan: plan, cameras: cameras, devices: devices, settings: settings) { camera throws(CamrecError) in
-            options.audio.request == .camera ? try options.audio.settings(container: options.container, camera: camera) : earlySound
-        }
-        let controls = try CameraControlSet(options.controls, setup: setup, devices: devices, check: !options.printPipeline) { warning in
-            printer.show(.warning(warning))
-        }
-        if options.printPipeline {
-            for line in try setup.commandLines() { print(line) }
-            return .success
-        }
-        for warning in setup.warnings + options.serve.warnings + startWarnings(options, setup: setup) {
-            printer.show(.warning(warning))
-        }
-        // Put back what camrec changed, before the result line, or on the way out of a failure.
-        defer { controls.restore() }
-        try controls.apply(to: &setup)
-        setup.showPreviews(previews.count)
-        SignalWatcher.block(SignalWatcher.recordingSignals)
-        // The live stream listens before the cameras' pipelines start (a taken port stops camrec here).
-        let servers = try LiveOutputs.startServers(for: setup, console: console)
-        defer { for server in servers { server.close() } }
-        let run = RecordingRun(setup, previews: previews, servers: servers)
-        let driven = try RunControls(run: run, controlPath: options.controlPath, setHandler: controls.setHandler,
-                                     previews: previews, console: console)
-        defer { driven.end() }
-        let result = try run.run { event in printer.show(event) }
-        controls.restore()
-        printer.show(result)
-        return result.exitStatus
-    }
-
-    /// The plan for cameras at `devicePaths`; `checking`: its destinations are checked
-    /// (not for --print-pipeline, which creates nothing: an existing OUTPUT is no reason to refuse it).
-    private static func plan(_ request: RecordingRequest, devicePaths: [String], checking: Bool) throws(CamrecError) -> RecordingPlan {
-        let plan = try RecordingPlanner.plan(request, devicePaths: devicePaths)
-        if checking { try plan.checkDestinations() }
-        return plan
-    }
-
-    /// Options that are valid but will not do what was asked of them with these cameras.
-    private static func startWarnings(_ options: RecordOptions, setup: RunSetup) -> [String] {
-        let mjpeg = setup.cameras.contains { camera in
-            if case .camera(_, let format) = camera.source { return format.fourcc == "MJPG" }
-            return false
-        }
-        if options.stillQualityGiven, mjpeg, options.stills.format != .png, !setup.cameras[0].picture.isActive {
-            return ["--still-quality is not used: stills from an MJPEG camera are its own JPEG frames, byte for byte"]
-        }
-        return []
     }
 }
 
-/// The record command's options, turned into typed values once.
-struct RecordOptions {
-    var camera: CameraChoice
-    var maxDuration: TimeSpec?
-    var output: String
-    var container: MediaContainer
-    var force: Bool
-    var json: Bool
-    var quiet: Bool
-    var printPipeline: Bool
-    /// The recording pipeline's template: the built-in one, or `--pipeline FILE`.
-    var template: PipelineTemplate
-    var stills: StillSettings
-    var unattended: UnattendedChoice
-    var controlPath: String?
-    /// `--keyframe-interval`; nil: the default, which depends on `--segment`.
-    var keyframeInterval: TimeSpec?
-    /// Whether `--still-quality` was given (it does nothing for an MJPEG camera's stills).
-    var stillQualityGiven: Bool
-    /// `--stills PATTERN` as given (several cameras make it each camera's own).
-    var stillsPattern: String?
-    /// `--output-per-device`: OUTPUT is a pattern with {index} and {device}.
-    var outputPerDevice: Bool
-    /// `--all-or-nothing`: several cameras; a camera lost mid-run stops the run.
-    var allOrNothing: Bool
-    /// `--layout`, `--canvas`: several cameras on one canvas.
-    var layout: LayoutChoice
-    /// `--set`, `--flash`, `--keep-controls`.
-    var controls: ControlRequest
-    /// `--settle`.
-    var settle: TimeSpec
-    /// Rotation, mirroring and overlays.
-    var picture: PictureChoice
-    /// `--codec`, `--encoder`, `--quality`, `--bitrate`.
-    var encoding: EncodingChoice
-    /// `--audio`, `--audio-bitrate`.
-    var audio: AudioChoice
-    /// `--pre-roll`, `--post-roll`, `--max-clip`.
-    var clips: ClipChoice
-    /// `--preview`, `--preview-stops`.
-    var preview: PreviewChoice
-    /// `--serve`, `--serve-auth`, `--serve-insecure`.
-    var serve: ServeChoice
-
-    init(_ parsed: ParsedArguments) throws(UsageError) {
-        camera = try CameraChoice(parsed)
-        picture = try PictureChoice(parsed)
-        encoding = try EncodingChoice(parsed)
-        audio = try AudioChoice(parsed)
-        preview = try PreviewChoice(parsed)
-        serve = try ServeChoice(parsed)
-        if let limit = try parsed.value("--max-duration", MaxDuration.parseLimit) {
-            maxDuration = limit
-        } else {
-            maxDuration = MaxDuration.defaultLimit
-        }
+/// The record command's options, turned into typed values once: a `RecordJob`.
+enum RecordOptions {
+    /// The recording the options ask for; every problem is a usage error, found in the
+    /// order the options are read.
+    static func job(_ parsed: ParsedArguments) throws(UsageError) -> RecordJob {
+        let camera = try CameraOptions.request(parsed)
+        let picture = try PictureOptions.request(parsed)
+        let encoding = try EncodingChoice(parsed)
+        let audio = try AudioOptions.request(parsed)
+        let preview = try PreviewOptions.request(parsed)
+        let serve = try ServeChoice(parsed)
+        let maxDuration = try parsed.value("--max-duration", MaxDuration.parseLimit) ?? MaxDuration.defaultLimit
         guard let output = parsed.positional("OUTPUT") else {
             throw UsageError("missing OUTPUT: give the movie to write, e.g. camrec out.mp4 (see camrec --help)")
         }
         guard let container = MediaContainer(recordingPath: output) else {
             throw UsageError("cannot tell the format of '\(output)': end OUTPUT with .mp4, .mov or .mkv")
         }
-        self.output = output
-        clips = try ClipChoice(parsed, output: output, container: container)
+        let clips = try ClipChoice(parsed, output: output, container: container)
         if clips.standby, parsed.value("--segment") != nil {
             throw UsageError("--standby records no movie, so --segment does not apply to it: leave it out, or record continuously with clips instead")
         }
-        self.container = container
-        force = parsed.flag("--force")
-        json = parsed.flag("--json")
-        quiet = parsed.flag("--quiet")
-        printPipeline = parsed.flag("--print-pipeline")
-        template = .record
+        var template = PipelineTemplate.record
         if let file = parsed.value("--pipeline") {
             guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8) else {
                 throw UsageError("--pipeline \(file): cannot read it: give a readable text file like pipelines/record.pipeline")
             }
             template = PipelineTemplate(text: text)
         }
-        unattended = try UnattendedChoice(parsed, output: output)
+        var unattended = try UnattendedChoice(parsed, output: output)
         // --reconnect names its movies as segments; standby makes none, only clips.
         if clips.standby { unattended.segments = nil }
-        stills = try Self.stillSettings(parsed, moviePath: unattended.segments.map { Self.plainName($0.naming) } ?? output)
-        controlPath = parsed.value("--control")
+        let stills = try stillSettings(parsed, moviePath: unattended.segments.map { plainName($0.naming) } ?? output)
+        let controlPath = parsed.value("--control")
         if let controlPath, controlPath == output {
             throw UsageError("--control \(controlPath) is OUTPUT too: give the control socket another path, e.g. /tmp/camrec.sock")
         }
-        stillQualityGiven = parsed.value("--still-quality") != nil
-        stillsPattern = parsed.value("--stills")
-        outputPerDevice = parsed.flag("--output-per-device")
-        allOrNothing = parsed.flag("--all-or-nothing")
-        layout = try LayoutChoice(parsed)
-        controls = try PictureControlOptions.request(parsed)
-        settle = try PictureControlOptions.settle(parsed)
-        keyframeInterval = try parsed.value("--keyframe-interval") { (text: String) throws(ValueError) -> TimeSpec in
+        let layout = try LayoutChoice(parsed)
+        let controls = try PictureControlOptions.request(parsed)
+        let settle = try PictureControlOptions.settle(parsed)
+        let keyframeInterval = try parsed.value("--keyframe-interval") { (text: String) throws(ValueError) -> TimeSpec in
             let interval = try TimeSpec.parse(text)
             guard interval.nanoseconds > 0, interval <= .seconds(10) else {
                 throw ValueError("invalid keyframe interval '\(text)': use a time above 0 and at most 10s, e.g. 1s or 0.5")
             }
             return interval
         }
-    }
 
-    /// What the planner is asked for (`RecordingPlanner`); `changesPicture`: the resolved
-    /// picture rotates, flips, mirrors or overlays.
-    func request(changesPicture: Bool) -> RecordingRequest {
+        let force = parsed.flag("--force")
         var request = RecordingRequest(output: output, devices: camera.devices, stills: stills)
-        request.outputPerDevice = outputPerDevice
-        request.allOrNothing = allOrNothing
+        request.outputPerDevice = parsed.flag("--output-per-device")
+        request.allOrNothing = parsed.flag("--all-or-nothing")
         request.layout = layout.layout
         request.canvas = layout.canvas
         request.force = force
-        request.stillsPattern = stillsPattern
+        request.stillsPattern = parsed.value("--stills")
         request.clips = clips.settings
         request.clipsPattern = clips.patternText
         request.utc = clips.utc
@@ -315,18 +165,12 @@ struct RecordOptions {
         request.codecCopy = encoding.codec == .copy
         request.preview = preview.mode != .off
         request.serve = serve.settings != nil
-        request.changesPicture = changesPicture
         request.customPipeline = template.text != PipelineTemplate.record.text
-        return request
-    }
 
-    /// What every movie of the run records with (`RunSettings`), `picture` resolved.
-    func runSettings(picture: PictureSettings) -> RunSettings {
         var settings = RunSettings(maxDuration: maxDuration, container: container, encoding: encoding.request(
             keyframeInterval: keyframeInterval?.seconds
                 ?? EncoderSettings.defaultKeyframeInterval(segmented: unattended.segments != nil)))
         settings.overwrite = force
-        settings.picture = picture
         settings.settle = settle
         settings.reconnect = unattended.reconnect
         settings.recoverPartials = unattended.recoverPartials
@@ -335,7 +179,16 @@ struct RecordOptions {
         settings.preview = preview.settings
         settings.serve = serve.settings
         settings.template = template
-        return settings
+
+        var job = RecordJob(request: request, settings: settings, picture: picture, camera: camera)
+        (job.audio, job.audioBitrate) = audio
+        job.preview = preview
+        job.controls = controls
+        job.controlPath = controlPath
+        job.printPipeline = parsed.flag("--print-pipeline")
+        job.stillQualityGiven = parsed.value("--still-quality") != nil
+        job.warnings = serve.warnings
+        return job
     }
 
     /// A segmented run's movie name without its fields (`cam-%Y%m%d.mp4` → `cam.mp4`), for

@@ -1,16 +1,9 @@
 import ArgumentParsing
 import CamrecKit
-import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `camrec recover [-o OUT | --in-place] [--force] [--json] FILE…`: turns the `.partial`
 /// files a killed, powered-off or disk-full recording left into finished movies.
 enum RecoverCommand: Subcommand {
-    /// The signals that stop a recovery (the file being written is removed; exit status 130).
-    static let stopSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
-
     /// The exit codes recover can return, with what each means for a recovery.
     static let exitCodes: [(status: ExitStatus, meaning: String)] = [
         (.success, "every FILE was recovered or already complete"),
@@ -99,53 +92,6 @@ enum RecoverCommand: Subcommand {
     }
 
     static func run(_ request: RecoverRequest, console: Console) throws(CamrecError) -> ExitStatus {
-        let control = RecoverControl()
-        SignalWatcher.block(stopSignals)
-        SignalWatcher.start(stopSignals) { signal in
-            control.abandon()
-            console.fail(CamrecError(.interrupted, "recovery stopped by SIG\(SignalWatcher.name(signal)): the file "
-                                     + "being written was removed; inputs are untouched"))
-            _exit(ExitStatus.aborted.rawValue)
-        }
-        var status = ExitStatus.success
-        for input in request.inputs {
-            let result: RecoverResult
-            do {
-                result = try MovieRecovery.recover(input, to: request.destination, force: request.force, control: control)
-            } catch {
-                result = .refused(input, error)
-                if status == .success { status = error.status }
-            }
-            show(result, console: console)
-        }
-        return status
-    }
-
-    private static func show(_ result: RecoverResult, console: Console) {
-        console.emit(result, type: "result")
-        switch result.status {
-        case .recovered:
-            var line = "recovered \(result.input) → \(result.output ?? "?"): \(summary(result))"
-            if let lost = result.lostTailBytes, lost > 0 { line += "; \(lost) bytes of torn tail left out" }
-            if let note = result.message { line += "; " + note }
-            console.say(line)
-        case .complete:
-            console.say("\(result.input) is already a finished movie (\(summary(result))): left as it is")
-        case .removed:
-            console.say(result.message ?? "removed \(result.input)")
-        case .refused:
-            // An error line that is always shown, without Console.fail's JSON error line:
-            // with --json the file's result line above says it.
-            StandardStream.error.write("camrec: \(result.message ?? "cannot recover \(result.input)")\n")
-        }
-    }
-
-    /// "205 frames, 6.834 s, audio mp4a, 180 KB"
-    private static func summary(_ result: RecoverResult) -> String {
-        var parts = [counted(result.frames ?? 0, "frame"), String(cFormat: "%.3f s", result.duration ?? 0)]
-        let audio = (result.tracks ?? []).filter { $0.kind == "audio" }
-        if !audio.isEmpty { parts.append("audio " + audio.map(\.codec).joined(separator: ", ")) }
-        parts.append(humanBytes(result.bytes ?? 0))
-        return parts.joined(separator: ", ")
+        RecoverJob(request: request).run(console: console)
     }
 }

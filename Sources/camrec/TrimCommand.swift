@@ -1,17 +1,9 @@
 import ArgumentParsing
 import CamrecKit
-import FoundationEssentials
-import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `camrec trim [--start T] [--end T] [-o OUT | --in-place] [--force] [--mode M] [--json] INPUT`:
 /// cuts the start and/or end of a saved movie.
 enum TrimCommand: Subcommand {
-    /// The signals that stop a trim (its temporary file is removed; exit status 130).
-    static let stopSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
-
     /// The exit codes trim can return, with what each means for a trim.
     static let exitCodes: [(status: ExitStatus, meaning: String)] = [
         (.success, "success"),
@@ -68,28 +60,7 @@ enum TrimCommand: Subcommand {
     )
 
     static func run(_ request: TrimRequest, console: Console) throws(CamrecError) -> ExitStatus {
-        // Before GStreamer starts any thread: the signals then reach only the watcher.
-        SignalWatcher.block(stopSignals)
-        let control = TrimControl(onProgress: progressPrinter(for: request, console: console))
-        let received = Mutex(0)
-        SignalWatcher.start(stopSignals) { signal in
-            let count = received.withLock { count -> Int in
-                count += 1
-                return count
-            }
-            if count == 1 {
-                // The trim unwinds on its own thread; its temporary file is already gone.
-                control.cancel(reason: "SIG" + SignalWatcher.name(signal))
-            } else {
-                // A second signal: stop now, without waiting for the pipelines to wind down.
-                control.removeTemporaryFile()
-                console.fail(CamrecError(.interrupted, "trim aborted by a second signal: nothing was written and the input is untouched"))
-                _exit(ExitStatus.aborted.rawValue)
-            }
-        }
-        let result = try Trimmer.run(request, control: control)
-        show(result, console: console)
-        return .success
+        try TrimmingJob(request: request).run(console: console)
     }
 
     /// Turns the command line into a typed request (all checks that need no media).
@@ -122,45 +93,5 @@ enum TrimCommand: Subcommand {
             throw UsageError(error.message)
         }
         return request
-    }
-
-    /// Shows the trim's progress once it has run for a second: a rewritten line on a
-    /// terminal, `{"type":"progress",…}` lines with --json; at most two a second.
-    private static func progressPrinter(for request: TrimRequest, console: Console) -> @Sendable (TrimProgress) -> Void {
-        let started = ContinuousClock.now
-        let gate = Mutex(TrimProgressGate())
-        let name = PathName.last(request.input)
-        return { progress in
-            guard gate.withLock({ $0.admit(progress, after: .now - started) }) else { return }
-            let what = progress.phase == .indexing ? "reading \(name)" : "trimming \(name)"
-            let percent = Int((progress.fraction * 100).rounded(.down))
-            console.progress(
-                "\(what): \(percent)% (\(String(cFormat: "%.1f", progress.doneSeconds)) of"
-                    + " \(String(cFormat: "%.1f", progress.totalSeconds)) s)"
-            )
-            console.emit(progress, type: "progress")
-        }
-    }
-
-    private static func show(_ result: TrimResult, console: Console) {
-        if let reason = result.fallbackReason { console.say("camrec: note: \(reason)") }
-        for warning in result.warnings {
-            console.emit(WarningLine(message: warning), type: "warning")
-            console.say("camrec: warning: \(warning)")
-        }
-        let times = "\(seconds(result.firstFrameTime)) to \(seconds(result.lastFrameTime))"
-        console.say(
-            "trimmed (\(result.mode.rawValue)): \(result.output), frames \(times) of the input"
-                + " (\(seconds(result.duration)) long, \(counted(result.frames, "frame")): \(result.framesCopied) copied,"
-                + " \(result.framesReencoded) re-encoded), \(humanBytes(result.bytes))"
-        )
-        console.emit(result, type: "result")
-    }
-
-    /// "2.500 s"
-    private static func seconds(_ value: Double) -> String {
-        let milliseconds = Int((value * 1000).rounded())
-        let fraction = String(abs(milliseconds) % 1000)
-        return "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction) s"
     }
 }

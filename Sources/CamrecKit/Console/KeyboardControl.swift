@@ -1,4 +1,3 @@
-import CamrecKit
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -7,13 +6,13 @@ import Glibc
 /// On an interactive terminal, single keys control a recording: `s` takes a still, `c`
 /// makes an event clip (with `--pre-roll`/`--post-roll`), `q` stops. The terminal is put in non-canonical, no-echo mode while recording and restored
 /// afterwards.
-final class KeyboardControl: Sendable {
+public final class KeyboardControl: Sendable {
     /// The terminal's settings before recording, put back by `restore()`.
     private let saved: termios
     private let active: Bool
 
     /// Starts listening when stdin is a terminal; does nothing otherwise.
-    init(onStill: @escaping @Sendable () -> Void, onStop: @escaping @Sendable () -> Void,
+    public init(onStill: @escaping @Sendable () -> Void, onStop: @escaping @Sendable () -> Void,
          onClip: @escaping @Sendable () -> Void = {}) {
         var saved = termios()
         guard isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &saved) == 0 else {
@@ -40,7 +39,7 @@ final class KeyboardControl: Sendable {
     }
 
     /// Restores the terminal.
-    func restore() {
+    public func restore() {
         if active { _ = withUnsafePointer(to: saved) { tcsetattr(STDIN_FILENO, TCSANOW, $0) } }
     }
 }

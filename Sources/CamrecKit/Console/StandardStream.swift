@@ -1,4 +1,3 @@
-import CamrecKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,11 +11,11 @@ import Synchronization
 /// stops writing for good and the caller goes on. Foundation's non-throwing FileHandle write
 /// traps on those errors instead, which lost the movie. SIGPIPE must be ignored
 /// (`ignoreBrokenPipe()`), or the first such write kills the process before it sees EPIPE.
-final class StandardStream: Sendable {
+public final class StandardStream: Sendable {
     /// Standard output (JSON lines, help texts).
-    static let output = StandardStream(descriptor: STDOUT_FILENO)
+    public static let output = StandardStream(descriptor: STDOUT_FILENO)
     /// Standard error (human lines, the progress line).
-    static let error = StandardStream(descriptor: STDERR_FILENO)
+    public static let error = StandardStream(descriptor: STDERR_FILENO)
 
     private let descriptor: Int32
     private let gone = Atomic<Bool>(false)
@@ -25,7 +24,7 @@ final class StandardStream: Sendable {
 
     /// How much a queued stream holds for a reader that does not read, before lines are
     /// dropped (and counted).
-    static let queueCapacity = 1 << 20
+    public static let queueCapacity = 1 << 20
 
     init(descriptor: Int32) {
         self.descriptor = descriptor
@@ -33,25 +32,28 @@ final class StandardStream: Sendable {
 
     /// Ignores SIGPIPE for the whole process: a write to a closed pipe then fails with
     /// EPIPE instead of killing camrec. Call first thing in `main`.
-    static func ignoreBrokenPipe() {
+    public static func ignoreBrokenPipe() {
         signal(SIGPIPE, SIG_IGN)
     }
 
     /// Whether a reader is still there (false after the first EPIPE, EIO or EBADF).
-    var isOpen: Bool { !gone.load(ordering: .relaxed) }
+    public var isOpen: Bool { !gone.load(ordering: .relaxed) }
 
     /// From now on, stdout's and stderr's writes go through queues written by threads of
     /// their own (for commands that record): a reader that stops reading never blocks the
     /// recording, its stills or its finalising; lines that do not fit are dropped and counted.
-    static func queueWrites() {
-        for stream in [output, error] {
-            stream.queue.withLock { queue in
-                if queue == nil {
-                    queue = OutputQueue(name: stream.descriptor == STDOUT_FILENO ? "camrec-stdout" : "camrec-stderr",
-                                        capacity: queueCapacity) { [stream] bytes in
-                        var bytes = bytes
-                        stream.writeNow(&bytes)
-                    }
+    public static func queueWrites() {
+        output.startQueue(name: "camrec-stdout")
+        error.startQueue(name: "camrec-stderr")
+    }
+
+    /// This stream's writes go through a queue written by a thread called `name`, from now on.
+    func startQueue(name: String, capacity: Int = queueCapacity) {
+        queue.withLock { queue in
+            if queue == nil {
+                queue = OutputQueue(name: name, capacity: capacity) { [self] bytes in
+                    var bytes = bytes
+                    writeNow(&bytes)
                 }
             }
         }
@@ -59,7 +61,7 @@ final class StandardStream: Sendable {
 
     /// Waits, at most `timeout` in all, for what the queued streams hold to be written
     /// (before camrec exits); nothing to wait for when writes are not queued.
-    static func drain(timeout: Duration) {
+    public static func drain(timeout: Duration) {
         let deadline = ContinuousClock.now + timeout
         for stream in [output, error] {
             stream.queue.withLock { $0 }?.drain(timeout: max(.zero, deadline - ContinuousClock.now))
@@ -67,20 +69,20 @@ final class StandardStream: Sendable {
     }
 
     /// Whether writes go through a queue (`queueWrites()`).
-    var isQueued: Bool { queue.withLock { $0 != nil } }
+    public var isQueued: Bool { queue.withLock { $0 != nil } }
 
     /// Lines dropped because the reader did not keep up (queued writes only).
-    var droppedLines: Int { queue.withLock { $0 }?.droppedLines ?? 0 }
+    public var droppedLines: Int { queue.withLock { $0 }?.droppedLines ?? 0 }
 
     /// Writes all of `text`, or as much as a reader takes before going away. Never traps.
     /// An `essential` line (a result, an error) is queued even when the queue is full.
-    func write(_ text: String, essential: Bool = false) {
+    public func write(_ text: String, essential: Bool = false) {
         var bytes = Array(text.utf8)
         write(&bytes, essential: essential)
     }
 
     /// Writes all of `bytes`; see `write(_:)` for a string.
-    func write(_ bytes: inout [UInt8], essential: Bool = false) {
+    public func write(_ bytes: inout [UInt8], essential: Bool = false) {
         guard isOpen, !bytes.isEmpty else { return }
         if let queue = queue.withLock({ $0 }) {
             queue.enqueue(bytes, essential: essential)

@@ -1,4 +1,3 @@
-import CamrecKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,13 +7,13 @@ import Glibc
 /// SIGUSR2 (an event clip), the control socket (`--control`), and the keys s, c and q on
 /// the terminal and in the preview window. The answers are ``ControlAnswers``'s.
 /// Block `SignalWatcher.recordingSignals` before any thread of the run starts.
-struct RunControls {
+public struct RunControls {
     private let server: ControlServer?
     private let keys: KeyboardControl
 
     /// Starts watching the signals, listening at `controlPath` (nil: no socket) and reading keys.
     /// `setHandler` answers `ctl set` (nil: the run has no camera controls).
-    init(run: some ControlledRun, controlPath: String?, setHandler: ControlServer.SetHandler?,
+    public init(run: some ControlledRun, controlPath: String?, setHandler: ControlServer.SetHandler?,
          preview: PreviewWindow? = nil, previews: [PreviewWindow] = [], console: Console) throws(CamrecError) {
         SignalWatcher.startBatched(SignalWatcher.recordingSignals) { signals in
             for received in signals where received == SIGUSR1 {
@@ -50,7 +49,7 @@ struct RunControls {
     }
 
     /// Stops listening and gives the terminal back.
-    func end() {
+    public func end() {
         server?.shutdown()
         keys.restore()
     }

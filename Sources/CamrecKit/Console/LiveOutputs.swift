@@ -1,4 +1,3 @@
-import CamrecKit
 import FoundationEssentials
 
 /// The live outputs of a recording, for every topology alike: the preview windows
@@ -6,19 +5,19 @@ import FoundationEssentials
 /// and the RTSP server (`--serve`, listening before the pipelines start, so that a taken
 /// port stops camrec there). Block `SignalWatcher.recordingSignals` before opening either:
 /// their threads must not take a stop signal.
-enum LiveOutputs {
-    /// `windows` preview windows (one per camera's movie, or one), as `options` ask; empty
+public enum LiveOutputs {
+    /// `windows` preview windows (one per camera's movie, or one), as `preview` asks; empty
     /// without `--preview` (or, with `--preview auto`, without a display: one warning).
-    static func openPreviews(_ options: RecordOptions, windows count: Int, printer: RecordingPrinter,
-                             console: Console) throws(CamrecError) -> [PreviewWindow] {
+    public static func openPreviews(_ preview: PreviewRequest, windows count: Int, printer: RecordingPrinter,
+                                    console: Console) throws(CamrecError) -> [PreviewWindow] {
         guard count > 0 else { return [] }
         let environment = ProcessInfo.processInfo.environment
-        guard let first = try options.preview.open(environment: environment, warn: { printer.show(.warning($0)) }) else { return [] }
+        guard let first = try preview.open(environment: environment, warn: { printer.show(.warning($0)) }) else { return [] }
         var windows = [first]
         do throws(CamrecError) {
             while windows.count < count {
                 // The display took the first window: one that fails now is an error either way.
-                guard let next = try options.preview.open(environment: environment, warn: { printer.show(.warning($0)) }) else {
+                guard let next = try preview.open(environment: environment, warn: { printer.show(.warning($0)) }) else {
                     throw CamrecError(.usage, "--preview: camera \(windows.count + 1)'s window could not be opened")
                 }
                 windows.append(next)
@@ -27,7 +26,7 @@ enum LiveOutputs {
             for window in windows { window.close() }
             throw error
         }
-        let stops = options.preview.stops
+        let stops = preview.stops
         if count == 1 {
             console.say("camrec: preview: a window (\(first.sink)) shows the camera; closing it \(stops ? "stops" : "does not stop") the recording")
         } else {
@@ -39,7 +38,7 @@ enum LiveOutputs {
     /// The live streams `setup` asks for, listening: one server, with a mount per camera
     /// (`/camera1`, `/camera2`, …) for several cameras in movies of their own; empty
     /// without `--serve`.
-    static func startServers(for setup: RunSetup, console: Console) throws(CamrecError) -> [LiveStreamServer] {
+    public static func startServers(for setup: RunSetup, console: Console) throws(CamrecError) -> [LiveStreamServer] {
         let configs = setup.recorded
         guard let settings = configs.first?.serve else { return [] }
         guard configs.count > 1 else {

@@ -1,10 +1,15 @@
-import CamrecKit
-
 /// Shows recording events: JSON lines for scripts, short lines and a progress display for people.
-struct RecordingPrinter: Sendable {
-    let console: Console
+public struct RecordingPrinter: Sendable {
+    /// Where the lines go.
+    public let console: Console
 
-    func show(_ event: RecordingEvent) {
+    /// Shows events on `console`.
+    public init(console: Console) {
+        self.console = console
+    }
+
+    /// One event: its JSON line (with `--json`) and its line for people (a progress line on a terminal).
+    public func show(_ event: RecordingEvent) {
         switch event {
         case .started(let start):
             console.emit(start, type: "started")
@@ -81,7 +86,16 @@ struct RecordingPrinter: Sendable {
         }
     }
 
-    func show(_ result: RecordingResult) {
+    /// An event of a run without a movie (`camrec still`, `camrec preview`): a still has no
+    /// movie time, so its line gives its size instead.
+    public func showWithoutMovie(_ event: RecordingEvent) {
+        guard case .still(let file) = event else { return show(event) }
+        console.emit(file, type: "still")
+        console.say("camrec: still \(file.path) (\(humanBytes(file.bytes)))")
+    }
+
+    /// The run's result: its JSON line, and a summary for people.
+    public func show(_ result: RecordingResult) {
         console.emit(result, type: "result")
         let segments = result.files.filter { $0.kind == "movie" && $0.index != nil }
         if !segments.isEmpty {

@@ -1,4 +1,3 @@
-import CamrecKit
 import FoundationEssentials
 import Synchronization
 #if canImport(Glibc)
@@ -7,11 +6,18 @@ import Glibc
 
 /// Where camrec talks: JSON lines on stdout for scripts (`--json`), human text on stderr,
 /// and a progress line only when stderr is a terminal.
-final class Console: Sendable {
-    let json: Bool
-    let quiet: Bool
-    let isTerminal: Bool
-    let useColor: Bool
+public final class Console: Sendable {
+    /// `--json`: JSON lines on stdout.
+    public let json: Bool
+    /// `--quiet`: nothing on stderr but errors.
+    public let quiet: Bool
+    /// Whether stderr is a terminal (the progress line is shown only there).
+    public let isTerminal: Bool
+    /// Whether the progress line is coloured (a terminal, and `NO_COLOR` unset or empty).
+    public let useColor: Bool
+    /// Where JSON lines go (stdout) and where lines for people go (stderr).
+    private let jsonStream: StandardStream
+    private let textStream: StandardStream
     /// Its lock keeps each line whole, never interleaved with another thread's.
     private let lines = Mutex(Lines())
 
@@ -20,21 +26,32 @@ final class Console: Sendable {
         var progressShown = false
     }
 
-    init(json: Bool, quiet: Bool) {
+    /// Talks as `--json` and `--quiet` ask, to camrec's own stdout and stderr.
+    public convenience init(json: Bool, quiet: Bool) {
+        let isTerminal = isatty(STDERR_FILENO) == 1
+        self.init(json: json, quiet: quiet, isTerminal: isTerminal,
+                  useColor: isTerminal && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true)
+    }
+
+    /// Talks to `output` and `error` (tests: pipes) as if stderr were a terminal or not.
+    init(json: Bool, quiet: Bool, isTerminal: Bool, useColor: Bool,
+         output: StandardStream = .output, error: StandardStream = .error) {
         self.json = json
         self.quiet = quiet
-        isTerminal = isatty(STDERR_FILENO) == 1
-        useColor = isTerminal && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
+        self.isTerminal = isTerminal
+        self.useColor = useColor
+        jsonStream = output
+        textStream = error
     }
 
     /// One line for people on stderr (suppressed by --quiet).
-    func say(_ text: String) {
+    public func say(_ text: String) {
         guard !quiet else { return }
         writeErr(text + "\n")
     }
 
     /// An error line on stderr (always shown) and, with --json, an error object on stdout.
-    func fail(_ error: CamrecError) {
+    public func fail(_ error: CamrecError) {
         writeErr("camrec: \(error.message)\n", essential: true)
         if json {
             emit(ErrorLine(message: error.message, exitCode: error.status.rawValue), type: "error")
@@ -42,17 +59,17 @@ final class Console: Sendable {
     }
 
     /// Rewrites the progress line (terminals only).
-    func progress(_ text: String) {
+    public func progress(_ text: String) {
         guard isTerminal, !quiet else { return }
         lines.withLock { lines in
             let line = useColor ? "\u{1B}[31m●\u{1B}[0m " + text : "● " + text
-            StandardStream.error.write("\r\u{1B}[2K" + line)
+            textStream.write("\r\u{1B}[2K" + line)
             lines.progressShown = true
         }
     }
 
     /// One JSON object on stdout, with `"type"` first.
-    func emit<Value: Encodable>(_ value: Value, type: String) {
+    public func emit<Value: Encodable>(_ value: Value, type: String) {
         guard json else { return }
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
@@ -62,20 +79,20 @@ final class Console: Sendable {
         var line = Array("{\"type\":\"\(type)\"".utf8)
         // The last lines say how many lines before them a reader that fell behind missed.
         let essential = type == "result" || type == "error"
-        if essential, StandardStream.output.isQueued {
-            line.append(contentsOf: Array(",\"dropped_lines\":\(StandardStream.output.droppedLines)".utf8))
+        if essential, jsonStream.isQueued {
+            line.append(contentsOf: Array(",\"dropped_lines\":\(jsonStream.droppedLines)".utf8))
         }
         if body.count > 2 { line.append(UInt8(ascii: ",")) }
         line.append(contentsOf: body.dropFirst())
         line.append(UInt8(ascii: "\n"))
         lines.withLock { _ in
-            StandardStream.output.write(&line, essential: essential)
+            jsonStream.write(&line, essential: essential)
         }
     }
 
     private func writeErr(_ text: String, essential: Bool = false) {
         lines.withLock { lines in
-            StandardStream.error.write(lines.progressShown ? "\r\u{1B}[2K" + text : text, essential: essential)
+            textStream.write(lines.progressShown ? "\r\u{1B}[2K" + text : text, essential: essential)
             lines.progressShown = false
         }
     }
@@ -84,30 +101,6 @@ final class Console: Sendable {
 /// The JSON `error` line.
 struct ErrorLine: Encodable {
     let message: String
+    /// The exit status camrec ends with.
     let exitCode: Int32
-}
-
-/// A human size: "812 KB", "3.4 MB".
-func humanBytes(_ bytes: Int64) -> String {
-    let value = Double(bytes)
-    if value >= 1e9 { return String(cFormat: "%.2f GB", value / 1e9) }
-    if value >= 1e6 { return String(cFormat: "%.1f MB", value / 1e6) }
-    return String(cFormat: "%.0f KB", value / 1e3)
-}
-
-/// "00:01:05" for 65 seconds.
-func clockTime(_ seconds: Double) -> String {
-    let total = Int(seconds.rounded(.down))
-    return String(cFormat: "%02ld:%02ld:%02ld", total / 3600, total / 60 % 60, total % 60)
-}
-
-/// A limit as a clock time, with milliseconds when it is not whole seconds ("00:00:00.500").
-func limitTime(_ seconds: Double) -> String {
-    let milliseconds = Int((seconds * 1000).rounded()) % 1000
-    return milliseconds == 0 ? clockTime(seconds) : clockTime(seconds) + String(cFormat: ".%03ld", milliseconds)
-}
-
-/// "1 frame", "2 frames".
-func counted(_ count: Int, _ noun: String) -> String {
-    "\(count) \(noun)\(count == 1 ? "" : "s")"
 }

@@ -1,0 +1,32 @@
+/// The camera a command asks for (`--device`, `--size`, `--fps`): which device(s), at what
+/// size and rate. ``resolve(prefer:)`` finds it and chooses its format.
+public struct CameraRequest: Sendable, Equatable {
+    /// The camera of a one-camera command: the last `--device` given (nil: the first camera).
+    public var device: String?
+    /// Every `--device` given, in order (several: one movie per camera, or a canvas).
+    public var devices: [String]
+    /// `--size`; nil: the default for the camera.
+    public var size: FrameSize?
+    /// `--fps`; nil: the default for the camera.
+    public var rate: FrameRateValue?
+
+    /// A request for `devices` (the last is ``device``) at `size` and `rate`.
+    public init(devices: [String], size: FrameSize? = nil, rate: FrameRateValue? = nil) {
+        device = devices.last
+        self.devices = devices
+        self.size = size
+        self.rate = rate
+    }
+
+    /// Finds the camera (``device``) and chooses its format, preferring `prefer`'s families.
+    public func resolve(prefer: [CameraFormatFamily] = []) throws(CamrecError) -> CameraResolver.Resolution {
+        try CameraResolver.resolve(device: device, size: size, rate: rate, prefer: prefer)
+    }
+
+    /// The same request for one of several cameras: `device` alone.
+    func one(_ device: String) -> CameraRequest {
+        var request = self
+        request.device = device
+        return request
+    }
+}

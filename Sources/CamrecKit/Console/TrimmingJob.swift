@@ -1,0 +1,46 @@
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One `camrec trim`: the trim of `request`, stopped by SIGINT, SIGTERM or SIGHUP (its
+/// temporary file removed), its progress and result shown on a console.
+public struct TrimmingJob: Sendable {
+    /// The signals that stop a trim (its temporary file is removed; exit status 130).
+    public static let stopSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+    /// What to cut, and where the result goes.
+    public var request: TrimRequest
+
+    /// The trim of `request`.
+    public init(request: TrimRequest) {
+        self.request = request
+    }
+
+    /// Trims, showing progress and the result on `console`: 0, or the error.
+    public func run(console: Console) throws(CamrecError) -> ExitStatus {
+        // Before GStreamer starts any thread: the signals then reach only the watcher.
+        SignalWatcher.block(Self.stopSignals)
+        let printer = TrimPrinter(console: console)
+        let control = TrimControl(onProgress: printer.progress(of: request.input))
+        let received = Mutex(0)
+        SignalWatcher.start(Self.stopSignals) { signal in
+            let count = received.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            if count == 1 {
+                // The trim unwinds on its own thread; its temporary file is already gone.
+                control.cancel(reason: "SIG" + SignalWatcher.name(signal))
+            } else {
+                // A second signal: stop now, without waiting for the pipelines to wind down.
+                control.removeTemporaryFile()
+                console.fail(CamrecError(.interrupted, "trim aborted by a second signal: nothing was written and the input is untouched"))
+                _exit(ExitStatus.aborted.rawValue)
+            }
+        }
+        let result = try Trimmer.run(request, control: control)
+        printer.show(result)
+        return .success
+    }
+}

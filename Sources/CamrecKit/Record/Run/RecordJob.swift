@@ -1,0 +1,139 @@
+import FoundationEssentials
+
+/// One `camrec` recording as its options ask for it, and the order in which it starts:
+/// the picture resolved (a bad `--overlay-image` first), the planner's checks, one camera's
+/// names checked before any camera is looked at, the preview windows opened before the
+/// cameras, the sound looked up, the cameras found, the plan, `RunSetup`, the camera
+/// controls, the live stream, then `RecordingRun` driven by `RunControls`. One path for one
+/// camera, several in movies of their own, or several on a canvas: the plan decides which.
+public struct RecordJob {
+    /// What the planner is asked for; ``run(console:)`` fills in `changesPicture`.
+    public var request: RecordingRequest
+    /// What every movie of the run records with; ``run(console:)`` fills in `picture`.
+    public var settings: RunSettings
+    /// Rotation, mirroring and overlays, the overlay image unread.
+    public var picture: PictureRequest
+    /// The camera(s), size and rate.
+    public var camera: CameraRequest
+    /// `--audio`.
+    public var audio: AudioRequest = .none
+    /// `--audio-bitrate`, kbit/s (nil: the default for the codec and channels).
+    public var audioBitrate: Int?
+    /// `--preview`, `--preview-stops`.
+    public var preview = PreviewRequest(mode: .off)
+    /// `--set`, `--flash`, `--keep-controls`.
+    public var controls = ControlRequest()
+    /// `--control PATH`; nil: no control socket.
+    public var controlPath: String?
+    /// `--print-pipeline`: print the gst-launch-1.0 lines and create nothing.
+    public var printPipeline = false
+    /// Whether `--still-quality` was given (it does nothing for an MJPEG camera's stills).
+    public var stillQualityGiven = false
+    /// Said as warnings before the run starts, after the setup's own (e.g. a password on
+    /// the command line).
+    public var warnings: [String] = []
+
+    /// A recording of `request` with `settings`, from `camera`, with `picture`.
+    public init(request: RecordingRequest, settings: RunSettings, picture: PictureRequest, camera: CameraRequest) {
+        self.request = request
+        self.settings = settings
+        self.picture = picture
+        self.camera = camera
+    }
+
+    /// Records, showing its events on `console`; the exit status is the result's.
+    public func run(console: Console) throws(CamrecError) -> ExitStatus {
+        // A bad --overlay-image is refused before the output or the camera is looked at.
+        let picture = try self.picture.resolve()
+        var request = self.request
+        request.changesPicture = picture.isActive
+        // What no camera could change is refused before any camera is looked for.
+        try RecordingPlanner.check(request)
+        let several = request.isSeveralCameras
+        let devices = several ? camera.devices : [camera.device ?? "0"]
+        // One camera's names are known now, so a bad OUTPUT fails before the camera is
+        // touched; several cameras' may hold {device}, known once the cameras are found.
+        let earlyPlan = several ? nil : try Self.plan(request, devicePaths: devices, checking: !printPipeline)
+        let printer = RecordingPrinter(console: console)
+        // The preview windows' pipelines start threads: they must block the signals that
+        // the watcher below takes, or a stop signal delivered to one of them would kill camrec.
+        if preview.mode != .off, !printPipeline { SignalWatcher.block(SignalWatcher.recordingSignals) }
+        // The windows open before the cameras: without a display, nothing is touched. One
+        // per camera's movie, one for a canvas.
+        let windows = printPipeline ? 0 : (several && request.layout == nil ? devices.count : 1)
+        let previews = try LiveOutputs.openPreviews(preview, windows: windows, printer: printer, console: console)
+        defer { for window in previews { window.close() } }
+        var settings = self.settings
+        settings.picture = picture
+        // The sound source is looked up before the camera is opened (its camera's
+        // microphone needs the camera's path first).
+        let earlySound = audio == .camera ? nil : try sound(camera: nil)
+        let prefer = EncodingPlanner.preferredFamilies(settings.encoding, needsDecoding: settings.needsDecoding(composes: request.layout != nil))
+        var cameras: [CameraResolver.Resolution] = []
+        for device in devices {
+            cameras.append(try (several ? camera.one(device) : camera).resolve(prefer: prefer))
+        }
+        let plan: RecordingPlan
+        if let earlyPlan {
+            plan = earlyPlan
+        } else {
+            plan = try Self.plan(request, devicePaths: cameras.map(\.source.deviceName), checking: !printPipeline)
+        }
+        var setup = try RunSetup.make(plan: plan, cameras: cameras, devices: devices, settings: settings) { camera throws(CamrecError) in
+            audio == .camera ? try sound(camera: camera) : earlySound
+        }
+        let controls = try CameraControlSet(self.controls, setup: setup, devices: devices, check: !printPipeline) { warning in
+            printer.show(.warning(warning))
+        }
+        if printPipeline {
+            for line in try setup.commandLines() { print(line) }
+            return .success
+        }
+        for warning in setup.warnings + warnings + startWarnings(setup) {
+            printer.show(.warning(warning))
+        }
+        // Put back what camrec changed, before the result line, or on the way out of a failure.
+        defer { controls.restore() }
+        try controls.apply(to: &setup)
+        setup.showPreviews(previews.count)
+        SignalWatcher.block(SignalWatcher.recordingSignals)
+        // The live stream listens before the cameras' pipelines start (a taken port stops camrec here).
+        let servers = try LiveOutputs.startServers(for: setup, console: console)
+        defer { for server in servers { server.close() } }
+        let run = RecordingRun(setup, previews: previews, servers: servers)
+        let driven = try RunControls(run: run, controlPath: controlPath, setHandler: controls.setHandler,
+                                     previews: previews, console: console)
+        defer { driven.end() }
+        let result = try run.run { event in printer.show(event) }
+        controls.restore()
+        printer.show(result)
+        return result.exitStatus
+    }
+
+    /// The sound for a recording from `camera` (its path; nil for the test pattern, or
+    /// before any camera is found); nil without sound.
+    private func sound(camera: String?) throws(CamrecError) -> AudioSettings? {
+        guard let input = try AudioSourceResolver.live.resolve(audio, camera: camera) else { return nil }
+        return AudioSettings(input: input, container: settings.container, bitrate: audioBitrate)
+    }
+
+    /// The plan for cameras at `devicePaths`; `checking`: its destinations are checked
+    /// (not for --print-pipeline, which creates nothing: an existing OUTPUT is no reason to refuse it).
+    private static func plan(_ request: RecordingRequest, devicePaths: [String], checking: Bool) throws(CamrecError) -> RecordingPlan {
+        let plan = try RecordingPlanner.plan(request, devicePaths: devicePaths)
+        if checking { try plan.checkDestinations() }
+        return plan
+    }
+
+    /// Options that are valid but will not do what was asked of them with these cameras.
+    private func startWarnings(_ setup: RunSetup) -> [String] {
+        let mjpeg = setup.cameras.contains { camera in
+            if case .camera(_, let format) = camera.source { return format.fourcc == "MJPG" }
+            return false
+        }
+        if stillQualityGiven, mjpeg, request.stills.format != .png, !setup.cameras[0].picture.isActive {
+            return ["--still-quality is not used: stills from an MJPEG camera are its own JPEG frames, byte for byte"]
+        }
+        return []
+    }
+}
