@@ -175,7 +175,7 @@ import Testing
     }
 
     @Test func windowsStreamsAndSettlingWorkWithSeveralCamerasAndOneCameraRefusesNothingHere() throws {
-        let canvas = try Self.request("m.mp4", ["0", "2"]) { $0.layout = .sideBySide; $0.preview = true; $0.serve = true; $0.changesPicture = true }
+        let canvas = try Self.request("m.mp4", ["0", "2"]) { $0.layout = .sideBySide; $0.preview = true; $0.serve = true }
         #expect(Self.refusal(canvas) == nil)
         let separate = try Self.request("m.mp4", ["0", "2"]) { $0.settle = .seconds(2); $0.preview = true; $0.serve = true; $0.codecCopy = true }
         #expect(Self.refusal(separate) == nil)

@@ -43,8 +43,6 @@ public struct RecordingRequest: Sendable, Equatable {
     public var preview = false
     /// `--serve`.
     public var serve = false
-    /// `--rotate`, `--flip`, `--mirror` or an overlay.
-    public var changesPicture = false
     /// `--pipeline FILE`.
     public var customPipeline = false
 

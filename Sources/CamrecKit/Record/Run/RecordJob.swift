@@ -7,7 +7,7 @@ import FoundationEssentials
 /// controls, the live stream, then `RecordingRun` driven by `RunControls`. One path for one
 /// camera, several in movies of their own, or several on a canvas: the plan decides which.
 public struct RecordJob {
-    /// What the planner is asked for; ``run(console:)`` fills in `changesPicture`.
+    /// What the planner is asked for.
     public var request: RecordingRequest
     /// What every movie of the run records with; ``run(console:)`` fills in `picture`.
     public var settings: RunSettings
@@ -45,8 +45,7 @@ public struct RecordJob {
     public func run(console: Console) throws(CamrecError) -> ExitStatus {
         // A bad --overlay-image is refused before the output or the camera is looked at.
         let picture = try self.picture.resolve()
-        var request = self.request
-        request.changesPicture = picture.isActive
+        let request = self.request
         // What no camera could change is refused before any camera is looked for.
         try RecordingPlanner.check(request)
         let several = request.isSeveralCameras
