@@ -9,13 +9,8 @@ import Testing
     /// Two H.264 cameras (a keyframe every second, each counted from its own start of
     /// streaming) that start streaming 300 ms apart, so their keyframes do not line up.
     static func environment() throws -> [String: String] {
-        var environment = try VirtualCameraEnvironment.shared().environment(spec: [
-            "/dev/video0,formats=h264,sizes=320x240@30,trace=frames,overrun=wait",
-            "/dev/video1,formats=h264,sizes=320x240@30,trace=frames,overrun=wait,late=300ms",
-        ].joined(separator: ";"))
-        environment["CAMREC_DEVICE_PATHS"] = nil
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        return environment
+        try MultiCameraTests().environment(["/dev/video0,formats=h264,sizes=320x240@30,trace=frames,overrun=wait",
+                                            "/dev/video1,formats=h264,sizes=320x240@30,trace=frames,overrun=wait,late=300ms"])
     }
 
     @Test("two H.264 cameras stored as they come: each movie its own camera's consecutive frames from a keyframe, exactly -t long, and start_offset where it began")

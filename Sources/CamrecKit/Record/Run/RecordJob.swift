@@ -45,7 +45,6 @@ public struct RecordJob {
     public func run(console: Console) throws(CamrecError) -> ExitStatus {
         // A bad --overlay-image is refused before the output or the camera is looked at.
         let picture = try self.picture.resolve()
-        let request = self.request
         // What no camera could change is refused before any camera is looked for.
         try RecordingPlanner.check(request)
         let several = request.isSeveralCameras
