@@ -144,8 +144,16 @@ class Toolbox:
         return run_quiet([self.camrec, "--version"], check=False).stdout.strip()
 
     def help_text(self, *args: str) -> tuple[int, str]:
+        """A command's help in full: its brief help lists each option group as a topic
+        ("(camrec help output)", issue 32), whose full text (the options' whole help and the
+        group's discussion) is where the sections look for what camrec can do."""
         done = run_quiet([self.camrec, *args, "--help"], check=False)
-        return done.returncode, done.stdout + done.stderr
+        text = done.stdout + done.stderr
+        for topic in dict.fromkeys(re.findall(r"\(camrec help ([a-z-]+)\)", text)):
+            full = run_quiet([self.camrec, *args, "--help", topic], check=False)
+            if full.returncode == 0:
+                text += "\n" + full.stdout
+        return done.returncode, text
 
     # ---- commands ----------------------------------------------------------------------
 
