@@ -14,7 +14,7 @@ public struct RunControls {
     /// Starts watching the signals, listening at `controlPath` (nil: no socket) and reading keys.
     /// `setHandler` answers `ctl set` (nil: the run has no camera controls).
     public init(run: some ControlledRun, controlPath: String?, setHandler: ControlServer.SetHandler?,
-         preview: PreviewWindow? = nil, previews: [PreviewWindow] = [], console: Console) throws(CamrecError) {
+                previews: [PreviewWindow] = [], console: Console) throws(CamrecError) {
         SignalWatcher.startBatched(SignalWatcher.recordingSignals) { signals in
             for received in signals where received == SIGUSR1 {
                 if let line = ControlAnswers.stillAsked(run, by: .signal) { console.say(line) }
@@ -36,7 +36,7 @@ public struct RunControls {
         let stop: @Sendable () -> Void = { run.requestStop(.control, requests: 1) }
         keys = KeyboardControl(onStill: still, onStop: stop, onClip: clip)
         // Several cameras: the keys work in every camera's window.
-        for window in (preview.map { [$0] } ?? []) + previews {
+        for window in previews {
             window.onKey { key in
                 switch key.lowercased() {
                 case "s": still()

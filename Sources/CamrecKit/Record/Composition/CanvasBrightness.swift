@@ -26,15 +26,19 @@ struct CanvasBrightness: Sendable {
         let offset = layout.offsets[0], stride = layout.strides[0]
         guard offset >= 0, stride >= layout.width else { return [] }
         let canvas = PixelRect(x: 0, y: 0, width: layout.width, height: layout.height)
-        return rects.indices.map { index in
-            mean(of: rects[index].clipped(to: canvas), under: rects[(index + 1)...].map { $0.clipped(to: canvas) },
-                 bytes, offset: offset, stride: stride)
+        let clipped = rects.map { $0.clipped(to: canvas) }
+        // One buffer for every row's covered columns: this runs on the streaming thread,
+        // once per frame of the settle window, and a row is no reason to allocate.
+        var covered: [Range<Int>] = []
+        covered.reserveCapacity(clipped.count)
+        return clipped.indices.map { index in
+            mean(of: clipped[index], under: clipped[(index + 1)...], bytes, offset: offset, stride: stride, covered: &covered)
         }
     }
 
     /// The mean of `rect`'s samples that no rectangle of `above` covers; 0 when none is left.
-    private func mean(of rect: PixelRect, under above: [PixelRect], _ bytes: UnsafeRawBufferPointer,
-                      offset: Int, stride: Int) -> Double {
+    private func mean(of rect: PixelRect, under above: ArraySlice<PixelRect>, _ bytes: UnsafeRawBufferPointer,
+                      offset: Int, stride: Int, covered: inout [Range<Int>]) -> Double {
         let step = Self.step(area: rect.width * rect.height)
         var sum = 0
         var samples = 0
@@ -42,7 +46,8 @@ struct CanvasBrightness: Sendable {
             let row = offset + y * stride
             guard row + rect.x + rect.width <= bytes.count else { break }
             // The columns of this row that a camera drawn on top covers.
-            let covered = above.filter { y >= $0.y && y < $0.y + $0.height }.map { $0.x..<($0.x + $0.width) }
+            covered.removeAll(keepingCapacity: true)
+            for top in above where y >= top.y && y < top.y + top.height { covered.append(top.x..<(top.x + top.width)) }
             var x = rect.x + (y * 3) % step
             while x < rect.x + rect.width {
                 if !covered.contains(where: { $0.contains(x) }) {
