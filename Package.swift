@@ -67,7 +67,7 @@ let package = Package(
         // re-exports CamrecCore, Recover and Trim for the command line (Exports.swift).
         .target(
             name: "CamrecKit",
-            dependencies: ["CamrecCore", "Recover", "Trim", "GStreamer", "V4L2", "MediaValues", "CRTSPServerShim"],
+            dependencies: ["CamrecCore", "Recover", "Trim", "MP4", "GStreamer", "V4L2", "MediaValues", "CRTSPServerShim"],
             // Sources/CamrecKit/Pipelines links to the top-level pipelines/ folder: the
             // templates are compiled in, so an installed binary needs no data files.
             resources: [.embedInCode("Pipelines")]

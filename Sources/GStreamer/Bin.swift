@@ -20,3 +20,15 @@ public class Bin: Element, @unchecked Sendable {
         }
     }
 }
+
+extension Element {
+    /// The element named `name` inside this one (searched recursively) when this element is
+    /// a bin, such as splitmuxsink's "muxer"; nil when it is not a bin or holds no such element.
+    public func child(named name: String) -> Element? {
+        let instance = UnsafeMutableRawPointer(objectPointer).assumingMemoryBound(to: GTypeInstance.self)
+        guard g_type_check_instance_is_a(instance, gst_bin_get_type()) != 0 else { return nil }
+        let bin = UnsafeMutableRawPointer(objectPointer).assumingMemoryBound(to: GstBin.self)
+        guard let child = gst_bin_get_by_name(bin, name) else { return nil }
+        return Element(child, transfer: .full)
+    }
+}

@@ -32,6 +32,8 @@ final class RecordingSession {
     private var overlayToken: ProbeToken?
     private var stills: StillTaker?
     private let locationToken: SignalToken?
+    /// Mends the movie's fragment headers as they are written (``FragmentRepair``).
+    private let fragmentRepairToken: ProbeToken?
     /// The movies this session publishes.
     private let movies: MovieLedger
     /// The sound branch (`--audio`); nil for a silent movie.
@@ -69,6 +71,7 @@ final class RecordingSession {
         self.elements = elements
         self.window = elements.preview == nil ? nil : window
         self.server = elements.serve == nil ? nil : server
+        fragmentRepairToken = FragmentRepair.install(in: pipeline)
         do {
             locationToken = try elements.muxer?.onFormatLocationFull { [plan] _, _ in plan.nextLocation() }
         } catch {
@@ -132,6 +135,7 @@ final class RecordingSession {
             overlayToken?.remove()
             canvas?.remove()
             _ = stopper.stop()
+            fragmentRepairToken?.remove()
         }
         let moviePath = config.segments == nil ? nil : movies.moviePath
         // Passthrough H.264: stills decode the kept GOP when asked (the camera's JPEGs need

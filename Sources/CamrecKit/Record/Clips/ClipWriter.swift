@@ -33,6 +33,8 @@ final class ClipWriter: Sendable {
     private let video: AppSrc
     private let audio: AppSrc?
     private let stopper: PipelineStopper
+    /// Mends the clip's fragment headers as they are written (``FragmentRepair``).
+    private let fragmentRepair: ProbeToken?
     /// The first packet's time on the recording's timeline: the clip's 0.
     let base: UInt64
     /// The file written.
@@ -75,6 +77,7 @@ final class ClipWriter: Sendable {
                 audioEnded = Monitor(true)
             }
             stopper = PipelineStopper(pipeline)
+            fragmentRepair = (try? pipeline.element(named: "clipmux")).flatMap(FragmentRepair.watch)
             try pipeline.setState(.playing)
         } catch {
             throw CamrecError(.failure, "cannot start writing the clip \(path): \(error)")
@@ -152,6 +155,7 @@ final class ClipWriter: Sendable {
             }
         }
         _ = stopper.stop()
+        fragmentRepair?.remove()
         return finalised
     }
 }
