@@ -52,7 +52,11 @@ struct SoundReconnectTests {
             let priming = 1024.0 / 48000
             #expect(abs(sound.lowerBound + priming - picture.lowerBound) <= 1.0 / 30 + priming,
                     "movie \(index + 1): sound \(sound), picture \(picture)")
-            #expect(abs(sound.upperBound - picture.upperBound) <= priming + 0.002,
+            // A sound server's timestamps jitter: audiorate lets the samples run up to its
+            // tolerance (5 ms) off their timestamps before it adds or drops any, so the
+            // sound cut at the last frame's time may hold that much more or less.
+            let serverJitter = 0.005
+            #expect(abs(sound.upperBound - picture.upperBound) <= priming + serverJitter + 0.002,
                     "movie \(index + 1): sound \(sound), picture \(picture)")
         }
     }
