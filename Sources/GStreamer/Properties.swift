@@ -23,6 +23,9 @@ public enum PropertyValue: Sendable {
     case caps(Caps)
     /// A `GstStructure` property (the object gets a copy).
     case structure(Structure)
+    /// A `GDateTime` property (e.g. matroskamux's `creation-time`): a moment in UTC, as
+    /// microseconds since 1970.
+    case dateTime(unixMicroseconds: Int64)
 }
 
 extension Object {
@@ -151,6 +154,15 @@ enum PropertyConversion {
         case .structure(let structure):
             guard g_type_is_a(type, gst_structure_get_type()) != 0 else { return mismatch }
             g_value_set_boxed(&gvalue, structure.structurePointer)
+        case .dateTime(let microseconds):
+            guard g_type_is_a(type, g_date_time_get_type()) != 0 else { return mismatch }
+            let seconds = microseconds >= 0 ? microseconds / 1_000_000 : (microseconds - 999_999) / 1_000_000
+            guard let whole = g_date_time_new_from_unix_utc(gint64(seconds)) else { return outOfRange(value.text, spec) }
+            defer { g_date_time_unref(whole) }
+            guard let moment = g_date_time_add(whole, GTimeSpan(microseconds - seconds * 1_000_000)) else {
+                return outOfRange(value.text, spec)
+            }
+            g_value_take_boxed(&gvalue, UnsafeRawPointer(moment))
         }
         // The spec knows its range (and an enum its values): a value it had to change did not fit.
         if g_param_value_validate(spec, &gvalue) != 0 {
@@ -258,6 +270,7 @@ extension PropertyValue {
         case .string(let text), .nick(let text): "'\(text)'"
         case .caps(let caps): "'\(caps)'"
         case .structure(let structure): "'\(structure)'"
+        case .dateTime(let microseconds): "\(microseconds) µs since 1970"
         }
     }
 
@@ -272,6 +285,7 @@ extension PropertyValue {
         case .nick(let text): "a nick ('\(text)')"
         case .caps: "caps"
         case .structure: "a structure"
+        case .dateTime: "a date and time"
         }
     }
 }

@@ -23,3 +23,15 @@ extension Element {
         }
     }
 }
+
+extension Element {
+    /// splitmuxsink's "muxer-added": `callback` gets each muxer it makes (with
+    /// `async-finalize`, a new one for every file, before the file's "format-location-full").
+    /// Runs on a streaming thread: return quickly, never block. Throws `.signal` for an
+    /// element that has no such signal (not a splitmuxsink).
+    public func onMuxerAdded(_ callback: @escaping @Sendable (Element) -> Void) throws(GStreamerError) -> SignalToken {
+        try connect("muxer-added") { arguments in
+            if let muxer = arguments.element(1) { callback(muxer) }
+        }
+    }
+}

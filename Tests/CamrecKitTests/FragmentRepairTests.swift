@@ -3,16 +3,18 @@ import CamrecCore
 import GStreamer
 import Testing
 
-/// ``FragmentRepair`` finds the movie's MP4 muxer wherever the recording's pipeline has it:
-/// the element named "mux" itself, or inside a segmented run's splitmuxsink.
+/// ``MovieMuxers`` finds the movie's MP4 muxer wherever the recording's pipeline has it
+/// (the element named "mux" itself, or inside a segmented run's splitmuxsink) and has
+/// ``FragmentRepair`` watch it. (Each later segment's muxer, announced by splitmuxsink, is
+/// checked end to end: CaptureTimeTests' Matroska segments get their dates on it.)
 @Suite("Fragment repair: where the muxer is")
 struct FragmentRepairTests {
     static func installed(_ output: String) throws -> Bool {
         try Runtime.initialize()
         let pipeline = try Pipeline.withBuiltIns("videotestsrc ! x264enc ! h264parse ! " + output)
-        let token = FragmentRepair.install(in: pipeline)
-        token?.remove()
-        return token != nil
+        let muxers = MovieMuxers(in: pipeline)
+        defer { muxers.remove() }
+        return muxers.watched == 1
     }
 
     @Test func aMovieMuxerNamedMuxIsWatched() throws {

@@ -7,13 +7,6 @@ import MP4
 /// partial movie (``FragmentHeaderRepair`` says when and how). The repaired header is
 /// exactly as long as the original, so every offset the muxer counted stays right.
 enum FragmentRepair {
-    /// Watches the movie muxer of `pipeline`: the element named "mux", or the muxer inside
-    /// it when it is a splitmuxsink; nil when that is not an MP4 or QuickTime muxer.
-    static func install(in pipeline: Pipeline) -> ProbeToken? {
-        guard let mux = try? pipeline.element(named: "mux") else { return nil }
-        return watch(mux.child(named: "muxer") ?? mux)
-    }
-
     /// Watches `muxer`'s output; nil when it is not an MP4 or QuickTime muxer.
     static func watch(_ muxer: Element) -> ProbeToken? {
         guard ["mp4mux", "qtmux"].contains(muxer.factoryName), let output = try? muxer.staticPad("src") else { return nil }

@@ -9,7 +9,8 @@ extension RecordingSession {
     /// for a keyframe there and the muxer splits at it.
     static func installGateProbe(config: RecordConfig, pipeline: Pipeline, gate: FrameGate, sound: SoundBranch?,
                                  control: RecordingControl, bus: Bus, plan: OutputPlan, muxer: Element?,
-                                 encoderPad: Pad?) throws(CamrecError) -> ProbeToken {
+                                 encoderPad: Pad?,
+                                 firstCaptureNoted: (@Sendable (_ file: Int, _ time: WallTime) -> Void)? = nil) throws(CamrecError) -> ProbeToken {
         let audioGate = sound?.gate
         // With sound, the recording branch's running time is later than the camera's
         // timestamps by the sound encoder's priming (`SoundBranch.videoOffset`).
@@ -74,6 +75,12 @@ extension RecordingSession {
                 }
                 // The sound starts where the first frame does.
                 if let audioGate, !audioGate.hasStarted, let first = gate.firstFramePTS { audioGate.videoStarted(at: first) }
+                // When each movie file's first frame was captured (its files' dates).
+                if case .pass = decision, let noted = gate.noteFirstCapture({ pts in
+                    pipeline.clockTime.map { CaptureTime.of(runningTime: pts, baseTime: pipeline.baseTime, clockNow: $0, wallNow: .now()) }
+                }) {
+                    firstCaptureNoted?(noted.file, noted.time)
+                }
                 return decision
             }
         } catch {

@@ -32,8 +32,8 @@ final class RecordingSession {
     private var overlayToken: ProbeToken?
     private var stills: StillTaker?
     private let locationToken: SignalToken?
-    /// Mends the movie's fragment headers as they are written (``FragmentRepair``).
-    private let fragmentRepairToken: ProbeToken?
+    /// The muxers of the movie files (fragment headers mended, Matroska dates).
+    private let muxers: MovieMuxers
     /// The movies this session publishes.
     private let movies: MovieLedger
     /// The sound branch (`--audio`); nil for a silent movie.
@@ -71,12 +71,8 @@ final class RecordingSession {
         self.elements = elements
         self.window = elements.preview == nil ? nil : window
         self.server = elements.serve == nil ? nil : server
-        fragmentRepairToken = FragmentRepair.install(in: pipeline)
-        do {
-            locationToken = try elements.muxer?.onFormatLocationFull { [plan] _, _ in plan.nextLocation() }
-        } catch {
-            throw CamrecError(.failure, "could not name the segments' files (\(error))")
-        }
+        let muxers = MovieMuxers(in: pipeline)
+        self.muxers = muxers
         // Where a segment starts, the encoder makes that frame a keyframe and splitmuxsink
         // starts the new file with it: the cut is exact, and each file starts at 0.
         let encoderPad = elements.encoderOutput
@@ -84,11 +80,31 @@ final class RecordingSession {
                              stillEvery: config.stills.every, settle: config.settle,
                              measuresKeyframes: config.encoder.isPassthrough)
         self.gate = gate
+        // Each Matroska file's date: a segment's as splitmuxsink opens its file, from the
+        // gate's note of its first frame.
+        do {
+            locationToken = try elements.muxer?.onFormatLocationFull { [plan, gate, muxers] fragment, _ in
+                if let matroska = muxers.newestMatroska, let time = gate.segment(Int(fragment))?.firstCapture {
+                    MatroskaCreationTime.set(time, on: matroska)
+                }
+                return plan.nextLocation()
+            }
+        } catch {
+            throw CamrecError(.failure, "could not name the segments' files (\(error))")
+        }
         let sound = try SoundBranch.install(config.audio, in: pipeline, length: gate.movieLength)
         self.sound = sound
         settleToken = try Self.installSettleProbe(config: config, pipeline: pipeline, gate: gate)
+        // One Matroska movie's date: as its first frame passes the gate.
+        var firstCaptureNoted: (@Sendable (Int, WallTime) -> Void)?
+        if elements.muxer == nil, let matroska = muxers.newestMatroska {
+            firstCaptureNoted = { file, time in
+                if file == 0 { MatroskaCreationTime.set(time, on: matroska) }
+            }
+        }
         gateToken = try Self.installGateProbe(config: config, pipeline: pipeline, gate: gate, sound: sound, control: control,
-                                              bus: bus, plan: plan, muxer: elements.muxer, encoderPad: encoderPad)
+                                              bus: bus, plan: plan, muxer: elements.muxer, encoderPad: encoderPad,
+                                              firstCaptureNoted: firstCaptureNoted)
         // Several cameras' stored streams start at their own keyframes: each movie says when.
         let storedTogether = config.encoder.isPassthrough && config.composition == nil ? config.startBarrier : nil
         var startOrigin: (@Sendable () -> UInt64?)?
@@ -135,7 +151,7 @@ final class RecordingSession {
             overlayToken?.remove()
             canvas?.remove()
             _ = stopper.stop()
-            fragmentRepairToken?.remove()
+            muxers.remove()
         }
         let moviePath = config.segments == nil ? nil : movies.moviePath
         // Passthrough H.264: stills decode the kept GOP when asked (the camera's JPEGs need

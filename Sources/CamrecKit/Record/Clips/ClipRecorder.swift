@@ -28,6 +28,9 @@ final class ClipRecorder: Sendable {
     private let muxer: String
     private let frameDuration: UInt64
     private let events: @Sendable (RecordingEvent) -> Void
+    /// When the frame at a clip time was captured (wall clock), given the clips' first
+    /// frame's time; nil when not known.
+    private let captureTime: (@Sendable (_ time: UInt64, _ clipsFirst: UInt64) -> WallTime?)?
 
     /// What the feeds' threads, the triggers' callers and the clips' threads share.
     private struct State: Sendable {
@@ -62,8 +65,10 @@ final class ClipRecorder: Sendable {
     /// `slack` (ns) keeps that much more pre-roll than asked, for triggers placed before
     /// the newest frame (several cameras: at the newest frame of any of them).
     init(settings: ClipSettings, moviePath: String, muxer: String, frameDuration: UInt64, clipsBefore: Int = 0,
-         slack: UInt64 = 0, events: @escaping @Sendable (RecordingEvent) -> Void) {
+         slack: UInt64 = 0, captureTime: (@Sendable (_ time: UInt64, _ clipsFirst: UInt64) -> WallTime?)? = nil,
+         events: @escaping @Sendable (RecordingEvent) -> Void) {
         self.settings = settings
+        self.captureTime = captureTime
         naming = settings.naming(moviePath: moviePath)
         self.muxer = muxer
         self.frameDuration = frameDuration
@@ -189,7 +194,7 @@ final class ClipRecorder: Sendable {
                 let audioCaps = state.hasSound ? state.soundCaps : nil
                 let made = Result { () throws(CamrecError) -> ClipWriter in
                     try ClipWriter(path: Self.partialPath(final), chain: muxer, caps: caps, audioCaps: audioCaps,
-                                   base: first.pts)
+                                   base: first.pts, captured: captureTime?(first.pts, state.firstPTS ?? first.pts))
                 }
                 guard case .success(let writer) = made else {
                     _ = state.schedule.close(at: clip.start)
@@ -269,6 +274,9 @@ final class ClipRecorder: Sendable {
         let half = frameDuration / 2
         let wanted = clip.start > half ? clip.start - half : 0
         let offset = writer.times.first { writer.base + $0 >= wanted } ?? 0
+        let first = writer.base + offset
+        // When its first frame was captured: in its line, and written into an MP4 or MOV.
+        let captured = captureTime?(first, firstPTSValue)
         var file: ResultFile
         var reencoded = 0
         if offset > 0 {
@@ -277,6 +285,7 @@ final class ClipRecorder: Sendable {
             do {
                 let trimmed = try Trimmer.run(request)
                 unlink(writer.path)
+                if let captured { MovieCapture.stamp(final, container: MediaContainer(recordingPath: final) ?? .matroska, time: captured) }
                 file = ResultFile(path: final, kind: "clip", duration: trimmed.duration, frames: trimmed.frames, bytes: trimmed.bytes)
                 reencoded = trimmed.framesReencoded
             } catch {
@@ -285,10 +294,11 @@ final class ClipRecorder: Sendable {
                 file = moved
             }
         } else {
+            if let captured { MovieCapture.stamp(writer.path, container: MediaContainer(recordingPath: final) ?? .matroska, time: captured) }
             guard let moved = move(writer, to: final, frames: writer.packets) else { return nil }
             file = moved
         }
-        let first = writer.base + offset
+        file.start = captured?.iso8601(utc: naming.utc)
         file.index = current.number
         file.triggers = clip.triggers.map { Double(Int64($0) - Int64(first)) / 1e9 }
         // Where it starts in the movie (the run's recorded time, as stills say it).

@@ -57,7 +57,8 @@ final class ClipWriter: Sendable {
     /// A writer into `path` through `chain` (gst-launch syntax: the parser and the movie's
     /// muxer), for video packets of `caps` whose first is at `base`, and sound packets of
     /// `audioCaps` when there is sound.
-    init(path: String, chain: String, caps: Caps, audioCaps: Caps?, base: UInt64) throws(CamrecError) {
+    /// `captured`: when the first frame was captured, written as a Matroska file's date.
+    init(path: String, chain: String, caps: Caps, audioCaps: Caps?, base: UInt64, captured: WallTime? = nil) throws(CamrecError) {
         self.path = path
         self.base = base
         let location = "\"" + RecordPipeline.escapeForParser(path) + "\""
@@ -77,7 +78,9 @@ final class ClipWriter: Sendable {
                 audioEnded = Monitor(true)
             }
             stopper = PipelineStopper(pipeline)
-            fragmentRepair = (try? pipeline.element(named: "clipmux")).flatMap(FragmentRepair.watch)
+            let muxer = try? pipeline.element(named: "clipmux")
+            fragmentRepair = muxer.flatMap(FragmentRepair.watch)
+            if let muxer, let captured, muxer.factoryName == "matroskamux" { MatroskaCreationTime.set(captured, on: muxer) }
             try pipeline.setState(.playing)
         } catch {
             throw CamrecError(.failure, "cannot start writing the clip \(path): \(error)")

@@ -24,7 +24,7 @@ final class SessionClips {
         let recorder = ClipRecorder(settings: settings, moviePath: settings.namedAfter ?? config.outputPath, muxer: chain,
                                     frameDuration: UInt64(gate.frameDuration * 1e9), clipsBefore: clipsBefore,
                                     slack: config.startBarrier == nil || config.composition != nil ? 0 : 500_000_000,
-                                    events: events)
+                                    captureTime: Self.captureTime(gate: gate, pipeline: pipeline), events: events)
         self.recorder = recorder
         self.gate = gate
         self.pipeline = pipeline
@@ -68,6 +68,16 @@ final class SessionClips {
                 return recorder.trigger(at: time, after: after)
             }
             return LivePhotoTrigger.trigger(recorder, stills: stills, gate: gate, after: after)
+        }
+    }
+
+    /// When the frame at a clip time was captured, on the wall clock: the clips' timeline
+    /// and the gate's differ by the movie's first frame in both, as for a trigger.
+    private static func captureTime(gate: FrameGate, pipeline: Pipeline) -> @Sendable (UInt64, UInt64) -> WallTime? {
+        { @Sendable time, clipsFirst in
+            guard let first = gate.firstFramePTS, let clock = pipeline.clockTime else { return nil }
+            let pts = UInt64(max(0, Int64(bitPattern: time) - Int64(bitPattern: clipsFirst) + Int64(bitPattern: first)))
+            return CaptureTime.of(runningTime: pts, baseTime: pipeline.baseTime, clockNow: clock, wallNow: .now())
         }
     }
 

@@ -36,7 +36,8 @@ final class FrameGate: Sendable {
         /// The movie file being written, summed up.
         func summary(frameDuration: Double) -> SegmentSummary {
             SegmentSummary(frames: timeline.frames, seconds: timeline.seconds(frameDuration: frameDuration),
-                           firstClockTime: timeline.first.flatMap { first in baseTime.map { first &+ $0 } })
+                           firstClockTime: timeline.first.flatMap { first in baseTime.map { first &+ $0 } },
+                           firstCapture: timeline.firstCapture)
         }
     }
 
@@ -116,6 +117,18 @@ final class FrameGate: Sendable {
         if reachedNow { onLimit() }
         if let stillDue { onStillDue(stillDue) }
         return decision
+    }
+
+    /// Notes when the movie file's first frame was captured, once per file: `capture` gives
+    /// the wall-clock time of a camera timestamp (called under the gate's lock: it only
+    /// reads clocks). Returns the file (0-based) and the time when it was noted just now.
+    @discardableResult
+    func noteFirstCapture(_ capture: (UInt64) -> WallTime?) -> (file: Int, time: WallTime)? {
+        jobs.withLock { jobs in
+            guard jobs.timeline.firstCapture == nil, let pts = jobs.timeline.firstPTS, let time = capture(pts) else { return nil }
+            jobs.timeline.firstCapture = time
+            return (jobs.finished.count, time)
+        }
     }
 
     /// Whether the frame with timestamp `pts` is a settling frame, asked before `admit`
@@ -265,4 +278,6 @@ struct SegmentSummary: Equatable, Sendable {
     /// The clock time (ns) of its first frame, when the run's base time is known (several
     /// cameras: `prepareFirstFrame`); nil otherwise.
     var firstClockTime: UInt64? = nil
+    /// When its first frame was captured (wall clock); nil when not noted.
+    var firstCapture: WallTime? = nil
 }

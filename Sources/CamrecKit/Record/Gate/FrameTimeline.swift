@@ -11,6 +11,10 @@ struct FrameTimeline: Equatable {
     private(set) var first: UInt64?
     /// The last frame's time on the movie's clock (nanoseconds).
     private(set) var last: UInt64?
+    /// The first frame's camera timestamp.
+    private(set) var firstPTS: UInt64?
+    /// When the first frame was captured (wall clock), once noted (`FrameGate.noteFirstCapture`).
+    var firstCapture: WallTime?
     /// The last frames let through, (camera pts, index in the movie).
     private var recent: [Recent] = []
 
@@ -23,6 +27,7 @@ struct FrameTimeline: Equatable {
     /// movie's clock (the same, but for frames kept from a faster camera).
     mutating func append(pts: UInt64, time: UInt64) {
         if first == nil { first = time }
+        if firstPTS == nil { firstPTS = pts }
         recent.append(Recent(pts: pts, index: frames))
         if recent.count > Self.recentCapacity { recent.removeFirst(recent.count - Self.recentCapacity / 2) }
         frames += 1

@@ -38,7 +38,8 @@ final class MovieLedger {
             return nil
         }
         do {
-            var (file, note) = try plan.commitFinalised(index, frames: summary.frames, seconds: summary.seconds)
+            var (file, note) = try plan.commitFinalised(index, frames: summary.frames, seconds: summary.seconds,
+                                                           captured: summary.firstCapture)
             file.startOffset = startOffset(summary)
             committed.append(file)
             if segmented { events(.segment(file)) }
@@ -89,7 +90,8 @@ final class MovieLedger {
                 plan.discard(index)
                 continue
             }
-            var (file, note) = try plan.commitFinalised(index, frames: summary.frames, seconds: summary.seconds)
+            var (file, note) = try plan.commitFinalised(index, frames: summary.frames, seconds: summary.seconds,
+                                                           captured: summary.firstCapture)
             file.startOffset = startOffset(summary)
             committed.append(file)
             if let note { notes.append(note) }

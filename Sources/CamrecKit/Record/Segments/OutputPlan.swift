@@ -197,7 +197,7 @@ final class OutputPlan: Sendable {
     /// The muxer finalised movie `index`: commits it under its final name. When it cannot
     /// have that name (taken meanwhile by an overlapping run, refused by the file system),
     /// it stays under its temporary name, is never removed, and `note` says where it is.
-    func commitFinalised(_ index: Int, frames: Int, seconds: Double) throws(CamrecError) -> (file: ResultFile, note: String?) {
+    func commitFinalised(_ index: Int, frames: Int, seconds: Double, captured: WallTime? = nil) throws(CamrecError) -> (file: ResultFile, note: String?) {
         guard let movie = state.withLock({ $0.movies.indices.contains(index) ? $0.movies[index] : nil }) else {
             throw CamrecError(.failure, "no movie \(index + 1) in this run")
         }
@@ -206,6 +206,7 @@ final class OutputPlan: Sendable {
             state.withLock { $0.settle(index) }
             throw CamrecError(.cannotCreateOutput, lost)
         }
+        if let captured { MovieCapture.stamp(movie.file.partialPath, container: container, time: captured) }
         let note = publish(movie)
         let path = note == nil ? movie.file.finalPath : movie.file.partialPath
         let bytes = OutputFile.size(of: path)
@@ -214,6 +215,7 @@ final class OutputPlan: Sendable {
             state.committedBytes += bytes
         }
         var file = describe(movie, path: path, frames: frames, seconds: seconds, bytes: bytes)
+        if let captured { file.start = captured.iso8601(utc: segments?.naming.utc ?? false) }
         if note != nil { file.unpublished = movie.file.finalPath }
         return (file, note)
     }

@@ -1,0 +1,196 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// When a movie's first frame was captured, as written into a finished MP4 or QuickTime
+/// movie: the movie, track and media headers' creation times (whole seconds, as the
+/// format has them, which ffprobe shows as `creation_time`) and a QuickTime metadata box
+/// (`moov/meta`, handler `mdta`) whose `com.apple.quicktime.creationdate` holds the time
+/// to the millisecond with its zone (ffprobe: a format tag of that name; exiftool:
+/// `Keys:CreationDate`), with the camera's name as `com.apple.quicktime.model`.
+public struct CaptureTimeStamp: Sendable, Equatable {
+    /// Seconds since 1970-01-01 UTC (the headers' second).
+    public var unixSeconds: Int64
+    /// The time as ISO 8601 with milliseconds and zone, e.g. 2026-12-01T10:04:30.250+01:00.
+    public var iso8601: String
+    /// The camera's name; nil when not known.
+    public var model: String?
+    /// The program that recorded the movie, e.g. "camrec 1.4".
+    public var software: String?
+
+    /// A stamp of `iso8601` (the capture time), whose second is `unixSeconds`.
+    public init(unixSeconds: Int64, iso8601: String, model: String? = nil, software: String? = nil) {
+        self.unixSeconds = unixSeconds
+        self.iso8601 = iso8601
+        self.model = model
+        self.software = software
+    }
+
+    /// The key that holds the time to the millisecond.
+    public static let creationDateKey = "com.apple.quicktime.creationdate"
+
+    /// Writes the stamp into the finished movie at `path`: the movie box with the stamp
+    /// is appended to the file and synced, and only then the old one becomes free space
+    /// (one 4-byte write, synced), so that a crash at any moment leaves a movie box that
+    /// describes every sample (the samples' offsets do not move).
+    ///
+    /// - Throws: ``MP4Error`` when the file has no movie box or several, or is fragmented
+    ///   (unfinished), or cannot be written (a box cut short is cut off again); the file is
+    ///   then as it was, or holds both boxes (each describes every sample).
+    public func write(into path: String) throws(MP4Error) {
+        let file = try SampleFile(path: path)
+        let movies = try Box.topLevel(in: file).filter { $0.type == "moov" }
+        guard movies.count == 1, let old = movies.first else {
+            throw MP4Error(movies.isEmpty ? "\(path) has no movie box (moov)" : "\(path) has several movie boxes")
+        }
+        guard old.end - old.start < 1 << 28, old.payloadStart == old.start + 8 else { throw MP4Error("the movie box of \(path) is too large") }
+        let moov = try file.read(offset: UInt64(old.start), count: old.end - old.start)
+        let stamped = try stamped(moov)
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw MP4Error("cannot open \(path) to write: \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        do {
+            try Self.write(stamped, at: file.size, to: descriptor, path: path)
+        } catch {
+            // A movie box cut short (a full disk) would make the file unreadable: cut it off.
+            _ = ftruncate(descriptor, off_t(file.size))
+            _ = fsync(descriptor)
+            throw error
+        }
+        try Self.write(Array("free".utf8), at: UInt64(old.start + 4), to: descriptor, path: path)
+    }
+
+    /// `moov` (a whole movie box) with this stamp.
+    func stamped(_ moov: [UInt8]) throws(MP4Error) -> [UInt8] {
+        guard let children = Box.children(of: moov, in: 8..<moov.count), Array(moov[4..<8]) == Array("moov".utf8) else {
+            throw MP4Error("the movie box is corrupt")
+        }
+        guard children.first("mvex") == nil else { throw MP4Error("the movie is fragmented (unfinished)") }
+        var bytes = moov
+        let seconds1904 = UInt64(max(0, unixSeconds + 2_082_844_800))
+        for child in children {
+            switch child.type {
+            case "mvhd": Self.setTimes(in: &bytes, header: child, to: seconds1904)
+            case "trak":
+                for part in Box.children(of: moov, in: child.payload) ?? [] {
+                    if part.type == "tkhd" { Self.setTimes(in: &bytes, header: part, to: seconds1904) }
+                    if part.type == "mdia", let mdhd = Box.children(of: moov, in: part.payload)?.first("mdhd") {
+                        Self.setTimes(in: &bytes, header: mdhd, to: seconds1904)
+                    }
+                }
+            default: break
+            }
+        }
+        var writer = ByteWriter()
+        writer.box("moov") { box in
+            for child in children {
+                // A QuickTime metadata box of ours from before is replaced.
+                if child.type == "meta", Self.isQuickTimeMetadata(moov, child) { continue }
+                box.append(Array(bytes[child.start..<child.end]))
+            }
+            box.append(metadataBox())
+        }
+        return writer.bytes
+    }
+
+    /// The `meta` box: handler `mdta`, the keys, and their values as UTF-8 text. QuickTime
+    /// writes this box without version and flags.
+    func metadataBox() -> [UInt8] {
+        var entries = [(Self.creationDateKey, iso8601)]
+        if let model { entries.append(("com.apple.quicktime.model", model)) }
+        if let software { entries.append(("com.apple.quicktime.software", software)) }
+        var writer = ByteWriter()
+        writer.box("meta") { meta in
+            meta.fullBox("hdlr", version: 0) { hdlr in
+                hdlr.uint32(0)
+                hdlr.fourCC("mdta")
+                hdlr.append([UInt8](repeating: 0, count: 13))
+            }
+            meta.fullBox("keys", version: 0) { keys in
+                keys.uint32(UInt32(entries.count))
+                for (key, _) in entries {
+                    keys.uint32(UInt32(8 + key.utf8.count))
+                    keys.fourCC("mdta")
+                    keys.append(Array(key.utf8))
+                }
+            }
+            meta.box("ilst") { list in
+                for (index, entry) in entries.enumerated() {
+                    list.uint32(UInt32(8 + 16 + entry.1.utf8.count))
+                    list.uint32(UInt32(index + 1))
+                    list.box("data") { data in
+                        data.uint32(1)   // UTF-8 text
+                        data.uint32(0)   // no locale
+                        data.append(Array(entry.1.utf8))
+                    }
+                }
+            }
+        }
+        return writer.bytes
+    }
+
+    /// The capture time to the millisecond a movie box holds (our `meta` key), if any.
+    public static func read(moov: [UInt8]) -> String? {
+        guard let top = Box.children(of: moov, in: 0..<moov.count), let box = top.first("moov"),
+              let children = Box.children(of: moov, in: box.payload)
+        else { return nil }
+        for meta in children where meta.type == "meta" && isQuickTimeMetadata(moov, meta) {
+            guard let parts = Box.children(of: moov, in: meta.payload), let keys = parts.first("keys"), let list = parts.first("ilst")
+            else { continue }
+            var reader = ByteReader(moov, range: keys.payload)
+            guard reader.skip(4), let count = reader.uint32() else { continue }
+            var names: [String] = []
+            for _ in 0..<min(count, 64) {
+                guard let size = reader.uint32(), size >= 8, reader.skip(4), let name = reader.take(Int(size) - 8) else { break }
+                names.append(String(decoding: name, as: UTF8.self))
+            }
+            guard let index = names.firstIndex(of: creationDateKey) else { continue }
+            for item in Box.children(of: moov, in: list.payload) ?? [] {
+                var header = ByteReader(moov, range: item.start..<item.payloadStart)
+                guard header.skip(4), let number = header.uint32(), number == UInt32(index + 1),
+                      let data = Box.children(of: moov, in: item.payload)?.first("data"), data.payload.count >= 8
+                else { continue }
+                return String(decoding: moov[(data.payloadStart + 8)..<data.end], as: UTF8.self)
+            }
+        }
+        return nil
+    }
+
+    /// Whether `meta` is a QuickTime metadata box (no version and flags: its first child
+    /// is a handler of `mdta`).
+    private static func isQuickTimeMetadata(_ bytes: [UInt8], _ meta: Box) -> Bool {
+        guard let parts = Box.children(of: bytes, in: meta.payload), let hdlr = parts.first("hdlr") else { return false }
+        var reader = ByteReader(bytes, range: hdlr.payload)
+        return reader.skip(8) && reader.fourCC() == "mdta"
+    }
+
+    /// Sets the creation and modification times of a movie, track or media header.
+    private static func setTimes(in bytes: inout [UInt8], header: Box, to seconds: UInt64) {
+        let start = header.payloadStart
+        guard start < bytes.count else { return }
+        let wide = bytes[start] == 1
+        let width = wide ? 8 : 4
+        guard start + 4 + 2 * width <= header.end else { return }
+        let value = wide ? seconds : min(seconds, UInt64(UInt32.max))
+        for field in 0..<2 {
+            for index in 0..<width {
+                bytes[start + 4 + field * width + index] = UInt8(truncatingIfNeeded: value >> UInt64(8 * (width - 1 - index)))
+            }
+        }
+    }
+
+    private static func write(_ bytes: [UInt8], at offset: UInt64, to descriptor: Int32, path: String) throws(MP4Error) {
+        var done = 0
+        while done < bytes.count {
+            let wrote = bytes.withUnsafeBytes { buffer in
+                pwrite(descriptor, buffer.baseAddress.map { $0 + done }, bytes.count - done, off_t(offset) + off_t(done))
+            }
+            if wrote < 0, errno == EINTR { continue }
+            guard wrote > 0 else {
+                throw MP4Error("cannot write \(path): \(String(cString: strerror(errno)))", isNoSpace: errno == ENOSPC)
+            }
+            done += wrote
+        }
+        guard fsync(descriptor) == 0 else { throw MP4Error("cannot sync \(path): \(String(cString: strerror(errno)))") }
+    }
+}
