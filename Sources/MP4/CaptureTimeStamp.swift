@@ -9,21 +9,121 @@ import Glibc
 /// to the millisecond with its zone (ffprobe: a format tag of that name; exiftool:
 /// `Keys:CreationDate`), with the camera's name as `com.apple.quicktime.model`.
 public struct CaptureTimeStamp: Sendable, Equatable {
-    /// Seconds since 1970-01-01 UTC (the headers' second).
-    public var unixSeconds: Int64
-    /// The time as ISO 8601 with milliseconds and zone, e.g. 2026-12-01T10:04:30.250+01:00.
-    public var iso8601: String
+    /// The moment, in milliseconds since 1970-01-01 UTC.
+    public var unixMilliseconds: Int64
+    /// The zone it is written in: seconds east of UTC (e.g. 3600 for +01:00).
+    public var utcOffsetSeconds: Int
     /// The camera's name; nil when not known.
     public var model: String?
     /// The program that recorded the movie, e.g. "camrec 1.4".
     public var software: String?
 
-    /// A stamp of `iso8601` (the capture time), whose second is `unixSeconds`.
-    public init(unixSeconds: Int64, iso8601: String, model: String? = nil, software: String? = nil) {
-        self.unixSeconds = unixSeconds
-        self.iso8601 = iso8601
+    /// A stamp of the moment `unixMilliseconds`, written in the zone `utcOffsetSeconds` east of UTC.
+    public init(unixMilliseconds: Int64, utcOffsetSeconds: Int, model: String? = nil, software: String? = nil) {
+        self.unixMilliseconds = unixMilliseconds
+        self.utcOffsetSeconds = utcOffsetSeconds
         self.model = model
         self.software = software
+    }
+
+    /// The whole second the moment falls in (what the headers hold).
+    public var unixSeconds: Int64 { Self.floorDivide(unixMilliseconds, 1000) }
+
+    /// The moment `milliseconds` later, in the same zone.
+    public func adding(milliseconds: Int64) -> CaptureTimeStamp {
+        var later = self
+        later.unixMilliseconds += milliseconds
+        return later
+    }
+
+    /// ISO 8601 with milliseconds and the zone: 2026-12-01T10:04:30.250+01:00.
+    public var iso8601: String {
+        let local = unixMilliseconds + Int64(utcOffsetSeconds) * 1000
+        let days = Self.floorDivide(local, 86_400_000)
+        let inDay = local - days * 86_400_000
+        let (year, month, day) = Self.civil(fromDays: days)
+        let minutes = abs(utcOffsetSeconds) / 60
+        return Self.digits(year, 4) + "-" + Self.digits(month, 2) + "-" + Self.digits(day, 2) + "T"
+            + Self.digits(Int(inDay / 3_600_000), 2) + ":" + Self.digits(Int(inDay / 60000 % 60), 2) + ":"
+            + Self.digits(Int(inDay / 1000 % 60), 2) + "." + Self.digits(Int(inDay % 1000), 3)
+            + (utcOffsetSeconds < 0 ? "-" : "+") + Self.digits(minutes / 60, 2) + ":" + Self.digits(minutes % 60, 2)
+    }
+
+    /// Reads `2026-12-01T10:04:30.250+01:00` (fraction optional, any number of digits;
+    /// `Z` for UTC); nil for anything else.
+    public init?(iso8601 text: String) {
+        let bytes = Array(text.utf8)
+        func number(_ range: Range<Int>) -> Int? {
+            guard range.upperBound <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[range] {
+                guard byte >= 48, byte <= 57 else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            return value
+        }
+        guard bytes.count >= 20, bytes[4] == 45, bytes[7] == 45, bytes[10] == 84, bytes[13] == 58, bytes[16] == 58,
+              let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
+        var index = 19
+        var milliseconds = 0
+        if bytes[index] == 46 {
+            index += 1
+            var scale = 100
+            let start = index
+            while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
+                milliseconds += Int(bytes[index] - 48) * scale
+                scale /= 10
+                index += 1
+            }
+            guard index > start else { return nil }
+        }
+        var offset = 0
+        if index == bytes.count - 1, bytes[index] == 90 {
+            offset = 0
+        } else if index == bytes.count - 6, bytes[index] == 43 || bytes[index] == 45, bytes[index + 3] == 58,
+                  let hours = number(index + 1..<index + 3), let minutes = number(index + 4..<index + 6) {
+            offset = (hours * 3600 + minutes * 60) * (bytes[index] == 45 ? -1 : 1)
+        } else {
+            return nil
+        }
+        let days = Self.days(fromCivil: year, month, day)
+        let local = ((days * 24 + Int64(hour)) * 60 + Int64(minute)) * 60 + Int64(second)
+        self.init(unixMilliseconds: (local - Int64(offset)) * 1000 + Int64(milliseconds), utcOffsetSeconds: offset)
+    }
+
+    /// Days since 1970-01-01 of a date of the proleptic Gregorian calendar.
+    static func days(fromCivil year: Int, _ month: Int, _ day: Int) -> Int64 {
+        let shifted = Int64(month <= 2 ? year - 1 : year)
+        let era = floorDivide(shifted, 400)
+        let yearOfEra = shifted - era * 400
+        let dayOfYear = Int64((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1)
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The date of a day counted from 1970-01-01.
+    static func civil(fromDays days: Int64) -> (year: Int, month: Int, day: Int) {
+        let shifted = days + 719_468
+        let era = floorDivide(shifted, 146_097)
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = Int(dayOfYear - (153 * monthIndex + 2) / 5 + 1)
+        let month = Int(monthIndex < 10 ? monthIndex + 3 : monthIndex - 9)
+        return (Int(yearOfEra + era * 400) + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    private static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
+        value >= 0 ? value / divisor : (value - divisor + 1) / divisor
+    }
+
+    private static func digits(_ value: Int, _ width: Int) -> String {
+        let text = String(value)
+        return String(repeating: "0", count: max(0, width - text.count)) + text
     }
 
     /// The key that holds the time to the millisecond.
@@ -154,6 +254,16 @@ public struct CaptureTimeStamp: Sendable, Equatable {
             }
         }
         return nil
+    }
+
+    /// The capture time a finished movie file holds (our `meta` key), if any.
+    public static func read(path: String) -> CaptureTimeStamp? {
+        guard let file = try? SampleFile(path: path), let boxes = try? Box.topLevel(in: file),
+              let moov = boxes.last(where: { $0.type == "moov" }), moov.end - moov.start < 1 << 28,
+              let bytes = try? file.read(offset: UInt64(moov.start), count: moov.end - moov.start),
+              let text = read(moov: bytes)
+        else { return nil }
+        return CaptureTimeStamp(iso8601: text)
     }
 
     /// Whether `meta` is a QuickTime metadata box (no version and flags: its first child

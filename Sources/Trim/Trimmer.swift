@@ -35,6 +35,9 @@ public enum Trimmer {
         var input = try openInput(request, container: inputContainer, outputContainer: output.container, control: control)
         var notes: [String] = []
         let firstFrame = (input.index.video.map(\.pts).min() ?? 0) - input.index.presentationOffset
+        // When the input's first frame was captured (camrec's movies hold it), read before
+        // anything is written (a trim in place replaces the input).
+        let captured = inputContainer == .mp4 || inputContainer == .mov ? CaptureTimeStamp.read(path: request.input) : nil
         if let counted = CutTimes.countedFromFirstFrame(request, firstFrame: firstFrame, name: name) {
             request = counted.request
             notes.append(counted.note)
@@ -60,6 +63,11 @@ public enum Trimmer {
             }
             if output.isWebM { try WebMDocType.mark(output.temporaryPath) }
             try check(writer, wrote: cut, of: input.index, to: output, control: control)
+            // The output's own capture time: its first frame's, from the input's.
+            if let captured, output.container == .mp4 || output.container == .mov {
+                let delta = (cut.plan.firstPTS - input.index.presentationOffset - firstFrame) / 1_000_000
+                try? captured.adding(milliseconds: delta).write(into: output.temporaryPath)
+            }
             try publish(output, of: request, control: control)
             var made = result(of: cut, from: input, to: output, request: request, written: written)
             made.warnings = notes + made.warnings

@@ -17,7 +17,7 @@ struct CaptureTimeStampTests {
     }
 
     /// 2026-12-01 10:04:30.250 at +01:00.
-    static let stamp = CaptureTimeStamp(unixSeconds: 1_796_115_870, iso8601: "2026-12-01T10:04:30.250+01:00",
+    static let stamp = CaptureTimeStamp(unixMilliseconds: 1_796_115_870_250, utcOffsetSeconds: 3600,
                                         model: "Acme Cam", software: "camrec test")
 
     func movie(_ name: String) throws -> String {
@@ -55,12 +55,26 @@ struct CaptureTimeStampTests {
     @Test func aSecondStampReplacesTheFirst() throws {
         let path = try movie("twice.mp4")
         try Self.stamp.write(into: path)
-        var later = Self.stamp
-        later.iso8601 = "2026-12-01T10:04:31.500+01:00"
-        later.unixSeconds += 1
-        try later.write(into: path)
+        try Self.stamp.adding(milliseconds: 1250).write(into: path)
         let tags = try rounds.run("ffprobe", ["-v", "error", "-show_entries", "format_tags", "-of", "default=nw=1", path])
         #expect(tags.contains("creationdate=2026-12-01T10:04:31.500+01:00") && !tags.contains("30.250"), "\(tags)")
+    }
+
+    @Test func theTextIsISO8601ToTheMillisecondAndReadsBack() {
+        #expect(Self.stamp.iso8601 == "2026-12-01T10:04:30.250+01:00")
+        #expect(CaptureTimeStamp(iso8601: "2026-12-01T10:04:30.250+01:00") == CaptureTimeStamp(unixMilliseconds: 1_796_115_870_250, utcOffsetSeconds: 3600))
+        #expect(CaptureTimeStamp(iso8601: "2026-12-01T09:04:30.25Z")?.unixMilliseconds == 1_796_115_870_250)
+        #expect(CaptureTimeStamp(iso8601: "2026-12-01T04:04:30-05:00")?.unixMilliseconds == 1_796_115_870_000)
+        // Leap day, year and century edges, and before 1970.
+        for (text, milliseconds) in [("2024-02-29T23:59:59.999Z", Int64(1_709_251_199_999)), ("2000-03-01T00:00:00.000Z", 951_868_800_000),
+                                     ("1969-12-31T23:59:59.500Z", -500), ("2100-03-01T00:00:00.000Z", 4_107_542_400_000)] {
+            let stamp = CaptureTimeStamp(iso8601: text)
+            #expect(stamp?.unixMilliseconds == milliseconds, "\(text)")
+            #expect(stamp.map { CaptureTimeStamp(unixMilliseconds: $0.unixMilliseconds, utcOffsetSeconds: 0).iso8601 } == text.replacingOccurrences(of: "Z", with: "+00:00"))
+        }
+        for bad in ["", "2026-12-01", "2026-13-01T00:00:00Z", "2026-12-01T10:04:30.+01:00", "2026-12-01T10:04:30+0100", "2026-12-01T10:04:30.250"] {
+            #expect(CaptureTimeStamp(iso8601: bad) == nil, "\(bad)")
+        }
     }
 
     @Test func unfinishedAndMissingMoviesAreRefusedUntouched() throws {

@@ -24,6 +24,14 @@ extension WallTime {
             + Self.digits(Int(nanoseconds / 1_000_000), 3) + zone
     }
 
+    /// The local zone's offset from UTC at this moment, in seconds east.
+    public var localUTCOffsetSeconds: Int {
+        var time = time_t(seconds)
+        var parts = tm()
+        localtime_r(&time, &parts)
+        return Int(parts.tm_gmtoff)
+    }
+
     private static func digits(_ value: Int, _ width: Int) -> String {
         let text = String(value)
         return String(repeating: "0", count: max(0, width - text.count)) + text

@@ -7,9 +7,14 @@ import MP4
 enum MovieCapture {
     /// Stamps the finished movie at `path`. A movie that cannot be stamped (a full disk)
     /// stays as it was: the time is in its JSON line all the same.
+    /// The stamp of `time`, in local time (as the JSON line without --utc says it).
+    static func stamp(of time: WallTime) -> CaptureTimeStamp {
+        CaptureTimeStamp(unixMilliseconds: time.seconds * 1000 + time.nanoseconds / 1_000_000,
+                         utcOffsetSeconds: time.localUTCOffsetSeconds)
+    }
+
     static func stamp(_ path: String, container: MediaContainer, time: WallTime) {
         guard container == .mp4 || container == .mov else { return }
-        let stamp = CaptureTimeStamp(unixSeconds: time.seconds, iso8601: time.iso8601(utc: false))
-        try? stamp.write(into: path)
+        try? stamp(of: time).write(into: path)
     }
 }
