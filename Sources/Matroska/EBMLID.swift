@@ -34,6 +34,8 @@ extension EBML {
         public static let timestampScale: UInt32 = 0x2A_D7B1
         public static let duration: UInt32 = 0x4489
         public static let title: UInt32 = 0x7BA9
+        /// The segment's date: nanoseconds since 2001-01-01T00:00:00 UTC (signed, 8 bytes).
+        public static let dateUTC: UInt32 = 0x4461
         public static let muxingApp: UInt32 = 0x4D80
         public static let writingApp: UInt32 = 0x5741
         // Tracks

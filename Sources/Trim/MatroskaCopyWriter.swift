@@ -70,7 +70,10 @@ struct MatroskaCopyWriter: TrimWriter {
         try file.appendTopLevel(
             EBML.ID.info,
             element: MatroskaFileWriter.info(
-                timestampScale: scale, duration: Double(timeline.end) / Double(scale), title: source.title
+                timestampScale: scale, duration: Double(timeline.end) / Double(scale), title: source.title,
+                // The output's own date: the source's is its time 0's (camrec's first frame's);
+                // the output's time 0 is its first frame, that far into the source.
+                dateUTC: source.dateUTC.map { $0 + max(0, plan.firstPTS - index.presentationOffset) }
             )
         )
         if let codecPrivate = try edges.finish(), let position = kept.firstIndex(where: { $0.number == layout.videoTrack }) {

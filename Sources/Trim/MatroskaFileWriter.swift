@@ -99,13 +99,15 @@ final class MatroskaFileWriter {
         try append(element)
     }
 
-    /// The segment info: the source's timestamp scale and title, the cut's duration (ticks).
-    static func info(timestampScale: UInt64, duration: Double, title: [UInt8]?) -> [UInt8] {
+    /// The segment info: the source's timestamp scale and title, the cut's duration (ticks),
+    /// and its date (`DateUTC`, ns since 2001-01-01 UTC) when known.
+    static func info(timestampScale: UInt64, duration: Double, title: [UInt8]?, dateUTC: Int64? = nil) -> [UInt8] {
         let durationBytes = EBML.bigEndian(duration.bitPattern, length: 8)
         let app = Array("camrec".utf8)
+        let date = dateUTC.map { EBML.element(EBML.ID.dateUTC, EBML.bigEndian(UInt64(bitPattern: $0), length: 8)) } ?? []
         return EBML.element(EBML.ID.info,
             EBML.unsigned(EBML.ID.timestampScale, timestampScale) + EBML.element(EBML.ID.duration, durationBytes)
-                + EBML.element(EBML.ID.muxingApp, app) + EBML.element(EBML.ID.writingApp, app) + (title ?? [])
+                + EBML.element(EBML.ID.muxingApp, app) + EBML.element(EBML.ID.writingApp, app) + date + (title ?? [])
         )
     }
 

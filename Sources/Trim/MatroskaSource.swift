@@ -30,6 +30,9 @@ struct MatroskaSource {
 
     var timestampScale: UInt64 = 1_000_000
     var title: [UInt8]?
+    /// The segment's date (`DateUTC`: ns since 2001-01-01 UTC), when it has one: camrec's
+    /// recordings give their first frame's capture time.
+    var dateUTC: Int64?
     var tracks: [Track] = []
     /// Each edition's chapters (top-level atoms), in the source's order.
     var editions: [[ChapterMark]] = []
@@ -71,6 +74,8 @@ struct MatroskaSource {
                 for child in reader.children(of: element) {
                     if child.id == EBML.ID.timestampScale, let scale = reader.unsigned(child), scale > 0 {
                         timestampScale = scale
+                    } else if child.id == EBML.ID.dateUTC, let date = reader.unsigned(child) {
+                        dateUTC = Int64(bitPattern: date)
                     } else if child.id == EBML.ID.title, let childEnd = child.end {
                         title = Array(reader.read(at: child.start, count: Int(childEnd - child.start)))
                     }
