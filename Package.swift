@@ -88,7 +88,7 @@ let package = Package(
         // What every test target shares (the one `Wait`).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "GStreamerTests", dependencies: ["GStreamer", "CamrecElements", "TestSupport"]),
-        .testTarget(name: "CamrecKitTests", dependencies: ["CamrecKit", "CamrecCore", "Recover", "Trim", "V4L2", "Matroska", "TestSupport"]),
+        .testTarget(name: "CamrecKitTests", dependencies: ["CamrecKit", "CamrecCore", "Recover", "Trim", "MP4", "V4L2", "Matroska", "TestSupport"]),
         // V4L2 probing and format choice, and CamrecKit's listing of what they find (camrec devices).
         .testTarget(name: "V4L2Tests", dependencies: ["V4L2", "MediaValues", "CamrecKit"]),
         .testTarget(name: "MediaValuesTests", dependencies: ["MediaValues"]),

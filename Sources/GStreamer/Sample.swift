@@ -11,6 +11,12 @@ public final class Sample: @unchecked Sendable {
         if transfer == .none { gst_mini_object_ref(UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GstMiniObject.self)) }
     }
 
+    /// A new sample of `buffer` with `caps` (each gets its own reference); nil when GStreamer cannot make one.
+    public convenience init?(buffer: Buffer, caps: Caps) {
+        guard let pointer = gst_sample_new(buffer.bufferPointer, caps.capsPointer, nil, nil) else { return nil }
+        self.init(pointer, transfer: .full)
+    }
+
     deinit {
         gst_mini_object_unref(UnsafeMutableRawPointer(samplePointer).assumingMemoryBound(to: GstMiniObject.self))
     }

@@ -14,6 +14,8 @@ public struct SeekFlags: OptionSet, Sendable {
     public static let keyUnit = SeekFlags(rawValue: GST_SEEK_FLAG_KEY_UNIT.rawValue)
     /// With `keyUnit`: the keyframe at or before the position.
     public static let snapBefore = SeekFlags(rawValue: GST_SEEK_FLAG_SNAP_BEFORE.rawValue)
+    /// With `keyUnit`: the keyframe nearest the position.
+    public static let snapNearest = SeekFlags(rawValue: GST_SEEK_FLAG_SNAP_NEAREST.rawValue)
 }
 
 extension Element {

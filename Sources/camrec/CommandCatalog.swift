@@ -17,6 +17,7 @@ enum CommandCatalog {
         case "recover": RecoverCommand.spec
         case "doctor": DoctorCommand.spec
         case "encoders": EncodersCommand.spec
+        case "sheet": SheetCommand.spec
         default: nil
         }
     }

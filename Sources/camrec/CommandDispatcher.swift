@@ -7,7 +7,7 @@ enum CommandDispatcher {
     static let version = "0.1.0"
 
     /// The subcommands; `help [SUBCOMMAND]` prints a subcommand's `--help`.
-    static let subcommands = Subcommands(["record", "devices", "still", "preview", "ctl", "trim", "recover", "doctor", "encoders", "help"], default: "record")
+    static let subcommands = Subcommands(["record", "devices", "still", "preview", "ctl", "trim", "recover", "doctor", "encoders", "sheet", "help"], default: "record")
 
     /// `camrec --version`: camrec's version and the source revision it was built from, then
     /// the GStreamer it runs with.
@@ -51,6 +51,7 @@ enum CommandDispatcher {
         case "recover": RecoverCommand.self
         case "doctor": DoctorCommand.self
         case "encoders": EncodersCommand.self
+        case "sheet": SheetCommand.self
         case "help": nil
         default: RecordCommand.self
         }

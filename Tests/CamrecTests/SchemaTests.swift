@@ -43,6 +43,9 @@ import Testing
         var result = try run(["--device", "/dev/video0", "--max-duration", "1", "--still-every", "0.5", "--still-quality", "80",
                               "--set", "brightness=10", "--settle", "1s", "--json", folder.path("movie.mp4")], log: log, environment: camera)
         #expect(result.status == 0, "\(result.stderr)")
+        // sheet: a contact sheet of that movie.
+        result = try run(["sheet", "--count", "2", "--json", "-o", folder.path("sheet.jpg"), folder.path("movie.mp4")], log: log)
+        #expect(result.status == 0, "\(result.stderr)")
         // segment and deleted.
         result = try run(["--device", "test", "--size", "320x240", "--max-duration", "1.5", "--segment", "0.5", "--keep", "1",
                           "--json", folder.path("seg.mp4")], log: log)
