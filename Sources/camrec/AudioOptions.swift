@@ -17,19 +17,4 @@ enum AudioOptions {
         it was); sound the source loses becomes silence of the same length (the result's
         dropped_audio_ms), so it never shifts.
         """
-
-    /// `--audio` and `--audio-bitrate` (kbit/s), typed once.
-    static func request(_ parsed: ParsedArguments) throws(UsageError) -> (source: AudioRequest, bitrate: Int?) {
-        let source = try parsed.value("--audio") { (text: String) throws(ValueError) -> AudioRequest in
-            guard let request = AudioRequest(parsing: text) else {
-                throw ValueError("give a sound source: default, camera, test, a source name, an ALSA device such as hw:1,0, or none")
-            }
-            return request
-        } ?? .none
-        let bitrate = try parsed.value("--audio-bitrate", BitRate.parseSoundKilobits)
-        if bitrate != nil, !source.isWanted {
-            throw UsageError("--audio-bitrate without --audio: give --audio SOURCE (e.g. --audio default) to record sound")
-        }
-        return (source, bitrate)
-    }
 }

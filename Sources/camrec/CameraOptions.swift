@@ -12,7 +12,8 @@ enum CameraOptions {
     /// The camera asked for (`--device`, `--size`, `--fps`), typed once for every
     /// camera-using subcommand.
     static func request(_ parsed: ParsedArguments) throws(UsageError) -> CameraRequest {
-        CameraRequest(devices: parsed.values("--device"), size: try parsed.value("--size", FrameSize.parse),
-                      rate: try parsed.value("--fps", FrameRateValue.parse))
+        try usage { () throws(CamrecError) in
+            try CameraRequest.parse(devices: parsed.values("--device"), size: parsed.value("--size"), fps: parsed.value("--fps"))
+        }
     }
 }

@@ -25,73 +25,12 @@ enum ClipOptions {
         named in the clip's line. --standby records no movie: only the clips.
         --on-motion makes a change in the picture a trigger (a JSON motion line each).
         """
-}
 
-/// The clips asked for on the command line, typed once.
-struct ClipChoice {
-    /// Nil: no clip option given, triggers make no clips.
-    var settings: ClipSettings?
-    /// `--standby`: clips only, no movie.
-    var standby = false
-    /// `--on-motion`; nil without.
-    var motion: MotionSettings?
-    /// `--motion-mask`, read once the picture's size is known.
-    var motionMask: String?
-    /// `--clips PATTERN` as given, and `--utc`: several cameras make a pattern per camera of it.
-    var patternText: String?
-    var utc = false
-
-    init(_ parsed: ParsedArguments, output: String, container: MediaContainer) throws(UsageError) {
-        let preRoll = try parsed.value("--pre-roll") { (text: String) throws(ValueError) in try Self.length(text, zeroAllowed: true) }
-        let postRoll = try parsed.value("--post-roll") { (text: String) throws(ValueError) in try Self.length(text, zeroAllowed: true) }
-        let maxClip = try parsed.value("--max-clip") { (text: String) throws(ValueError) in try Self.length(text, zeroAllowed: false) }
-        let livePhoto = parsed.flag("--live-photo")
-        var pattern: SegmentNaming?
-        utc = parsed.flag("--utc")
-        patternText = parsed.value("--clips")
-        if let text = parsed.value("--clips") {
-            guard MediaContainer(recordingPath: text) == container else {
-                throw UsageError("--clips \(text): clips are written like the movie: end the pattern with .\(PathName.pathExtension(output))")
-            }
-            do {
-                pattern = try SegmentNaming(output: text, utc: parsed.flag("--utc"))
-            } catch {
-                throw UsageError("--clips: " + error.message)
-            }
-        }
-        standby = parsed.flag("--standby")
-        let sensitivity = try parsed.value("--motion-sensitivity") { (text: String) throws(ValueError) -> Double in
-            guard let value = Double(text), value >= 0, value <= 1 else { throw ValueError("give a number from 0 to 1, e.g. 0.5") }
-            return value
-        }
-        motionMask = parsed.value("--motion-mask")
-        if parsed.flag("--on-motion") {
-            motion = MotionSettings(sensitivity: sensitivity ?? 0.5)
-        } else if sensitivity != nil || motionMask != nil {
-            throw UsageError("\(sensitivity != nil ? "--motion-sensitivity" : "--motion-mask") needs --on-motion")
-        }
-        guard preRoll != nil || postRoll != nil || maxClip != nil || livePhoto || pattern != nil || standby || motion != nil else { return }
-        var chosen = ClipSettings(preRoll: preRoll ?? .zero, postRoll: postRoll ?? ClipSettings.defaultPostRoll,
-                                  maxClip: maxClip ?? ClipSettings.defaultMaxClip)
-        chosen.livePhoto = livePhoto
-        chosen.pattern = pattern
-        if chosen.preRoll.nanoseconds + chosen.postRoll.nanoseconds == 0 {
-            throw UsageError("--pre-roll and --post-roll are both 0: a clip would be empty; give one of them a length, e.g. --post-roll 10s")
-        }
-        settings = chosen
-    }
-
-    /// Whether any clip option is given.
-    static func isWanted(_ parsed: ParsedArguments) -> Bool {
-        ["--pre-roll", "--post-roll", "--max-clip", "--clips", "--motion-mask", "--motion-sensitivity"].contains { parsed.value($0) != nil }
-            || ["--live-photo", "--standby", "--on-motion"].contains { parsed.flag($0) }
-    }
-
-    private static func length(_ text: String, zeroAllowed: Bool) throws(ValueError) -> TimeSpec {
-        let value = try TimeSpec.parse(text)
-        guard value.nanoseconds > 0 || (zeroAllowed && value.nanoseconds == 0) else {
-            throw ValueError(zeroAllowed ? "give a length of 0 or more, e.g. 10s" : "give a length above 0, e.g. 2m")
-        }
-        return value
+    /// The clip options as given.
+    static func request(_ parsed: ParsedArguments) -> ClipRequest {
+        ClipRequest(preRoll: parsed.value("--pre-roll"), postRoll: parsed.value("--post-roll"), maxClip: parsed.value("--max-clip"),
+                    pattern: parsed.value("--clips"), standby: parsed.flag("--standby"), onMotion: parsed.flag("--on-motion"),
+                    motionSensitivity: parsed.value("--motion-sensitivity"), motionMask: parsed.value("--motion-mask"),
+                    livePhoto: parsed.flag("--live-photo"))
     }
 }

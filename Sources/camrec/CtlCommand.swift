@@ -24,51 +24,18 @@ enum CtlCommand: Subcommand {
             """
     )
 
-    static func validate(_ parsed: ParsedArguments) throws(UsageError) -> (socket: String, command: String, timeout: Int) {
-        let timeout = try parsed.value("--timeout") { (text: String) throws(ValueError) -> Int in
-            let time = try TimeSpec.parse(text)
-            guard time.nanoseconds >= 1_000_000_000 else { throw ValueError("the timeout is at least 1 s, e.g. --timeout 30s") }
-            return Int(time.nanoseconds / 1_000_000_000)
-        } ?? 10
-        let (socket, command) = try validateCommand(parsed)
-        return (socket, command, timeout)
-    }
-
-    private static func validateCommand(_ parsed: ParsedArguments) throws(UsageError) -> (socket: String, command: String) {
-        guard let socket = parsed.positional("SOCKET"), let command = parsed.positional("COMMAND") else {
-            throw UsageError("give a socket and a command, e.g. camrec ctl /tmp/camrec.sock still")
+    static func validate(_ parsed: ParsedArguments) throws(UsageError) -> ControlClientRequest {
+        try usage { () throws(CamrecError) in
+            try ControlClientRequest(socket: parsed.positional("SOCKET"), command: parsed.positional("COMMAND"),
+                                     argument: parsed.positional("NAME=VALUE"), after: parsed.value("--after"),
+                                     still: parsed.flag("--still"), timeout: parsed.value("--timeout"))
         }
-        if command == "set" {
-            guard let assignments = parsed.positional("NAME=VALUE") else {
-                throw UsageError("set needs NAME=VALUE, e.g. camrec ctl /tmp/camrec.sock set exposure=1/60")
-            }
-            return (socket, "set " + assignments)
-        }
-        guard ControlCommand(rawValue: command) != nil else {
-            let known = ControlCommand.allCases.map(\.rawValue).joined(separator: ", ")
-            throw UsageError("unknown command '\(command)': use one of \(known), e.g. camrec ctl \(socket) status")
-        }
-        if let extra = parsed.positional("NAME=VALUE") {
-            let hint = command == "still"
-                ? "the still is named by the recording's --stills pattern, and the reply gives its path"
-                : "\(command) takes no argument"
-            throw UsageError("unexpected argument '\(extra)' after \(command): \(hint)")
-        }
-        let after = parsed.value("--after")
-        let still = parsed.flag("--still")
-        if command == "clip" {
-            return (socket, "clip" + (after.map { " --after " + $0 } ?? "") + (still ? " --still" : ""))
-        }
-        if after != nil || still {
-            throw UsageError("--after and --still go with clip only, e.g. camrec ctl /tmp/camrec.sock clip --after 20s")
-        }
-        return (socket, command)
     }
 
     static func console(for parsed: ParsedArguments) -> Console { Console(json: false, quiet: false) }
 
-    static func run(_ options: (socket: String, command: String, timeout: Int), console: Console) throws(CamrecError) -> ExitStatus {
-        let reply = try ControlClient.send(options.command, to: options.socket, timeoutSeconds: options.timeout)
+    static func run(_ request: ControlClientRequest, console: Console) throws(CamrecError) -> ExitStatus {
+        let reply = try request.send()
         print(reply)
         return ControlClient.status(ofReply: reply)
     }

@@ -43,13 +43,9 @@ enum DoctorCommand: Subcommand {
 
     static func validate(_ parsed: ParsedArguments) throws(UsageError) -> DoctorRequest {
         let camera = try CameraOptions.request(parsed)
-        let segment = try parsed.value("--segment") { (text: String) throws(ValueError) -> TimeSpec in
-            let length = try TimeSpec.parse(text)
-            guard length.nanoseconds > 0 else { throw ValueError("a segment must be longer than 0, e.g. 10m") }
-            return length
+        return try usage { () throws(CamrecError) in
+            try DoctorRequest.parse(camera: camera, segment: parsed.value("--segment"), output: parsed.positional("OUTPUT"))
         }
-        return DoctorRequest(device: camera.device, size: camera.size, rate: camera.rate, segment: segment,
-                             output: parsed.positional("OUTPUT") ?? ".")
     }
 
     static func console(for parsed: ParsedArguments) -> Console {

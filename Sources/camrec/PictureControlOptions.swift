@@ -30,16 +30,8 @@ enum PictureControlOptions {
 
     /// `--set`, `--flash` and `--keep-controls`, typed.
     static func request(_ parsed: ParsedArguments) throws(UsageError) -> ControlRequest {
-        do {
-            return try ControlRequest.parse(sets: parsed.values("--set"), flash: parsed.value("--flash"),
-                                            keepControls: parsed.flag("--keep-controls"))
-        } catch {
-            throw UsageError(error.message)
+        try usage { () throws(ValueError) in
+            try ControlRequest.parse(sets: parsed.values("--set"), flash: parsed.value("--flash"), keepControls: parsed.flag("--keep-controls"))
         }
-    }
-
-    /// record's `--settle` (zero when not given).
-    static func settle(_ parsed: ParsedArguments) throws(UsageError) -> TimeSpec {
-        try parsed.value("--settle") { (text: String) throws(ValueError) in try TimeSpec.parse(text) } ?? .zero
     }
 }

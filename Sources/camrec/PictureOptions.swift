@@ -16,28 +16,11 @@ enum PictureOptions {
     /// The picture asked for (rotation, flips, overlays), typed once; the image file is
     /// read when the command runs (`PictureRequest.resolve()`).
     static func request(_ parsed: ParsedArguments) throws(UsageError) -> PictureRequest {
-        let rotation = try parsed.value("--rotate", Orientation.parseRotation) ?? .none
-        var flip = try parsed.value("--flip", Orientation.parseFlip)
-        if parsed.flag("--mirror") {
-            if flip == .vertical {
-                throw UsageError("--mirror is --flip horizontal, and --flip vertical was given too: give one of them")
-            }
-            flip = .horizontal
+        try usage { () throws(CamrecError) in
+            try PictureRequest.parse(rotate: parsed.value("--rotate"), flip: parsed.value("--flip"), mirror: parsed.flag("--mirror"),
+                                     overlay: parsed.value("--overlay"), overlayPosition: parsed.value("--overlay-position"),
+                                     overlayImage: parsed.value("--overlay-image"),
+                                     overlayImagePosition: parsed.value("--overlay-image-position"))
         }
-        let text = try parsed.value("--overlay") { (text: String) throws(ValueError) in try OverlayText(text) }
-        let textPosition = try parsed.value("--overlay-position", OverlayPosition.parse) ?? .defaultText
-        if text == nil, parsed.isPresent("--overlay-position") {
-            throw UsageError("--overlay-position needs --overlay TEXT (for the image: --overlay-image-position)")
-        }
-        let imagePath = parsed.value("--overlay-image")
-        if let imagePath, imagePath.isEmpty {
-            throw UsageError("--overlay-image: give a PNG file")
-        }
-        let imagePosition = try parsed.value("--overlay-image-position", OverlayPosition.parse) ?? .defaultImage
-        if imagePath == nil, parsed.isPresent("--overlay-image-position") {
-            throw UsageError("--overlay-image-position needs --overlay-image FILE")
-        }
-        return PictureRequest(orientation: Orientation(rotation: rotation, flip: flip), text: text, textPosition: textPosition,
-                              imagePath: imagePath, imagePosition: imagePosition)
     }
 }

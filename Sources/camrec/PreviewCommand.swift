@@ -34,13 +34,9 @@ enum PreviewCommand: Subcommand {
     )
 
     static func validate(_ parsed: ParsedArguments) throws(UsageError) -> PreviewJob {
-        let (format, quality) = try RecordOptions.stillFormat(parsed)
-        let stills: StillSettings
-        do {
-            stills = try StillSettings.resolve(pattern: parsed.value("--stills"), format: format, quality: quality,
-                                               every: nil, moviePath: "preview.mp4")
-        } catch {
-            throw UsageError(error.message)
+        let stills = try usage { () throws(CamrecError) in
+            try PreviewJob.stills(pattern: parsed.value("--stills"), format: parsed.value("--still-format"),
+                                  quality: parsed.value("--still-quality"))
         }
         return PreviewJob(camera: try CameraOptions.request(parsed), controls: try PictureControlOptions.request(parsed),
                           picture: try PictureOptions.request(parsed), stills: stills)

@@ -18,19 +18,4 @@ enum PreviewOptions {
         frames over RTSP instead: ffplay rtsp://127.0.0.1:8554/live (127.0.0.1 unless an
         address is given; any other address needs --serve-auth or --serve-insecure).
         """
-
-    /// The preview asked for (`--preview`, `--preview=auto`, `--preview-stops`), typed once.
-    static func request(_ parsed: ParsedArguments) throws(UsageError) -> PreviewRequest {
-        let mode: PreviewRequest.Mode
-        switch parsed.attachedValue("--preview") {
-        case nil: mode = parsed.flag("--preview") ? .required : .off
-        case "auto": mode = .ifPossible
-        case let other?: throw UsageError("--preview=\(other): unknown value: write --preview, or --preview=auto to record without a window when there is no display")
-        }
-        let stops = parsed.flag("--preview-stops")
-        if stops, mode == .off {
-            throw UsageError("--preview-stops needs --preview (closing the preview window is what stops the recording)")
-        }
-        return PreviewRequest(mode: mode, stops: stops)
-    }
 }

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import ArgumentParsing
 import CamrecKit
 
@@ -99,127 +98,31 @@ enum RecordCommand: Subcommand {
     }
 }
 
-/// The record command's options, turned into typed values once: a `RecordJob`.
+/// The record command's options as given, handed to CamrecKit (`RecordArguments`), which
+/// turns them into a `RecordJob`.
 enum RecordOptions {
-    /// The recording the options ask for; every problem is a usage error, found in the
-    /// order the options are read.
     static func job(_ parsed: ParsedArguments) throws(UsageError) -> RecordJob {
-        let camera = try CameraOptions.request(parsed)
-        let picture = try PictureOptions.request(parsed)
-        let encoding = try EncodingChoice(parsed)
-        let audio = try AudioOptions.request(parsed)
-        let preview = try PreviewOptions.request(parsed)
-        let serve = try ServeChoice(parsed)
-        let maxDuration = try parsed.value("--max-duration", MaxDuration.parseLimit) ?? MaxDuration.defaultLimit
-        guard let output = parsed.positional("OUTPUT") else {
-            throw UsageError("missing OUTPUT: give the movie to write, e.g. camrec out.mp4 (see camrec --help)")
-        }
-        guard let container = MediaContainer(recordingPath: output) else {
-            throw UsageError("cannot tell the format of '\(output)': end OUTPUT with .mp4, .mov or .mkv")
-        }
-        let clips = try ClipChoice(parsed, output: output, container: container)
-        if clips.standby, parsed.value("--segment") != nil {
-            throw UsageError("--standby records no movie, so --segment does not apply to it: leave it out, or record continuously with clips instead")
-        }
-        var template = PipelineTemplate.record
-        if let file = parsed.value("--pipeline") {
-            guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8) else {
-                throw UsageError("--pipeline \(file): cannot read it: give a readable text file like pipelines/record.pipeline")
-            }
-            template = PipelineTemplate(text: text)
-        }
-        var unattended = try UnattendedChoice(parsed, output: output)
-        // --reconnect names its movies as segments; standby makes none, only clips.
-        if clips.standby { unattended.segments = nil }
-        let stills = try stillSettings(parsed, moviePath: unattended.segments.map { plainName($0.naming) } ?? output)
-        let controlPath = parsed.value("--control")
-        if let controlPath, controlPath == output {
-            throw UsageError("--control \(controlPath) is OUTPUT too: give the control socket another path, e.g. /tmp/camrec.sock")
-        }
-        let layout = try LayoutChoice(parsed)
-        let controls = try PictureControlOptions.request(parsed)
-        let settle = try PictureControlOptions.settle(parsed)
-        let keyframeInterval = try parsed.value("--keyframe-interval") { (text: String) throws(ValueError) -> TimeSpec in
-            let interval = try TimeSpec.parse(text)
-            guard interval.nanoseconds > 0, interval <= .seconds(10) else {
-                throw ValueError("invalid keyframe interval '\(text)': use a time above 0 and at most 10s, e.g. 1s or 0.5")
-            }
-            return interval
-        }
-
-        let force = parsed.flag("--force")
-        var request = RecordingRequest(output: output, devices: camera.devices, stills: stills)
-        request.outputPerDevice = parsed.flag("--output-per-device")
-        request.allOrNothing = parsed.flag("--all-or-nothing")
-        request.layout = layout.layout
-        request.canvas = layout.canvas
-        request.force = force
-        request.stillsPattern = parsed.value("--stills")
-        request.clips = clips.settings
-        request.clipsPattern = clips.patternText
-        request.utc = clips.utc
-        request.standby = clips.standby
-        request.segments = unattended.segments
-        request.segmentGiven = unattended.segmentGiven
-        request.retention = unattended.retention
-        request.settle = settle
-        request.codecCopy = encoding.codec == .copy
-        request.preview = preview.mode != .off
-        request.serve = serve.settings != nil
-        request.customPipeline = template.text != PipelineTemplate.record.text
-
-        var settings = RunSettings(maxDuration: maxDuration, container: container, encoding: encoding.request(
-            keyframeInterval: keyframeInterval?.seconds
-                ?? EncoderSettings.defaultKeyframeInterval(segmented: unattended.segments != nil)))
-        settings.overwrite = force
-        settings.settle = settle
-        settings.reconnect = unattended.reconnect
-        settings.recoverPartials = unattended.recoverPartials
-        settings.motion = clips.motion
-        settings.motionMask = clips.motionMask
-        settings.preview = preview.settings
-        settings.serve = serve.settings
-        settings.template = template
-
-        var job = RecordJob(request: request, settings: settings, picture: picture, camera: camera)
-        (job.audio, job.audioBitrate) = audio
-        job.preview = preview
-        job.controls = controls
-        job.controlPath = controlPath
-        job.printPipeline = parsed.flag("--print-pipeline")
-        job.stillQualityGiven = parsed.value("--still-quality") != nil
-        job.warnings = serve.warnings
-        return job
-    }
-
-    /// A segmented run's movie name without its fields (`cam-%Y%m%d.mp4` → `cam.mp4`), for
-    /// the stills' default names beside the movies.
-    static func plainName(_ naming: SegmentNaming) -> String { naming.stillBase }
-
-    /// `--still-format` and `--still-quality`: the format asked for (nil: from the name)
-    /// and the JPEG quality.
-    static func stillFormat(_ parsed: ParsedArguments) throws(UsageError) -> (format: StillFormat?, quality: Int) {
-        let quality = try parsed.value("--still-quality", StillCommand.quality) ?? StillFormat.defaultQuality
-        switch parsed.value("--still-format")?.lowercased() {
-        case nil: return (nil, quality)
-        case "jpeg", "jpg": return (.jpeg(quality: quality), quality)
-        case "png": return (.png, quality)
-        case let other?: throw UsageError("--still-format: unknown format '\(other)': use jpeg or png")
-        }
-    }
-
-    static func stillSettings(_ parsed: ParsedArguments, moviePath: String) throws(UsageError) -> StillSettings {
-        let (format, quality) = try stillFormat(parsed)
-        let every = try parsed.value("--still-every") { (text: String) throws(ValueError) -> TimeSpec in
-            let period = try TimeSpec.parse(text)
-            guard period.nanoseconds > 0 else { throw ValueError("the period must be above 0") }
-            return period
-        }
-        do {
-            return try StillSettings.resolve(pattern: parsed.value("--stills"), format: format, quality: quality,
-                                             every: every, moviePath: moviePath)
-        } catch {
-            throw UsageError(error.message)
-        }
+        var given = RecordArguments(camera: try CameraOptions.request(parsed), picture: try PictureOptions.request(parsed),
+                                    output: parsed.positional("OUTPUT"))
+        (given.codec, given.encoder) = (parsed.value("--codec"), parsed.value("--encoder"))
+        (given.quality, given.bitrate) = (parsed.value("--quality"), parsed.value("--bitrate"))
+        given.keyframeInterval = parsed.value("--keyframe-interval")
+        (given.audio, given.audioBitrate) = (parsed.value("--audio"), parsed.value("--audio-bitrate"))
+        (given.preview, given.previewValue) = (parsed.flag("--preview"), parsed.attachedValue("--preview"))
+        given.previewStops = parsed.flag("--preview-stops")
+        given.serve = ServeOptions.request(parsed)
+        given.maxDuration = parsed.value("--max-duration")
+        given.clips = ClipOptions.request(parsed)
+        given.pipeline = parsed.value("--pipeline")
+        given.unattended = UnattendedOptions.request(parsed)
+        (given.stills, given.stillFormat) = (parsed.value("--stills"), parsed.value("--still-format"))
+        (given.stillQuality, given.stillEvery) = (parsed.value("--still-quality"), parsed.value("--still-every"))
+        given.control = parsed.value("--control")
+        given.layout = LayoutRequest(layout: parsed.value("--layout"), canvas: parsed.value("--canvas"))
+        (given.outputPerDevice, given.allOrNothing) = (parsed.flag("--output-per-device"), parsed.flag("--all-or-nothing"))
+        (given.sets, given.flash, given.keepControls) = (parsed.values("--set"), parsed.value("--flash"), parsed.flag("--keep-controls"))
+        given.settle = parsed.value("--settle")
+        (given.force, given.printPipeline) = (parsed.flag("--force"), parsed.flag("--print-pipeline"))
+        return try usage { () throws(CamrecError) in try given.job() }
     }
 }

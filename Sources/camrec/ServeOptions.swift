@@ -1,6 +1,5 @@
 import ArgumentParsing
 import CamrecKit
-import FoundationEssentials
 
 /// The live-stream options of `camrec` (record).
 enum ServeOptions {
@@ -10,23 +9,10 @@ enum ServeOptions {
         OptionSpec(["--serve-auth-file"], value: "FILE", help: "with --serve: read USER:PASSWORD for --serve-auth from the first line of FILE, which only its owner may read (chmod 600 FILE)", summary: "read USER:PASSWORD from FILE (chmod 600)"),
         OptionSpec(["--serve-insecure"], help: "with --serve on an address other than this machine's loopback: allow anyone who reaches it to watch, without a password", summary: "serve beyond this machine without a password"),
     ]
-}
 
-/// The live stream asked for on the command line, typed once (the rules are
-/// `ServeRequest`'s).
-struct ServeChoice {
-    /// Nil without `--serve`.
-    var settings: ServeSettings?
-    /// What to say before the run starts (a password given where others can read it).
-    var warnings: [String] = []
-
-    init(_ parsed: ParsedArguments, environment: [String: String] = ProcessInfo.processInfo.environment) throws(UsageError) {
-        let request = ServeRequest(serve: parsed.value("--serve"), auth: parsed.value("--serve-auth"),
-                                   authFile: parsed.value("--serve-auth-file"), insecure: parsed.flag("--serve-insecure"))
-        do {
-            (settings, warnings) = try request.resolve(environment: environment)
-        } catch {
-            throw UsageError(error.message)
-        }
+    /// The live-stream options as given.
+    static func request(_ parsed: ParsedArguments) -> ServeRequest {
+        ServeRequest(serve: parsed.value("--serve"), auth: parsed.value("--serve-auth"),
+                     authFile: parsed.value("--serve-auth-file"), insecure: parsed.flag("--serve-insecure"))
     }
 }

@@ -21,51 +21,21 @@ enum StillCommand: Subcommand {
     )
 
     static func validate(_ parsed: ParsedArguments) throws(UsageError) -> StillJob {
-        let quality = try parsed.value("--still-quality", quality) ?? StillFormat.defaultQuality
-        guard let output = parsed.positional("OUTPUT") else {
-            throw UsageError("missing OUTPUT: give the photo to write, e.g. camrec still photo.jpg")
-        }
-        guard let format = StillFormat(path: output, quality: quality) else {
-            throw UsageError("cannot tell the format of '\(output)': end OUTPUT with \(StillFormat.extensionList)")
+        let photo = try usage { () throws(CamrecError) in
+            try StillJob.photo(output: parsed.positional("OUTPUT"), quality: parsed.value("--still-quality"))
         }
         let camera = try CameraOptions.request(parsed)
-        let count = try parsed.value("--count", positiveInteger) ?? 1
-        let interval = try parsed.value("--interval") { (text: String) throws(ValueError) in try TimeSpec.parse(text) } ?? .seconds(1)
-        let settle = try parsed.value("--settle") { (text: String) throws(ValueError) in try TimeSpec.parse(text) } ?? .seconds(3)
-        let controls = try stillControls(parsed)
-        var job = StillJob(camera: camera, output: output, format: format, picture: try PictureOptions.request(parsed))
-        job.count = count
-        job.interval = interval
-        job.settle = settle
-        job.force = parsed.flag("--force")
-        job.controls = controls
-        return job
+        let series = try usage { () throws(CamrecError) in
+            try StillJob.Series(count: parsed.value("--count"), interval: parsed.value("--interval"), settle: parsed.value("--settle"))
+        }
+        let controls = try PictureControlOptions.request(parsed)
+        return StillJob(camera: camera, photo: photo, series: series, controls: controls,
+                        picture: try PictureOptions.request(parsed), force: parsed.flag("--force"))
     }
 
     static func run(_ job: StillJob, console: Console) throws(CamrecError) -> ExitStatus {
         // A reader of stdout or stderr that stops reading must never hold up a photo.
         StandardStream.queueWrites()
         return try job.run(console: console)
-    }
-
-    /// A photo may take longer frames: auto-exposure's frame rate is left as it is.
-    private static func stillControls(_ parsed: ParsedArguments) throws(UsageError) -> ControlRequest {
-        var request = try PictureControlOptions.request(parsed)
-        request.keepFrameRate = false
-        return request
-    }
-
-    private static func positiveInteger(_ text: String) throws(ValueError) -> Int {
-        guard let value = Int(text), value > 0, value <= 100_000 else {
-            throw ValueError("invalid count '\(text)': use a whole number from 1")
-        }
-        return value
-    }
-
-    static func quality(_ text: String) throws(ValueError) -> Int {
-        guard let value = Int(text), (1...100).contains(value) else {
-            throw ValueError("invalid quality '\(text)': use a whole number from 1 to 100")
-        }
-        return value
     }
 }

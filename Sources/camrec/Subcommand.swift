@@ -78,3 +78,13 @@ extension Subcommand {
         }
     }
 }
+
+/// `body`, a CamrecKit rule given the options as they came, with its refusal turned into
+/// the usage error it is (exit 64, its message unchanged).
+func usage<T, E: Error & CustomStringConvertible>(_ body: () throws(E) -> T) throws(UsageError) -> T {
+    do {
+        return try body()
+    } catch {
+        throw UsageError(error.description)
+    }
+}

@@ -65,33 +65,10 @@ enum TrimCommand: Subcommand {
 
     /// Turns the command line into a typed request (all checks that need no media).
     static func validate(_ parsed: ParsedArguments) throws(UsageError) -> TrimRequest {
-        let start = try parsed.value("--start") { text throws(ValueError) in try TimeSpec.parse(text, allowNegative: true) }
-        let end = try parsed.value("--end") { text throws(ValueError) in try TimeSpec.parse(text, allowNegative: true) }
-        guard let input = parsed.positional("INPUT") else {
-            throw UsageError("missing INPUT: give the movie to trim (see camrec trim --help)")
+        try usage { () throws(CamrecError) in
+            try TrimRequest.parse(input: parsed.positional("INPUT"), start: parsed.value("--start"), end: parsed.value("--end"),
+                                  mode: parsed.value("--mode"), output: parsed.value("--output"), inPlace: parsed.flag("--in-place"),
+                                  force: parsed.flag("--force"))
         }
-        var mode = TrimMode.accurate
-        if let text = parsed.value("--mode") {
-            guard let chosen = TrimMode(rawValue: text.lowercased()) else {
-                throw UsageError("--mode: unknown mode '\(text)': use accurate, keyframe or reencode")
-            }
-            mode = chosen
-        }
-        let destination: TrimDestination
-        switch (parsed.value("--output"), parsed.flag("--in-place")) {
-        case (.some, true): throw UsageError("give either -o OUT or --in-place, not both")
-        case (.some(let path), false): destination = .path(path)
-        case (.none, true): destination = .inPlace
-        case (.none, false): destination = .besideInput
-        }
-        let request = TrimRequest(
-            input: input, start: start, end: end, mode: mode, destination: destination, force: parsed.flag("--force")
-        )
-        do {
-            try request.validate()
-        } catch {
-            throw UsageError(error.message)
-        }
-        return request
     }
 }

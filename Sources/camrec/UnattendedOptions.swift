@@ -13,69 +13,11 @@ enum UnattendedOptions {
         OptionSpec(["--recover-partials"], help: "at start, recover the unfinished movies (NAME.partial.EXT) an earlier run of the same OUTPUT or segment series left, as camrec recover --in-place does; empty ones are removed", summary: "first recover earlier runs' .partial movies"),
         OptionSpec(["--reconnect-timeout"], value: "T", help: "with --reconnect: stop (camera-lost, exit 79) when the camera is not back after T (default: wait for ever)", summary: "give a lost camera up after T (exit 79)"),
     ]
-}
 
-/// The unattended-run options, typed once.
-struct UnattendedChoice {
-    var segments: SegmentSettings?
-    var reconnect: ReconnectSettings?
-    /// Whether `--segment` was given (`--reconnect` alone implies segments for one camera).
-    var segmentGiven = false
-    /// `--keep`, `--keep-size`, `--min-free`: for the movies of a segmented run and for
-    /// event clips; nil when none is given.
-    var retention: RetentionPolicy?
-    /// `--recover-partials`.
-    var recoverPartials = false
-
-    init(_ parsed: ParsedArguments, output: String) throws(UsageError) {
-        let reconnect = parsed.flag("--reconnect")
-        recoverPartials = parsed.flag("--recover-partials")
-        let segmentText = parsed.value("--segment")
-        let length = try parsed.value("--segment") { (text: String) throws(ValueError) -> TimeSpec? in
-            if MaxDuration.unlimitedWords.contains(text.lowercased()) { return nil }
-            let length = try TimeSpec.parse(text)
-            guard length.nanoseconds > 0 else { throw ValueError("a segment must be longer than 0, e.g. 10m; none cuts only on request") }
-            return length
-        }
-        let segmented = segmentText != nil || reconnect
-        segmentGiven = segmentText != nil
-        // --utc also names clips (--clips PATTERN).
-        let given = (parsed.flag("--utc") && parsed.value("--clips") == nil ? ["--utc"] : [])
-            + ["--keep", "--keep-size", "--min-free"].filter { parsed.value($0) != nil }
-        // Retention also keeps event clips in check (not --utc: it names clips only with --clips).
-        let clips = ClipChoice.isWanted(parsed)
-        if !segmented, let option = given.first, !(clips && option != "--utc") {
-            throw UsageError("\(option) applies to segmented runs and event clips: add --segment T (e.g. --segment 10m) or clip options (--pre-roll T)")
-        }
-        if segmented || clips {
-            let keep = try parsed.value("--keep") { (text: String) throws(ValueError) -> Int in
-                guard let count = Int(text), count >= 1 else { throw ValueError("--keep takes a number of movies (and of clips), 1 or more, e.g. --keep 48") }
-                return count
-            }
-            let policy = RetentionPolicy(
-                keep: keep, keepBytes: try parsed.value("--keep-size", ByteCount.parse),
-                minFree: try parsed.value("--min-free", ByteCount.parse))
-            retention = policy.isActive ? policy : nil
-        }
-        if !reconnect && parsed.value("--reconnect-timeout") != nil {
-            throw UsageError("--reconnect-timeout needs --reconnect")
-        }
-        if segmented {
-            let naming: SegmentNaming
-            do {
-                naming = try SegmentNaming(output: output, utc: parsed.flag("--utc"))
-            } catch {
-                throw UsageError(error.message)
-            }
-            segments = SegmentSettings(length: length.flatMap { $0 }, naming: naming, retention: retention ?? RetentionPolicy())
-        }
-        if reconnect {
-            let timeout = try parsed.value("--reconnect-timeout") { (text: String) throws(ValueError) -> TimeSpec in
-                let timeout = try TimeSpec.parse(text)
-                guard timeout.nanoseconds > 0 else { throw ValueError("the timeout must be above 0, e.g. 5m") }
-                return timeout
-            }
-            self.reconnect = ReconnectSettings(timeout: timeout)
-        }
+    /// The unattended-run options as given.
+    static func request(_ parsed: ParsedArguments) -> UnattendedRequest {
+        UnattendedRequest(segment: parsed.value("--segment"), utc: parsed.flag("--utc"), keep: parsed.value("--keep"),
+                          keepSize: parsed.value("--keep-size"), minFree: parsed.value("--min-free"), reconnect: parsed.flag("--reconnect"),
+                          reconnectTimeout: parsed.value("--reconnect-timeout"), recoverPartials: parsed.flag("--recover-partials"))
     }
 }

@@ -18,6 +18,13 @@ public struct CameraRequest: Sendable, Equatable {
         self.rate = rate
     }
 
+    /// `--device` (every one given), `--size` and `--fps` as given (nil: not given).
+    /// Every refusal is a usage error.
+    public static func parse(devices: [String], size: String?, fps: String?) throws(CamrecError) -> CameraRequest {
+        CameraRequest(devices: devices, size: try OptionValue.parse("--size", size, FrameSize.parse),
+                      rate: try OptionValue.parse("--fps", fps, FrameRateValue.parse))
+    }
+
     /// Finds the camera (``device``) and chooses its format, preferring `prefer`'s families.
     public func resolve(prefer: [CameraFormatFamily] = []) throws(CamrecError) -> CameraResolver.Resolution {
         try CameraResolver.resolve(device: device, size: size, rate: rate, prefer: prefer)

@@ -18,6 +18,17 @@ public struct DoctorRequest: Sendable, Equatable {
         self.segment = segment
         self.output = output
     }
+
+    /// A look at what a recording from `camera` into `output` (nil: the current folder)
+    /// with `--segment` (as given; nil: not given) needs. Every refusal is a usage error.
+    public static func parse(camera: CameraRequest, segment: String?, output: String?) throws(CamrecError) -> DoctorRequest {
+        let length = try OptionValue.parse("--segment", segment) { (text: String) throws(ValueError) -> TimeSpec in
+            let length = try TimeSpec.parse(text)
+            guard length.nanoseconds > 0 else { throw ValueError("a segment must be longer than 0, e.g. 10m") }
+            return length
+        }
+        return DoctorRequest(device: camera.device, size: camera.size, rate: camera.rate, segment: length, output: output ?? ".")
+    }
 }
 
 /// `camrec doctor`: checks what a recording needs, in order (GStreamer, its plugins by

@@ -72,3 +72,12 @@ public struct PreviewJob {
         return result.exitStatus
     }
 }
+
+extension PreviewJob {
+    /// Where a preview's stills go, from `--stills`, `--still-format` and `--still-quality`
+    /// as given (nil: not given): by default preview-still-0001.jpg, … in the current folder.
+    /// Every refusal is a usage error.
+    public static func stills(pattern: String?, format: String?, quality: String?) throws(CamrecError) -> StillSettings {
+        try StillSettings.parse(pattern: pattern, format: format, quality: quality, every: nil, moviePath: "preview.mp4")
+    }
+}

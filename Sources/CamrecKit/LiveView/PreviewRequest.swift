@@ -22,6 +22,21 @@ public struct PreviewRequest: Sendable, Equatable {
         self.stops = stops
     }
 
+    /// `--preview` (`given`), its attached value (`--preview=auto`: `value`) and
+    /// `--preview-stops`, as given. Every refusal is a usage error.
+    public static func parse(given: Bool, value: String?, stops: Bool) throws(CamrecError) -> PreviewRequest {
+        let mode: Mode
+        switch value {
+        case nil: mode = given ? .required : .off
+        case "auto": mode = .ifPossible
+        case let other?: throw OptionValue.refusal("--preview=\(other): unknown value: write --preview, or --preview=auto to record without a window when there is no display")
+        }
+        if stops, mode == .off {
+            throw OptionValue.refusal("--preview-stops needs --preview (closing the preview window is what stops the recording)")
+        }
+        return PreviewRequest(mode: mode, stops: stops)
+    }
+
     /// The settings for the recording; nil without a preview.
     public var settings: PreviewSettings? { mode == .off ? nil : PreviewSettings(stopsRecording: stops) }
 

@@ -36,3 +36,21 @@ public enum AudioRequest: Sendable, Equatable {
     /// Whether sound is recorded at all.
     public var isWanted: Bool { self != .none }
 }
+
+extension AudioRequest {
+    /// `--audio` and `--audio-bitrate` as given (nil: not given): the source (none unless
+    /// given) and the bitrate in kbit/s, which needs a source. Every refusal is a usage error.
+    public static func parse(source: String?, bitrate: String?) throws(CamrecError) -> (source: AudioRequest, bitrate: Int?) {
+        let request = try OptionValue.parse("--audio", source) { (text: String) throws(ValueError) -> AudioRequest in
+            guard let request = AudioRequest(parsing: text) else {
+                throw ValueError("give a sound source: default, camera, test, a source name, an ALSA device such as hw:1,0, or none")
+            }
+            return request
+        } ?? .none
+        let kilobits = try OptionValue.parse("--audio-bitrate", bitrate, BitRate.parseSoundKilobits)
+        if kilobits != nil, !request.isWanted {
+            throw OptionValue.refusal("--audio-bitrate without --audio: give --audio SOURCE (e.g. --audio default) to record sound")
+        }
+        return (request, kilobits)
+    }
+}

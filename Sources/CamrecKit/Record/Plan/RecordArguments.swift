@@ -1,0 +1,145 @@
+import FoundationEssentials
+
+/// The record command's options as given (strings and flags; the camera and the picture
+/// already typed, as every camera command types them), and ``job(environment:)``, which
+/// turns them into a `RecordJob` with every rule that needs no camera: the command line
+/// only reads options.
+public struct RecordArguments: Sendable, Equatable {
+    /// `--device`, `--size`, `--fps`.
+    public var camera: CameraRequest
+    /// `--rotate`, `--flip`, `--mirror`, the overlays.
+    public var picture: PictureRequest
+    /// OUTPUT; nil when missing.
+    public var output: String?
+    /// `--codec`, `--encoder`, `--quality`, `--bitrate`, `--keyframe-interval`.
+    public var codec, encoder, quality, bitrate, keyframeInterval: String?
+    /// `--audio`, `--audio-bitrate`.
+    public var audio, audioBitrate: String?
+    /// `--preview` (given bare or with a value), `--preview-stops`.
+    public var preview = false, previewStops = false
+    /// `--preview=VALUE`.
+    public var previewValue: String?
+    /// `--serve`, `--serve-auth`, `--serve-auth-file`, `--serve-insecure`.
+    public var serve = ServeRequest()
+    /// `--max-duration`.
+    public var maxDuration: String?
+    /// The event-clip options.
+    public var clips = ClipRequest()
+    /// `--pipeline FILE`.
+    public var pipeline: String?
+    /// `--segment`, `--utc`, retention, `--reconnect…`, `--recover-partials`.
+    public var unattended = UnattendedRequest()
+    /// `--stills`, `--still-format`, `--still-quality`, `--still-every`.
+    public var stills, stillFormat, stillQuality, stillEvery: String?
+    /// `--control PATH`.
+    public var control: String?
+    /// `--layout`, `--canvas`.
+    public var layout = LayoutRequest()
+    /// `--output-per-device`, `--all-or-nothing`.
+    public var outputPerDevice = false, allOrNothing = false
+    /// `--set` (every one given).
+    public var sets: [String] = []
+    /// `--flash`.
+    public var flash: String?
+    /// `--keep-controls`.
+    public var keepControls = false
+    /// `--settle`.
+    public var settle: String?
+    /// `--force`, `--print-pipeline`.
+    public var force = false, printPipeline = false
+
+    /// The options of a recording from `camera` with `picture` into `output`; set the rest.
+    public init(camera: CameraRequest, picture: PictureRequest, output: String?) {
+        self.camera = camera
+        self.picture = picture
+        self.output = output
+    }
+
+    /// The recording these options ask for; `environment` may hold `--serve`'s login. Every
+    /// refusal is a usage error, found in the order the options are read.
+    public func job(environment: [String: String] = ProcessInfo.processInfo.environment) throws(CamrecError) -> RecordJob {
+        var encoding = try EncodingRequest.parse(codec: codec, encoder: encoder, quality: quality, bitrate: bitrate)
+        let sound = try AudioRequest.parse(source: audio, bitrate: audioBitrate)
+        let previewRequest = try PreviewRequest.parse(given: preview, value: previewValue, stops: previewStops)
+        let (serveSettings, warnings) = try serve.resolve(environment: environment)
+        let limit = try OptionValue.parse("--max-duration", maxDuration, MaxDuration.parseLimit) ?? MaxDuration.defaultLimit
+        guard let output else {
+            throw OptionValue.refusal("missing OUTPUT: give the movie to write, e.g. camrec out.mp4 (see camrec --help)")
+        }
+        guard let container = MediaContainer(recordingPath: output) else {
+            throw OptionValue.refusal("cannot tell the format of '\(output)': end OUTPUT with .mp4, .mov or .mkv")
+        }
+        let (clipSettings, motion) = try clips.resolve(output: output, container: container, utc: unattended.utc)
+        if clips.standby, unattended.segment != nil {
+            throw OptionValue.refusal("--standby records no movie, so --segment does not apply to it: leave it out, or record continuously with clips instead")
+        }
+        let template = try Self.template(pipeline)
+        let run = try unattended.resolve(output: output, clips: clips)
+        // --reconnect names its movies as segments; standby makes none, only clips.
+        let segments = clips.standby ? nil : run.segments
+        let stillSettings = try StillSettings.parse(pattern: stills, format: stillFormat, quality: stillQuality, every: stillEvery,
+                                                    moviePath: segments.map(\.naming.stillBase) ?? output)
+        if let control, control == output {
+            throw OptionValue.refusal("--control \(control) is OUTPUT too: give the control socket another path, e.g. /tmp/camrec.sock")
+        }
+        let (canvasLayout, canvas) = try layout.resolve()
+        let controls: ControlRequest
+        do {
+            controls = try ControlRequest.parse(sets: sets, flash: flash, keepControls: keepControls)
+        } catch {
+            throw OptionValue.refusal(error.message)
+        }
+        let settleTime = try OptionValue.parse("--settle", settle) { (text: String) throws(ValueError) in try TimeSpec.parse(text) } ?? .zero
+        encoding.keyframeInterval = try EncodingRequest.keyframeInterval(keyframeInterval, segmented: segments != nil)
+
+        var request = RecordingRequest(output: output, devices: camera.devices, stills: stillSettings)
+        request.outputPerDevice = outputPerDevice
+        request.allOrNothing = allOrNothing
+        request.layout = canvasLayout
+        request.canvas = canvas
+        request.force = force
+        request.stillsPattern = stills
+        request.clips = clipSettings
+        request.clipsPattern = clips.pattern
+        request.utc = unattended.utc
+        request.standby = clips.standby
+        request.segments = segments
+        request.segmentGiven = unattended.segment != nil
+        request.retention = run.retention
+        request.settle = settleTime
+        request.codecCopy = encoding.codec == .copy
+        request.preview = previewRequest.mode != .off
+        request.serve = serveSettings != nil
+        request.customPipeline = template.text != PipelineTemplate.record.text
+
+        var settings = RunSettings(maxDuration: limit, container: container, encoding: encoding)
+        settings.overwrite = force
+        settings.settle = settleTime
+        settings.reconnect = run.reconnect
+        settings.recoverPartials = unattended.recoverPartials
+        settings.motion = motion
+        settings.motionMask = clips.motionMask
+        settings.preview = previewRequest.settings
+        settings.serve = serveSettings
+        settings.template = template
+
+        var job = RecordJob(request: request, settings: settings, picture: picture, camera: camera)
+        (job.audio, job.audioBitrate) = sound
+        job.preview = previewRequest
+        job.controls = controls
+        job.controlPath = control
+        job.printPipeline = printPipeline
+        job.stillQualityGiven = stillQuality != nil
+        job.warnings = warnings
+        return job
+    }
+
+    /// The pipeline template: `--pipeline FILE`'s text, else the built-in one.
+    private static func template(_ file: String?) throws(CamrecError) -> PipelineTemplate {
+        guard let file else { return .record }
+        guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8) else {
+            throw OptionValue.refusal("--pipeline \(file): cannot read it: give a readable text file like pipelines/record.pipeline")
+        }
+        return PipelineTemplate(text: text)
+    }
+}

@@ -1,0 +1,28 @@
+@testable import CamrecKit
+import Testing
+
+/// `--layout` and `--canvas` as given, typed by `LayoutRequest`.
+struct LayoutRequestTests {
+    @Test func noLayoutIsOneMovieAPerCameraOnTheDefaultCanvas() throws {
+        let (layout, canvas) = try LayoutRequest().resolve()
+        #expect(layout == nil && canvas == CanvasLayout.defaultCanvas)
+    }
+
+    @Test func layoutsByNameInAnyCase() throws {
+        for layout in CanvasLayout.allCases {
+            #expect(try LayoutRequest(layout: layout.rawValue.uppercased()).resolve().layout == layout)
+        }
+        let (layout, canvas) = try LayoutRequest(layout: "grid", canvas: "640x480").resolve()
+        #expect(layout == .grid && canvas == FrameSize(width: 640, height: 480))
+        #expect(refusal { try LayoutRequest(layout: "mosaic").resolve() }
+                == "--layout: unknown layout 'mosaic': use " + CanvasLayout.names.joined(separator: ", "))
+    }
+
+    @Test func theCanvasNeedsALayoutAndRoomForItsCells() {
+        #expect(refusal { try LayoutRequest(canvas: "640x480").resolve() }
+                == "--canvas is the canvas of --layout: give --layout too, e.g. --layout stacked --canvas 1080x1920")
+        #expect(refusal { try LayoutRequest(layout: "pip", canvas: "64x32").resolve() }
+                == "--canvas 64x32 is too small for a layout: give at least 64x64, e.g. 1080x1920")
+        #expect(refusal { try LayoutRequest(layout: "pip", canvas: "big").resolve() }?.hasPrefix("--canvas: ") == true)
+    }
+}
