@@ -40,16 +40,7 @@ final class CaptionRenderer {
         guard var buffer = WritableBuffer(bytes: blank) else { return nil }
         buffer.pts = count * 1_000_000
         count += 1
-        guard input.push(buffer.finished()) == .ok, let sample = output.pullSample(timeoutNanoseconds: 5_000_000_000),
-              let stride = sample.caps?.videoLayout?.strides.first
-        else { return nil }
-        let rowBytes = width * 3
-        return sample.withBytes { bytes -> [UInt8]? in
-            guard stride >= rowBytes, bytes.count >= stride * (height - 1) + rowBytes else { return nil }
-            var rows = [UInt8]()
-            rows.reserveCapacity(rowBytes * height)
-            for row in 0..<height { rows.append(contentsOf: bytes[(row * stride)..<(row * stride + rowBytes)]) }
-            return rows
-        } ?? nil
+        guard input.push(buffer.finished()) == .ok, let sample = output.pullSample(timeoutNanoseconds: 5_000_000_000) else { return nil }
+        return sample.packedRGB(width: width, height: height)
     }
 }

@@ -70,17 +70,9 @@ final class FrameGrabber {
 
     private func grab(_ target: UInt64, flags: SeekFlags) -> Frame? {
         guard pipeline.seek(to: target, flags: flags),
-              let sample = sink.pullPreroll(timeoutNanoseconds: 10_000_000_000), let pts = sample.timing?.pts,
-              let layout = sample.caps?.videoLayout, let stride = layout.strides.first
+              let sample = sink.pullPreroll(timeoutNanoseconds: 10_000_000_000), let pts = sample.timing?.pts
         else { return nil }
-        let rowBytes = width * 3
-        let rgb = sample.withBytes { bytes -> [UInt8]? in
-            guard stride >= rowBytes, bytes.count >= stride * (height - 1) + rowBytes else { return nil }
-            var rows = [UInt8]()
-            rows.reserveCapacity(rowBytes * height)
-            for row in 0..<height { rows.append(contentsOf: bytes[(row * stride)..<(row * stride + rowBytes)]) }
-            return rows
-        } ?? nil
+        let rgb = sample.packedRGB(width: width, height: height)
         return rgb.map { Frame(pts: pts, rgb: $0) }
     }
 }
