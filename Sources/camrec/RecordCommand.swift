@@ -47,6 +47,7 @@ enum RecordCommand: Subcommand {
                 OptionSpec(["--still-format"], value: "FMT", help: "jpeg (default) or png; a --stills pattern's extension decides (a different --still-format is an error)", summary: "jpeg (default) or png"),
                 OptionSpec(["--still-quality"], value: "Q", help: "JPEG quality, 1-100 (default: 90)"),
                 OptionSpec(["--still-every"], value: "T", help: "take a still every T of recorded video (the first at T), e.g. 30s", summary: "take a still every T of video, e.g. 30s"),
+                LocationOption.spec,
             ] + ClipOptions.specs, discussion: ClipOptions.discussion),
             OptionGroup("live", title: "Live view", abstract: "Live view: a preview window, and the recording served live over RTSP.",
                         options: PreviewOptions.specs + ServeOptions.specs, discussion: PreviewOptions.discussion),
@@ -155,6 +156,7 @@ enum RecordOptions {
         request.canvas = layout.canvas
         request.force = force
         request.stillsPattern = parsed.value("--stills")
+        request.location = try LocationOption.value(parsed)
         request.clips = clips.settings
         request.clipsPattern = clips.patternText
         request.utc = clips.utc

@@ -13,6 +13,7 @@ enum StillCommand: Subcommand {
             OptionSpec(["--settle"], value: "T", help: "wait at most T for the brightness to settle before the first photo; 0 takes the first frame (default: 3s)"),
             OptionSpec(["--still-quality", "-Q"], value: "Q", help: "JPEG quality 1-100 (default: 90)"),
             OptionSpec(["--force", "-f"], help: "replace OUTPUT if it exists (a single photo)"),
+            LocationOption.spec,
             OptionSpec(["--json"], help: "print JSON lines on stdout: still, warning, result"),
             OptionSpec(["--quiet", "-q"], help: "print nothing on stderr but errors"),
         ],
@@ -39,6 +40,7 @@ enum StillCommand: Subcommand {
         job.settle = settle
         job.force = parsed.flag("--force")
         job.controls = controls
+        job.location = try LocationOption.value(parsed)
         return job
     }
 

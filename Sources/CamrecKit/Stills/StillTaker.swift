@@ -165,8 +165,12 @@ final class StillTaker: Sendable {
         case .failure(let error): return .failure(error)
         }
         if let onFrame, let pts = sample.timing?.pts { onFrame(pts) }
+        let captured = StillStamp.captureTime(of: sample, in: self.sink.withLock { $0 })
         do throws(CamrecError) {
-            let bytes = try encoder.get().encode(sample)
+            let encoded = try encoder.get().encode(sample)
+            // The EXIF goes in before the still is written: the file appears whole, with it.
+            let (bytes, warning) = StillStamp.apply(encoded, format: settings.format, captured: captured, tags: settings.tags)
+            if let warning { events(.warning(warning)) }
             let number = queue.withLock { $0.nextNumber }
             let written = try AtomicFile.writeNew(bytes, naming: settings.naming, from: number)
             queue.withLock { $0.nextNumber = written.number + 1 }
@@ -179,6 +183,7 @@ final class StillTaker: Sendable {
                 file.movie = moviePath?(place.file)
             }
             file.latencyMs = (latency * 10).rounded() / 10
+            file.captureTime = ExifTime(captured).iso8601
             file.trigger = trigger
             if let camera {
                 file.device = camera.device

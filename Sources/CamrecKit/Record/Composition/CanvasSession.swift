@@ -65,6 +65,7 @@ final class CanvasSession {
         stillTakers = composition.cameras.enumerated().map { index, camera in
             var own = settings
             own.naming = composition.cameraStillNaming[index]
+            if index < composition.cameraStillTags.count { own.tags = composition.cameraStillTags[index] }
             let selections = cameraStills.selections
             return StillTaker(sink: cameraStills.sinks[index], settings: own, gate: nil,
                               placement: { pts in
