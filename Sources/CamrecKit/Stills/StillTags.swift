@@ -52,10 +52,13 @@ enum StillStamp {
 
     /// When the camera took `sample`'s frame, on the wall clock: from its running time in
     /// the pipeline that `element` belongs to, as the overlay clock reads it
-    /// (`CaptureTime`). Now when the sample has no timestamp or the pipeline no clock.
-    static func captureTime(of sample: Sample, in element: Element) -> WallTime {
+    /// (`CaptureTime`); with `capturedAs`, the running time of the frame it names instead
+    /// (a canvas frame's camera frame). Now when the sample has no timestamp or the
+    /// pipeline no clock.
+    static func captureTime(of sample: Sample, in element: Element,
+                            capturedAs: ((UInt64) -> UInt64?)? = nil) -> WallTime {
         guard let pts = sample.timing?.pts, let clockNow = element.clockTime else { return .now() }
-        let running = sample.segment?.runningTime(of: pts) ?? pts
+        let running = capturedAs?(pts) ?? sample.segment?.runningTime(of: pts) ?? pts
         return CaptureTime.of(runningTime: running, baseTime: element.baseTime, clockNow: clockNow, wallNow: .now())
     }
 }
