@@ -81,6 +81,21 @@ struct StillExifEndToEndTests {
         return captured
     }
 
+    /// Records with `arguments` (OUTPUT last) and a control socket; at the 30th frame one
+    /// SIGUSR1; once `stills` still lines have come, stops; returns the finished run.
+    func stillBySignal(_ arguments: [String], environment: [String: String], stills: Int = 1,
+                       in folder: TemporaryFolder) throws -> RunningCamrec {
+        let socket = folder.path("control")
+        let run = try CamrecBinary.start(["--max-duration", "none", "--control", socket, "--json"] + arguments, environment: environment)
+        defer { if run.process.isRunning { run.signal(SIGKILL) } }
+        try #require(RecordingWait.frames(30, socket: socket), "\(run.stderrText.suffix(2000))")
+        run.signal(SIGUSR1)
+        try #require(run.waitForLines(type: "still", count: stills), "\(run.jsonLines) \(run.stderrText.suffix(2000))")
+        #expect(RecordingWait.stop(socket: socket))
+        #expect(run.wait() == 0, "\(run.stderrText.suffix(2000))")
+        return run
+    }
+
     func frameTimes(_ run: RunningCamrec, device: String = "/dev/video0") -> [UInt32: Double] {
         MultiCameraTests.captureTimes(run.stderrText)[device] ?? [:]
     }
@@ -148,16 +163,9 @@ struct StillExifEndToEndTests {
     @Test func mjpegCamerasOwnJPEG() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let socket = folder.path("control")
-        let run = try CamrecBinary.start(["--size", "640x480", "--max-duration", "none", "--location", "-33.8568,151.2153,-4.5",
-                                          "--control", socket, "--json", folder.path("movie.mkv")],
-                                         environment: environment("/dev/video0,card=EXIF Test Cam,formats=mjpeg,sizes=640x480@30"))
-        defer { if run.process.isRunning { run.signal(SIGKILL) } }
-        try #require(RecordingWait.frames(30, socket: socket), "\(run.stderrText.suffix(2000))")
-        run.signal(SIGUSR1)
-        try #require(run.waitForLine(type: "still"), "\(run.stderrText.suffix(2000))")
-        #expect(RecordingWait.stop(socket: socket))
-        #expect(run.wait() == 0, "\(run.stderrText.suffix(2000))")
+        let run = try stillBySignal(["--size", "640x480", "--location", "-33.8568,151.2153,-4.5", folder.path("movie.mkv")],
+                                    environment: environment("/dev/video0,card=EXIF Test Cam,formats=mjpeg,sizes=640x480@30"),
+                                    in: folder)
         let line = try #require(run.lines(type: "still").first)
         try check(line, location: (-33.8568, 151.2153, -4.5), frameTimes: frameTimes(run))
         // Passed through: the file is the camera's JPEG and one segment more.
@@ -190,16 +198,9 @@ struct StillExifEndToEndTests {
         var cameras = try environment("/dev/video0,card=Left Cam,formats=yuyv,sizes=320x240@30,overrun=wait;"
             + "/dev/video1,card=Right Cam,formats=yuyv,sizes=320x240@30,overrun=wait")
         cameras["CAMREC_DEVICE_PATHS"] = nil
-        let socket = folder.path("control")
-        let run = try CamrecBinary.start(["-d", "/dev/video0", "-d", "/dev/video1", "--layout", "side-by-side", "--canvas", "640x240",
-                                          "--max-duration", "none", "--control", socket, "--json", folder.path("c.mkv")],
-                                         environment: cameras)
-        defer { if run.process.isRunning { run.signal(SIGKILL) } }
-        try #require(RecordingWait.frames(30, socket: socket), "\(run.stderrText.suffix(2000))")
-        run.signal(SIGUSR1)
-        try #require(run.waitForLines(type: "still", count: 3), "\(run.jsonLines) \(run.stderrText.suffix(2000))")
-        #expect(RecordingWait.stop(socket: socket))
-        #expect(run.wait() == 0, "\(run.stderrText.suffix(2000))")
+        // The composed still and one per camera.
+        let run = try stillBySignal(["-d", "/dev/video0", "-d", "/dev/video1", "--layout", "side-by-side", "--canvas", "640x240",
+                                     folder.path("c.mkv")], environment: cameras, stills: 3, in: folder)
         let stills = run.lines(type: "still")
         let composed = try #require(stills.first { $0["device"] == nil })
         let first = try #require((composed["layout"] as? [String: Any])?["cameras"] as? [[String: Any]], "\(composed)")[0]
