@@ -1,6 +1,7 @@
 @testable import CamrecCore
 @testable import CamrecKit
 import Foundation
+import MP4
 import Testing
 
 /// The EXIF block stills carry, read back byte by byte: the TIFF directories, the capture
@@ -12,46 +13,46 @@ import Testing
 
     static func exif(location: GeoLocation? = nil, kind: StillExif.ImageKind = .jpeg, offset: Int = 3600) -> StillExif {
         StillExif(make: "Logitech", model: "HD Pro Webcam C920", software: "camrec 0.1.0",
-                  captured: ExifTime(seconds: moment, milliseconds: 250, utcOffset: offset), width: 640, height: 480,
+                  captured: CaptureTimeStamp(unixMilliseconds: moment * 1000 + 250, utcOffsetSeconds: offset), width: 640, height: 480,
                   location: location, kind: kind)
     }
 
     // MARK: time
 
     @Test func timeInTheLocalZoneWithMillisecondsAndOffset() {
-        let time = ExifTime(seconds: Self.moment, milliseconds: 250, utcOffset: 3600)
-        #expect(time.localDateTime == "2026:12:01 11:04:30")
-        #expect(time.subSeconds == "250")
-        #expect(time.offset == "+01:00")
-        #expect(time.utcDate == "2026:12:01")
-        #expect(time.utcTime.hours == 10 && time.utcTime.minutes == 4 && time.utcTime.seconds == 30.25)
-        #expect(time.iso8601 == "2026-12-01T11:04:30.250+01:00")
-        #expect(ExifTime(seconds: Self.moment, milliseconds: 5, utcOffset: 0).iso8601 == "2026-12-01T10:04:30.005Z")
+        let time = CaptureTimeStamp(unixMilliseconds: Self.moment * 1000 + 250, utcOffsetSeconds: 3600)
+        #expect(time.exifDateTime == "2026:12:01 11:04:30")
+        #expect(time.exifSubSeconds == "250")
+        #expect(time.exifOffset == "+01:00")
+        #expect(time.exifUTCDate == "2026:12:01")
+        #expect(time.exifUTCTime == (10, 4, 30_250))
+        #expect(CaptureTimeStamp(unixMilliseconds: Self.moment * 1000 + 5, utcOffsetSeconds: 0).exifSubSeconds == "005")
     }
 
     @Test func offsetsWestAndInMinutes() {
-        let west = ExifTime(seconds: Self.moment, milliseconds: 0, utcOffset: -(5 * 3600 + 30 * 60))
-        #expect(west.offset == "-05:30" && west.localDateTime == "2026:12:01 04:34:30")
-        let nepal = ExifTime(seconds: Self.moment, milliseconds: 0, utcOffset: 5 * 3600 + 45 * 60)
-        #expect(nepal.offset == "+05:45" && nepal.localDateTime == "2026:12:01 15:49:30")
-        // Offsets of seconds (old local mean times) are stated to the minute.
-        #expect(ExifTime(seconds: 0, milliseconds: 0, utcOffset: 561).offset == "+00:09")
+        let west = CaptureTimeStamp(unixMilliseconds: Self.moment * 1000, utcOffsetSeconds: -(5 * 3600 + 30 * 60))
+        #expect(west.exifOffset == "-05:30" && west.exifDateTime == "2026:12:01 04:34:30")
+        let nepal = CaptureTimeStamp(unixMilliseconds: Self.moment * 1000, utcOffsetSeconds: 5 * 3600 + 45 * 60)
+        #expect(nepal.exifOffset == "+05:45" && nepal.exifDateTime == "2026:12:01 15:49:30")
     }
 
     /// The local date is the zone's, the GPS date UTC's, across midnight and a leap day.
     @Test func datesAcrossMidnightAndLeapDays() {
-        let late = ExifTime(seconds: 1_835_479_800, milliseconds: 999, utcOffset: 3600)  // 2028-02-29 23:30 UTC
-        #expect(late.localDateTime == "2028:03:01 00:30:00")
-        #expect(late.utcDate == "2028:02:29")
-        let before = ExifTime(seconds: -1, milliseconds: 0, utcOffset: 0)
-        #expect(before.localDateTime == "1969:12:31 23:59:59")
+        let late = CaptureTimeStamp(unixMilliseconds: 1_835_479_800_999, utcOffsetSeconds: 3600)  // 2028-02-29 23:30 UTC
+        #expect(late.exifDateTime == "2028:03:01 00:30:00" && late.exifSubSeconds == "999")
+        #expect(late.exifUTCDate == "2028:02:29" && late.exifUTCTime == (23, 30, 999))
+        let before = CaptureTimeStamp(unixMilliseconds: -1000, utcOffsetSeconds: 0)
+        #expect(before.exifDateTime == "1969:12:31 23:59:59")
     }
 
-    /// The wall clock's nanoseconds are cut, not rounded, to the millisecond: the second
-    /// stays the frame's.
-    @Test func wallTimeIsTruncatedToTheMillisecond() {
-        let time = ExifTime(WallTime(seconds: Self.moment, nanoseconds: 999_999_999))
-        #expect(time.milliseconds == 999 && time.seconds == Self.moment)
+    /// The JSON line's capture_time and the EXIF block say the same moment: the wall
+    /// clock's nanoseconds cut, not rounded, to the millisecond (the second stays the frame's).
+    @Test func theLineAndTheBlockAgreeToTheMillisecond() throws {
+        let wall = WallTime(seconds: Self.moment, nanoseconds: 999_999_999)
+        let stamp = MovieCapture.stamp(of: wall)
+        #expect(stamp.exifSubSeconds == "999")
+        let line = try #require(CaptureTimeStamp(iso8601: wall.iso8601(utc: false)))
+        #expect(line.unixMilliseconds == stamp.unixMilliseconds && line.utcOffsetSeconds == stamp.utcOffsetSeconds)
     }
 
     // MARK: location

@@ -1,3 +1,5 @@
+import MP4
+
 /// What a still says about itself in EXIF: when its frame was captured (to the
 /// millisecond, with the zone), by which camera, with what program, its size and, when
 /// known, where. ``tiff()`` lays it out as the big-endian TIFF structure that a JPEG's APP1
@@ -14,8 +16,8 @@ public struct StillExif: Sendable, Equatable {
     public var model: String?
     /// Software (IFD0 0x0131), e.g. "camrec 0.1.0".
     public var software: String
-    /// When the frame was captured.
-    public var captured: ExifTime
+    /// When the frame was captured, and the zone its local time is written in.
+    public var captured: CaptureTimeStamp
     /// The image's width and height in pixels.
     public var width: Int
     public var height: Int
@@ -24,7 +26,7 @@ public struct StillExif: Sendable, Equatable {
     /// JPEG or PNG.
     public var kind: ImageKind
 
-    public init(make: String?, model: String?, software: String, captured: ExifTime, width: Int, height: Int,
+    public init(make: String?, model: String?, software: String, captured: CaptureTimeStamp, width: Int, height: Int,
                 location: GeoLocation?, kind: ImageKind) {
         self.make = make
         self.model = model
@@ -57,7 +59,7 @@ public struct StillExif: Sendable, Equatable {
             TIFFEntry(0x011B, .rationals([.init(72, 1)])),  // YResolution
             TIFFEntry(0x0128, .shorts([2])),  // ResolutionUnit: inches
             TIFFEntry(0x0131, .ascii(software)),
-            TIFFEntry(0x0132, .ascii(captured.localDateTime)),  // DateTime
+            TIFFEntry(0x0132, .ascii(captured.exifDateTime)),  // DateTime
             TIFFEntry(0x8769, .longs([UInt32(exifAt)])),  // ExifIFD
         ]
         if let make { entries.append(TIFFEntry(0x010F, .ascii(make))) }
@@ -68,7 +70,7 @@ public struct StillExif: Sendable, Equatable {
     }
 
     private func exifEntries() -> [TIFFEntry] {
-        let time = captured.localDateTime, offset = captured.offset, subSeconds = captured.subSeconds
+        let time = captured.exifDateTime, offset = captured.exifOffset, subSeconds = captured.exifSubSeconds
         var entries = [
             TIFFEntry(0x9000, .undefined(Array("0232".utf8))),  // ExifVersion (2.32: OffsetTime*)
             TIFFEntry(0x9003, .ascii(time)),  // DateTimeOriginal
@@ -89,7 +91,7 @@ public struct StillExif: Sendable, Equatable {
     }
 
     private func gpsEntries(_ location: GeoLocation) -> [TIFFEntry] {
-        let utc = captured.utcTime
+        let utc = captured.exifUTCTime
         var entries = [
             TIFFEntry(0x0000, .bytes([2, 3, 0, 0])),  // GPSVersionID 2.3.0.0
             TIFFEntry(0x0001, .ascii(location.latitude < 0 ? "S" : "N")),
@@ -97,9 +99,9 @@ public struct StillExif: Sendable, Equatable {
             TIFFEntry(0x0003, .ascii(location.longitude < 0 ? "W" : "E")),
             TIFFEntry(0x0004, .rationals(Self.degreesMinutesSeconds(location.longitude))),
             TIFFEntry(0x0007, .rationals([.init(UInt32(utc.hours), 1), .init(UInt32(utc.minutes), 1),
-                                          .init(UInt32((utc.seconds * 1000).rounded()), 1000)])),  // GPSTimeStamp (UTC)
+                                          .init(UInt32(utc.milliseconds), 1000)])),  // GPSTimeStamp (UTC)
             TIFFEntry(0x0012, .ascii("WGS-84")),  // GPSMapDatum
-            TIFFEntry(0x001D, .ascii(captured.utcDate)),  // GPSDateStamp (UTC)
+            TIFFEntry(0x001D, .ascii(captured.exifUTCDate)),  // GPSDateStamp (UTC)
         ]
         if let altitude = location.altitude {
             entries.append(TIFFEntry(0x0005, .bytes([altitude < 0 ? 1 : 0])))  // GPSAltitudeRef: below sea level

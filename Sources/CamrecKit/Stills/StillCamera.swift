@@ -152,7 +152,7 @@ public final class StillCamera: Sendable {
             }
             var file = ResultFile(path: path, kind: "still", duration: nil, frames: nil, bytes: Int64(bytes.count))
             file.pts = Double(pts >= first ? pts - first : 0) / 1e9
-            file.captureTime = ExifTime(captured).iso8601
+            file.captureTime = captured.iso8601(utc: false)
             file.trigger = .command
             files.append(file)
             events(.still(file))

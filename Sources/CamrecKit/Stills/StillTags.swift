@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import GStreamer
 
 /// What a still says about itself in EXIF besides its capture time: the camera that took
@@ -47,7 +44,7 @@ enum StillStamp {
     private static func exif(_ captured: WallTime, _ tags: StillTags, _ size: (width: Int, height: Int),
                              _ kind: StillExif.ImageKind) -> StillExif {
         StillExif(make: tags.maker ?? tags.camera, model: tags.camera, software: "camrec \(CamrecVersion.number)",
-                  captured: ExifTime(captured), width: size.width, height: size.height, location: tags.location, kind: kind)
+                  captured: MovieCapture.stamp(of: captured), width: size.width, height: size.height, location: tags.location, kind: kind)
     }
 
     /// When the camera took `sample`'s frame, on the wall clock: from its running time in
@@ -60,16 +57,5 @@ enum StillStamp {
         guard let pts = sample.timing?.pts, let clockNow = element.clockTime else { return .now() }
         let running = capturedAs?(pts) ?? sample.segment?.runningTime(of: pts) ?? pts
         return CaptureTime.of(runningTime: running, baseTime: element.baseTime, clockNow: clockNow, wallNow: .now())
-    }
-}
-
-extension ExifTime {
-    /// `time` in the local zone (`TZ`), truncated to the millisecond: the second and its
-    /// fraction never disagree.
-    init(_ time: WallTime) {
-        var seconds = time_t(time.seconds)
-        var parts = tm()
-        localtime_r(&seconds, &parts)
-        self.init(seconds: time.seconds, milliseconds: Int(time.nanoseconds / 1_000_000), utcOffset: parts.tm_gmtoff)
     }
 }

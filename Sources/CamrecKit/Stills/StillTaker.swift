@@ -188,7 +188,7 @@ final class StillTaker: Sendable {
                 file.movie = moviePath?(place.file)
             }
             file.latencyMs = (latency * 10).rounded() / 10
-            file.captureTime = ExifTime(captured).iso8601
+            file.captureTime = captured.iso8601(utc: false)
             file.trigger = trigger
             if let camera {
                 file.device = camera.device
