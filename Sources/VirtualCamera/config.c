@@ -4,7 +4,7 @@
  *
  * Keys: card, bus, formats, sizes, fault, replug, byid, bypath, slow, drop, empty,
  * corrupt, dark, focusbusy, scene, priority, flash, trace, overrun, starve, dump,
- * h264controls, objects, ramp, noise, late (docs/virtual-camera.md).
+ * h264controls, objects, ramp, noise, late, latency (docs/virtual-camera.md).
  * Parsing never fails hard: a bad key is reported once on stderr and ignored, so
  * a typo cannot crash the host process. */
 #define _GNU_SOURCE
@@ -263,6 +263,8 @@ static void parse_key(vcam_config *c, char *key, char *value, int *in_formats) {
         }
     } else if (strcmp(key, "late") == 0) {
         bad = parse_duration_ns(value, &c->late_ns);
+    } else if (strcmp(key, "latency") == 0) {
+        bad = parse_duration_ns(value, &c->latency_ns);
     } else if (strcmp(key, "drop") == 0) {
         bad = parse_every(value, &c->drop_every);
     } else if (strcmp(key, "empty") == 0) {
@@ -323,6 +325,7 @@ static void parse_key(vcam_config *c, char *key, char *value, int *in_formats) {
         /* keep the rest of the device usable: reset what a half parse may have set */
         if (strcmp(key, "slow") == 0) c->slow_every = 0;
         if (strcmp(key, "late") == 0) c->late_ns = 0;
+        if (strcmp(key, "latency") == 0) c->latency_ns = 0;
         if (strcmp(key, "drop") == 0) c->drop_every = 0;
         if (strcmp(key, "empty") == 0) c->empty_every = 0;
         if (strcmp(key, "corrupt") == 0) c->corrupt_every = 0;

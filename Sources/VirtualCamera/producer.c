@@ -215,8 +215,9 @@ static void *producer_main(void *arg) {
         b->bytesused = (uint32_t)n;
         b->flags = n || empty ? flags : V4L2_BUF_FLAG_ERROR;
         b->sequence = seq;
-        b->timestamp.tv_sec = due / 1000000000;
-        b->timestamp.tv_usec = due % 1000000000 / 1000;
+        /* latency=D: exposed D before it is delivered, as a real camera's frame is */
+        b->timestamp.tv_sec = (due - cfg.latency_ns) / 1000000000;
+        b->timestamp.tv_usec = (due - cfg.latency_ns) % 1000000000 / 1000;
         if (cfg.trace_frames)
             fprintf(stderr, "camrec VirtualCamera: %s: frame %u at %ld.%06ld%s%s\n", cfg.path, seq,
                     (long)b->timestamp.tv_sec, (long)b->timestamp.tv_usec, flash ? " flash" : "",

@@ -51,6 +51,7 @@ typedef struct {
     long slow_every;      /* slow=every:K:Dms */
     long slow_ns;
     long late_ns;         /* late=D: each stream's first frame is due D later */
+    long latency_ns;      /* latency=D: a frame's timestamp is D before its delivery */
     long drop_every;      /* drop=every:N */
     long empty_every;     /* empty=every:N */
     long corrupt_every;   /* corrupt=every:N (MJPEG) */

@@ -4,7 +4,7 @@ import CamrecKit
 /// Chooses the subcommand: `record` unless the first argument names another one, so
 /// `camrec --max-duration 600 out.mp4` records exactly as written.
 enum CommandDispatcher {
-    static let version = "0.1.0"
+    static let version = CamrecVersion.number
 
     /// The subcommands; `help [SUBCOMMAND]` prints a subcommand's `--help`.
     static let subcommands = Subcommands(["record", "devices", "still", "preview", "ctl", "trim", "recover", "doctor", "encoders", "sheet", "help"], default: "record")

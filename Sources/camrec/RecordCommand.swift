@@ -46,6 +46,7 @@ enum RecordCommand: Subcommand {
                 OptionSpec(["--still-format"], value: "FMT", help: "jpeg (default) or png; a --stills pattern's extension decides (a different --still-format is an error)", summary: "jpeg (default) or png"),
                 OptionSpec(["--still-quality"], value: "Q", help: "JPEG quality, 1-100 (default: 90)"),
                 OptionSpec(["--still-every"], value: "T", help: "take a still every T of recorded video (the first at T), e.g. 30s", summary: "take a still every T of video, e.g. 30s"),
+                LocationOption.spec,
             ] + ClipOptions.specs, discussion: ClipOptions.discussion),
             OptionGroup("live", title: "Live view", abstract: "Live view: a preview window, and the recording served live over RTSP.",
                         options: PreviewOptions.specs + ServeOptions.specs, discussion: PreviewOptions.discussion),
@@ -123,6 +124,9 @@ enum RecordOptions {
         (given.sets, given.flash, given.keepControls) = (parsed.values("--set"), parsed.value("--flash"), parsed.flag("--keep-controls"))
         given.settle = parsed.value("--settle")
         (given.force, given.printPipeline) = (parsed.flag("--force"), parsed.flag("--print-pipeline"))
-        return try usage { () throws(CamrecError) in try given.job() }
+        let location = try LocationOption.value(parsed)
+        var job = try usage { () throws(CamrecError) in try given.job() }
+        job.request.location = location
+        return job
     }
 }

@@ -13,6 +13,7 @@ enum StillCommand: Subcommand {
             OptionSpec(["--settle"], value: "T", help: "wait at most T for the brightness to settle before the first photo; 0 takes the first frame (default: 3s)"),
             OptionSpec(["--still-quality", "-Q"], value: "Q", help: "JPEG quality 1-100 (default: 90)"),
             OptionSpec(["--force", "-f"], help: "replace OUTPUT if it exists (a single photo)"),
+            LocationOption.spec,
             OptionSpec(["--json"], help: "print JSON lines on stdout: still, warning, result"),
             OptionSpec(["--quiet", "-q"], help: "print nothing on stderr but errors"),
         ],
@@ -29,8 +30,10 @@ enum StillCommand: Subcommand {
             try StillJob.Series(count: parsed.value("--count"), interval: parsed.value("--interval"), settle: parsed.value("--settle"))
         }
         let controls = try PictureControlOptions.request(parsed)
-        return StillJob(camera: camera, photo: photo, series: series, controls: controls,
-                        picture: try PictureOptions.request(parsed), force: parsed.flag("--force"))
+        var job = StillJob(camera: camera, photo: photo, series: series, controls: controls,
+                           picture: try PictureOptions.request(parsed), force: parsed.flag("--force"))
+        job.location = try LocationOption.value(parsed)
+        return job
     }
 
     static func run(_ job: StillJob, console: Console) throws(CamrecError) -> ExitStatus {

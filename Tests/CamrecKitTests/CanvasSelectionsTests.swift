@@ -27,6 +27,19 @@ import Testing
         #expect(selections.lookup(camera: 1, pts: 1013) == .pending)
     }
 
+    /// A canvas still's EXIF time is its first camera's frame's (the next camera's when
+    /// the first shows none); an unknown canvas frame has none.
+    @Test func aCanvasFrameCarriesItsFirstCamerasFrame() {
+        let selections = CanvasSelections(cameras: 2)
+        selections.record(canvas: 1000, cameraFrames: [990, 980])
+        selections.record(canvas: 1033, cameraFrames: [nil, 1013])
+        selections.record(canvas: 1066, cameraFrames: [nil, nil])
+        #expect(selections.cameraFrame(onCanvas: 1000) == 990)
+        #expect(selections.cameraFrame(onCanvas: 1033) == 1013)
+        #expect(selections.cameraFrame(onCanvas: 1066) == nil)
+        #expect(selections.cameraFrame(onCanvas: 1099) == nil)
+    }
+
     @Test func onlyTheMostRecentFramesAreRemembered() {
         let selections = CanvasSelections(cameras: 1, capacity: 3)
         for k in 0..<5 { selections.record(canvas: UInt64(k * 10), cameraFrames: [UInt64(k * 10 + 1)]) }

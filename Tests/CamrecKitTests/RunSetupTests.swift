@@ -82,6 +82,22 @@ import Testing
         #expect(setup.canvas?.preview == nil)
     }
 
+    /// Every still names its camera (each camera's own: its card; the canvas's: all of
+    /// them) and carries --location.
+    @Test func stillsNameTheirCameraAndPlace() throws {
+        let place = GeoLocation(latitude: 48.8584, longitude: 2.2945, altitude: 35)
+        var left = Self.camera("/dev/video0"), right = Self.camera("/dev/video2")
+        left.name = "Left Cam"
+        left.maker = "Logitech"
+        right.name = "Right Cam"
+        let own = try Self.setup(Self.request(["/dev/video0", "/dev/video2"]) { $0.location = place }, cameras: [left, right])
+        #expect(own.cameras.map(\.stills.tags) == [StillTags(camera: "Left Cam", maker: "Logitech", location: place),
+                                                   StillTags(camera: "Right Cam", location: place)])
+        let composed = try Self.setup(Self.request(["/dev/video0", "/dev/video2"]) { $0.layout = .sideBySide }, cameras: [left, right])
+        #expect(composed.canvas?.stills.tags == StillTags(camera: "Left Cam + Right Cam"))
+        #expect(composed.canvas?.composition?.cameraStillTags.map(\.camera) == ["Left Cam", "Right Cam"])
+    }
+
     @Test func theSameCameraTwiceOrTwoRatesAreRefused() throws {
         let twice = [Self.camera("/dev/video0"), Self.camera("/dev/video0")]
         #expect(throws: CamrecError.self) { try RunSetup.checkCameras(twice, devices: ["0", "video0"]) }

@@ -44,6 +44,7 @@ public struct PreviewJob {
         let controls = try PreparedControls.prepare(self.controls, source: resolution.source)
         var config = PreviewConfig(source: resolution.source, size: resolution.size, rate: resolution.rate, stills: stills)
         config.picture = picture
+        config.stills.tags = resolution.stillTags()
         let printer = RecordingPrinter(console: console)
         for warning in resolution.warnings { printer.show(.warning(warning)) }
         let applied = try controls?.apply()

@@ -16,6 +16,16 @@ public enum CameraResolver {
         /// /dev/video0: camera is busy (used by another program)" when the first camera
         /// could not be opened and another was taken. Show them as warnings.
         public var warnings: [String] = []
+        /// The camera's name as `camrec devices` shows it (its card name), for the stills'
+        /// EXIF Model; "test pattern" for `--device test`.
+        public var name = "test pattern"
+        /// Its USB manufacturer, when sysfs names one (the stills' EXIF Make).
+        public var maker: String?
+
+        /// What stills from this camera say about it, and `location`.
+        public func stillTags(location: GeoLocation? = nil) -> StillTags {
+            StillTags(camera: name, maker: maker, location: location)
+        }
     }
 
     /// Resolves `device` ("test", a path, an index or a card name; nil for the first
@@ -25,8 +35,10 @@ public enum CameraResolver {
     public static func resolve(device: String?, size: FrameSize?, rate: FrameRateValue?,
                                prefer: [FormatFamily] = []) throws(CamrecError) -> Resolution {
         if device == "test" {
-            return Resolution(source: .testPattern, size: size ?? RecordConfig.defaultTestSize,
-                              rate: rate ?? RecordConfig.defaultTestRate)
+            var resolution = Resolution(source: .testPattern, size: size ?? RecordConfig.defaultTestSize,
+                                        rate: rate ?? RecordConfig.defaultTestRate)
+            resolution.maker = "camrec"
+            return resolution
         }
         let selection = try select(device)
         let camera = selection.device
@@ -53,8 +65,12 @@ public enum CameraResolver {
         }
         let format = CameraFormat(fourcc: choice.fourcc, caps: choice.caps, size: chosenSize, rate: chosenRate,
                                   decoding: decoding, reason: reason)
-        return Resolution(source: .camera(path: camera.path, format: format), size: chosenSize, rate: movieRate,
-                          warnings: selection.skipped.map(skippedWarning))
+        var resolution = Resolution(source: .camera(path: camera.path, format: format), size: chosenSize, rate: movieRate,
+                                    warnings: selection.skipped.map(skippedWarning))
+        resolution.name = camera.card.isEmpty ? camera.path : camera.card
+        let node = SoundFiles.realPath(camera.path).map { String($0.split(separator: "/").last ?? "") } ?? ""
+        resolution.maker = node.hasPrefix("video") ? SysfsTree.system.usbManufacturer(ofVideoNode: node) : nil
+        return resolution
     }
 
     /// The camera for `device`, probed.

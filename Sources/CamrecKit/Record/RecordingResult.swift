@@ -38,6 +38,10 @@ public struct ResultFile: Sendable, Codable, Equatable {
     public var latencyMs: Double?
     /// Stills: what asked for it.
     public var trigger: StillTrigger?
+    /// Stills: when the camera captured the frame, on the wall clock, ISO 8601 with the
+    /// milliseconds and the zone (`2026-12-01T11:04:30.250+01:00`): the EXIF
+    /// DateTimeOriginal, SubSecTimeOriginal and OffsetTimeOriginal the still carries.
+    public var captureTime: String?
     /// Stills in a run of several movies (`--segment`): the movie whose frame it is
     /// (`frame` and `pts` count in that movie).
     public var movie: String?

@@ -164,7 +164,8 @@ final class RecordingSession {
         }
         let followers = canvas?.makeStillTakers(settings: config.stills, gate: gate, events: events) ?? []
         let stills = StillTaker(sink: elements.stills, settings: config.stills, gate: gate, moviePath: moviePath,
-                                keeper: kept?.0, followers: followers, events: events)
+                                keeper: kept?.0, followers: followers,
+                                capturedAs: canvas?.capturedAs, events: events)
         do {
             clips = try SessionClips(config: config, elements: elements, gate: gate, pipeline: pipeline,
                                      clipsBefore: clipsBefore, events: events)

@@ -27,6 +27,14 @@ public struct SysfsTree: Sendable, Equatable {
         resolve("/class/video4linux/\(node)/device").flatMap(Self.usbDevice(inPath:))
     }
 
+    /// The manufacturer string of the USB device video node `videoN` sits on (e.g.
+    /// "Logitech"); nil when it is not on USB or states none.
+    public func usbManufacturer(ofVideoNode node: String) -> String? {
+        guard let device = usbDevice(ofVideoNode: node),
+              let name = SoundFiles.read(root + device + "/manufacturer")?.trimmingWhitespace, !name.isEmpty else { return nil }
+        return name
+    }
+
     /// The USB device sound card `card` sits on; nil when it is not on USB.
     public func usbDevice(ofSoundCard card: Int) -> String? {
         resolve("/class/sound/card\(card)/device").flatMap(Self.usbDevice(inPath:))

@@ -22,6 +22,8 @@ public struct StillConfig: Sendable {
     public var settle: TimeSpec
     /// Rotation, mirroring and overlays.
     public var picture: PictureSettings = .unchanged
+    /// The camera and place the photos' EXIF names.
+    public var tags = StillTags()
 
     public init(source: VideoSource, size: FrameSize, rate: FrameRateValue, format: StillFormat,
                 output: StillOutput, count: Int, interval: TimeSpec, settle: TimeSpec) {
@@ -134,7 +136,10 @@ public final class StillCamera: Sendable {
                 settled = true
             }
             guard ContinuousClock.now >= nextShot else { continue }
-            let bytes = try encoder.encode(sample)
+            let captured = StillStamp.captureTime(of: sample, in: sink)
+            let encoded = try encoder.encode(sample)
+            let (bytes, warning) = StillStamp.apply(encoded, format: config.format, captured: captured, tags: config.tags)
+            if let warning { events(.warning(warning)) }
             let path: String
             switch config.output {
             case .file(let target, let overwrite):
@@ -147,6 +152,7 @@ public final class StillCamera: Sendable {
             }
             var file = ResultFile(path: path, kind: "still", duration: nil, frames: nil, bytes: Int64(bytes.count))
             file.pts = Double(pts >= first ? pts - first : 0) / 1e9
+            file.captureTime = captured.iso8601(utc: false)
             file.trigger = .command
             files.append(file)
             events(.still(file))

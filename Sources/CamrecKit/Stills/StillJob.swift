@@ -23,6 +23,8 @@ public struct StillJob {
     public var controls = ControlRequest()
     /// Rotation, mirroring and overlays, the overlay image unread.
     public var picture: PictureRequest
+    /// `--location`: where the photos are taken (their EXIF GPS tags); nil: not given.
+    public var location: GeoLocation?
 
     /// Photos from `camera` into `output` as `format`, with `picture`.
     public init(camera: CameraRequest, output: String, format: StillFormat, picture: PictureRequest) {
@@ -69,6 +71,7 @@ public struct StillJob {
         var config = StillConfig(source: resolution.source, size: resolution.size, rate: resolution.rate, format: format,
                                  output: target, count: count, interval: interval, settle: settle)
         config.picture = picture
+        config.tags = resolution.stillTags(location: location)
         return (config, resolution.warnings)
     }
 }

@@ -57,6 +57,8 @@ public struct StillSettings: Sendable, Equatable {
     public var naming: StillNaming
     /// Take one every this often (the first at this time); nil for none.
     public var every: TimeSpec?
+    /// The camera and place their EXIF names.
+    public var tags = StillTags()
 
     public init(format: StillFormat, naming: StillNaming, every: TimeSpec?) {
         self.format = format

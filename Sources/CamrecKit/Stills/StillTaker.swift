@@ -35,20 +35,25 @@ final class StillTaker: Sendable {
     /// Signalled at each frame the recording branch lets through: `gate`'s, or the canvas
     /// gate's for a camera's stills in a composed run.
     private let frameSignal: EventCount?
+    /// The frame (by timestamp) whose capture time a still's EXIF gives, for a frame made
+    /// of others (a canvas frame: its cameras'); nil: the still's frame's own.
+    private let capturedAs: (@Sendable (UInt64) -> UInt64?)?
 
     /// `moviePath` names the movie file a still's frame is in (by the gate's file number),
     /// for a run of several movies; nil when there is one.
     /// With `keeper`, stills are decoded from the frames it keeps (a passthrough recording).
     /// `placement` says where a frame is instead of `gate`; `camera` marks every still
     /// with a camera's device and rectangle; `followers` take a still at every request;
-    /// `frameSignal` wakes the wait for a frame's place (default: `gate`'s).
+    /// `frameSignal` wakes the wait for a frame's place (default: `gate`'s); `capturedAs`
+    /// names the frame whose capture time a still carries.
     init(sink: AppSink, settings: StillSettings, gate: FrameGate?,
          moviePath: (@Sendable (Int) -> String?)? = nil, keeper: GOPKeeper? = nil,
          placement: (@Sendable (UInt64) -> (frame: MovieFrameLookup, file: Int))? = nil,
          camera: (device: String, rect: PixelRect)? = nil, followers: [StillTaker] = [],
-         frameSignal: EventCount? = nil,
+         frameSignal: EventCount? = nil, capturedAs: (@Sendable (UInt64) -> UInt64?)? = nil,
          events: @escaping @Sendable (RecordingEvent) -> Void) {
         self.sink = Mutex(sink)
+        self.capturedAs = capturedAs
         self.frameSignal = frameSignal ?? gate?.admitted
         self.placement = placement
         self.camera = camera
@@ -165,8 +170,12 @@ final class StillTaker: Sendable {
         case .failure(let error): return .failure(error)
         }
         if let onFrame, let pts = sample.timing?.pts { onFrame(pts) }
+        let captured = StillStamp.captureTime(of: sample, in: self.sink.withLock { $0 }, capturedAs: capturedAs)
         do throws(CamrecError) {
-            let bytes = try encoder.get().encode(sample)
+            let encoded = try encoder.get().encode(sample)
+            // The EXIF goes in before the still is written: the file appears whole, with it.
+            let (bytes, warning) = StillStamp.apply(encoded, format: settings.format, captured: captured, tags: settings.tags)
+            if let warning { events(.warning(warning)) }
             let number = queue.withLock { $0.nextNumber }
             let written = try AtomicFile.writeNew(bytes, naming: settings.naming, from: number)
             queue.withLock { $0.nextNumber = written.number + 1 }
@@ -179,6 +188,7 @@ final class StillTaker: Sendable {
                 file.movie = moviePath?(place.file)
             }
             file.latencyMs = (latency * 10).rounded() / 10
+            file.captureTime = captured.iso8601(utc: false)
             file.trigger = trigger
             if let camera {
                 file.device = camera.device

@@ -56,6 +56,15 @@ final class CanvasSelections: Sendable {
         }
     }
 
+    /// The camera frame whose capture time canvas frame `canvas` carries: the first
+    /// camera's frame on it (the next camera's when it had none); nil when that canvas
+    /// frame is not known (too old) or shows no camera.
+    func cameraFrame(onCanvas canvas: UInt64) -> UInt64? {
+        recent.withLock { recent in
+            recent.last { $0.canvas == canvas }?.cameras.lazy.compactMap { $0 }.first
+        }
+    }
+
     /// The canvas frame that first shows camera `camera`'s (0-based) frame at `pts`.
     func lookup(camera: Int, pts: UInt64) -> Lookup {
         guard camera >= 0, camera < cameras else { return .absent }

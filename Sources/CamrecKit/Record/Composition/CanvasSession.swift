@@ -55,6 +55,15 @@ final class CanvasSession {
         reconnection?.stop()
     }
 
+    /// For the canvas's stills: the camera frame (by timestamp) whose capture time a
+    /// canvas frame (by timestamp) carries in its EXIF. A canvas frame is made when its
+    /// slot's time is up, of the frames that had arrived by then, which the cameras
+    /// captured earlier. Nil without selections (the canvas frame's own time is used).
+    var capturedAs: (@Sendable (UInt64) -> UInt64?)? {
+        guard let selections = cameraStills?.selections else { return nil }
+        return { selections.cameraFrame(onCanvas: $0) }
+    }
+
     /// A still taker per camera (the movie's `settings`, each camera's own names), each
     /// taking its camera's newest whole frame whenever the composed still is taken, placed
     /// in the movie by the canvas frame that shows it, marked with its device and
@@ -65,6 +74,7 @@ final class CanvasSession {
         stillTakers = composition.cameras.enumerated().map { index, camera in
             var own = settings
             own.naming = composition.cameraStillNaming[index]
+            if index < composition.cameraStillTags.count { own.tags = composition.cameraStillTags[index] }
             let selections = cameraStills.selections
             return StillTaker(sink: cameraStills.sinks[index], settings: own, gate: nil,
                               placement: { pts in

@@ -29,6 +29,8 @@ public struct Composition: Sendable {
     /// How each camera's own stills are named (one per camera, in order), taken beside
     /// the composed still at every trigger; empty: only the composed still.
     public var cameraStillNaming: [StillNaming] = []
+    /// Each camera's own stills' EXIF camera and place, in order (beside `cameraStillNaming`).
+    public var cameraStillTags: [StillTags] = []
     /// `--all-or-nothing`: a camera lost mid-run ends the movie. Otherwise its cell turns
     /// black and the movie goes on with the others (until the last one is lost).
     public var allOrNothing = false

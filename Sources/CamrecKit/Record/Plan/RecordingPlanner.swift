@@ -114,8 +114,9 @@ public enum RecordingPlanner {
         let base = segments?.naming.stillBase ?? movie
         let format = request.stills.format
         let quality = if case .jpeg(let quality) = format { quality } else { StillFormat.defaultQuality }
-        let stills = try StillSettings.resolve(pattern: stillsPattern, format: format, quality: quality,
+        var stills = try StillSettings.resolve(pattern: stillsPattern, format: format, quality: quality,
                                                every: request.stills.every, moviePath: base)
+        stills.tags.location = request.location
         var clips = request.clips
         clips?.namedAfter = base
         clips?.retention = request.retention

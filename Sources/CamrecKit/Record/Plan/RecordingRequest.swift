@@ -21,6 +21,8 @@ public struct RecordingRequest: Sendable, Equatable {
     public var stills: StillSettings
     /// `--stills PATTERN` as given.
     public var stillsPattern: String?
+    /// `--location`: where the stills were taken (their EXIF GPS tags); nil: not given.
+    public var location: GeoLocation?
     /// The event clips' settings (nil: no clip option); their names are the planner's.
     public var clips: ClipSettings?
     /// `--clips PATTERN` as given.

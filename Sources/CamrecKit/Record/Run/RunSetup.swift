@@ -53,6 +53,7 @@ public struct RunSetup: Sendable {
                 outputPath: outputs?.movie ?? plan.movies[0].movie, container: settings.container,
                 overwrite: settings.overwrite, encoder: encoding.settings,
                 stills: outputs?.stills ?? plan.cameraStills[index])
+            config.stills.tags = camera.stillTags(location: config.stills.tags.location)
             config.segments = outputs?.segments
             config.reconnect = settings.reconnect
             config.recoverPartials = settings.recoverPartials
@@ -128,6 +129,7 @@ public struct RunSetup: Sendable {
         composition.allOrNothing = canvas.allOrNothing
         // Each camera's own stills are named as they would be without --layout (the plan's cameraStills).
         composition.cameraStillNaming = cameras.map(\.stills.naming)
+        composition.cameraStillTags = cameras.map(\.stills.tags)
         let request = settings.encoding
         let encoding = try EncodingPlanner.plan(
             request,
@@ -140,6 +142,8 @@ public struct RunSetup: Sendable {
             source: first.source, size: canvas.size, rate: first.rate, maxDuration: settings.maxDuration,
             outputPath: outputs.movie, container: settings.container, overwrite: settings.overwrite,
             encoder: encoding.settings, stills: outputs.stills)
+        // The canvas's stills show every camera: their names, in order.
+        config.stills.tags.camera = cameras.compactMap(\.stills.tags.camera).joined(separator: " + ")
         config.audio = first.audio
         // Each camera is turned in its own branch; the overlays are drawn on the canvas.
         config.picture = settings.picture
