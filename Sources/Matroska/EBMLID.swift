@@ -36,6 +36,7 @@ extension EBML {
         public static let title: UInt32 = 0x7BA9
         public static let muxingApp: UInt32 = 0x4D80
         public static let writingApp: UInt32 = 0x5741
+        public static let dateUTC: UInt32 = 0x4461
         // Tracks
         public static let trackEntry: UInt32 = 0xAE
         public static let trackNumber: UInt32 = 0xD7
@@ -49,6 +50,10 @@ extension EBML {
         public static let languageBCP47: UInt32 = 0x22_B59D
         public static let flagDefault: UInt32 = 0x88
         public static let flagForced: UInt32 = 0x55AA
+        public static let video: UInt32 = 0xE0
+        public static let pixelWidth: UInt32 = 0xB0
+        public static let pixelHeight: UInt32 = 0xBA
+        public static let audio: UInt32 = 0xE1
         // Cluster
         public static let clusterTimestamp: UInt32 = 0xE7
         public static let simpleBlock: UInt32 = 0xA3
