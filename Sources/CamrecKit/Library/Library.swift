@@ -20,14 +20,14 @@ public struct Library: Sendable, Equatable {
             }
             let folder = Self.folder(of: file.path)
             let key = folder + "/" + file.name.series
-            var series = groups[key] ?? LibrarySeries(name: file.name.series, folder: folder)
+            // Appended in place: a copy of the series per file would make this quadratic.
+            let empty = LibrarySeries(name: file.name.series, folder: folder)
             switch file.kind {
-            case .movie: series.movies.append(file)
-            case .clip: series.clips.append(file)
-            case .still: series.stills.append(file)
+            case .movie: groups[key, default: empty].movies.append(file)
+            case .clip: groups[key, default: empty].clips.append(file)
+            case .still: groups[key, default: empty].stills.append(file)
             case .foreign: break
             }
-            groups[key] = series
         }
         series = groups.keys.sorted().compactMap { groups[$0] }.map { $0.ordered() }
         self.foreign = foreign.sorted { $0.path < $1.path }

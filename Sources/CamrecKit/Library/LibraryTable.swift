@@ -9,19 +9,21 @@ enum LibraryTable {
             let day = series.startMilliseconds.map { String(LibraryLines.time($0, utc: utc).prefix(10)) }
             var rows = [["START", "END", "DURATION", "FRAMES", "SIZE", "VIDEO", "SOUND", "HEALTH", "FILE"]]
             var notes: [Int: String] = [:]
+            let gaps = Dictionary(series.gaps.map { ($0.after, $0) }, uniquingKeysWith: { first, _ in first })
             for (index, movie) in series.movies.enumerated() {
                 rows.append(row(movie, day: day, utc: utc))
-                if let gap = series.gaps.first(where: { $0.after == movie.path }), index + 1 < series.movies.count {
+                if let gap = gaps[movie.path], index + 1 < series.movies.count {
                     notes[rows.count] = gap.isOverlap
-                        ? "  ↑ overlap of \(seconds(-gap.seconds)) s (the clock stepped back)"
-                        : "  ↑ gap of \(seconds(gap.seconds)) s"
+                        ? "  -- overlap of \(seconds(-gap.seconds)) s (the clock stepped back) --"
+                        : "  -- gap of \(seconds(gap.seconds)) s --"
                 }
             }
             for clip in series.clips { rows.append(row(clip, day: day, utc: utc)) }
+            let photos = Dictionary(series.livePhotos.map { ($0.still, $0.clip) }, uniquingKeysWith: { first, _ in first })
             for still in series.stills {
                 var cells = row(still, day: day, utc: utc)
-                if let photo = series.livePhotos.first(where: { $0.still == still.path }) {
-                    cells[8] += "  (Live Photo: " + baseName(photo.clip) + ")"
+                if let clip = photos[still.path] {
+                    cells[8] += "  (Live Photo: " + baseName(clip) + ")"
                 }
                 rows.append(cells)
             }
