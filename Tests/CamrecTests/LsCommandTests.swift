@@ -34,7 +34,9 @@ struct LsCommandTests {
         let segments = run.lines(type: "segment")
         #expect(segments.count == 4, "\(run.jsonLines)")
         let clipLine = try #require(run.lines(type: "clip").first, "\(run.jsonLines)")
-        // A second run of the same OUTPUT, killed: it leaves a .partial file.
+        // A second run of the same OUTPUT, killed: it leaves a .partial file. Its start comes
+        // from its movie header (whole seconds): 1.5 s later, the gap shows whatever the second.
+        Thread.sleep(forTimeInterval: 1.5)
         let killed = try CamrecBinary.start(["--device", "test", "--size", "320x240", "--fps", "30", "-t", "none",
                                              "--segment", "10", "--json", output])
         let partial = { (try? FileManager.default.contentsOfDirectory(atPath: folder.url.path))?.first { $0.contains(".partial.") } }

@@ -115,6 +115,8 @@ public struct LibrarySeries: Sendable, Equatable {
 /// Where a series' time does not run on from one movie to the next: the next movie starts
 /// more than 1.5 frames after the previous one ends (a gap: the camera was lost, camrec
 /// was stopped), or more than 1.5 frames before (an overlap: the wall clock stepped back).
+/// A start read from a movie header (whole seconds) may be up to 1 s early: that second is
+/// allowed for.
 public struct SeriesGap: Sendable, Equatable {
     /// The movie before and the movie after.
     public var after: String
@@ -135,7 +137,12 @@ public struct SeriesGap: Sendable, Equatable {
             guard let end = previous.endMilliseconds, let start = next.startMilliseconds else { continue }
             let seconds = Double(start - end) / 1000
             let frame = previous.frameDuration ?? next.frameDuration ?? 1.0 / 30
-            if abs(seconds) > 1.5 * frame {
+            // A start from a movie header is the second it began in: up to 1 s early. Only
+            // what that cannot explain counts (an overlap when the next movie's start is
+            // such; a gap when the previous one's is).
+            let early = next.timeSource == .movieHeader ? 1.0 : 0
+            let late = previous.timeSource == .movieHeader ? 1.0 : 0
+            if seconds > 1.5 * frame + late || seconds < -(1.5 * frame + early) {
                 gaps.append(SeriesGap(after: previous.path, before: next.path, seconds: seconds))
             }
         }

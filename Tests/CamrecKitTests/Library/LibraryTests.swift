@@ -60,6 +60,12 @@ import Testing
         #expect(series.gaps[2].isOverlap && series.gaps[2].seconds == -0.5)
         let overlap = Library([file("cam-0001.mp4", 20_000), file("cam-0002.mp4", 20_500)]).series[0].gaps
         #expect(overlap.count == 1 && overlap[0].isOverlap && overlap[0].seconds == -0.5)
+        // A start in whole seconds (a movie header's) may be up to 1 s early: not an overlap.
+        var unstamped = file("cam-0002.partial.mp4", 20_000, health: .unfinished)
+        unstamped.timeSource = .movieHeader
+        #expect(Library([file("cam-0001.mp4", 19_000, seconds: 0.5), unstamped]).series[0].gaps.count == 1)
+        #expect(Library([file("cam-0001.mp4", 19_000, seconds: 1.5), unstamped]).series[0].gaps.isEmpty)
+        #expect(Library([file("cam-0001.mp4", 19_000, seconds: 2.1), unstamped]).series[0].gaps.count == 1)
         #expect(series.runs == 4)
     }
 
