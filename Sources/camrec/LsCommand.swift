@@ -13,7 +13,7 @@ enum LsCommand: Subcommand {
 
     static let spec = CommandSpec(
         name: "camrec ls",
-        abstract: "List the recordings in a folder: series, segments, clips, stills, gaps and health.",
+        abstract: "List what was recorded: series, segments, clips, stills, gaps and health.",
         usage: "camrec ls [--json] [--utc] [PATH...]",
         options: [
             OptionSpec(["--json"], help: "print one JSON line per file and one per series on stdout"),
