@@ -26,21 +26,10 @@ import Testing
 
     /// Two seconds of 160x120 H.264 at 30 fps and Opus, by matroskamux (`streamable`: never finalised).
     func matroska(_ name: String, streamable: Bool = false) throws {
-        try ProcessRunner.check("gst-launch-1.0", [
-            "-q", "videotestsrc", "num-buffers=60", "!", "video/x-raw,width=160,height=120,framerate=30/1", "!",
-            "x264enc", "key-int-max=10", "speed-preset=ultrafast", "!", "h264parse", "!",
-            "matroskamux", "name=mux", "streamable=\(streamable)", "!", "filesink", "location=\(path(name))",
-            "audiotestsrc", "num-buffers=94", "samplesperbuffer=1024", "!", "audio/x-raw,rate=48000", "!", "audioconvert", "!",
-            "opusenc", "!", "mux.",
-        ])
+        try RecoverMatroskaTests.makeMovie(at: path(name), streamable: streamable)
     }
 
-    func probeFrames(_ name: String) throws -> Int {
-        let output = try ProcessRunner.check("ffprobe", [
-            "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", path(name),
-        ])
-        return Int(output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
-    }
+    func probeFrames(_ name: String) throws -> Int { try RecoverMatroskaTests.probeFrames(path(name)) }
 
     @Test func aFinishedMatroskaMovieIsReadFromItsHead() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
