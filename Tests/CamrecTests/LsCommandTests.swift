@@ -97,6 +97,22 @@ struct LsCommandTests {
         #expect(JSONLines.parse(pattern).filter { $0["type"] as? String == "library-file" }.count == files.count - 1)
     }
 
+    @Test func aRecordingInProgressIsNotToBeRecovered() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let recording = try CamrecBinary.start(["--device", "test", "--size", "320x240", "-t", "none", "--json", folder.path("live.mp4")])
+        defer { recording.signal(SIGKILL) }
+        let partial = folder.path("live.partial.mp4")
+        #expect(recording.waitUntil { _ in ((try? FileManager.default.attributesOfItem(atPath: partial))?[.size] as? Int ?? 0) > 20_000 })
+        let listing = try CamrecBinary.run(["ls", "--json", folder.url.path])
+        #expect(listing.status == 0, "\(listing.stderr)")
+        let line = try #require(JSONLines.parse(listing).first { $0["path"] as? String == partial }, "\(listing.stdoutText)")
+        #expect(line["health"] as? String == "unfinished" && line["recover"] == nil, "\(line)")
+        #expect((line["note"] as? String)?.contains("being written by process \(recording.pid)") == true, "\(line)")
+        recording.signal(SIGINT)
+        #expect(recording.wait() == 0)
+    }
+
     @Test func aMissingOrEmptyFolderIsAnError() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

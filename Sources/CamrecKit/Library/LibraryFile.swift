@@ -69,8 +69,11 @@ public struct LibraryFile: Sendable, Equatable {
     /// The sound codec (`aac`, `opus`, …); nil: no sound.
     public var soundCodec: String?
     public var health: Health
-    /// Why a file is foreign, or a note on how a value was read.
+    /// Why a file is foreign; for a movie being written, which process writes it.
     public var note: String?
+    /// The process that has an unfinished movie open for writing (a recording in progress:
+    /// not to be recovered); nil when none.
+    public var writer: Int32?
 
     /// The wall-clock time just after the last frame (start + duration), in milliseconds.
     public var endMilliseconds: Int64? {
@@ -86,7 +89,7 @@ public struct LibraryFile: Sendable, Equatable {
 
     /// The command that finishes an unfinished movie: `camrec recover 'PATH'`.
     public var recoverCommand: String? {
-        guard case .unfinished = health else { return nil }
+        guard case .unfinished = health, writer == nil else { return nil }
         return "camrec recover " + ShellWord.quoted(path)
     }
 }

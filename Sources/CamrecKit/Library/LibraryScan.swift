@@ -20,6 +20,16 @@ public enum LibraryScan {
                 found.append(file)
             }
         }
+        // An unfinished movie another process is writing is a recording in progress.
+        let unfinished = found.indices.filter { found[$0].health == .unfinished }
+        if !unfinished.isEmpty {
+            let writers = OpenFiles.holders(of: unfinished.map { found[$0].path }, writingOnly: true)
+            for index in unfinished {
+                guard let writer = writers[found[index].path]?.first else { continue }
+                found[index].writer = writer
+                found[index].note = "being written by process \(writer) (a recording in progress)"
+            }
+        }
         return found
     }
 
