@@ -52,12 +52,15 @@ public enum LibraryScan {
         let plain = baseName(path)
         let stem = OutputFile.split(baseName(naming.stillBase)).0
         let literal = !path.contains("%")
+        let outputExtension = String(OutputFile.split(plain).1.dropFirst()).lowercased()
         let matched = try entries(of: naming.folder).compactMap { entry -> LibraryFile? in
             let final = RecoverNaming.finalName(ofPartial: entry.name) ?? entry.name
             if final == plain || naming.match(final) != nil { return read(entry, series: literal ? nil : stem) }
-            let series = RecordingName(entry.name).series
-            if series == stem || Self.isCamera(series, of: stem) { return read(entry, series: nil) }
-            return nil
+            // The series' other files: clips and cameras' movies in OUTPUT's container, stills.
+            let name = RecordingName(entry.name)
+            guard name.series == stem || Self.isCamera(name.series, of: stem),
+                  name.isStillName || name.fileExtension == outputExtension else { return nil }
+            return read(entry, series: nil)
         }
         guard !matched.isEmpty else { throw CamrecError(.noCamera, "no recordings match \(path)") }
         return matched

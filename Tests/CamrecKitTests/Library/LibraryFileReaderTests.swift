@@ -110,4 +110,21 @@ import Testing
         #expect(still.startMilliseconds == 1_796_115_870_250)
         #expect(still.width == 160 && still.height == 120)
     }
+
+    @Test func anOutputPatternListsItsSeriesCamerasClipsAndStills() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let names = ["lab.mp4", "lab-0001.mp4", "lab-0002.partial.mp4", "lab-1-0001.mp4", "lab-2-clip-0001.mp4",
+                     "lab-still-0001.jpg", "lab-0001.mkv", "labrador-0001.mp4", "other-0001.mp4", "door-20261201-100430.mp4",
+                     "door-20261201-100530.mkv", "door-note.txt"]
+        for name in names { try Data("x".utf8).write(to: URL(fileURLWithPath: path(name))) }
+        let lab = try LibraryScan.files([path("lab.mp4")]).map(\.path).sorted()
+        #expect(lab == ["lab-0001.mp4", "lab-0002.partial.mp4", "lab-1-0001.mp4", "lab-2-clip-0001.mp4", "lab-still-0001.jpg",
+                        "lab.mp4"].map(path), "\(lab)")
+        let door = try LibraryScan.files([path("door-%Y%m%d-%H%M%S.mp4")])
+        #expect(door.map(\.path) == [path("door-20261201-100430.mp4")])
+        #expect(door.first?.name.series == "door")
+        #expect(try LibraryScan.files([folder.path]).count == names.count)
+        #expect(throws: CamrecError.self) { try LibraryScan.files([path("nowhere")]) }
+        #expect(throws: CamrecError.self) { try LibraryScan.files([path("cam-%04d.mp4")]) }
+    }
 }
