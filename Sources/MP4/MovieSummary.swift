@@ -12,12 +12,14 @@ public struct MovieSummary: Sendable, Equatable {
         public var codec: String
         /// Video: the sample entry's width and height (0 for sound).
         public var width: Int
+        /// Video: the sample entry's height.
         public var height: Int
         /// Samples in the track's own sample table (`stsz`): in a fragmented movie only
         /// those of the first part.
         public var sampleCount: Int
         /// The media header's timescale and duration.
         public var timescale: UInt32
+        /// The media header's duration, in `timescale` units.
         public var duration: UInt64
 
         /// The media duration in seconds.

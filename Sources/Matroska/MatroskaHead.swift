@@ -14,6 +14,7 @@ public struct MatroskaHead: Sendable, Equatable {
         public var defaultDuration: UInt64?
         /// Video: the picture's size (0 when not stated).
         public var width: Int
+        /// Video: the picture's height.
         public var height: Int
     }
 

@@ -47,8 +47,11 @@ public struct LibrarySeries: Sendable, Equatable {
     public var name: String
     /// The folder its files are in.
     public var folder: String
+    /// Its movies (segments), in time order.
     public var movies: [LibraryFile] = []
+    /// Its event clips, in time order.
     public var clips: [LibraryFile] = []
+    /// Its stills, in time order.
     public var stills: [LibraryFile] = []
     /// Clips with the still of their trigger's frame: a still whose time falls within the clip.
     public var livePhotos: [LivePhoto] = []
@@ -57,7 +60,9 @@ public struct LibrarySeries: Sendable, Equatable {
 
     /// A Live Photo: a clip and its still.
     public struct LivePhoto: Sendable, Equatable {
+        /// The clip's path.
         public var clip: String
+        /// The still's path.
         public var still: String
     }
 
@@ -66,6 +71,7 @@ public struct LibrarySeries: Sendable, Equatable {
 
     /// The first movie's start and the last one's end, in milliseconds since 1970.
     public var startMilliseconds: Int64? { movies.compactMap(\.startMilliseconds).min() }
+    /// The last movie's end, in milliseconds since 1970.
     public var endMilliseconds: Int64? { movies.compactMap(\.endMilliseconds).max() }
 
     /// Seconds of video in all its movies.
@@ -120,6 +126,7 @@ public struct LibrarySeries: Sendable, Equatable {
 public struct SeriesGap: Sendable, Equatable {
     /// The movie before and the movie after.
     public var after: String
+    /// The movie after it.
     public var before: String
     /// next start − (start + duration), in seconds: positive for a gap, negative for an overlap.
     public var seconds: Double

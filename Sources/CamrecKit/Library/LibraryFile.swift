@@ -48,11 +48,13 @@ public struct LibraryFile: Sendable, Equatable {
     public var path: String
     /// The file's name: what the series are told from.
     public var name: RecordingName
+    /// What it is.
     public var kind: Kind
     /// `mp4`, `mov`, `mkv`, `webm`, `jpeg` or `png`; nil for a foreign file.
     public var format: String?
     /// The first frame's wall-clock time in milliseconds since 1970 UTC; nil when unknown.
     public var startMilliseconds: Int64?
+    /// Where `startMilliseconds` comes from.
     public var timeSource: TimeSource?
     /// The video's duration in seconds (movies).
     public var duration: Double?
@@ -65,9 +67,11 @@ public struct LibraryFile: Sendable, Equatable {
     /// The video codec (`h264`, `hevc`, `mjpeg`, …, or the container's own code) and the picture size.
     public var videoCodec: String?
     public var width: Int?
+    /// The picture's height (with `width`).
     public var height: Int?
     /// The sound codec (`aac`, `opus`, …); nil: no sound.
     public var soundCodec: String?
+    /// Whether a movie is whole (stills: complete).
     public var health: Health
     /// Why a file is foreign; for a movie being written, which process writes it.
     public var note: String?

@@ -109,7 +109,7 @@ public enum LibraryFileReader {
     private static func readStill(_ file: inout LibraryFile, png: Bool, modified: Int64) {
         file.kind = .still
         file.format = png ? "png" : "jpeg"
-        guard let head = FileHead.read(file.path, count: 64 << 10) else { return }
+        guard let head = FileHead.read(file.path, count: 16 << 10) else { return }
         let still = StillHead(head, png: png)
         file.width = still.width
         file.height = still.height
