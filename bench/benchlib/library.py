@@ -79,9 +79,9 @@ def section(ctx: Context) -> SectionResult:
     result.summary.append(SummaryRow(f"`camrec ls --json` of {FILES:,} files (warm cache)",
                                      spread(figures["json"], "{:.2f}", " s"), goal=f"< {GOAL_SECONDS:g} s",
                                      met=json_median is not None and json_median < GOAL_SECONDS and listed == FILES))
-    result.gaps.append("Cold cache not measured: every link shares one of 8 inodes, so after the warm-up run "
-                       "the headers come from memory; a folder of distinct files on a slow card reads one "
-                       "or two pages per file.")
+    result.gaps.append("**Listing recordings**: measured with a warm cache only: every link shares one of 8 "
+                       "inodes, so after the warm-up run the headers come from memory; a folder of distinct "
+                       "files on a slow card reads one or two pages of each.")
     shutil.rmtree(folder, ignore_errors=True)
     result.seconds = time.monotonic() - started
     return result
