@@ -23,7 +23,7 @@ public enum EBML {
         /// Where it ends; nil when its size is unknown.
         public var end: UInt64? { size.map { body + $0 } }
         /// The bytes of its ID.
-        public var idLength: Int { EBML.idBytes(id).count }
+        public var idLength: Int { id > 0xFF_FFFF ? 4 : id > 0xFFFF ? 3 : id > 0xFF ? 2 : 1 }
     }
 
     /// The element header at the start of `bytes` (read at `offset`), or nil when the

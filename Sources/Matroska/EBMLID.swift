@@ -51,6 +51,10 @@ extension EBML {
         public static let languageBCP47: UInt32 = 0x22_B59D
         public static let flagDefault: UInt32 = 0x88
         public static let flagForced: UInt32 = 0x55AA
+        public static let video: UInt32 = 0xE0
+        public static let pixelWidth: UInt32 = 0xB0
+        public static let pixelHeight: UInt32 = 0xBA
+        public static let audio: UInt32 = 0xE1
         // Cluster
         public static let clusterTimestamp: UInt32 = 0xE7
         public static let simpleBlock: UInt32 = 0xA3

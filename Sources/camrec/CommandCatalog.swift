@@ -15,6 +15,7 @@ enum CommandCatalog {
         case "ctl": CtlCommand.spec
         case "trim": TrimCommand.spec
         case "recover": RecoverCommand.spec
+        case "ls": LsCommand.spec
         case "doctor": DoctorCommand.spec
         case "encoders": EncodersCommand.spec
         case "sheet": SheetCommand.spec

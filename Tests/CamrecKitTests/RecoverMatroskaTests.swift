@@ -30,7 +30,12 @@ import Testing
     /// Two seconds of 160x120 H.264 at 30 fps (a keyframe every 10 frames) and Opus audio,
     /// finalised by matroskamux at EOS; `streamable` leaves the sizes, index and duration out.
     func makeMovie(_ name: String, streamable: Bool = false) throws -> String {
-        let output = path(name)
+        try Self.makeMovie(at: path(name), streamable: streamable)
+    }
+
+    /// The same movie at `output` (also ls's tests' Matroska movie).
+    @discardableResult
+    static func makeMovie(at output: String, streamable: Bool = false) throws -> String {
         try ProcessRunner.check("gst-launch-1.0", [
             "-q", "videotestsrc", "num-buffers=60", "!", "video/x-raw,width=160,height=120,framerate=30/1", "!",
             "x264enc", "key-int-max=10", "speed-preset=ultrafast", "!", "h264parse", "!",
@@ -47,7 +52,10 @@ import Testing
         return try MovieRecovery.recover(input, to: .folder(path("out")), force: true, control: RecoverControl())
     }
 
-    func probeFrames(_ file: String) throws -> Int {
+    func probeFrames(_ file: String) throws -> Int { try Self.probeFrames(file) }
+
+    /// The video frames ffprobe decodes in `file`.
+    static func probeFrames(_ file: String) throws -> Int {
         let output = try ProcessRunner.check("ffprobe", [
             "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", file,
         ])

@@ -79,6 +79,9 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         result = try run(["recover", "--json", folder.path("movie.mp4"), folder.path("junk.mp4")], log: log)
         #expect(result.status == 65, "\(result.stderr)")
+        // ls: library-file lines (movies, segments, a still, an unreadable junk.mp4) and library-series lines.
+        result = try run(["ls", "--json", folder.url.path], log: log)
+        #expect(result.status == 0, "\(result.stderr)")
         // check and doctor's result; the devices document.
         result = try run(["doctor", "--json", folder.url.path], log: log, environment: camera)
         #expect(result.status == 0, "\(result.stdoutText)")

@@ -1,4 +1,4 @@
-"""Section 16: contact sheets (issue 33 item 4): `camrec sheet` of a one-hour movie against ffmpeg's
+"""Section 17: contact sheets (issue 33 item 4): `camrec sheet` of a one-hour movie against ffmpeg's
 select and tile filters doing the same grid, exactly (every frame decoded, the frames picked by
 number) and from keyframes alone (`-skip_frame nokey`, the nearest ffmpeg comes to camrec's
 keyframe-when-close-enough)."""
@@ -49,7 +49,7 @@ def timed(argv: list, env: dict, run_dir: Path, name: str, runs: int, timeout: f
 
 def section(ctx: Context) -> SectionResult:
     started = time.monotonic()
-    result = SectionResult("sheet", "16. Contact sheets")
+    result = SectionResult("sheet", "17. Contact sheets")
     movie = one_hour_movie(ctx)
     run_dir = ctx.dir("sheet")
     runs = max(ctx.settings.runs, 3)
