@@ -43,6 +43,31 @@ final class MovieMuxers: Sendable {
         state.withLock { $0.newest }.flatMap { $0.factoryName == "matroskamux" ? $0 : nil }
     }
 
+    /// Has splitmuxsink (`splitter`; nil: one movie) name each segment's file from `plan`,
+    /// and give a Matroska segment its date as the file is opened: its first frame's
+    /// capture time, which `gate` noted.
+    func nameSegments(of splitter: Element?, plan: OutputPlan, gate: FrameGate) throws(CamrecError) -> SignalToken? {
+        do {
+            return try splitter?.onFormatLocationFull { [plan, gate, self] fragment, _ in
+                if let matroska = newestMatroska, let time = gate.segment(Int(fragment))?.firstCapture {
+                    MatroskaCreationTime.set(time, on: matroska)
+                }
+                return plan.nextLocation()
+            }
+        } catch {
+            throw CamrecError(.failure, "could not name the segments' files (\(error))")
+        }
+    }
+
+    /// One Matroska movie's date, set as its first frame passes the gate (the gate's
+    /// `firstCaptureNoted`); nil for segments (`nameSegments`) and other containers.
+    func movieDate(segmented: Bool) -> (@Sendable (Int, WallTime) -> Void)? {
+        guard !segmented, let matroska = newestMatroska else { return nil }
+        return { file, time in
+            if file == 0 { MatroskaCreationTime.set(time, on: matroska) }
+        }
+    }
+
     /// Stops watching (the pipeline has stopped).
     func remove() {
         let (signal, probes) = state.withLock { state in

@@ -80,31 +80,13 @@ final class RecordingSession {
                              stillEvery: config.stills.every, settle: config.settle,
                              measuresKeyframes: config.encoder.isPassthrough)
         self.gate = gate
-        // Each Matroska file's date: a segment's as splitmuxsink opens its file, from the
-        // gate's note of its first frame.
-        do {
-            locationToken = try elements.muxer?.onFormatLocationFull { [plan, gate, muxers] fragment, _ in
-                if let matroska = muxers.newestMatroska, let time = gate.segment(Int(fragment))?.firstCapture {
-                    MatroskaCreationTime.set(time, on: matroska)
-                }
-                return plan.nextLocation()
-            }
-        } catch {
-            throw CamrecError(.failure, "could not name the segments' files (\(error))")
-        }
+        locationToken = try muxers.nameSegments(of: elements.muxer, plan: plan, gate: gate)
         let sound = try SoundBranch.install(config.audio, in: pipeline, length: gate.movieLength)
         self.sound = sound
         settleToken = try Self.installSettleProbe(config: config, pipeline: pipeline, gate: gate)
-        // One Matroska movie's date: as its first frame passes the gate.
-        var firstCaptureNoted: (@Sendable (Int, WallTime) -> Void)?
-        if elements.muxer == nil, let matroska = muxers.newestMatroska {
-            firstCaptureNoted = { file, time in
-                if file == 0 { MatroskaCreationTime.set(time, on: matroska) }
-            }
-        }
         gateToken = try Self.installGateProbe(config: config, pipeline: pipeline, gate: gate, sound: sound, control: control,
                                               bus: bus, plan: plan, muxer: elements.muxer, encoderPad: encoderPad,
-                                              firstCaptureNoted: firstCaptureNoted)
+                                              firstCaptureNoted: muxers.movieDate(segmented: elements.muxer != nil))
         // Several cameras' stored streams start at their own keyframes: each movie says when.
         let storedTogether = config.encoder.isPassthrough && config.composition == nil ? config.startBarrier : nil
         var startOrigin: (@Sendable () -> UInt64?)?
