@@ -17,13 +17,17 @@ public struct CaptureTimeStamp: Sendable, Equatable {
     public var model: String?
     /// The program that recorded the movie, e.g. "camrec 1.4".
     public var software: String?
+    /// Where, as ISO 6709 text (`+48.8584+002.2945+035.000/`); nil when not known.
+    public var location: String?
 
     /// A stamp of the moment `unixMilliseconds`, written in the zone `utcOffsetSeconds` east of UTC.
-    public init(unixMilliseconds: Int64, utcOffsetSeconds: Int, model: String? = nil, software: String? = nil) {
+    public init(unixMilliseconds: Int64, utcOffsetSeconds: Int, model: String? = nil, software: String? = nil,
+                location: String? = nil) {
         self.unixMilliseconds = unixMilliseconds
         self.utcOffsetSeconds = utcOffsetSeconds
         self.model = model
         self.software = software
+        self.location = location
     }
 
     /// The whole second the moment falls in (what the headers hold).
@@ -199,6 +203,7 @@ public struct CaptureTimeStamp: Sendable, Equatable {
         var entries = [(Self.creationDateKey, iso8601)]
         if let model { entries.append(("com.apple.quicktime.model", model)) }
         if let software { entries.append(("com.apple.quicktime.software", software)) }
+        if let location { entries.append(("com.apple.quicktime.location.ISO6709", location)) }
         var writer = ByteWriter()
         writer.box("meta") { meta in
             meta.fullBox("hdlr", version: 0) { hdlr in

@@ -39,7 +39,8 @@ struct CaptureTimeTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let launched = Date().timeIntervalSince1970
-        let run = try CamrecBinary.run(["--device", "test", "--size", "320x240", "-t", "1", "--json", folder.path("m.\(ext)")])
+        let run = try CamrecBinary.run(["--device", "test", "--size", "320x240", "-t", "1", "--location", "48.8584,-2.2945,35",
+                                        "--json", folder.path("m.\(ext)")])
         #expect(run.status == 0, "\(run.stderr)")
         let result = try #require(JSONLines.parse(run).last)
         let movie = try #require((result["files"] as? [[String: Any]])?.first)
@@ -54,6 +55,11 @@ struct CaptureTimeTests {
             // The headers hold the same second (ffprobe's creation_time, in UTC).
             let second = try #require(Self.seconds(try Self.formatTags(folder.path("m.\(ext)"))["creation_time"] ?? ""))
             #expect(second == startSeconds.rounded(.down), "\(second) against \(startSeconds)")
+            // The camera's name, camrec's version and the place, as the stills have them.
+            let tags = try Self.formatTags(folder.path("m.\(ext)"))
+            #expect(tags["com.apple.quicktime.model"] == "test pattern", "\(tags)")
+            #expect(tags["com.apple.quicktime.software"]?.hasPrefix("camrec ") == true, "\(tags)")
+            #expect(tags["com.apple.quicktime.location.ISO6709"] == "+48.8584-002.2945+035.000/", "\(tags)")
             let exif = try ChildProcess.run("exiftool", ["-s3", "-Keys:CreationDate", folder.path("m.\(ext)")])
             #expect(exif.stdoutText.hasPrefix(String(start.prefix(10)).replacingOccurrences(of: "-", with: ":")), "\(exif.stdoutText)")
         }

@@ -31,6 +31,8 @@ final class ClipRecorder: Sendable {
     /// When the frame at a clip time was captured (wall clock), given the clips' first
     /// frame's time; nil when not known.
     private let captureTime: (@Sendable (_ time: UInt64, _ clipsFirst: UInt64) -> WallTime?)?
+    /// The camera's name and place, written into each MP4/MOV clip with its capture time.
+    private let tags: StillTags?
 
     /// What the feeds' threads, the triggers' callers and the clips' threads share.
     private struct State: Sendable {
@@ -66,9 +68,10 @@ final class ClipRecorder: Sendable {
     /// the newest frame (several cameras: at the newest frame of any of them).
     init(settings: ClipSettings, moviePath: String, muxer: String, frameDuration: UInt64, clipsBefore: Int = 0,
          slack: UInt64 = 0, captureTime: (@Sendable (_ time: UInt64, _ clipsFirst: UInt64) -> WallTime?)? = nil,
-         events: @escaping @Sendable (RecordingEvent) -> Void) {
+         tags: StillTags? = nil, events: @escaping @Sendable (RecordingEvent) -> Void) {
         self.settings = settings
         self.captureTime = captureTime
+        self.tags = tags
         naming = settings.naming(moviePath: moviePath)
         self.muxer = muxer
         self.frameDuration = frameDuration
@@ -285,7 +288,7 @@ final class ClipRecorder: Sendable {
             do {
                 let trimmed = try Trimmer.run(request)
                 unlink(writer.path)
-                if let captured { MovieCapture.stamp(final, container: MediaContainer(recordingPath: final) ?? .matroska, time: captured) }
+                if let captured { MovieCapture.stamp(final, container: MediaContainer(recordingPath: final) ?? .matroska, time: captured, tags: tags) }
                 file = ResultFile(path: final, kind: "clip", duration: trimmed.duration, frames: trimmed.frames, bytes: trimmed.bytes)
                 reencoded = trimmed.framesReencoded
             } catch {
@@ -294,7 +297,7 @@ final class ClipRecorder: Sendable {
                 file = moved
             }
         } else {
-            if let captured { MovieCapture.stamp(writer.path, container: MediaContainer(recordingPath: final) ?? .matroska, time: captured) }
+            if let captured { MovieCapture.stamp(writer.path, container: MediaContainer(recordingPath: final) ?? .matroska, time: captured, tags: tags) }
             guard let moved = move(writer, to: final, frames: writer.packets) else { return nil }
             file = moved
         }

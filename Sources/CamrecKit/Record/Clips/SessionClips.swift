@@ -24,7 +24,8 @@ final class SessionClips {
         let recorder = ClipRecorder(settings: settings, moviePath: settings.namedAfter ?? config.outputPath, muxer: chain,
                                     frameDuration: UInt64(gate.frameDuration * 1e9), clipsBefore: clipsBefore,
                                     slack: config.startBarrier == nil || config.composition != nil ? 0 : 500_000_000,
-                                    captureTime: Self.captureTime(gate: gate, pipeline: pipeline), events: events)
+                                    captureTime: Self.captureTime(gate: gate, pipeline: pipeline), tags: config.stills.tags,
+                                    events: events)
         self.recorder = recorder
         self.gate = gate
         self.pipeline = pipeline

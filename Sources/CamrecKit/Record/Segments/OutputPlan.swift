@@ -56,6 +56,8 @@ final class OutputPlan: Sendable {
     /// The segment names; nil for a single movie at `outputPath`.
     let segments: SegmentSettings?
     private let outputPath: String
+    /// The camera's name and place, written into each finished MP4/MOV with its capture time.
+    private let tags: StillTags
 
     /// Claims the first movie's temporary file (so that a bad OUTPUT fails before the
     /// camera opens). With segments, the counter continues after the highest one in the
@@ -66,6 +68,7 @@ final class OutputPlan: Sendable {
         overwrite = config.overwrite
         segments = config.segments
         outputPath = config.outputPath
+        tags = config.stills.tags
         var first = 1
         if let naming = config.segments?.naming, naming.hasCounter,
            let names = try? FileManager.default.contentsOfDirectory(atPath: naming.folder) {
@@ -206,7 +209,7 @@ final class OutputPlan: Sendable {
             state.withLock { $0.settle(index) }
             throw CamrecError(.cannotCreateOutput, lost)
         }
-        if let captured { MovieCapture.stamp(movie.file.partialPath, container: container, time: captured) }
+        if let captured { MovieCapture.stamp(movie.file.partialPath, container: container, time: captured, tags: tags) }
         let note = publish(movie)
         let path = note == nil ? movie.file.finalPath : movie.file.partialPath
         let bytes = OutputFile.size(of: path)
