@@ -1,4 +1,4 @@
-import CamrecKit
+@testable import CamrecKit
 import Foundation
 import Synchronization
 import Testing
@@ -39,6 +39,32 @@ import Testing
         release.signal()
         #expect(stillDone.wait(timeout: .now() + 60) == .success)
         #expect(stillReply.withLock { $0 }?.contains("\"ok\":true") == true)
+    }
+
+    /// The `stop` that ends a run is answered before the process exits: `shutdown` (the
+    /// run's end) waits for the reply being written. (CI saw `ctl stop` fail without a
+    /// reply when the recording ended and the process exited first.)
+    @Test func shutdownWaitsForTheReplyBeingWritten() throws {
+        let path = Self.socketPath()
+        let handling = DispatchSemaphore(value: 0)
+        let server = try ControlServer(path: path) { _ in
+            handling.signal()
+            // The run stops at once; the thread that answers is slow to write (a loaded machine).
+            Thread.sleep(forTimeInterval: 0.3)
+            return ControlReply.ok
+        }
+        let client = try ControlClient.connect(path)
+        defer { close(client) }
+        let line = Array("stop\n".utf8)
+        #expect(write(client, line, line.count) == line.count)
+        #expect(handling.wait(timeout: .now() + 30) == .success)
+        server.shutdown()
+        // A Unix socket's write lands in the peer's buffer at once: the reply is there now.
+        var ready = pollfd(fd: client, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&ready, 1, 0) == 1, "shutdown returned before the reply was written")
+        var bytes = [UInt8](repeating: 0, count: 256)
+        let count = read(client, &bytes, bytes.count)
+        #expect(count > 0 && String(decoding: bytes.prefix(max(count, 0)), as: UTF8.self).contains("\"ok\":true"))
     }
 
     /// Issue 29 item 12: a burst of clients larger than the serving threads (20 stills at

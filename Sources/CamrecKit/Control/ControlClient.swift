@@ -34,7 +34,7 @@ public enum ControlClient {
         return true
     }
 
-    private static func connect(_ path: String, timeoutSeconds: Int = 10) throws(CamrecError) -> Int32 {
+    static func connect(_ path: String, timeoutSeconds: Int = 10) throws(CamrecError) -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw CamrecError(.failure, "cannot create a socket: \(systemMessage(errno))") }
         // A full backlog makes connect wait: bounded as the reply is.

@@ -25,8 +25,13 @@ public final class ControlServer: Sendable {
     /// The wake pipe's write end: written by `shutdown` and closed by the serving thread
     /// when it ends, both under this lock, so that it is never written after it is closed.
     private let wakeWrite: Mutex<Int32?>
-    /// Accepted connections not yet taken by a serving thread, and how many such threads run.
-    private let waiting = Mutex<(clients: [Int32], servers: Int)>(([], 0))
+    /// Accepted connections not yet taken by a serving thread, and how many such threads
+    /// run (`shutdown` waits for them to end: a reply is never cut off by the exit).
+    private let waiting = Monitor<(clients: [Int32], servers: Int)>(([], 0))
+
+    /// How long `shutdown` waits for the replies being written (a `stop` is answered at
+    /// once; a `still` waits for its file, which a stopping run has finished by then).
+    static let replyGrace: Duration = .seconds(2)
 
     /// Creates the socket at `path`. An existing file there is replaced only when it is a
     /// socket nobody listens on (left by a camrec that crashed); otherwise it is refused.
@@ -80,7 +85,9 @@ public final class ControlServer: Sendable {
     }
 
     /// Removes the socket file (at once, so it is gone when the process exits) and stops
-    /// accepting connections; ones already accepted are answered.
+    /// accepting connections; ones already accepted are answered: it waits (at most
+    /// `replyGrace`) until their replies are written, so that the `stop` that ended the
+    /// run gets its reply before the process exits.
     public func shutdown() {
         unlink(path)
         wakeWrite.withLock { descriptor in
@@ -88,6 +95,7 @@ public final class ControlServer: Sendable {
             var byte: UInt8 = 1
             _ = write(descriptor, &byte, 1)
         }
+        waiting.wait(until: { $0.servers == 0 }, deadline: ContinuousClock.now + Self.replyGrace) { _, _ in }
     }
 
     private func serve(_ handler: @escaping Handler) {
@@ -122,7 +130,7 @@ public final class ControlServer: Sendable {
 
     /// Answers waiting connections, oldest first, until none is left.
     private func serveWaiting(_ handler: Handler) {
-        while let client = waiting.withLock({ waiting -> Int32? in
+        while let client = waiting.withLockWaking({ waiting -> Int32? in
             guard !waiting.clients.isEmpty else {
                 waiting.servers -= 1
                 return nil
