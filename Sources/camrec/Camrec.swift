@@ -11,6 +11,8 @@ enum Camrec {
     static func main() {
         // Before anything can write: a reader that goes away must not kill a recording.
         StandardStream.ignoreBrokenPipe()
+        // A closed stdout or stderr must not hand its number to a movie camrec opens.
+        StandardStream.holdClosedDescriptors()
         // From argv's bytes: CommandLine.arguments would turn a non-UTF-8 file name into
         // another name (U+FFFD) without a word.
         let arguments: [String]

@@ -36,6 +36,22 @@ public final class StandardStream: Sendable {
         signal(SIGPIPE, SIG_IGN)
     }
 
+    /// Takes a closed standard descriptor (`>&-`, `2>&-`, `<&-`) with /dev/null before
+    /// anything else is opened, so that no file camrec opens gets its number and receives
+    /// what was meant for stdout or stderr (a JSON line written over a movie's first bytes);
+    /// the stream counts as gone, as after EBADF. Call first thing in `main`.
+    public static func holdClosedDescriptors() {
+        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+            let opened = open("/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY)
+            if opened >= 0, opened != descriptor {
+                dup2(opened, descriptor)
+                close(opened)
+            }
+            if descriptor == STDOUT_FILENO { output.gone.store(true, ordering: .relaxed) }
+            if descriptor == STDERR_FILENO { error.gone.store(true, ordering: .relaxed) }
+        }
+    }
+
     /// Whether a reader is still there (false after the first EPIPE, EIO or EBADF).
     public var isOpen: Bool { !gone.load(ordering: .relaxed) }
 
