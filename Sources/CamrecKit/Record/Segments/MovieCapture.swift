@@ -10,7 +10,7 @@ enum MovieCapture {
     /// The stamp of `time`, in local time (as the JSON line without --utc says it), with
     /// the camera's name and place (`tags`, as the stills have them) and camrec's version.
     static func stamp(of time: WallTime, tags: StillTags? = nil) -> CaptureTimeStamp {
-        CaptureTimeStamp(unixMilliseconds: time.seconds * 1000 + time.nanoseconds / 1_000_000,
+        CaptureTimeStamp(unixMilliseconds: time.unixMilliseconds,
                          utcOffsetSeconds: time.localUTCOffsetSeconds, model: tags?.camera,
                          software: tags == nil ? nil : "camrec " + CamrecVersion.number,
                          location: tags?.location.map(iso6709))
