@@ -72,39 +72,3 @@ public struct Movie: Sendable {
                      metadata: MovieMetadata.read(moov, mvhd: mvhd, children: children))
     }
 }
-
-/// A file read with `pread`: where samples come from.
-public final class SampleFile {
-    let descriptor: Int32
-    /// The file's size in bytes.
-    public let size: UInt64
-
-    /// Opens `path` for reading.
-    public init(path: String) throws(MP4Error) {
-        descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw MP4Error("cannot open \(path): \(String(cString: strerror(errno)))") }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else {
-            Glibc.close(descriptor)
-            throw MP4Error("cannot read \(path)")
-        }
-        size = UInt64(info.st_size)
-    }
-
-    /// `count` bytes at `offset`; throws on a short read.
-    public func read(offset: UInt64, count: Int) throws(MP4Error) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let got = bytes.withUnsafeMutableBytes { buffer in
-                pread(descriptor, buffer.baseAddress.map { $0 + done }, count - done, off_t(offset) + off_t(done))
-            }
-            if got < 0, errno == EINTR { continue }
-            guard got > 0 else { throw MP4Error("cannot read \(count) bytes at \(offset)") }
-            done += got
-        }
-        return bytes
-    }
-
-    deinit { Glibc.close(descriptor) }
-}

@@ -17,7 +17,18 @@ public enum MovieWriter {
         path: String, sourcePath: String, fileType: [UInt8]?, movieTimescale: UInt32, tracks: [OutputTrack],
         metadata: MovieMetadata = MovieMetadata(), completing complete: (inout [OutputTrack]) throws -> Void = { _ in }
     ) throws {
-        let source = try SampleFile(path: sourcePath)
+        try write(
+            path: path, source: try SampleFile(path: sourcePath), fileType: fileType, movieTimescale: movieTimescale,
+            tracks: tracks, metadata: metadata, completing: complete
+        )
+    }
+
+    /// Writes `tracks` to `path` as ``write(path:sourcePath:fileType:movieTimescale:tracks:metadata:completing:)``
+    /// does, reading file samples from `source` (one file, or several read as one).
+    public static func write(
+        path: String, source: SampleFile, fileType: [UInt8]?, movieTimescale: UInt32, tracks: [OutputTrack],
+        metadata: MovieMetadata = MovieMetadata(), completing complete: (inout [OutputTrack]) throws -> Void = { _ in }
+    ) throws {
         let output = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
         guard output >= 0 else { throw MP4Error("cannot write \(path): \(String(cString: strerror(errno)))") }
         defer { Glibc.close(output) }
@@ -130,19 +141,40 @@ struct OutputFile {
         }
     }
 
-    /// Appends `count` bytes of `source` from `offset`, copied in the kernel (`sendfile`).
+    /// Appends `count` bytes of `source` from `offset`, copied in the kernel (`sendfile`),
+    /// from each of its files the range lies in.
     mutating func copy(from source: SampleFile, offset: UInt64, count: Int) throws(MP4Error) {
+        guard let pieces = source.pieces(offset: offset, count: count) else {
+            throw MP4Error("the source file ended early")
+        }
+        for piece in pieces {
+            try copy(from: source, descriptor: piece.descriptor, offset: piece.offset, count: piece.count)
+        }
+    }
+
+    /// Appends `count` bytes of one file of `source` from `offset` (in that file).
+    private mutating func copy(from source: SampleFile, descriptor input: Int32, offset: UInt64, count: Int) throws(MP4Error) {
         var from = off_t(offset)
         var left = count
         while left > 0 {
-            let copied = sendfile(descriptor, source.descriptor, &from, left)
+            let copied = sendfile(descriptor, input, &from, left)
             if copied < 0, errno == EINTR { continue }
             if copied < 0, [EINVAL, ENOSYS].contains(errno) {
                 // Not supported between these files: read and write instead, 4 MB at a time.
                 position += UInt64(count - left)
                 while left > 0 {
                     let piece = min(left, 4 << 20)
-                    try write(try source.read(offset: UInt64(from), count: piece))
+                    var bytes = [UInt8](repeating: 0, count: piece)
+                    var got = 0
+                    while got < piece {
+                        let read = bytes.withUnsafeMutableBytes { buffer in
+                            pread(input, buffer.baseAddress.map { $0 + got }, piece - got, from + off_t(got))
+                        }
+                        if read < 0, errno == EINTR { continue }
+                        guard read > 0 else { throw MP4Error("the source file ended early") }
+                        got += read
+                    }
+                    try write(bytes)
                     from += off_t(piece)
                     left -= piece
                 }
