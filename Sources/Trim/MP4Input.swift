@@ -35,9 +35,16 @@ struct MP4Input: TrimInput {
     /// instead). The caps of a video codec other than H.264 come from the demuxer (it reads
     /// the headers and the first frame), as a re-encoder's decoder needs them.
     static func open(path: String, container: MediaContainer, control: TrimControl = TrimControl()) -> MP4Input? {
-        guard container != .matroska, let movie = try? Movie.read(path: path),
-              let video = movie.tracks.first(where: \.isVideo), !video.samples.isEmpty
-        else { return nil }
+        guard container != .matroska, let movie = try? Movie.read(path: path), let file = try? SampleFile(path: path) else {
+            return nil
+        }
+        return make(path: path, movie: movie, file: file, container: container, control: control)
+    }
+
+    /// The input for `movie`, whose samples are in `file`; `path` names it (and is read for
+    /// the caps of a video codec other than H.264).
+    static func make(path: String, movie: Movie, file: SampleFile, container: MediaContainer, control: TrimControl) -> MP4Input? {
+        guard let video = movie.tracks.first(where: \.isVideo), !video.samples.isEmpty else { return nil }
         let audio = movie.tracks.first(where: \.isAudio).flatMap { $0.samples.isEmpty ? nil : $0 }
         let trackOffsets = movie.tracks.map { presentationOffset($0, movieTimescale: movie.timescale) }
         guard let videoOffset = presentationOffset(video, movieTimescale: movie.timescale) else { return nil }
@@ -59,9 +66,7 @@ struct MP4Input: TrimInput {
             probedCaps = caps
         }
         let lengthSize = avcC.flatMap(H264Bitstream.lengthSize)
-        guard let file = try? SampleFile(path: path),
-              let frames = try? videoFrames(video, in: file, lengthSize: lengthSize)
-        else { return nil }
+        guard let frames = try? videoFrames(video, in: file, lengthSize: lengthSize) else { return nil }
         let packets = (audio?.samples ?? []).map { sample in
             let scale = audio?.timescale ?? 1
             let pts = nanoseconds(sample.presentationTime, scale)

@@ -52,7 +52,7 @@ struct MP4TrimWriter: TrimWriter {
         // dates (when it was recorded) and user data go with it, as a stream copy keeps them
         // (its Nero chapter list cut to the output).
         try MovieWriter.write(
-            path: job.outputPath, sourcePath: input.path,
+            path: job.outputPath, source: input.file,
             fileType: input.movie.fileType ?? (input.index.container == .mov ? MovieWriter.quickTimeFileType : nil),
             movieTimescale: input.movie.timescale, tracks: tracks, metadata: metadata(keeping: chapters)
         ) { tracks in

@@ -81,7 +81,7 @@ public enum Trimmer {
     // MARK: The stages
 
     /// The writer's job for `cut`.
-    private static func job(_ cut: PlannedCut, output: TrimOutput, control: TrimControl) -> TrimJob {
+    static func job(_ cut: PlannedCut, output: TrimOutput, control: TrimControl) -> TrimJob {
         TrimJob(
             plan: cut.plan, codec: cut.codec, encoding: cut.encoding, outputPath: output.temporaryPath,
             outputContainer: output.container, control: control
@@ -135,7 +135,7 @@ public enum Trimmer {
 
     /// Checks the written file: it must hold exactly the planned frames, read back
     /// independently of the writer, and decode to them (``DecodedOutputCheck``).
-    private static func check(
+    static func check(
         _ writer: any TrimWriter, wrote cut: PlannedCut, of index: FrameIndex, to output: TrimOutput, control: TrimControl
     ) throws {
         let plan = cut.plan
@@ -155,7 +155,7 @@ public enum Trimmer {
 
     /// Refuses an input another process has open for writing (a recording in progress,
     /// `NAME.partial.mp4`): a trim of it would be short, and `--in-place` would destroy it.
-    private static func refuseIfBeingWritten(_ input: String) throws(CamrecError) {
+    static func refuseIfBeingWritten(_ input: String) throws(CamrecError) {
         guard let writer = OpenFiles.writers(of: input).first else { return }
         throw CamrecError(
             .cannotCreateOutput,
@@ -174,7 +174,7 @@ public enum Trimmer {
     }
 
     /// What was made, with times on the input's presentation timeline.
-    private static func result(
+    static func result(
         of cut: PlannedCut, from input: any TrimInput, to output: TrimOutput, request: TrimRequest, written: WrittenMovie
     ) -> TrimResult {
         let plan = cut.plan
@@ -192,7 +192,7 @@ public enum Trimmer {
     /// A failure while writing or publishing, in the trim's words: a cancellation says why
     /// the trim stopped (a pipeline torn down by it fails in its own way), a full disk says
     /// so, and anything else names the input.
-    private static func failure(
+    static func failure(
         _ error: any Error, trimming name: String, to output: TrimOutput, control: TrimControl
     ) -> CamrecError {
         if let reason = control.cancelReason, (error as? CamrecError)?.kind != .interrupted {
