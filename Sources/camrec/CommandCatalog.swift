@@ -19,6 +19,7 @@ enum CommandCatalog {
         case "doctor": DoctorCommand.spec
         case "encoders": EncodersCommand.spec
         case "sheet": SheetCommand.spec
+        case "export": ExportCommand.spec
         default: nil
         }
     }

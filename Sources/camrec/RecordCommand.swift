@@ -63,6 +63,8 @@ enum RecordCommand: Subcommand {
               camrec ctl SOCKET COMMAND         control a recording started with --control
               camrec trim [options] INPUT       cut the start or end of a movie
               camrec recover [options] FILE…    finish movies left as .partial by a crash
+              camrec ls [options] [PATH…]       list what was recorded: series, gaps, health
+              camrec export [options] SERIES    a time range of a series as one movie
               camrec sheet [options] MOVIE…     a contact sheet of movies' frames, captioned
               camrec doctor [options] [OUTPUT]  check what a recording needs, with fixes
               camrec encoders [options]         list video encoders and whether each works

@@ -82,6 +82,9 @@ import Testing
         // ls: library-file lines (movies, segments, a still, an unreadable junk.mp4) and library-series lines.
         result = try run(["ls", "--json", folder.url.path], log: log)
         #expect(result.status == 0, "\(result.stderr)")
+        // export: a range of the segmented series (its one kept segment).
+        result = try run(["export", "--from", "0.2", "--to", "0.8", "--json", "-o", folder.path("export.mp4"), folder.path("seg.mp4")], log: log)
+        #expect(result.status == 0, "\(result.stderr)")
         // check and doctor's result; the devices document.
         result = try run(["doctor", "--json", folder.url.path], log: log, environment: camera)
         #expect(result.status == 0, "\(result.stdoutText)")

@@ -19,10 +19,19 @@ public struct TrimmingJob: Sendable {
 
     /// Trims, showing progress and the result on `console`: 0, or the error.
     public func run(console: Console) throws(CamrecError) -> ExitStatus {
-        // Before GStreamer starts any thread: the signals then reach only the watcher.
-        SignalWatcher.block(Self.stopSignals)
         let printer = TrimPrinter(console: console)
         let control = TrimControl(onProgress: printer.progress(of: request.input))
+        Self.stopOnSignals(control, console: console, what: "trim")
+        let result = try Trimmer.run(request, control: control)
+        printer.show(result)
+        return .success
+    }
+
+    /// Blocks the stop signals (call before GStreamer starts any thread, so that they
+    /// reach only the watcher) and watches them: the first cancels `control` (its job
+    /// unwinds and removes its temporary file), a second removes that file and exits at once.
+    static func stopOnSignals(_ control: TrimControl, console: Console, what: String) {
+        SignalWatcher.block(Self.stopSignals)
         let received = Mutex(0)
         SignalWatcher.start(Self.stopSignals) { signal in
             let count = received.withLock { count -> Int in
@@ -30,17 +39,12 @@ public struct TrimmingJob: Sendable {
                 return count
             }
             if count == 1 {
-                // The trim unwinds on its own thread; its temporary file is already gone.
                 control.cancel(reason: "SIG" + SignalWatcher.name(signal))
             } else {
-                // A second signal: stop now, without waiting for the pipelines to wind down.
                 control.removeTemporaryFile()
-                console.fail(CamrecError(.interrupted, "trim aborted by a second signal: nothing was written and the input is untouched"))
+                console.fail(CamrecError(.interrupted, "\(what) aborted by a second signal: nothing was written and the input is untouched"))
                 _exit(ExitStatus.aborted.rawValue)
             }
         }
-        let result = try Trimmer.run(request, control: control)
-        printer.show(result)
-        return .success
     }
 }

@@ -77,12 +77,17 @@ enum LibraryLines {
             livePhotos: series.livePhotos.map { LivePhotoLine(clip: $0.clip, still: $0.still) },
             start: series.startMilliseconds.map { time($0, utc: utc) }, end: series.endMilliseconds.map { time($0, utc: utc) },
             duration: series.duration, frames: series.frames, bytes: series.bytes,
-            gaps: series.gaps.map { GapLine(after: $0.after, before: $0.before, seconds: $0.seconds, kind: $0.isOverlap ? "overlap" : "gap") },
+            gaps: series.gaps.map(gap),
             unfinished: (series.movies + series.clips).filter { $0.health == .unfinished }.count,
             unreadable: (series.movies + series.clips).filter { $0.health.name == "unreadable" }.count)
     }
 
     /// Milliseconds since 1970 as ISO 8601 with milliseconds: local time with its offset, or UTC.
+    /// A gap's line.
+    static func gap(_ gap: SeriesGap) -> GapLine {
+        GapLine(after: gap.after, before: gap.before, seconds: gap.seconds, kind: gap.isOverlap ? "overlap" : "gap")
+    }
+
     static func time(_ milliseconds: Int64, utc: Bool) -> String {
         let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
         return WallTime(seconds: seconds, nanoseconds: (milliseconds - seconds * 1000) * 1_000_000).iso8601(utc: utc)

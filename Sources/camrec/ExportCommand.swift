@@ -1,0 +1,80 @@
+import ArgumentParsing
+import CamrecKit
+
+/// `camrec export SERIES [--from T] [--to T] -o OUT`: a time range of a series, across its
+/// segments, as one movie holding exactly the frames captured in it.
+enum ExportCommand: Subcommand {
+    /// The exit codes export can return.
+    static let exitCodes: [(status: ExitStatus, meaning: String)] = [
+        (.success, "exported"),
+        (.usage, "usage error: a bad option or time, --from not before --to, a SERIES that names several series"),
+        (.invalidInput, "no frame in the range; an unfinished (run camrec recover), unreadable or non-MP4/MOV movie in it"),
+        (.noCamera, "SERIES names no movie"),
+        (.cannotCreateOutput, "OUT exists (use --force) or cannot be written"),
+        (.diskFull, "the disk filled up: nothing was written"),
+        (.aborted, "stopped by a signal: nothing was written"),
+    ]
+
+    static let spec = CommandSpec(
+        name: "camrec export",
+        abstract: "Export a time range of a recorded series, across its segments, frame-exactly.",
+        usage: "camrec export [--from T] [--to T] [--split-at-gaps] -o OUT SERIES",
+        options: [
+            OptionSpec(["--output", "-o"], value: "OUT", help: "the movie to write: .mp4 or .mov (several: OUT-1.mp4, OUT-2.mp4, ...)"),
+            OptionSpec(["--from"], value: "T", help: "the first instant: a time of day (10:04:30.250), a date and time (2026-12-01 10:04:30, ISO 8601 with a zone), or an offset into the series (90, 2m, +1:30; -5m: before its end) (default: its start)"),
+            OptionSpec(["--to"], value: "T", help: "the end, not included, in the same forms (default: the series' end)"),
+            OptionSpec(["--split-at-gaps"], help: "one movie per stretch without a gap, instead of one movie with a chapter after each gap"),
+            OptionSpec(["--utc"], help: "times without a zone are UTC, and times are shown in UTC (default: local time)"),
+            OptionSpec(["--force", "-f"], help: "replace OUT if it exists"),
+            OptionSpec(["--json"], help: "print an export JSON line per movie written on stdout"),
+            OptionSpec(["--quiet", "-q"], help: "print nothing on stderr but errors"),
+        ],
+        positionals: [PositionalSpec("SERIES", help: "the series: the OUTPUT given to camrec record (cam.mp4) or one of its movies (camrec ls lists them)")],
+        discussion: """
+            The movie holds exactly the frames captured from --from up to --to (each
+            frame's capture time, which camrec writes into every movie: docs/files.md),
+            across any number of segments, with the sound cut at the same instants. The
+            frames are copied, not re-encoded, but for a few at each edge (those before
+            the first keyframe in the range), as camrec trim does. Where the series has a
+            gap (the camera was lost, camrec was restarted), the movie runs on without it
+            and has a chapter named by the wall-clock time of each stretch, so a viewer
+            sees where time jumps; --split-at-gaps writes a movie per stretch instead.
+            Segments whose parameters differ (another size or codec after a reconnect)
+            are never joined: each part is its own movie (OUT-1.mp4, OUT-2.mp4, ...).
+
+            A time of day without a date is on the first day of the series where it fits;
+            times without a zone are local (UTC with --utc). Unfinished segments (camrec
+            recover finishes them) and unreadable ones in the range are refused, naming
+            each; nothing is written then, nor when OUT exists without --force. Each movie
+            is written beside OUT, checked (its frames counted and decoded) and renamed
+            into place once whole, with its first frame's capture time.
+
+            With --json: {"type":"export","path":"out.mp4","series":"cam","start":
+            "2026-12-01T10:04:30.250+01:00","duration":150.0,"frames":4500,"movies":[...],
+            "chapters":[...],...} per movie; docs/json.md says every field.
+
+            Examples:
+              camrec export cam.mp4 --from 10:04:30 --to 10:07:00 -o incident.mp4
+              camrec export /data/cam.mp4 --from '2026-12-01 23:58' --to '2026-12-02 00:03' -o midnight.mp4
+              camrec export cam.mp4 --from -5m -o last-five-minutes.mp4
+
+            \(CommandDispatcher.exitCodeTable(exitCodes))
+            """
+    )
+
+    static func validate(_ parsed: ParsedArguments) throws(UsageError) -> ExportRequest {
+        do {
+            return try ExportRequest(
+                series: parsed.positionals, from: parsed.value("--from"), to: parsed.value("--to"),
+                output: parsed.value("--output"), splitAtGaps: parsed.flag("--split-at-gaps"),
+                force: parsed.flag("--force"), utc: parsed.flag("--utc")
+            )
+        } catch {
+            throw UsageError(error.message)
+        }
+    }
+
+    static func run(_ request: ExportRequest, console: Console) throws(CamrecError) -> ExitStatus {
+        try ExportJob(request: request).run(console: console)
+    }
+}

@@ -1,0 +1,231 @@
+import Foundation
+import Testing
+
+/// `camrec export`: a time range of a recorded series as one movie, across its segments.
+/// What a movie holds is read independently: ffprobe gives each frame's time and each file's
+/// capture time, the emulated camera's stamps say which camera frame each one is.
+@Suite("camrec export", .serialized)
+struct ExportTests {
+    static let spec = "/dev/video0,formats=yuyv,sizes=320x240@30+640x480@30"
+
+    func environment() throws -> [String: String] {
+        var environment = try VirtualCameraEnvironment.shared().environment(spec: Self.spec)
+        environment["CAMREC_DEVICE_PATHS"] = nil
+        return environment
+    }
+
+    /// Records `seconds` of the emulated camera into `output` (segments of 1 s).
+    func record(_ output: String, seconds: String, size: String = "320x240", extra: [String] = []) throws -> [[String: Any]] {
+        let run = try CamrecBinary.run(["--device", "/dev/video0", "--size", size, "--fps", "30", "-t", seconds, "--segment", "1",
+                                        "--json", output] + extra, environment: environment(), timeout: 120)
+        #expect(run.status == 0, "\(run.stderr)")
+        return JSONLines.parse(run)
+    }
+
+    /// Each frame of `path` as (capture time in seconds since 1970, camera stamp): the
+    /// file's capture time plus the frame's time, as ffprobe reads them.
+    static func capturedFrames(_ path: String) throws -> [(time: Double, stamp: UInt32?)] {
+        let start = try #require(try CaptureTimeTests.embedded(path), "no capture time in \(path)").seconds
+        let probe = try ChildProcess.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
+                                                     "packet=pts_time", "-of", "csv=p=0", path])
+        let times = probe.stdoutText.split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }.sorted()
+        let stamps = try FrameStampReader.sequences(inVideo: URL(fileURLWithPath: path))
+        #expect(times.count == stamps.count, "\(path): \(times.count) frame times, \(stamps.count) stamps")
+        let first = times.first ?? 0
+        return zip(times, stamps).map { (start + $0 - first, $1) }
+    }
+
+    /// Seconds since 1970 as ISO 8601 in UTC with milliseconds.
+    static func iso(_ seconds: Double) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: Date(timeIntervalSince1970: seconds))
+    }
+
+    /// The sound's start and end against the video's (seconds), by ffprobe.
+    static func soundAndPicture(_ path: String) throws -> (videoStart: Double, videoEnd: Double, soundStart: Double, soundEnd: Double) {
+        func span(_ stream: String) throws -> (Double, Double) {
+            let probe = try ChildProcess.run("ffprobe", ["-v", "error", "-select_streams", stream, "-show_entries",
+                                                         "packet=pts_time,duration_time", "-of", "csv=p=0", path])
+            let packets = probe.stdoutText.split(separator: "\n").compactMap { line -> (Double, Double)? in
+                let fields = line.split(separator: ",").compactMap { Double($0) }
+                return fields.count == 2 ? (fields[0], fields[1]) : nil
+            }
+            let start = packets.map(\.0).min() ?? 0
+            let end = packets.map { $0.0 + $0.1 }.max() ?? 0
+            return (start, end)
+        }
+        let video = try span("v:0")
+        let sound = try span("a:0")
+        return (video.0, video.1, sound.0, sound.1)
+    }
+
+    /// Across 0, 1, 2 and 5 segment boundaries, with sound: exactly the camera frames
+    /// captured in [from, to), each once and in order, the sound from the same instant to
+    /// the same instant (within one AAC packet), and the first frame's capture time inside.
+    @Test func exportHoldsExactlyTheFramesCapturedInTheRange() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let lines = try record(folder.path("cam.mp4"), seconds: "7.5", extra: ["--audio", "test"])
+        let segments = lines.filter { $0["type"] as? String == "segment" }.compactMap { $0["path"] as? String }
+        #expect(segments.count == 8, "\(segments)")
+        var frames: [(time: Double, stamp: UInt32?)] = []
+        for segment in segments { frames += try Self.capturedFrames(segment) }
+        let seriesStart = try #require(frames.first?.time)
+        for boundaries in [0, 1, 2, 5] {
+            // From 0.517 s into the second segment (off its keyframe) to 0.3 s into a later one.
+            let from = seriesStart + 1.517
+            let to = seriesStart + 1 + Double(boundaries) + (boundaries == 0 ? 0.8 : 0.3)
+            let output = folder.path("out-\(boundaries).mp4")
+            let run = try CamrecBinary.run(["export", "--from", Self.iso(from), "--to", Self.iso(to), "--json", "-o", output,
+                                            folder.path("cam.mp4")])
+            #expect(run.status == 0, "\(boundaries) boundaries: \(run.stderr)")
+            let line = try #require(JSONLines.parse(run).first { $0["type"] as? String == "export" }, "\(run.stdoutText)")
+            #expect((line["movies"] as? [String])?.count == boundaries + 1, "\(line)")
+            let expected = frames.filter { $0.time >= from - 0.0005 && $0.time < to - 0.0005 }.map(\.stamp)
+            let stamps = try FrameStampReader.sequences(inVideo: URL(fileURLWithPath: output))
+            #expect(stamps == expected, "\(boundaries) boundaries: got \(stamps), want \(expected)")
+            #expect(!stamps.contains(nil), "unreadable stamps: \(stamps)")
+            let probe = try MediaProbe.probe(output)
+            #expect(probe.frames == expected.count)
+            #expect(line["frames"] as? Int == expected.count, "\(line)")
+            #expect((line["frames_reencoded"] as? Int ?? 0) > 0, "the cut starts off a keyframe: \(line)")
+            #expect(try MediaProbe.decodeErrors(output).isEmpty)
+            // The sound starts and ends with the picture, within one AAC packet (1024 / 48000 s).
+            let span = try Self.soundAndPicture(output)
+            let packet = 1024.0 / 48000 + 0.001
+            #expect(abs(span.soundStart - span.videoStart) <= packet, "\(boundaries) boundaries: \(span)")
+            #expect(abs(span.soundEnd - span.videoEnd) <= packet, "\(boundaries) boundaries: \(span)")
+            // The output's own capture time: its first frame's.
+            let firstTime = try #require(frames.first { $0.time >= from - 0.0005 }?.time)
+            let embedded = try #require(try CaptureTimeTests.embedded(output), "no capture time in \(output)")
+            #expect(abs(embedded.seconds - firstTime) < 0.0015, "\(embedded.text) against \(Self.iso(firstTime))")
+            let start = try #require((line["start"] as? String).flatMap(CaptureTimeTests.seconds))
+            #expect(abs(start - firstTime) < 0.0015, "\(line)")
+        }
+    }
+
+    /// Offsets into the series (`--from 2 --to 3.5`, `--from -1s`), and the whole series by default.
+    @Test func offsetsAndDefaultsCountFromTheSeriesFirstFrame() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let lines = try record(folder.path("cam.mp4"), seconds: "4")
+        let segments = lines.filter { $0["type"] as? String == "segment" }.compactMap { $0["path"] as? String }
+        var frames: [(time: Double, stamp: UInt32?)] = []
+        for segment in segments { frames += try Self.capturedFrames(segment) }
+        let start = try #require(frames.first?.time)
+        let cases: [([String], (Double) -> Bool)] = [
+            (["--from", "2", "--to", "3.5"], { $0 >= start + 2 - 0.0005 && $0 < start + 3.5 - 0.0005 }),
+            (["--from", "+0:00:01.2"], { $0 >= start + 1.2 - 0.0005 }),
+            ([], { _ in true }),
+        ]
+        for (index, (arguments, keep)) in cases.enumerated() {
+            let output = folder.path("o\(index).mp4")
+            let run = try CamrecBinary.run(["export"] + arguments + ["-o", output, folder.path("cam-0002.mp4")])
+            #expect(run.status == 0, "\(arguments): \(run.stderr)")
+            let expected = frames.filter { keep($0.time) }.map(\.stamp)
+            let stamps = try FrameStampReader.sequences(inVideo: URL(fileURLWithPath: output))
+            #expect(stamps == expected, "\(arguments): got \(stamps), want \(expected)")
+        }
+        // -1s: the last second of the series (its end is the last frame's end).
+        let end = try #require(frames.last?.time).advanced(by: 1.0 / 30)
+        let run = try CamrecBinary.run(["export", "--from", "-1s", "-o", folder.path("last.mp4"), folder.path("cam.mp4")])
+        #expect(run.status == 0, "\(run.stderr)")
+        let stamps = try FrameStampReader.sequences(inVideo: URL(fileURLWithPath: folder.path("last.mp4")))
+        let expected = frames.filter { $0.time >= end - 1 - 0.0015 }.map(\.stamp)
+        #expect(abs(stamps.count - expected.count) <= 1 && stamps.last == expected.last, "got \(stamps), want \(expected)")
+    }
+
+    /// Two runs into one series, with a gap between them: one movie with a chapter at each
+    /// run's first frame, named by its capture time; or, with --split-at-gaps, a movie per run.
+    @Test func aGapBecomesAChapterOrASplit() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        _ = try record(folder.path("cam.mp4"), seconds: "2.5")
+        _ = try record(folder.path("cam.mp4"), seconds: "2")
+        let movies = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix("cam-") }.sorted()
+        #expect(movies.count == 5, "\(movies)")
+        var frames: [(time: Double, stamp: UInt32?)] = []
+        for movie in movies { frames += try Self.capturedFrames(folder.path(movie)) }
+        let secondRun = try #require(try CaptureTimeTests.embedded(folder.path("cam-0004.mp4")))
+
+        let run = try CamrecBinary.run(["export", "--json", "-o", folder.path("all.mp4"), folder.path("cam.mp4")])
+        #expect(run.status == 0, "\(run.stderr)")
+        let line = try #require(JSONLines.parse(run).first { $0["type"] as? String == "export" })
+        #expect((line["gaps"] as? [Any])?.count == 1, "\(line)")
+        #expect(try MediaProbe.probe(folder.path("all.mp4")).frames == frames.count)
+        let stamps = try FrameStampReader.sequences(inVideo: URL(fileURLWithPath: folder.path("all.mp4")))
+        #expect(stamps == frames.map(\.stamp))
+        let chapters = try ChildProcess.run("ffprobe", ["-v", "error", "-show_chapters", "-of", "json", folder.path("all.mp4")])
+        let object = try JSONSerialization.jsonObject(with: chapters.stdout) as? [String: Any]
+        let list = try #require(object?["chapters"] as? [[String: Any]], "\(chapters.stdoutText)")
+        #expect(list.count == 2, "\(list)")
+        // The second chapter starts where the first run's 75 frames end, named by the second run's start.
+        let second = try #require(list.last)
+        let chapterStart = Double(second["start_time"] as? String ?? "") ?? -1
+        #expect(abs(chapterStart - 2.5) <= 1.0 / 30 + 0.001, "\(second)")
+        let title = (second["tags"] as? [String: Any])?["title"] as? String ?? ""
+        #expect(CaptureTimeTests.seconds(title).map { abs($0 - secondRun.seconds) < 0.0015 } == true, "\(title) against \(secondRun.text)")
+
+        let split = try CamrecBinary.run(["export", "--split-at-gaps", "--json", "-o", folder.path("part.mp4"), folder.path("cam.mp4")])
+        #expect(split.status == 0, "\(split.stderr)")
+        let parts = JSONLines.parse(split).filter { $0["type"] as? String == "export" }
+        #expect(parts.compactMap { $0["path"] as? String } == [folder.path("part-1.mp4"), folder.path("part-2.mp4")])
+        #expect(try MediaProbe.probe(folder.path("part-1.mp4")).frames == 75)
+        #expect(try MediaProbe.probe(folder.path("part-2.mp4")).frames == 60)
+    }
+
+    /// A second run at another size: never joined into one broken movie, but two movies.
+    @Test func segmentsWithOtherParametersBecomeSeparateMovies() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        _ = try record(folder.path("cam.mp4"), seconds: "1.5")
+        _ = try record(folder.path("cam.mp4"), seconds: "1.5", size: "640x480")
+        let run = try CamrecBinary.run(["export", "--json", "-o", folder.path("out.mp4"), folder.path("cam.mp4")])
+        #expect(run.status == 0, "\(run.stderr)")
+        let outputs = JSONLines.parse(run).filter { $0["type"] as? String == "export" }
+        #expect(outputs.count == 2, "\(run.stdoutText)")
+        #expect((outputs.last?["split_reason"] as? String)?.contains("sample description differs") == true, "\(outputs)")
+        let first = try MediaProbe.probe(folder.path("out-1.mp4"))
+        let second = try MediaProbe.probe(folder.path("out-2.mp4"))
+        #expect(first.width == 320 && second.width == 640)
+        #expect(first.frames == 45 && second.frames == 45)
+        #expect(try MediaProbe.decodeErrors(folder.path("out-2.mp4")).isEmpty)
+    }
+
+    /// Refusals: each a one-line error with its exit code, and nothing written.
+    @Test func badRequestsAreRefusedAndWriteNothing() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        _ = try record(folder.path("cam.mp4"), seconds: "3")
+        let out = folder.path("out.mp4")
+        func export(_ arguments: [String]) throws -> ChildProcessResult {
+            try CamrecBinary.run(["export"] + arguments)
+        }
+        var run = try export(["-o", out, folder.path("none.mp4")])
+        #expect(run.status == 66, "\(run.stderr)")
+        run = try export(["--from", "2", "--to", "1", "-o", out, folder.path("cam.mp4")])
+        #expect(run.status == 64 && run.stderr.contains("is not before"), "\(run.stderr)")
+        run = try export(["--from", "yesterday", "-o", out, folder.path("cam.mp4")])
+        #expect(run.status == 64 && run.stderr.contains("--from 'yesterday'"), "\(run.stderr)")
+        run = try export(["--from", "1", "-o", folder.path("out.mkv"), folder.path("cam.mp4")])
+        #expect(run.status == 64, "\(run.stderr)")
+        run = try export(["--from", "+1h", "-o", out, folder.path("cam.mp4")])
+        #expect(run.status == 65 && run.stderr.contains("no frame of cam was captured"), "\(run.stderr)")
+        // An unfinished segment in the range: named, with the command that finishes it.
+        try FileManager.default.moveItem(atPath: folder.path("cam-0002.mp4"), toPath: folder.path("cam-0002.partial.mp4"))
+        run = try export(["-o", out, folder.path("cam.mp4")])
+        #expect(run.status == 65 && run.stderr.contains("camrec recover") && run.stderr.contains("cam-0002.partial.mp4"), "\(run.stderr)")
+        try FileManager.default.moveItem(atPath: folder.path("cam-0002.partial.mp4"), toPath: folder.path("cam-0002.mp4"))
+        // An existing output is kept without --force.
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: out))
+        run = try export(["-o", out, folder.path("cam.mp4")])
+        #expect(run.status == 73 && run.stderr.contains("--force"), "\(run.stderr)")
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == "keep")
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { !$0.hasPrefix("cam-") }
+        #expect(left == ["out.mp4"], "\(left)")
+        run = try export(["--force", "--from", "1", "--to", "2", "-o", out, folder.path("cam.mp4")])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try MediaProbe.probe(out).frames == 30)
+    }
+}
