@@ -30,14 +30,26 @@ final class FrameEncoder {
 
     /// - Parameters:
     ///   - inputCaps: the caps of the frames pushed (as the reader delivers them).
-    ///   - keep: buffer PTS window whose decoded frames are encoded; others are dropped.
+    ///   - keep: buffer PTS window whose decoded frames are encoded; others are dropped
+    ///     (``init(codec:inputCaps:keeping:encoding:parameterSetID:effort:control:)``: any set).
     ///   - encoding: the encoder and the raw format it is fed.
     ///   - parameterSetID: SPS/PPS id for an H.264 stream, unused by the source.
     ///   - effort: the decoder's threads.
     ///   - control: bounds every wait (a stalled decoder or encoder) and stops on cancellation.
-    init(
+    convenience init(
         codec: TrimCodec, inputCaps: Caps, keep: Range<Int64>, encoding: VideoEncoding, parameterSetID: Int,
         effort: VideoEncoding.Effort, control: TrimControl
+    ) throws(GStreamerError) {
+        try self.init(
+            codec: codec, inputCaps: inputCaps, keeping: { keep.contains($0) }, encoding: encoding,
+            parameterSetID: parameterSetID, effort: effort, control: control
+        )
+    }
+
+    /// A re-encoder that encodes the decoded frames whose buffer PTS `keeping` accepts.
+    init(
+        codec: TrimCodec, inputCaps: Caps, keeping keep: @escaping @Sendable (Int64) -> Bool, encoding: VideoEncoding,
+        parameterSetID: Int, effort: VideoEncoding.Effort, control: TrimControl
     ) throws(GStreamerError) {
         self.control = control
         encoderName = String(encoding.encoder.prefix { $0 != " " })
@@ -65,7 +77,7 @@ final class FrameEncoder {
             }
             guard let buffer = info.buffer else { return .pass }
             guard let pts = buffer.pts else { return .drop }
-            return keep.contains(Int64(pts)) ? .pass : .drop
+            return keep(Int64(pts)) ? .pass : .drop
         }
         let activity = SinkActivity()
         self.activity = activity

@@ -68,10 +68,30 @@ public struct SeriesTrimResult: Sendable, Equatable {
     public var firstFrameMilliseconds: Int64
     /// The chapters written (none without a gap): start in seconds, title.
     public var chapters: [(start: Double, title: String)]
+    /// A time-lapse's decoding (nil for a cut).
+    public var timelapse: Timelapse?
+
+    /// How a time-lapse was made.
+    public struct Timelapse: Sendable, Equatable {
+        /// Frames decoded to make it (only keyframes when ``keyframesOnly``).
+        public var framesDecoded: Int
+        /// Whether the keyframe nearest each instant stood for it.
+        public var keyframesOnly: Bool
+        /// Capture time from its first frame to the end of its last, in milliseconds.
+        public var capturedMilliseconds: Int64
+    }
+
+    init(trim: TrimResult, firstFrameMilliseconds: Int64, chapters: [(start: Double, title: String)], timelapse: Timelapse? = nil) {
+        self.trim = trim
+        self.firstFrameMilliseconds = firstFrameMilliseconds
+        self.chapters = chapters
+        self.timelapse = timelapse
+    }
 
     public static func == (lhs: SeriesTrimResult, rhs: SeriesTrimResult) -> Bool {
         lhs.trim == rhs.trim && lhs.firstFrameMilliseconds == rhs.firstFrameMilliseconds
             && lhs.chapters.map(\.start) == rhs.chapters.map(\.start) && lhs.chapters.map(\.title) == rhs.chapters.map(\.title)
+            && lhs.timelapse == rhs.timelapse
     }
 }
 
@@ -96,47 +116,11 @@ extension Trimmer {
     private static func trimSeries(
         _ series: SeriesTrimRequest, name: String, control: TrimControl
     ) throws(CamrecError) -> SeriesTrimResult {
-        let paths = series.movies.map(\.path)
-        let container = try MediaContainer.identify(path: paths[0])
-        guard container == .mp4 || container == .mov else {
-            throw .invalidInput("\(name) is not an MP4 or MOV movie: camrec export reads MP4 and MOV series")
-        }
-        var movies: [MP4.Movie] = []
-        for path in paths {
-            try refuseIfBeingWritten(path)
-            do {
-                movies.append(try MP4.Movie.read(path: path))
-            } catch {
-                throw .invalidInput("cannot read \(path): \(error.message) (an unfinished movie? try camrec recover \(path))")
-            }
-        }
-        let file: SampleFile
-        let joined: MP4.Movie
-        do {
-            file = try SampleFile(concatenating: paths)
-            joined = try MovieSeries.join(movies, file: file)
-        } catch {
-            throw .invalidInput("cannot join \(paths.joined(separator: ", ")): \(error.message)")
-        }
-        guard let input = MP4Input.make(path: paths[0], movie: joined, file: file, container: container, control: control) else {
-            throw .invalidInput("cannot read the video of \(paths.joined(separator: ", ")) as one movie")
-        }
-        // Where each movie begins on the joined timeline (ns), and when its first frame was captured.
-        var starts: [Int64] = []
-        var position: Int64 = 0
-        for movie in movies {
-            starts.append(position)
-            position += videoLength(movie)
-        }
+        let joined = try JoinedSeries.open(series, name: name, control: control)
+        let (paths, container, input, starts) = (joined.paths, joined.container, joined.input, joined.starts)
         let offset = input.index.presentationOffset
-        let firstFrame = (input.index.video.map(\.pts).min() ?? 0) - offset
-        func joinedTime(_ milliseconds: Int64) -> Int64 {
-            // The movie the instant falls in (the last one that starts at or before it).
-            let index = series.movies.lastIndex { $0.startMilliseconds <= milliseconds } ?? 0
-            let within = (milliseconds - series.movies[index].startMilliseconds) * 1_000_000
-            let length = index + 1 < starts.count ? starts[index + 1] - starts[index] : position - starts[index]
-            return firstFrame + starts[index] + min(max(within, 0), length)
-        }
+        let firstFrame = joined.firstFrame
+        func joinedTime(_ milliseconds: Int64) -> Int64 { firstFrame + joined.position(of: milliseconds) }
         let request = TrimRequest(
             input: paths[0], start: TimeSpec(nanoseconds: joinedTime(series.from)),
             end: TimeSpec(nanoseconds: joinedTime(series.to)), mode: .accurate, destination: .path(series.output),
@@ -164,8 +148,7 @@ extension Trimmer {
             }
             // Where the output's first frame was captured: in the movie it comes from.
             let firstPTS = cut.plan.firstPTS - offset - firstFrame
-            let source = starts.lastIndex { $0 <= firstPTS } ?? 0
-            let firstMilliseconds = series.movies[source].startMilliseconds + (firstPTS - starts[source]) / 1_000_000
+            let (firstMilliseconds, source) = joined.captureTime(at: firstPTS)
             let chapters = chapterList(series, starts: starts, from: firstPTS, end: cut.plan.endPTS - offset - firstFrame,
                                        firstMilliseconds: firstMilliseconds)
             if !chapters.isEmpty, try !NeroChapterList.add(chapters, to: output.temporaryPath) {
@@ -207,6 +190,79 @@ extension Trimmer {
         }
         guard !chapters.isEmpty else { return ChapterList([]) }
         return ChapterList([Chapter(start: 0, end: nil, title: series.firstChapter(firstMilliseconds))] + chapters)
+    }
+
+}
+
+/// A series' movies read as one MP4 input (``MovieSeries``), and where each begins on the
+/// joined timeline.
+struct JoinedSeries {
+    let paths: [String]
+    let container: MediaContainer
+    let input: MP4Input
+    /// Where each movie begins on the joined timeline (ns from the first frame).
+    let starts: [Int64]
+    /// The joined video's length (ns).
+    let length: Int64
+    /// The first frame's time on the input's presentation timeline.
+    let firstFrame: Int64
+    /// Each movie's first frame's capture time (ms since 1970).
+    let captureStarts: [Int64]
+
+    /// Reads `series`' movies and joins them.
+    static func open(_ series: SeriesTrimRequest, name: String, control: TrimControl) throws(CamrecError) -> JoinedSeries {
+        let paths = series.movies.map(\.path)
+        let container = try MediaContainer.identify(path: paths[0])
+        guard container == .mp4 || container == .mov else {
+            throw .invalidInput("\(name) is not an MP4 or MOV movie: camrec export reads MP4 and MOV series")
+        }
+        var movies: [MP4.Movie] = []
+        for path in paths {
+            try Trimmer.refuseIfBeingWritten(path)
+            do {
+                movies.append(try MP4.Movie.read(path: path))
+            } catch {
+                throw .invalidInput("cannot read \(path): \(error.message) (an unfinished movie? try camrec recover \(path))")
+            }
+        }
+        let file: SampleFile
+        let joined: MP4.Movie
+        do {
+            file = try SampleFile(concatenating: paths)
+            joined = try MovieSeries.join(movies, file: file)
+        } catch {
+            throw .invalidInput("cannot join \(paths.joined(separator: ", ")): \(error.message)")
+        }
+        guard let input = MP4Input.make(path: paths[0], movie: joined, file: file, container: container, control: control) else {
+            throw .invalidInput("cannot read the video of \(paths.joined(separator: ", ")) as one movie")
+        }
+        var starts: [Int64] = []
+        var position: Int64 = 0
+        for movie in movies {
+            starts.append(position)
+            position += videoLength(movie)
+        }
+        let firstFrame = (input.index.video.map(\.pts).min() ?? 0) - input.index.presentationOffset
+        return JoinedSeries(
+            paths: paths, container: container, input: input, starts: starts, length: position, firstFrame: firstFrame,
+            captureStarts: series.movies.map(\.startMilliseconds)
+        )
+    }
+
+    /// Where the instant `milliseconds` (since 1970) is on the joined timeline (ns from its
+    /// first frame): in the last movie that starts at or before it, clamped to that movie.
+    func position(of milliseconds: Int64) -> Int64 {
+        let index = captureStarts.lastIndex { $0 <= milliseconds } ?? 0
+        let within = (milliseconds - captureStarts[index]) * 1_000_000
+        let end = index + 1 < starts.count ? starts[index + 1] : length
+        return starts[index] + min(max(within, 0), end - starts[index])
+    }
+
+    /// The capture time (ms since 1970) of the instant `position` ns from the first frame,
+    /// and the movie it is in.
+    func captureTime(at position: Int64) -> (milliseconds: Int64, movie: Int) {
+        let movie = starts.lastIndex { $0 <= position } ?? 0
+        return (captureStarts[movie] + (position - starts[movie]) / 1_000_000, movie)
     }
 
     /// The length of a movie's video (ns): its frames' span, as ``MovieSeries`` joins it.

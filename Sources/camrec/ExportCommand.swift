@@ -18,12 +18,14 @@ enum ExportCommand: Subcommand {
     static let spec = CommandSpec(
         name: "camrec export",
         abstract: "Export a time range of a recorded series, across its segments, frame-exactly.",
-        usage: "camrec export [--from T] [--to T] [--split-at-gaps] -o OUT SERIES",
+        usage: "camrec export [--from T] [--to T] [--split-at-gaps] [--speed N | --timelapse T] -o OUT SERIES",
         options: [
             OptionSpec(["--output", "-o"], value: "OUT", help: "the movie to write: .mp4 or .mov (several: OUT-1.mp4, OUT-2.mp4, ...)"),
             OptionSpec(["--from"], value: "T", help: "the first instant: a time of day (10:04:30.250), a date and time (2026-12-01 10:04:30, ISO 8601 with a zone), or an offset into the series (90, 2m, +1:30; -5m: before its end) (default: its start)"),
             OptionSpec(["--to"], value: "T", help: "the end, not included, in the same forms (default: the series' end)"),
             OptionSpec(["--split-at-gaps"], help: "one movie per stretch without a gap, instead of one movie with a chapter after each gap"),
+            OptionSpec(["--speed"], value: "N", help: "a time-lapse N times faster than real time: a frame every N frames' time, played at the series' frame rate, without sound"),
+            OptionSpec(["--timelapse"], value: "T", help: "a time-lapse with a frame every T of capture time, e.g. 2s or 1m (--speed says the same as a factor)"),
             OptionSpec(["--utc"], help: "times without a zone are UTC, and times are shown in UTC (default: local time)"),
             OptionSpec(["--force", "-f"], help: "replace OUT if it exists"),
             OptionSpec(["--json"], help: "print an export JSON line per movie written on stdout"),
@@ -49,6 +51,12 @@ enum ExportCommand: Subcommand {
             is written beside OUT, checked (its frames counted and decoded) and renamed
             into place once whole, with its first frame's capture time.
 
+            A time-lapse (--speed 60, --timelapse 2s) keeps one frame for every instant
+            from --from on, the step apart: the frame captured then, or, when the step is at
+            least the distance between keyframes, the nearest keyframe (then only keyframes
+            are decoded). It is re-encoded to H.264, plays at the series' frame rate, and
+            has no sound.
+
             With --json: {"type":"export","path":"out.mp4","series":"cam","start":
             "2026-12-01T10:04:30.250+01:00","duration":150.0,"frames":4500,"movies":[...],
             "chapters":[...],...} per movie; docs/json.md says every field.
@@ -57,6 +65,7 @@ enum ExportCommand: Subcommand {
               camrec export cam.mp4 --from 10:04:30 --to 10:07:00 -o incident.mp4
               camrec export /data/cam.mp4 --from '2026-12-01 23:58' --to '2026-12-02 00:03' -o midnight.mp4
               camrec export cam.mp4 --from -5m -o last-five-minutes.mp4
+              camrec export cam.mp4 --from 06:00 --to 18:00 --speed 600 -o day.mp4
 
             \(CommandDispatcher.exitCodeTable(exitCodes))
             """
@@ -67,7 +76,8 @@ enum ExportCommand: Subcommand {
             return try ExportRequest(
                 series: parsed.positionals, from: parsed.value("--from"), to: parsed.value("--to"),
                 output: parsed.value("--output"), splitAtGaps: parsed.flag("--split-at-gaps"),
-                force: parsed.flag("--force"), utc: parsed.flag("--utc")
+                force: parsed.flag("--force"), utc: parsed.flag("--utc"), speed: parsed.value("--speed"),
+                timelapse: parsed.value("--timelapse")
             )
         } catch {
             throw UsageError(error.message)

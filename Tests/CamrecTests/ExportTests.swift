@@ -229,3 +229,78 @@ struct ExportTests {
         #expect(try MediaProbe.probe(out).frames == 30)
     }
 }
+
+extension ExportTests {
+    /// The capture times of a movie's keyframes (seconds since 1970), by ffprobe's packet flags.
+    static func keyframeTimes(_ path: String) throws -> [Double] {
+        let start = try #require(try CaptureTimeTests.embedded(path)).seconds
+        let probe = try ChildProcess.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
+                                                     "packet=pts_time,flags", "-of", "csv=p=0", path])
+        let packets = probe.stdoutText.split(separator: "\n").compactMap { line -> (Double, Bool)? in
+            let fields = line.split(separator: ",")
+            guard fields.count >= 2, let time = Double(fields[0]) else { return nil }
+            return (time, fields[1].contains("K"))
+        }
+        let first = packets.map(\.0).min() ?? 0
+        return packets.filter(\.1).map { start + $0.0 - first }
+    }
+
+    /// `--speed 6`: exactly every 6th camera frame, played at 30 fps; `--timelapse 1s` with
+    /// keyframes a second apart: the keyframe nearest each second, decoding nothing else.
+    @Test func aTimelapseKeepsTheFrameOfEachInstant() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let lines = try record(folder.path("cam.mp4"), seconds: "4")
+        let segments = lines.filter { $0["type"] as? String == "segment" }.compactMap { $0["path"] as? String }
+        var frames: [(time: Double, stamp: UInt32?)] = []
+        var keyframes: [Double] = []
+        for segment in segments {
+            frames += try Self.capturedFrames(segment)
+            keyframes += try Self.keyframeTimes(segment)
+        }
+        let start = try #require(frames.first?.time)
+        let end = try #require(frames.last?.time) + 1.0 / 30
+
+        let run = try CamrecBinary.run(["export", "--speed", "6", "--json", "-o", folder.path("fast.mp4"), folder.path("cam.mp4")])
+        #expect(run.status == 0, "\(run.stderr)")
+        let line = try #require(JSONLines.parse(run).first { $0["type"] as? String == "export" })
+        #expect(line["speed"] as? Double == 6 && line["keyframes_only"] as? Bool == false, "\(line)")
+        var expected: [UInt32?] = []
+        var instant = start
+        while instant < end - 0.0005 {
+            if let frame = frames.first(where: { $0.time >= instant - 0.0005 }), expected.last != frame.stamp { expected.append(frame.stamp) }
+            instant += 0.2
+        }
+        let stamps = try FrameStampReader.sequences(inVideo: URL(fileURLWithPath: folder.path("fast.mp4")))
+        #expect(stamps == expected, "got \(stamps), want \(expected)")
+        let probe = try MediaProbe.probe(folder.path("fast.mp4"))
+        #expect(probe.frames == expected.count)
+        #expect(abs(probe.duration - Double(expected.count) / 30) < 0.002, "\(probe.duration)")
+        #expect(try MediaProbe.decodeErrors(folder.path("fast.mp4")).isEmpty)
+        let captured = try #require(try CaptureTimeTests.embedded(folder.path("fast.mp4")))
+        #expect(abs(captured.seconds - start) < 0.0015)
+
+        // Keyframes alone when the step is at least the distance between them.
+        let gop = zip(keyframes, keyframes.dropFirst()).map { $1 - $0 }.max() ?? 1
+        let slow = try CamrecBinary.run(["export", "--timelapse", String(format: "%.3f", gop + 0.01), "--json", "-o",
+                                         folder.path("slow.mp4"), folder.path("cam.mp4")])
+        #expect(slow.status == 0, "\(slow.stderr)")
+        let slowLine = try #require(JSONLines.parse(slow).first { $0["type"] as? String == "export" })
+        #expect(slowLine["keyframes_only"] as? Bool == true, "\(slowLine)")
+        #expect(slowLine["frames_decoded"] as? Int == slowLine["frames"] as? Int, "\(slowLine)")
+        let keyStamps = try FrameStampReader.sequences(inVideo: URL(fileURLWithPath: folder.path("slow.mp4")))
+        var expectedKeys: [UInt32?] = []
+        instant = start
+        while instant < end - 0.0005 {
+            let nearest = keyframes.min { abs($0 - instant) < abs($1 - instant) } ?? start
+            let stamp = frames.first { abs($0.time - nearest) < 0.002 }?.stamp
+            if expectedKeys.last != stamp { expectedKeys.append(stamp) }
+            instant += gop + 0.01
+        }
+        #expect(keyStamps == expectedKeys, "got \(keyStamps), want \(expectedKeys)")
+        // A step of one frame or less is no time-lapse.
+        let refused = try CamrecBinary.run(["export", "--timelapse", "10ms", "-o", folder.path("no.mp4"), folder.path("cam.mp4")])
+        #expect(refused.status == 64, "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("no.mp4")))
+    }
+}

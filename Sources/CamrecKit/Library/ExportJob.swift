@@ -30,6 +30,10 @@ public struct ExportJob: Sendable {
         let chapters: [ChapterLine]
         let gaps: [LibraryLines.GapLine]
         let splitReason: String?
+        let speed: Double?
+        let interval: Double?
+        let framesDecoded: Int?
+        let keyframesOnly: Bool?
     }
 
     struct ChapterLine: Encodable {
@@ -77,8 +81,17 @@ public struct ExportJob: Sendable {
                 from: from, to: to, output: path, force: request.force, firstChapter: describe
             )
             let result: SeriesTrimResult
-            do {
-                result = try Trimmer.runSeries(cut, control: control)
+            do throws(CamrecError) {
+                if let timelapse = request.timelapse {
+                    let frame = output.movies.compactMap(\.frameDuration).first ?? 1.0 / 30
+                    let step = timelapse.step(frameDuration: frame)
+                    guard step > Int64(frame * 1e9 * 1.001) else {
+                        throw CamrecError(.usage, "a time-lapse keeps one frame in several: --timelapse must be longer than a frame (\(String(cFormat: "%.3f", frame)) s here)")
+                    }
+                    result = try Trimmer.runTimelapse(cut, step: step, control: control)
+                } else {
+                    result = try Trimmer.runSeries(cut, control: control)
+                }
             } catch {
                 // Nothing half done: the outputs this export made before are taken back.
                 for path in made { _ = unlink(path) }
@@ -94,6 +107,24 @@ public struct ExportJob: Sendable {
     private static func warn(_ warning: String, console: Console) {
         console.emit(WarningLine(message: warning), type: "warning")
         console.say("camrec: warning: \(warning)")
+    }
+
+    /// How many times faster than real time a time-lapse of `output` runs.
+    private func speed(of output: ExportPlan.Output) -> Double? {
+        guard let timelapse = request.timelapse else { return nil }
+        switch timelapse {
+        case .speed(let factor): return factor
+        case .interval(let nanoseconds):
+            let frame = output.movies.compactMap(\.frameDuration).first ?? 1.0 / 30
+            return (Double(nanoseconds) / 1e9 / frame * 1000).rounded() / 1000
+        }
+    }
+
+    /// The capture time between a time-lapse's frames, in seconds.
+    private func interval(of output: ExportPlan.Output) -> Double? {
+        guard let timelapse = request.timelapse else { return nil }
+        let frame = output.movies.compactMap(\.frameDuration).first ?? 1.0 / 30
+        return (Double(timelapse.step(frameDuration: frame)) / 1e6).rounded() / 1000
     }
 
     /// The one series with movies that `request.series` names.
@@ -121,15 +152,25 @@ public struct ExportJob: Sendable {
     ) {
         let trim = result.trim
         let first = LibraryLines.time(result.firstFrameMilliseconds, utc: request.utc)
-        let last = LibraryLines.time(result.firstFrameMilliseconds + Int64((trim.duration * 1000).rounded()), utc: request.utc)
+        // A cut ends where its last frame does; a time-lapse spans more capture time than it plays.
+        let span = result.timelapse?.capturedMilliseconds ?? Int64((trim.duration * 1000).rounded())
+        let last = LibraryLines.time(result.firstFrameMilliseconds + span, utc: request.utc)
         if console.json {
             console.emit(Line(
                 path: trim.output, series: series.name, from: from, to: to, start: first, end: last, duration: trim.duration,
                 frames: trim.frames, framesCopied: trim.framesCopied, framesReencoded: trim.framesReencoded,
                 audioPackets: trim.audioPackets, bytes: trim.bytes, movies: output.movies.map(\.path),
                 chapters: result.chapters.map { ChapterLine(start: $0.start, title: $0.title) },
-                gaps: output.gaps.map { LibraryLines.gap($0) }, splitReason: output.splitReason
+                gaps: output.gaps.map { LibraryLines.gap($0) }, splitReason: output.splitReason,
+                speed: speed(of: output), interval: interval(of: output),
+                framesDecoded: result.timelapse?.framesDecoded, keyframesOnly: result.timelapse?.keyframesOnly
             ), type: "export")
+        } else if let timelapse = result.timelapse {
+            let how = timelapse.keyframesOnly ? "keyframes only" : "\(timelapse.framesDecoded) frames decoded"
+            console.say(
+                "camrec: time-lapse \(trim.output): \(first) on, x\(String(cFormat: "%g", speed(of: output) ?? 0)),"
+                    + " \(trim.frames) frames, \(String(cFormat: "%.3f", trim.duration)) s (\(how))"
+            )
         } else {
             let boundaries = output.movies.count - 1
             let gaps = output.gaps.isEmpty ? "" : ", \(output.gaps.count) gap\(output.gaps.count == 1 ? "" : "s") kept as chapters"

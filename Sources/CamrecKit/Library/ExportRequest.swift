@@ -15,10 +15,30 @@ public struct ExportRequest: Sendable, Equatable {
     public var force: Bool
     /// `--utc`: times without a zone are UTC, and times are shown in UTC.
     public var utc: Bool
+    /// A time-lapse instead of a cut (`--speed`, `--timelapse`), or nil.
+    public var timelapse: Timelapse?
+
+    /// How fast a time-lapse runs.
+    public enum Timelapse: Sendable, Equatable {
+        /// `--speed N`: N times faster than real time (a frame every N frame intervals).
+        case speed(Double)
+        /// `--timelapse T`: a frame every T of capture time (nanoseconds).
+        case interval(Int64)
+
+        /// Nanoseconds of capture time per frame of the time-lapse, for a series whose
+        /// frames last `frameDuration` seconds.
+        public func step(frameDuration: Double) -> Int64 {
+            switch self {
+            case .speed(let factor): Int64((factor * frameDuration * 1e9).rounded())
+            case .interval(let nanoseconds): nanoseconds
+            }
+        }
+    }
 
     /// Checks the values as given on the command line (nil: not given).
     public init(
-        series: [String], from: String?, to: String?, output: String?, splitAtGaps: Bool, force: Bool, utc: Bool
+        series: [String], from: String?, to: String?, output: String?, splitAtGaps: Bool, force: Bool, utc: Bool,
+        speed: String? = nil, timelapse: String? = nil
     ) throws(CamrecError) {
         guard let first = series.first else {
             throw CamrecError(.usage, "give the series to export, e.g. camrec export cam.mp4 --from 10:04:30 --to 10:07:00 -o out.mp4")
@@ -38,6 +58,22 @@ public struct ExportRequest: Sendable, Equatable {
         self.splitAtGaps = splitAtGaps
         self.force = force
         self.utc = utc
+        switch (speed, timelapse) {
+        case (.some, .some):
+            throw CamrecError(.usage, "--speed and --timelapse say the same thing two ways: give one of them")
+        case (.some(let text), nil):
+            guard let factor = Double(text), factor.isFinite, factor > 1, factor <= 100_000 else {
+                throw CamrecError(.usage, "--speed '\(text)': give how many times faster than real time, above 1, e.g. 60")
+            }
+            self.timelapse = .speed(factor)
+        case (nil, .some(let text)):
+            guard let interval = try? TimeSpec.parse(text), interval.nanoseconds > 0 else {
+                throw CamrecError(.usage, "--timelapse '\(text)': give the capture time between frames, e.g. 2s or 1m")
+            }
+            self.timelapse = .interval(interval.nanoseconds)
+        case (nil, nil):
+            self.timelapse = nil
+        }
     }
 
     /// The file names of `count` outputs: OUT alone, or `NAME-1.EXT` … `NAME-N.EXT` beside it.
