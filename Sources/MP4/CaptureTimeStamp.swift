@@ -90,6 +90,11 @@ public struct CaptureTimeStamp: Sendable, Equatable {
         } else if index == bytes.count - 6, bytes[index] == 43 || bytes[index] == 45, bytes[index + 3] == 58,
                   let hours = number(index + 1..<index + 3), let minutes = number(index + 4..<index + 6) {
             offset = (hours * 3600 + minutes * 60) * (bytes[index] == 45 ? -1 : 1)
+        } else if index == bytes.count - 5 || index == bytes.count - 3, bytes[index] == 43 || bytes[index] == 45,
+                  let hours = number(index + 1..<index + 3),
+                  let minutes = index == bytes.count - 5 ? number(index + 3..<index + 5) : 0 {
+            // The basic form of the offset (+0200, +02), as iPhones and exiftool write it.
+            offset = (hours * 3600 + minutes * 60) * (bytes[index] == 45 ? -1 : 1)
         } else {
             return nil
         }

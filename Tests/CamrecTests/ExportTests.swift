@@ -304,3 +304,44 @@ extension ExportTests {
         #expect(!FileManager.default.fileExists(atPath: folder.path("no.mp4")))
     }
 }
+
+extension ExportTests {
+    /// Each decoded frame's MD5 (ffmpeg's framemd5), in presentation order.
+    static func frameHashes(_ path: String) throws -> [String] {
+        let run = try ChildProcess.run("ffmpeg", ["-v", "error", "-i", path, "-map", "0:v:0", "-f", "framemd5", "-"])
+        return run.stdoutText.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } }
+    }
+
+    /// Another program's series (ffmpeg's x264 with B-frames), its capture time written by
+    /// exiftool in the basic zone form iPhones use (`+0000`): cut across the boundary with
+    /// every frame in its place: the copied ones decode bit for bit as ffmpeg decodes the
+    /// segments, at the right positions.
+    @Test func aSeriesOfAnotherProgramWithBFramesIsCutExactly() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let piece = folder.path("piece.mp4")
+        let made = try ChildProcess.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30:duration=2",
+                                                   "-c:v", "libx264", "-g", "30", "-bf", "2", "-pix_fmt", "yuv420p", piece])
+        #expect(made.status == 0, "\(made.stderr)")
+        for (index, second) in [(1, "00"), (2, "02")] {
+            let path = folder.path("other-000\(index).mp4")
+            try FileManager.default.copyItem(atPath: piece, toPath: path)
+            let stamped = try ChildProcess.run("exiftool", ["-q", "-overwrite_original", "-Keys:CreationDate=2026:12:01 10:00:\(second).000+00:00", path])
+            #expect(stamped.status == 0, "\(stamped.stderr)")
+        }
+        let run = try CamrecBinary.run(["export", "--utc", "--from", "10:00:01.5", "--to", "10:00:03.2", "--json", "-o",
+                                        folder.path("out.mp4"), folder.path("other.mp4")])
+        #expect(run.status == 0, "\(run.stderr)")
+        let line = try #require(JSONLines.parse(run).first { $0["type"] as? String == "export" })
+        let source = try Self.frameHashes(piece)
+        #expect(source.count == 60)
+        let expected = Array(source[45..<60]) + Array(source[0..<36])
+        let exported = try Self.frameHashes(folder.path("out.mp4"))
+        #expect(exported.count == expected.count, "\(exported.count) frames, want \(expected.count)")
+        #expect(line["frames"] as? Int == expected.count)
+        let copied = try #require(line["frames_copied"] as? Int)
+        let matching = zip(exported, expected).filter { $0 == $1 }.count
+        #expect(copied > 0 && matching >= copied, "\(matching) frames decode as the source's, \(copied) were copied")
+        #expect(line["start"] as? String == "2026-12-01T10:00:01.500Z", "\(line)")
+    }
+}

@@ -72,7 +72,11 @@ struct CaptureTimeStampTests {
             #expect(stamp?.unixMilliseconds == milliseconds, "\(text)")
             #expect(stamp.map { CaptureTimeStamp(unixMilliseconds: $0.unixMilliseconds, utcOffsetSeconds: 0).iso8601 } == text.replacingOccurrences(of: "Z", with: "+00:00"))
         }
-        for bad in ["", "2026-12-01", "2026-13-01T00:00:00Z", "2026-12-01T10:04:30.+01:00", "2026-12-01T10:04:30+0100", "2026-12-01T10:04:30.250"] {
+        // The basic form of the offset, as iPhones and exiftool write it.
+        #expect(CaptureTimeStamp(iso8601: "2026-12-01T10:04:30+0100") == CaptureTimeStamp(unixMilliseconds: 1_796_115_870_000, utcOffsetSeconds: 3600))
+        #expect(CaptureTimeStamp(iso8601: "2026-12-01T04:04:30.250-05")?.unixMilliseconds == 1_796_115_870_250)
+        for bad in ["", "2026-12-01", "2026-13-01T00:00:00Z", "2026-12-01T10:04:30.+01:00", "2026-12-01T10:04:30+010", "2026-12-01T10:04:30.250",
+                    "2026-12-01T10:04:30+01:0"] {
             #expect(CaptureTimeStamp(iso8601: bad) == nil, "\(bad)")
         }
     }

@@ -56,7 +56,7 @@ public enum LibraryFileReader {
             file.duration = rounded(video.seconds)
         }
         file.soundCodec = summary.sound.map { codecName($0.codec) }
-        if let stamp = summary.captureTime, let milliseconds = ISO8601Time.milliseconds(stamp) {
+        if let stamp = summary.captureTime, let milliseconds = CaptureTimeStamp(iso8601: stamp)?.unixMilliseconds {
             file.startMilliseconds = milliseconds
             file.timeSource = .captureTime
         } else if summary.creationTime > 0 {
