@@ -14,10 +14,11 @@ enum LsCommand: Subcommand {
     static let spec = CommandSpec(
         name: "camrec ls",
         abstract: "List what was recorded: series, segments, clips, stills, gaps and health.",
-        usage: "camrec ls [--json] [--utc] [PATH...]",
+        usage: "camrec ls [--json] [--utc] [--thumbs] [PATH...]",
         options: [
             OptionSpec(["--json"], help: "print one JSON line per file and one per series on stdout"),
             OptionSpec(["--utc"], help: "show times in UTC instead of local time"),
+            OptionSpec(["--thumbs"], help: "make (or reuse) a 160-pixel JPEG of each movie and clip in .thumbs/ beside it"),
         ],
         positionals: [PositionalSpec("PATH", help: "a folder (default: the current one), a movie, or an OUTPUT pattern as given to camrec record (cam.mp4, cam-%Y%m%d-%H%M%S.mp4)", optional: true)],
         discussion: """
@@ -48,6 +49,10 @@ enum LsCommand: Subcommand {
             Live Photo. Files that are not movies or stills (and movies camrec cannot
             read, as unreadable) are listed too, never an error.
 
+            --thumbs makes a 160-pixel-wide JPEG of each complete movie and clip, from the
+            keyframe nearest its middle, as .thumbs/NAME.jpg beside it (JSON: thumbnail),
+            and reuses one that is newer than its movie; this decodes a frame per movie.
+
             With --json: {"type":"library-file","path":"cam-0001.mp4","kind":"movie","series":"cam",
             "health":"complete","start":"2026-12-01T10:04:30.250+01:00","duration":1.0,
             "frames":30,...} per file, then {"type":"library-series","name":"cam","runs":1,
@@ -71,7 +76,7 @@ enum LsCommand: Subcommand {
     )
 
     static func validate(_ parsed: ParsedArguments) throws(UsageError) -> LsJob {
-        LsJob(paths: parsed.positionals, json: parsed.flag("--json"), utc: parsed.flag("--utc"))
+        LsJob(paths: parsed.positionals, json: parsed.flag("--json"), utc: parsed.flag("--utc"), thumbs: parsed.flag("--thumbs"))
     }
 
     static func console(for parsed: ParsedArguments) -> Console {

@@ -124,4 +124,50 @@ struct LsCommandTests {
         let pattern = try CamrecBinary.run(["ls", folder.path("cam-%Y%m%d.mp4")])
         #expect(pattern.status == 66 && pattern.stderr.contains("no recordings match"), "\(pattern.stderr)")
     }
+
+    /// `--thumbs`: a 160-pixel JPEG per movie, of its keyframe nearest the middle (by
+    /// ffprobe's flags and the emulated camera's stamp), reused on
+    /// the next listing, made again when the movie is newer.
+    @Test func thumbsAreMadeOnceAndShowTheMovie() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var environment = try VirtualCameraEnvironment.shared().environment(spec: "/dev/video0,formats=yuyv,sizes=640x480@30")
+        environment["CAMREC_DEVICE_PATHS"] = nil
+        let record = try CamrecBinary.run(["--device", "/dev/video0", "--size", "640x480", "-t", "2", "--segment", "1", "--json",
+                                           folder.path("cam.mp4")], environment: environment)
+        #expect(record.status == 0, "\(record.stderr)")
+        let segments = JSONLines.parse(record).filter { $0["type"] as? String == "segment" }.compactMap { $0["path"] as? String }
+        #expect(segments.count == 2)
+        let run = try CamrecBinary.run(["ls", "--thumbs", "--json", folder.path("cam.mp4")])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("thumbnails: 2 made, 0 reused"), "\(run.stderr)")
+        for segment in segments {
+            let line = try #require(JSONLines.parse(run).first { $0["path"] as? String == segment })
+            let thumbnail = try #require(line["thumbnail"] as? String, "\(line)")
+            #expect(thumbnail == folder.path(".thumbs/" + URL(fileURLWithPath: segment).lastPathComponent + ".jpg"))
+            let probe = try MediaProbe.probe(thumbnail)
+            #expect(probe.codec == "mjpeg" && probe.width == 160 && probe.height == 120, "\(probe)")
+            let stamp = try FrameStampReader.sequence(inImage: URL(fileURLWithPath: thumbnail),
+                                                      region: .init(width: 160, sourceWidth: 640))
+            // The keyframe nearest the middle, by ffprobe's packet flags, and its stamp.
+            let packets = try ChildProcess.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
+                                                           "packet=pts_time,flags", "-of", "csv=p=0", segment])
+            let keyframes = packets.stdoutText.split(separator: "\n").compactMap { line -> Double? in
+                let fields = line.split(separator: ",")
+                return fields.count >= 2 && fields[1].contains("K") ? Double(fields[0]) : nil
+            }
+            let middle = try MediaProbe.probe(segment).duration / 2
+            let nearest = try #require(keyframes.min { abs($0 - middle) < abs($1 - middle) })
+            let stamps = try FrameStampReader.sequences(inVideo: URL(fileURLWithPath: segment))
+            let expected = stamps[Int((nearest * 30).rounded())]
+            #expect(stamp != nil && stamp == expected, "thumbnail of frame \(stamp.map(String.init) ?? "?"), want \(expected.map(String.init) ?? "?") at \(nearest) s")
+        }
+        let again = try CamrecBinary.run(["ls", "--thumbs", folder.path("cam.mp4")])
+        #expect(again.stderr.contains("thumbnails: 0 made, 2 reused"), "\(again.stderr)")
+        // A movie newer than its thumbnail gets a new one.
+        let later = Date().addingTimeInterval(60)
+        try FileManager.default.setAttributes([.modificationDate: later], ofItemAtPath: segments[0])
+        let remade = try CamrecBinary.run(["ls", "--thumbs", folder.path("cam.mp4")])
+        #expect(remade.stderr.contains("thumbnails: 1 made, 1 reused"), "\(remade.stderr)")
+    }
 }

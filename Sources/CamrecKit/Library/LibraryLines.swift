@@ -22,6 +22,8 @@ enum LibraryLines {
         let height: Int?
         let sound: String?
         let note: String?
+        /// With `ls --thumbs`: the movie's thumbnail.
+        var thumbnail: String? = nil
     }
 
     /// A `series` line.
