@@ -77,3 +77,55 @@ import Testing
         #expect(grid.keep(pts: 1) == nil)
     }
 }
+
+/// The gate with a time-lapse's grid: the limit, segments and lost frames in capture time,
+/// the movie files' timelines in movie frames, stills looked up by camera timestamp.
+@Suite struct TimeLapseGateTests {
+    static let camera = FrameRateValue(numerator: 30, denominator: 1)
+    static let frame: UInt64 = 33_333_333
+
+    /// 3 s of capture at one frame every 200 ms, cut every second: 15 frames in three
+    /// files of 5, each 5/30 s long; a segment starts where its frame is retimed to.
+    @Test func limitAndSegmentsAreCaptureTimeAndFilesArePlayingTime() {
+        let lapse = TimeLapse(interval: TimeSpec(nanoseconds: 200_000_000))
+        let gate = FrameGate(limit: .seconds(3), rate: Self.camera, segment: .seconds(1), captureRate: lapse.captureRate)
+        var grid = TimeLapseGrid(interval: lapse.interval, cameraRate: Self.camera, movieRate: Self.camera)
+        var starts: [UInt64] = []
+        var limitReached = 0
+        for index: UInt64 in 0..<150 {
+            let pts = 1_000_000_000 + index * Self.frame
+            guard let kept = grid.keep(pts: pts) else {
+                gate.passOver(pts: pts)
+                continue
+            }
+            _ = gate.admit(pts: pts, slot: kept.capture, movieTime: kept.movie) { limitReached += 1 } onSegmentStart: { starts.append($0) }
+        }
+        #expect(gate.frames == 15 && limitReached == 1 && gate.droppedFrames == 0)
+        #expect((0..<3).map { gate.segment($0)?.frames } == [5, 5, 5])
+        #expect(gate.segment(0)?.seconds == 0.167)
+        let movieFrames: [UInt64] = [5, 10]
+        let expected: [UInt64] = movieFrames.map { (frames: UInt64) -> UInt64 in 1_000_000_000 + frames * 1_000_000_000 / 30 }
+        #expect(starts == expected)
+        // Three files of 0.167 s each (each rounded to the millisecond).
+        #expect(gate.recordedSeconds(frameDuration: 1.0 / 30) == 0.501)
+    }
+
+    /// A still of a kept frame is found at its movie frame's time; one of a frame the
+    /// time-lapse passed over is known absent at once (no wait for the next kept frame).
+    @Test func stillsAreFoundOrAbsentAtOnce() {
+        let lapse = TimeLapse(interval: .seconds(1))
+        let gate = FrameGate(limit: nil, rate: Self.camera, captureRate: lapse.captureRate)
+        var grid = TimeLapseGrid(interval: lapse.interval, cameraRate: Self.camera, movieRate: Self.camera)
+        for index: UInt64 in 0..<40 {
+            let pts = index * Self.frame
+            if let kept = grid.keep(pts: pts) {
+                _ = gate.admit(pts: pts, slot: kept.capture, movieTime: kept.movie) {}
+            } else {
+                gate.passOver(pts: pts)
+            }
+        }
+        #expect(gate.movieFrame(pts: 30 * Self.frame) == .found(index: 1, seconds: 0.033333333))
+        #expect(gate.movieFrame(pts: 35 * Self.frame) == .absent)
+        #expect(gate.movieFrame(pts: 45 * Self.frame) == .pending)
+    }
+}

@@ -77,7 +77,10 @@ extension RecordingSession {
                 var movieTime: UInt64?
                 if let timelapse {
                     if let pts, gate.isSettling(pts: pts) { return .pass }
-                    guard let kept = timelapse.keep(pts: pts) else { return .drop }
+                    guard let kept = timelapse.keep(pts: pts) else {
+                        if let pts { gate.passOver(pts: pts) }
+                        return .drop
+                    }
                     slot = kept.capture
                     movieTime = kept.movie
                 }

@@ -42,7 +42,8 @@ final class FrameGate: Sendable {
     }
 
     private let jobs: Mutex<Jobs>
-    /// Broadcast at every frame let through (stills wait on it for their frame's place).
+    /// Broadcast at every frame let through, and every frame a time-lapse passes over
+    /// (stills wait on it for their frame's place).
     let admitted = EventCount()
     /// One frame at the movie's rate, in seconds.
     let frameDuration: Double
@@ -125,6 +126,13 @@ final class FrameGate: Sendable {
         if reachedNow { onLimit() }
         if let stillDue { onStillDue(stillDue) }
         return decision
+    }
+
+    /// Notes that the frame at `pts` is not recorded (a time-lapse left it out): stills
+    /// waiting to know whether their frame is in the movie learn that it is not, at once.
+    func passOver(pts: UInt64) {
+        jobs.withLock { $0.timeline.passOver(pts: pts) }
+        admitted.signal()
     }
 
     /// Notes when the movie file's first frame was captured, once per file: `capture` gives

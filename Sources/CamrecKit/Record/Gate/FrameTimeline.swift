@@ -42,6 +42,12 @@ struct FrameTimeline: Equatable {
         lastPTS = pts
     }
 
+    /// Notes that the camera frame at `pts` was left out on purpose (a time-lapse keeps
+    /// one in many): a still of it, or of a frame before it, is not in the movie, known at once.
+    mutating func passOver(pts: UInt64) {
+        lastPTS = max(lastPTS ?? pts, pts)
+    }
+
     /// Where the camera frame with timestamp `pts` is in the movie; `closed` says whether
     /// no more frames will come.
     func lookup(pts: UInt64, closed: Bool) -> MovieFrameLookup {
