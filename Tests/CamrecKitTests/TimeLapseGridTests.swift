@@ -129,3 +129,26 @@ import Testing
         #expect(gate.movieFrame(pts: 45 * Self.frame) == .pending)
     }
 }
+
+/// A time-lapse slower than one frame a second (`--timelapse 5s`: 0.2 kept frames a
+/// second): the gate's jobs reckon with its real interval, not one of a second.
+@Suite struct SlowTimeLapseGateTests {
+    @Test func fiveSecondsLosesNothingAndKeepsTheLimit() {
+        let lapse = TimeLapse(interval: .seconds(5))
+        let gate = FrameGate(limit: .seconds(13), rate: FrameRateValue(30), segment: .seconds(10), captureRate: lapse.captureRate)
+        var grid = TimeLapseGrid(interval: lapse.interval, cameraRate: FrameRateValue(30), movieRate: FrameRateValue(30))
+        var segments = 0
+        for index: UInt64 in 0..<600 {
+            let pts = index * 33_333_333
+            guard let kept = grid.keep(pts: pts) else { continue }
+            _ = gate.admit(pts: pts, slot: kept.capture, movieTime: kept.movie) {} onSegmentStart: { _ in segments += 1 }
+        }
+        // round(13 / 5) = 3 slots, at 0, 5 and 10 s: no loss; the 10-s slot starts segment 2.
+        #expect(gate.frames == 3)
+        #expect(gate.droppedFrames == 0)
+        #expect(segments == 1)
+        var drops = DropCounter(rate: lapse.captureRate)
+        for slot: UInt64 in [0, 1, 2, 4] { drops.note(slot * 5_000_000_000) }
+        #expect(drops.dropped == 1)
+    }
+}
