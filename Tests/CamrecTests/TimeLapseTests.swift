@@ -90,6 +90,28 @@ import Testing
         #expect((result["timelapse"] as? [String: Any])?["frames_kept"] as? Int == 30, "also the deleted segment's: \(result)")
     }
 
+    /// `ctl status` and the result count capture time, as --max-duration does: a kept frame
+    /// stands for one interval. A stop through the socket finalises a movie of the frames kept.
+    @Test func statusCountsCaptureTime() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let socket = folder.path("ctl.sock")
+        let movie = folder.path("lapse.mkv")
+        let recording = try CamrecBinary.start(["--device", "test", "--size", "320x240", "--timelapse", "100ms", "-t", "none",
+                                                "--control", socket, "--json", movie])
+        #expect(RecordingWait.frames(5, socket: socket))
+        let status = try #require(RecordingWait.status(socket: socket))
+        let frames = try #require(status["frames"] as? Int)
+        let elapsed = try #require(status["elapsed"] as? Double)
+        #expect(abs(elapsed - Double(frames) * 0.1) < 0.0015, "\(status)")
+        #expect(RecordingWait.stop(socket: socket))
+        #expect(recording.wait() == 0)
+        let result = try #require(JSONLines.parse(recording.stdoutData).last)
+        let kept = try #require((result["timelapse"] as? [String: Any])?["frames_kept"] as? Int)
+        #expect(kept >= frames && result["reason"] as? String == "control", "\(result)")
+        #expect(try MediaProbe.probe(movie).frames == kept)
+    }
+
     /// Rules that need the camera: an interval no longer than its frame is a usage error
     /// (exit 64), before anything is recorded; so is sound.
     @Test func tooShortAnIntervalAndSoundAreRefused() throws {

@@ -191,7 +191,7 @@ public final class Recorder: Sendable {
     /// passes, or a stop is asked for; `ctl status` says "reconnecting" meanwhile.
     private func waitForCamera(_ identity: DeviceIdentity, timeout: TimeSpec?, status run: RunTotals) -> Wait {
         let (frames, dropped) = (run.frames, run.dropped)
-        let seconds = Double(frames) / max(config.rate.framesPerSecond, 1)
+        let seconds = config.elapsed(frames: frames, movieSeconds: Double(frames) / max(config.rate.framesPerSecond, 1))
         control.attachWaiting {
             RecorderStatus(state: "reconnecting", path: identity.stableName ?? identity.card, elapsed: seconds,
                            frames: frames, stills: 0, droppedFrames: dropped, maxDuration: self.config.maxDuration?.seconds)

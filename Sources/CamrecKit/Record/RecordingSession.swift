@@ -180,7 +180,8 @@ final class RecordingSession {
                        clipNewest: clipNewest) {
             RecorderStatus(
                 state: control.pendingStop.count > 0 || gate.isClosed ? "stopping" : "recording",
-                path: plan.currentPath, elapsed: gate.recordedSeconds(frameDuration: gate.frameDuration),
+                path: plan.currentPath,
+                elapsed: config.elapsed(frames: gate.frames, movieSeconds: gate.recordedSeconds(frameDuration: gate.frameDuration)),
                 frames: gate.frames, stills: 0, droppedFrames: gate.droppedFrames,
                 maxDuration: config.maxDuration?.seconds,
                 segment: config.segments == nil ? nil : plan.movieCount, preRollBytes: clipRecorder?.preRollBytes,
@@ -263,7 +264,8 @@ final class RecordingSession {
                 case .reportProgress(let interval):
                     let frames = gate.frames
                     events(.progress(RecordingProgress(
-                        seconds: gate.recordedSeconds(frameDuration: gate.frameDuration), frames: frames,
+                        seconds: config.elapsed(frames: frames, movieSeconds: gate.recordedSeconds(frameDuration: gate.frameDuration)),
+                        frames: frames,
                         bytes: plan.bytesWritten, limit: config.maxDuration?.seconds,
                         fps: Double(frames - lastFrames) / max(interval / .seconds(1), 0.001))))
                     lastFrames = frames

@@ -62,3 +62,13 @@ public struct TimeLapseReport: Sendable, Equatable, Codable {
     /// The result: camera frames kept, in every movie of the run.
     public var framesKept: Int?
 }
+
+extension RecordConfig {
+    /// The time `frames` recorded stand for where `--max-duration` is compared with it
+    /// (progress, `ctl status`): a time-lapse's capture time (one interval per kept
+    /// frame), else `movieSeconds`, the video recorded.
+    func elapsed(frames: Int, movieSeconds: Double) -> Double {
+        guard let timelapse else { return movieSeconds }
+        return (Double(frames) * timelapse.interval.seconds * 1000).rounded() / 1000
+    }
+}
