@@ -111,7 +111,9 @@ final class RecordingSession {
         cameraQueue = config.composition != nil ? nil : try? CameraQueueDepth.install(for: config.source, in: pipeline)
         do {
             var decimator: RateDecimator?
-            if case .camera(_, let format) = config.source, format.rate != config.rate {
+            // A time-lapse's frames are picked after the text is drawn: {frame} and
+            // {elapsed} then count the camera's frames and capture time.
+            if config.timelapse == nil, case .camera(_, let format) = config.source, format.rate != config.rate {
                 decimator = RateDecimator(cameraRate: format.rate, movieRate: config.rate)
             }
             overlayToken = try OverlayTextProbe.install(config.picture.text, in: pipeline, device: config.source.deviceName,
