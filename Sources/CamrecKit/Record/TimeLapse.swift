@@ -46,6 +46,14 @@ public struct TimeLapse: Sendable, Equatable {
         }
     }
 
+    /// Refuses (exit 64) a `--max-duration` that holds no kept frame: the run keeps
+    /// round(limit / interval) frames, none below half an interval.
+    public func check(limit: TimeSpec?) throws(CamrecError) {
+        guard let limit, limit.nanoseconds * 2 < interval.nanoseconds else { return }
+        let least = TimeSpec(nanoseconds: (interval.nanoseconds + 1) / 2)
+        throw OptionValue.refusal("--max-duration \(limit.description) keeps no frame of --timelapse \(interval.description) (one per \(interval.description) of capture time): give at least \(least.description), or a shorter interval")
+    }
+
     /// The time-lapse as the JSON lines report it; `framesKept` in the result.
     public func report(movieRate: FrameRateValue, framesKept: Int? = nil) -> TimeLapseReport {
         TimeLapseReport(interval: interval.seconds, speedup: (speedUp(at: movieRate) * 1000).rounded() / 1000,

@@ -54,6 +54,18 @@ struct TimeLapseOptionTests {
         try TimeLapse(interval: TimeSpec(nanoseconds: 34_000_000)).check(cameraRate: FrameRateValue(30))
     }
 
+    /// The run keeps round(limit / interval) frames: a limit under half an interval keeps none.
+    @Test func theLimitMustHoldAFrame() throws {
+        var given = arguments("1m")
+        given.maxDuration = "29s"
+        #expect(refusal { try given.job(environment: [:]) }
+                == "--max-duration 29s keeps no frame of --timelapse 1m (one per 1m of capture time): give at least 30s, or a shorter interval")
+        given.maxDuration = "30s"
+        #expect(try given.job(environment: [:]).settings.maxDuration == .seconds(30))
+        given.maxDuration = "none"
+        #expect(try given.job(environment: [:]).settings.maxDuration == nil)
+    }
+
     @Test func theReportAndTheGrid() {
         let lapse = TimeLapse(interval: .seconds(10))
         #expect(lapse.speedUp(at: FrameRateValue(30)) == 300)

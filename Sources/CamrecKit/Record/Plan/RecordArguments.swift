@@ -77,6 +77,7 @@ public struct RecordArguments: Sendable, Equatable {
         }
         let lapse = try Self.timelapse(timelapse, sound: sound.source, clips: clipSettings != nil || motion != nil || clips.standby,
                                        copy: encoding.codec == .copy, serve: serveSettings != nil)
+        try lapse?.check(limit: limit)
         let template = try Self.template(pipeline)
         let run = try unattended.resolve(output: output, clips: clips)
         // --reconnect names its movies as segments; standby makes none, only clips.
