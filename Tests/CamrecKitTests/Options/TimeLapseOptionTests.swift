@@ -62,6 +62,11 @@ struct TimeLapseOptionTests {
                 == "--max-duration 29s keeps no frame of --timelapse 1m (one per 1m of capture time): give at least 30s, or a shorter interval")
         given.maxDuration = "30s"
         #expect(try given.job(environment: [:]).settings.maxDuration == .seconds(30))
+        #expect(try given.job(environment: [:]).warnings.isEmpty)
+        // The default limit is said: a time-lapse is for long runs.
+        given.maxDuration = nil
+        #expect(try given.job(environment: [:]).warnings
+                == ["--timelapse 1m stops after the default --max-duration of 10m of capture time (10 frames): give --max-duration, e.g. 8h, or none to record until stopped"])
         given.maxDuration = "none"
         #expect(try given.job(environment: [:]).settings.maxDuration == nil)
     }

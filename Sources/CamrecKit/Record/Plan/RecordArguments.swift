@@ -137,6 +137,11 @@ public struct RecordArguments: Sendable, Equatable {
         job.printPipeline = printPipeline
         job.stillQualityGiven = stillQuality != nil
         job.warnings = warnings
+        if let lapse, maxDuration == nil {
+            // A time-lapse is for long runs: the default limit would make a very short movie.
+            let frames = MaxDuration.frames(in: limit ?? MaxDuration.defaultLimit, at: lapse.captureRate)
+            job.warnings.append("--timelapse \(lapse.interval.description) stops after the default --max-duration of \(MaxDuration.defaultLimit.description) of capture time (\(frames) frames): give --max-duration, e.g. 8h, or none to record until stopped")
+        }
         return job
     }
 
