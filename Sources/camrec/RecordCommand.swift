@@ -72,6 +72,7 @@ enum RecordCommand: Subcommand {
             Examples:
               camrec --max-duration 600 out.mp4
               camrec --device test --max-duration 5s --json test.mkv
+              camrec --timelapse 10s --max-duration 8h day.mp4
 
             \(CommandDispatcher.exitCodeTable)
             """
