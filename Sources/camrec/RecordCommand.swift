@@ -13,6 +13,7 @@ enum RecordCommand: Subcommand {
                         discussion: PictureControlOptions.discussion),
             OptionGroup("output", title: "Output and limits", abstract: "Output and limits: when the recording stops, and what camrec prints.", options: [
                 OptionSpec(["--max-duration", "-t"], value: "T", help: "stop by itself after T: 600, 90s, 10m, 1h2m3s, 00:10:00; 0 or none for no limit (default: 10m)", summary: "stop after T (default: 10m; 0: no limit)"),
+                OptionSpec(["--timelapse"], value: "T", help: "a time-lapse: keep one camera frame every T of capture time (e.g. 10s, 500ms; longer than one camera frame) and play them at the movie's frame rate (--fps); --max-duration, --segment and --still-every stay capture time; no --audio, no event clips", summary: "keep one frame every T, played at the normal rate"),
                 OptionSpec(["--force", "-f"], help: "replace OUTPUT if it exists"),
                 OptionSpec(["--json"], help: "print JSON lines on stdout: started, settled, still, segment, clip, deleted, camera-lost, camera-back, warning, result", summary: "print JSON lines on stdout"),
                 OptionSpec(["--quiet", "-q"], help: "print nothing on stderr but errors"),
@@ -73,6 +74,7 @@ enum RecordCommand: Subcommand {
             Examples:
               camrec --max-duration 600 out.mp4
               camrec --device test --max-duration 5s --json test.mkv
+              camrec --timelapse 10s --max-duration 8h day.mp4
 
             \(CommandDispatcher.exitCodeTable)
             """
@@ -115,6 +117,7 @@ enum RecordOptions {
         given.previewStops = parsed.flag("--preview-stops")
         given.serve = ServeOptions.request(parsed)
         given.maxDuration = parsed.value("--max-duration")
+        given.timelapse = parsed.value("--timelapse")
         given.clips = ClipOptions.request(parsed)
         given.pipeline = parsed.value("--pipeline")
         given.unattended = UnattendedOptions.request(parsed)

@@ -15,6 +15,8 @@ import Testing
         Case(arguments: ["--max-duration", "10q", "OUT.mp4"], status: 64, mentions: "invalid duration '10q'"),
         Case(arguments: ["--size", "12x", "OUT.mp4"], status: 64, mentions: "--size"),
         Case(arguments: ["--fps", "0", "OUT.mp4"], status: 64, mentions: "--fps"),
+        Case(arguments: ["--timelapse", "0", "OUT.mp4"], status: 64, mentions: "--timelapse 0 keeps no time between frames"),
+        Case(arguments: ["--device", "test", "--timelapse", "1s", "--on-motion", "OUT.mp4"], status: 64, mentions: "cannot make event clips"),
         Case(arguments: ["--device", "test"], status: 64, mentions: "missing OUTPUT"),
         Case(arguments: ["--device", "test", "OUT.avi"], status: 64, mentions: ".mp4, .mov or .mkv"),
         Case(arguments: ["--device", "test", "NOFOLDER/x/OUT.mp4"], status: 73, mentions: "does not exist"),

@@ -50,6 +50,10 @@ import Testing
         result = try run(["--device", "test", "--size", "320x240", "--max-duration", "1.5", "--segment", "0.5", "--keep", "1",
                           "--json", folder.path("seg.mp4")], log: log)
         #expect(result.status == 0, "\(result.stderr)")
+        // A time-lapse: its started line and result.
+        result = try run(["--device", "test", "--size", "320x240", "--max-duration", "1", "--timelapse", "100ms",
+                          "--json", folder.path("lapse.mp4")], log: log)
+        #expect(result.status == 0 && result.stdoutText.contains("\"frames_kept\""), "\(result.stderr)")
         // A photo: still (command) and result (completed).
         result = try run(["still", "--device", "test", "--size", "320x240", "--settle", "0", "--json", folder.path("photo.jpg")], log: log)
         #expect(result.status == 0, "\(result.stderr)")
@@ -141,6 +145,7 @@ import Testing
             (#"{"type":"segment","bytes":"12","kind":"movie","path":"a.mp4"}"#, "is not of type 'integer'"),
             (#"{"type":"news","message":"m"}"#, "is not one of"),
             (#"{"type":"result","reason":"max-duration","files":[{"path":"a.mp4","kind":"movie","bytes":1,"size":2}],"dropped_frames":0,"corrupt_frames":0}"#, "'size' was unexpected"),
+            (#"{"type":"result","reason":"max-duration","files":[],"dropped_frames":0,"corrupt_frames":0,"timelapse":{"interval":1,"speedup":30,"frames":3}}"#, "'frames' was unexpected"),
         ]
         JSONLog.write(arguments: ["--json", "ok.mp4"], stdout: Data((good + "\n").utf8), to: log)
         let fine = try checkLog(log)

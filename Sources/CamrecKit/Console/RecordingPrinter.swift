@@ -30,6 +30,9 @@ public struct RecordingPrinter: Sendable {
             if let bitrate = start.bitrate { encoding += "; \(bitrate) kbit/s" }
             if let interval = start.keyframeInterval { encoding += String(cFormat: "; a keyframe every %g s", interval) }
             console.say("camrec: encoding: \(encoding)")
+            if let lapse = start.timelapse {
+                console.say(String(cFormat: "camrec: time-lapse: one frame every %g s of capture time, played %g times as fast", lapse.interval, lapse.speedup))
+            }
             if let audio = start.audio {
                 let channels = audio.channels == 1 ? "mono" : audio.channels == 2 ? "stereo" : "\(audio.channels) channels"
                 console.say("camrec: sound: \(audio.reason); \(audio.codec == "aac" ? "AAC" : "Opus") (\(audio.encoder)) \(channels) "

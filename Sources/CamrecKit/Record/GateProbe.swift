@@ -29,14 +29,21 @@ extension RecordingSession {
             let pad = try pipeline.element(named: "record").staticPad("src")
             if videoOffset > 0 { pad.offset = Int64(videoOffset) }
             var decimator: RateDecimator?
+            var timelapse: TimeLapseFilter?
             // A canvas (--layout) is made at the movie's rate.
-            if config.composition == nil, case .camera(_, let format) = config.source, format.rate != config.rate {
-                decimator = RateDecimator(cameraRate: format.rate, movieRate: config.rate)
+            var cameraRate = config.rate
+            if config.composition == nil, case .camera(_, let format) = config.source { cameraRate = format.rate }
+            if let lapse = config.timelapse {
+                // A time-lapse keeps frames on its own grid, whatever the camera's rate.
+                timelapse = TimeLapseFilter(TimeLapseGrid(interval: lapse.interval, cameraRate: cameraRate, movieRate: config.rate))
+            } else if cameraRate != config.rate {
+                decimator = RateDecimator(cameraRate: cameraRate, movieRate: config.rate)
             }
             let passthrough = config.encoder.isPassthrough
+            let movieFrame = UInt64((1e9 / max(config.rate.framesPerSecond, 0.001)).rounded())
             let composed = config.composition != nil
             let (startBarrier, pipeline, segmentGrid) = (config.startBarrier, pipeline, config.segmentGrid)
-            return pad.addProbe(.buffer) { [decimator] info in
+            return pad.addProbe(.buffer) { [decimator, timelapse] info in
                 guard let buffer = info.buffer else { return .pass }
                 let pts = buffer.pts
                 let keyframe = !passthrough || buffer.isKeyframe
@@ -64,7 +71,20 @@ extension RecordingSession {
                     if composed, gate.isSettling(pts: pts) { return .pass }
                     gate.prepareFirstFrame(pts: pts, baseTime: pipeline.baseTime, gridOrigin: segmentGrid)
                 }
-                let decision = gate.admit(pts: pts, slot: slot, keyframe: keyframe) {
+                // --timelapse: one frame every interval, after the start (the barrier, the
+                // settle window, which measures every camera frame), retimed one movie frame
+                // after the last kept one.
+                var movieTime: UInt64?
+                if let timelapse {
+                    if let pts, gate.isSettling(pts: pts) { return .pass }
+                    guard let kept = timelapse.keep(pts: pts) else {
+                        if let pts { gate.passOver(pts: pts) }
+                        return .drop
+                    }
+                    slot = kept.capture
+                    movieTime = kept.movie
+                }
+                var decision = gate.admit(pts: pts, slot: slot, movieTime: movieTime, keyframe: keyframe) {
                     // The sound ends where the last frame does.
                     if let audioGate, let end = gate.videoEnd { audioGate.close(at: end) }
                     bus.postApplicationMessage(RecordingControl.Wake.limit)
@@ -80,6 +100,15 @@ extension RecordingSession {
                     pipeline.clockTime.map { CaptureTime.of(runningTime: pts, baseTime: pipeline.baseTime, clockNow: $0, wallNow: .now()) }
                 }) {
                     firstCaptureNoted?(noted.file, noted.time)
+                }
+                // The encoder and the muxer see the time-lapse's timestamps: the movie plays
+                // its kept frames one movie frame apart.
+                if case .pass = decision, let movieTime {
+                    guard var retimed = buffer.writableCopy() else { return .drop }
+                    retimed.pts = movieTime
+                    retimed.dts = nil
+                    retimed.duration = movieFrame
+                    decision = .replace(retimed.finished())
                 }
                 return decision
             }

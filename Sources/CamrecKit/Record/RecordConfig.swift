@@ -29,6 +29,9 @@ public struct RecordConfig: Sendable {
     public var reconnect: ReconnectSettings?
     /// `--settle`: the longest wait for a stable picture before the first recorded frame.
     public var settle: TimeSpec = .zero
+    /// `--timelapse`: one frame kept every interval of capture time, played back at `rate`;
+    /// nil records every frame. `maxDuration` and the segments' length are capture time then.
+    public var timelapse: TimeLapse?
     /// The camera controls set for the run (`--set`, `--flash`), for the `started` line.
     public var controls: [AppliedControl] = []
     /// Called with a camera's index among the run's cameras (0-based: 0 for one camera; a
@@ -68,6 +71,10 @@ public struct RecordConfig: Sendable {
     /// `--layout`: several cameras composed onto one canvas (`size`), one movie, with
     /// `pipelines/compose.pipeline`; nil: `source` is the one camera, named "src".
     public var composition: Composition?
+
+    /// The rate at which the gate's frames step: a time-lapse's one per interval, else `rate`.
+    /// `--max-duration` counts frames at it.
+    var gateRate: FrameRateValue { timelapse?.captureRate ?? rate }
 
     public init(
         source: VideoSource, size: FrameSize, rate: FrameRateValue, maxDuration: TimeSpec?,

@@ -121,8 +121,9 @@ public struct RecordPipeline: Sendable {
     }
 
     /// The movie's rate when the gate keeps only some of a faster camera's frames (the same
-    /// condition as `GateProbe`'s decimator); nil when every frame is kept.
+    /// condition as `GateProbe`'s decimator, or a time-lapse); nil when every frame is kept.
     private var keptRate: FrameRateValue? {
+        if config.timelapse != nil { return config.rate }
         guard config.composition == nil, case .camera(_, let format) = config.source, format.rate != config.rate else { return nil }
         return config.rate
     }

@@ -122,6 +122,7 @@ public final class Recorder: Sendable {
         }
         var sessionConfig = config
         var run = RunTotals()
+        run.timelapse = config.timelapse.map { ($0, config.rate) }
         var machine = RunMachine(reconnects: identity != nil)
         while true {
             var actions: [RunMachine.Action]
@@ -190,7 +191,7 @@ public final class Recorder: Sendable {
     /// passes, or a stop is asked for; `ctl status` says "reconnecting" meanwhile.
     private func waitForCamera(_ identity: DeviceIdentity, timeout: TimeSpec?, status run: RunTotals) -> Wait {
         let (frames, dropped) = (run.frames, run.dropped)
-        let seconds = Double(frames) / max(config.rate.framesPerSecond, 1)
+        let seconds = config.elapsed(frames: frames, movieSeconds: Double(frames) / max(config.rate.framesPerSecond, 1))
         control.attachWaiting {
             RecorderStatus(state: "reconnecting", path: identity.stableName ?? identity.card, elapsed: seconds,
                            frames: frames, stills: 0, droppedFrames: dropped, maxDuration: self.config.maxDuration?.seconds)
@@ -209,7 +210,7 @@ public final class Recorder: Sendable {
     /// The frames of `--max-duration` left to record after `run` (the gap does not count:
     /// the limit is on video); nil without a limit.
     private func framesLeft(after run: RunTotals) -> Int? {
-        config.maxDuration.map { MaxDuration.frames(in: $0, at: config.rate) - run.frames }
+        config.maxDuration.map { MaxDuration.frames(in: $0, at: config.gateRate) - run.frames }
     }
 
     /// The configuration for the pipeline after a reconnect: the camera at its new node,
@@ -217,7 +218,8 @@ public final class Recorder: Sendable {
     private func nextConfig(after run: RunTotals, device: CaptureDevice) -> RecordConfig {
         var next = config
         if let left = framesLeft(after: run) {
-            next.maxDuration = TimeSpec(nanoseconds: Int64((Double(max(left, 1)) / max(config.rate.framesPerSecond, 1) * 1e9).rounded()))
+            // (A time-lapse's frames each stand for one interval of capture time.)
+            next.maxDuration = TimeSpec(nanoseconds: Int64((Double(max(left, 1)) / max(config.gateRate.framesPerSecond, 1e-9) * 1e9).rounded()))
         }
         if case .camera(_, let format) = config.source {
             next.source = .camera(path: device.path, format: format)
@@ -238,6 +240,8 @@ private struct RunTotals: Sendable {
     var droppedAudioMs: Int?
     var audioClockPPM: Int?
     var lostMovies: [String] = []
+    /// `--timelapse`, and the movie's rate: the result reports it, with the frames kept.
+    var timelapse: (TimeLapse, movieRate: FrameRateValue)?
 
     /// Adds a pipeline's result and the frames it recorded (`frames`: all of them, also
     /// those of movies retention deleted since, and in standby, where no movie is made).
@@ -270,6 +274,7 @@ private struct RunTotals: Sendable {
         result.droppedAudioMs = droppedAudioMs
         result.audioClockPPM = audioClockPPM
         result.lostMovies = lostMovies.isEmpty ? nil : lostMovies
+        result.timelapse = timelapse.map { $0.0.report(movieRate: $0.movieRate, framesKept: frames) }
         return result
     }
 }

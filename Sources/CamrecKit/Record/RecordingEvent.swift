@@ -100,6 +100,9 @@ public struct RecordingStart: Sendable, Codable, Equatable {
     public var serveURL: String?
     /// `--layout`: the canvas and each camera's rectangle on it; nil without.
     public var layout: LayoutReport?
+    /// `--timelapse`: the interval and the speed-up (`maxDuration` is then capture time);
+    /// nil without.
+    public var timelapse: TimeLapseReport?
 }
 
 /// The sound of a recording, as the `started` line reports it.

@@ -125,6 +125,9 @@ public struct RecordingResult: Sendable, Codable, Equatable {
     /// replaced by another file before they were finished), by the names they would have
     /// had; nil when none was. A run that lost one exits 73, whatever stopped it.
     public var lostMovies: [String]?
+    /// `--timelapse`: the interval, the speed-up and the camera frames kept (in every
+    /// movie, also those retention deleted since); nil without.
+    public var timelapse: TimeLapseReport?
 
     public init(reason: StopReason, files: [ResultFile], droppedFrames: UInt64, corruptFrames: UInt64 = 0,
                 message: String? = nil) {

@@ -78,7 +78,8 @@ final class RecordingSession {
         let encoderPad = elements.encoderOutput
         let gate = FrameGate(limit: config.maxDuration, rate: config.rate, segment: config.segments?.length,
                              stillEvery: config.stills.every, settle: config.settle,
-                             measuresKeyframes: config.encoder.isPassthrough)
+                             measuresKeyframes: config.encoder.isPassthrough,
+                             captureRate: config.timelapse?.captureRate)
         self.gate = gate
         locationToken = try muxers.nameSegments(of: elements.muxer, plan: plan, gate: gate)
         let sound = try SoundBranch.install(config.audio, in: pipeline, length: gate.movieLength)
@@ -110,7 +111,9 @@ final class RecordingSession {
         cameraQueue = config.composition != nil ? nil : try? CameraQueueDepth.install(for: config.source, in: pipeline)
         do {
             var decimator: RateDecimator?
-            if case .camera(_, let format) = config.source, format.rate != config.rate {
+            // A time-lapse's frames are picked after the text is drawn: {frame} and
+            // {elapsed} then count the camera's frames and capture time.
+            if config.timelapse == nil, case .camera(_, let format) = config.source, format.rate != config.rate {
                 decimator = RateDecimator(cameraRate: format.rate, movieRate: config.rate)
             }
             overlayToken = try OverlayTextProbe.install(config.picture.text, in: pipeline, device: config.source.deviceName,
@@ -179,7 +182,8 @@ final class RecordingSession {
                        clipNewest: clipNewest) {
             RecorderStatus(
                 state: control.pendingStop.count > 0 || gate.isClosed ? "stopping" : "recording",
-                path: plan.currentPath, elapsed: gate.recordedSeconds(frameDuration: gate.frameDuration),
+                path: plan.currentPath,
+                elapsed: config.elapsed(frames: gate.frames, movieSeconds: gate.recordedSeconds(frameDuration: gate.frameDuration)),
                 frames: gate.frames, stills: 0, droppedFrames: gate.droppedFrames,
                 maxDuration: config.maxDuration?.seconds,
                 segment: config.segments == nil ? nil : plan.movieCount, preRollBytes: clipRecorder?.preRollBytes,
@@ -262,7 +266,8 @@ final class RecordingSession {
                 case .reportProgress(let interval):
                     let frames = gate.frames
                     events(.progress(RecordingProgress(
-                        seconds: gate.recordedSeconds(frameDuration: gate.frameDuration), frames: frames,
+                        seconds: config.elapsed(frames: frames, movieSeconds: gate.recordedSeconds(frameDuration: gate.frameDuration)),
+                        frames: frames,
                         bytes: plan.bytesWritten, limit: config.maxDuration?.seconds,
                         fps: Double(frames - lastFrames) / max(interval / .seconds(1), 0.001))))
                     lastFrames = frames

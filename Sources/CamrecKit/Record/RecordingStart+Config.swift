@@ -29,5 +29,6 @@ extension RecordingStart {
         audio = config.audio.map(StartedAudio.init)
         if config.standby { standby = true }
         self.serveURL = serveURL
+        timelapse = config.timelapse?.report(movieRate: config.rate)
     }
 }

@@ -9,7 +9,7 @@ struct DropCounter: Equatable {
     private(set) var dropped: UInt64 = 0
 
     init(rate: FrameRateValue) {
-        interval = UInt64(1_000_000_000.0 / max(rate.framesPerSecond, 1))
+        interval = UInt64(1_000_000_000.0 / max(rate.framesPerSecond, 0.001))
     }
 
     /// Notes the frame at `time` (nanoseconds), let through after the previous one.

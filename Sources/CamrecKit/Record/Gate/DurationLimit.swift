@@ -13,7 +13,7 @@ struct DurationLimit: Equatable {
 
     init(limit: TimeSpec?, rate: FrameRateValue) {
         self.limit = limit.map { UInt64(max(0, $0.nanoseconds)) }
-        tolerance = UInt64(500_000_000.0 / max(rate.framesPerSecond, 1))
+        tolerance = UInt64(500_000_000.0 / max(rate.framesPerSecond, 0.001))
     }
 
     /// Whether the frame at `time` (nanoseconds) is within the limit.

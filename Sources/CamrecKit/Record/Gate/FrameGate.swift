@@ -42,7 +42,8 @@ final class FrameGate: Sendable {
     }
 
     private let jobs: Mutex<Jobs>
-    /// Broadcast at every frame let through (stills wait on it for their frame's place).
+    /// Broadcast at every frame let through, and every frame a time-lapse passes over
+    /// (stills wait on it for their frame's place).
     let admitted = EventCount()
     /// One frame at the movie's rate, in seconds.
     let frameDuration: Double
@@ -52,11 +53,16 @@ final class FrameGate: Sendable {
     /// `stillEvery` of movie time (nil: none).
     /// With `settle` above zero, the first frames are settling frames (`SettleWindow`).
     /// With `measuresKeyframes` (passthrough), the longest gap between keyframes is kept.
+    /// `captureRate` is a time-lapse's (`--timelapse`): frames are admitted at their slots
+    /// on its grid of capture time, one per interval, and the limit, segments, periodic
+    /// stills and lost frames are reckoned on that grid (half a slot of tolerance), while
+    /// the movie files' timelines count movie frames at `rate`.
     init(limit: TimeSpec?, rate: FrameRateValue, segment: TimeSpec? = nil, stillEvery: TimeSpec? = nil,
-         settle: TimeSpec = .zero, measuresKeyframes: Bool = false) {
-        jobs = Mutex(Jobs(limit: DurationLimit(limit: limit, rate: rate), drops: DropCounter(rate: rate),
-                          segments: SegmentClock(length: segment, rate: rate),
-                          stills: stillEvery.map { StillSchedule(every: $0, rate: rate) },
+         settle: TimeSpec = .zero, measuresKeyframes: Bool = false, captureRate: FrameRateValue? = nil) {
+        let step = captureRate ?? rate
+        jobs = Mutex(Jobs(limit: DurationLimit(limit: limit, rate: step), drops: DropCounter(rate: step),
+                          segments: SegmentClock(length: segment, rate: step),
+                          stills: stillEvery.map { StillSchedule(every: $0, rate: step) },
                           settle: SettleWindow(limit: settle, rate: rate),
                           keyframes: measuresKeyframes ? KeyframeGaps() : nil))
         frameDuration = 1 / max(rate.framesPerSecond, 1)
@@ -66,6 +72,9 @@ final class FrameGate: Sendable {
     /// `slot` is the frame's time on an even grid when frames are kept from a faster camera
     /// (`RateDecimator`): the limit, segments and lost frames are then reckoned on the
     /// grid, and `pts` only identifies the frame for stills.
+    /// `movieTime` is the frame's retimed timestamp in a time-lapse (`TimeLapseGrid`): the
+    /// movie file's timeline and a segment's start (where the encoder and the muxer see
+    /// the frame) are on it, while `slot` is its capture time.
     /// `onSegmentStart` is called with the timestamp of a frame that starts a new movie
     /// file (before it is let through, so the caller can ask for a keyframe there).
     /// `onStillDue` is called with the camera timestamp of a frame that reaches the next
@@ -76,7 +85,7 @@ final class FrameGate: Sendable {
     /// keyframe (the frames before it cannot be shown) and a segment starts at the first
     /// keyframe at or after its boundary, since it cannot be asked for one. Raw frames are
     /// all keyframes: the encoder makes one where a segment starts.
-    func admit(pts: UInt64?, slot: UInt64? = nil, keyframe: Bool = true, onLimit: () -> Void,
+    func admit(pts: UInt64?, slot: UInt64? = nil, movieTime: UInt64? = nil, keyframe: Bool = true, onLimit: () -> Void,
                onSegmentStart: (UInt64) -> Void = { _ in },
                onStillDue: (UInt64) -> Void = { _ in }) -> ProbeDecision {
         var reachedNow = false
@@ -101,9 +110,9 @@ final class FrameGate: Sendable {
                 jobs.finished.append(jobs.summary(frameDuration: frameDuration))
                 jobs.previous = jobs.timeline
                 jobs.timeline = FrameTimeline()
-                segmentStart = pts ?? time
+                segmentStart = movieTime ?? pts ?? time
             }
-            jobs.timeline.append(pts: pts ?? time, time: time)
+            jobs.timeline.append(pts: pts ?? time, time: time, movieTime: movieTime)
             if keyframe { jobs.keyframes?.note(time) }
             if jobs.runFirst == nil { jobs.runFirst = time }
             jobs.lastTime = time
@@ -117,6 +126,13 @@ final class FrameGate: Sendable {
         if reachedNow { onLimit() }
         if let stillDue { onStillDue(stillDue) }
         return decision
+    }
+
+    /// Notes that the frame at `pts` is not recorded (a time-lapse left it out): stills
+    /// waiting to know whether their frame is in the movie learn that it is not, at once.
+    func passOver(pts: UInt64) {
+        jobs.withLock { $0.timeline.passOver(pts: pts) }
+        admitted.signal()
     }
 
     /// Notes when the movie file's first frame was captured, once per file: `capture` gives

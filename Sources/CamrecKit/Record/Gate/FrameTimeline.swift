@@ -13,6 +13,8 @@ struct FrameTimeline: Equatable {
     private(set) var last: UInt64?
     /// The first frame's camera timestamp.
     private(set) var firstPTS: UInt64?
+    /// The last frame's camera timestamp (a time-lapse's movie clock runs behind it).
+    private(set) var lastPTS: UInt64?
     /// When the first frame was captured (wall clock), once noted (`FrameGate.noteFirstCapture`).
     var firstCapture: WallTime?
     /// The last frames let through, (camera pts, index in the movie).
@@ -21,27 +23,39 @@ struct FrameTimeline: Equatable {
     private struct Recent: Equatable {
         var pts: UInt64
         var index: Int
+        /// Where it is on the movie's clock, for its time in the movie.
+        var at: UInt64
     }
 
     /// Adds a frame: `pts` is the camera frame's timestamp, `time` its time on the
-    /// movie's clock (the same, but for frames kept from a faster camera).
-    mutating func append(pts: UInt64, time: UInt64) {
+    /// movie's clock (the same, but for frames kept from a faster camera). `movieTime`,
+    /// when given, is its retimed timestamp (a time-lapse, `TimeLapseGrid`): the movie's
+    /// clock is then that one.
+    mutating func append(pts: UInt64, time: UInt64, movieTime: UInt64? = nil) {
+        let time = movieTime ?? time
         if first == nil { first = time }
         if firstPTS == nil { firstPTS = pts }
-        recent.append(Recent(pts: pts, index: frames))
+        recent.append(Recent(pts: pts, index: frames, at: movieTime ?? pts))
         if recent.count > Self.recentCapacity { recent.removeFirst(recent.count - Self.recentCapacity / 2) }
         frames += 1
         last = time
+        lastPTS = pts
+    }
+
+    /// Notes that the camera frame at `pts` was left out on purpose (a time-lapse keeps
+    /// one in many): a still of it, or of a frame before it, is not in the movie, known at once.
+    mutating func passOver(pts: UInt64) {
+        lastPTS = max(lastPTS ?? pts, pts)
     }
 
     /// Where the camera frame with timestamp `pts` is in the movie; `closed` says whether
     /// no more frames will come.
     func lookup(pts: UInt64, closed: Bool) -> MovieFrameLookup {
         if let hit = recent.last(where: { $0.pts == pts }), let first {
-            return .found(index: hit.index, seconds: Double(hit.pts >= first ? hit.pts - first : 0) / 1e9)
+            return .found(index: hit.index, seconds: Double(hit.at >= first ? hit.at - first : 0) / 1e9)
         }
         if closed { return .absent }
-        if let last, last >= pts { return .absent }
+        if let lastPTS, lastPTS >= pts { return .absent }
         return .pending
     }
 

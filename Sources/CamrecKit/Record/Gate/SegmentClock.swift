@@ -25,7 +25,7 @@ struct SegmentClock: Equatable {
 
     init(length: TimeSpec?, rate: FrameRateValue) {
         self.length = length.map { UInt64(max(1, $0.nanoseconds)) }
-        tolerance = UInt64(500_000_000.0 / max(rate.framesPerSecond, 1))
+        tolerance = UInt64(500_000_000.0 / max(rate.framesPerSecond, 0.001))
     }
 
     /// The first frame (not seen yet) lies `phase` ns after a boundary of the grid to go

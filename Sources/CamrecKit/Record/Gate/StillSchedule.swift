@@ -10,7 +10,7 @@ struct StillSchedule: Equatable {
 
     init(every period: TimeSpec, rate: FrameRateValue) {
         self.period = UInt64(max(1, period.nanoseconds))
-        tolerance = UInt64(500_000_000.0 / max(rate.framesPerSecond, 1))
+        tolerance = UInt64(500_000_000.0 / max(rate.framesPerSecond, 0.001))
         next = self.period
     }
 

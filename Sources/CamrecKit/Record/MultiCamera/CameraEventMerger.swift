@@ -123,6 +123,11 @@ final class CameraEventMerger: Sendable {
         merged.audioClockPPM = results.first { $0.0 == 0 }?.1.audioClockPPM
         let lost = results.flatMap { $0.1.lostMovies ?? [] }
         merged.lostMovies = lost.isEmpty ? nil : lost
+        // --timelapse: the frames kept by every camera.
+        if var timelapse = results.first?.1.timelapse {
+            timelapse.framesKept = results.compactMap(\.1.timelapse?.framesKept).reduce(0, +)
+            merged.timelapse = timelapse
+        }
         return merged
     }
 

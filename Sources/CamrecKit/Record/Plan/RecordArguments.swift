@@ -23,6 +23,8 @@ public struct RecordArguments: Sendable, Equatable {
     public var serve = ServeRequest()
     /// `--max-duration`.
     public var maxDuration: String?
+    /// `--timelapse`.
+    public var timelapse: String?
     /// The event-clip options.
     public var clips = ClipRequest()
     /// `--pipeline FILE`.
@@ -73,6 +75,9 @@ public struct RecordArguments: Sendable, Equatable {
         if clips.standby, unattended.segment != nil {
             throw OptionValue.refusal("--standby records no movie, so --segment does not apply to it: leave it out, or record continuously with clips instead")
         }
+        let lapse = try Self.timelapse(timelapse, sound: sound.source, clips: clipSettings != nil || motion != nil || clips.standby,
+                                       copy: encoding.codec == .copy, serve: serveSettings != nil)
+        try lapse?.check(limit: limit)
         let template = try Self.template(pipeline)
         let run = try unattended.resolve(output: output, clips: clips)
         // --reconnect names its movies as segments; standby makes none, only clips.
@@ -115,6 +120,7 @@ public struct RecordArguments: Sendable, Equatable {
         var settings = RunSettings(maxDuration: limit, container: container, encoding: encoding)
         settings.overwrite = force
         settings.settle = settleTime
+        settings.timelapse = lapse
         settings.reconnect = run.reconnect
         settings.recoverPartials = unattended.recoverPartials
         settings.motion = motion
@@ -131,7 +137,35 @@ public struct RecordArguments: Sendable, Equatable {
         job.printPipeline = printPipeline
         job.stillQualityGiven = stillQuality != nil
         job.warnings = warnings
+        if let lapse, maxDuration == nil {
+            // A time-lapse is for long runs: the default limit would make a very short movie.
+            let frames = MaxDuration.frames(in: limit ?? MaxDuration.defaultLimit, at: lapse.captureRate)
+            job.warnings.append("--timelapse \(lapse.interval.description) stops after the default --max-duration of \(MaxDuration.defaultLimit.description) of capture time (\(frames) frames): give --max-duration, e.g. 8h, or none to record until stopped")
+        }
         return job
+    }
+
+    /// `--timelapse` (nil: not given), refusing what a time-lapse cannot go with: sound
+    /// (its frames play many times faster than they were captured), event clips (cut from
+    /// the encoded stream, which runs on the time-lapse's clock), the camera's own stream
+    /// (`--codec copy`: frames are dropped and retimed) and the live stream (`--serve`).
+    static func timelapse(_ text: String?, sound: AudioRequest, clips: Bool, copy: Bool,
+                          serve: Bool) throws(CamrecError) -> TimeLapse? {
+        guard let lapse = try TimeLapse.parse(text) else { return nil }
+        let given = "--timelapse \(text ?? "")"
+        if sound.isWanted {
+            throw OptionValue.refusal("\(given) makes a silent movie (its frames play faster than they were captured): leave out --audio, or record sound without --timelapse")
+        }
+        if clips {
+            throw OptionValue.refusal("\(given) cannot make event clips (--on-motion, --pre-roll, --post-roll, --max-clip, --clips, --standby): record the clips in a run of their own")
+        }
+        if copy {
+            throw OptionValue.refusal("\(given) keeps one frame in many and retimes it, so the camera's stream cannot be stored as it comes: leave out --codec copy")
+        }
+        if serve {
+            throw OptionValue.refusal("\(given) cannot be served live (--serve): its frames come one every \(lapse.interval.description); serve the camera from a run without --timelapse")
+        }
+        return lapse
     }
 
     /// The pipeline template: `--pipeline FILE`'s text, else the built-in one.

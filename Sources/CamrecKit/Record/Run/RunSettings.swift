@@ -13,6 +13,8 @@ public struct RunSettings: Sendable {
     public var picture: PictureSettings = .unchanged
     /// `--settle`.
     public var settle: TimeSpec = .zero
+    /// `--timelapse`; nil: every frame.
+    public var timelapse: TimeLapse?
     /// `--reconnect`; nil: a lost camera ends its movie.
     public var reconnect: ReconnectSettings?
     /// `--recover-partials`.
@@ -42,6 +44,7 @@ public struct RunSettings: Sendable {
         if composes { reasons.append("--layout composes the cameras' pictures") }
         if picture.isActive { reasons.append("--rotate, --flip, --mirror or an overlay changes the picture") }
         if settle.nanoseconds > 0 { reasons.append("--settle measures the picture") }
+        if let timelapse { reasons.append("--timelapse \(timelapse.interval.description) keeps one frame in many and retimes it") }
         return reasons
     }
 }

@@ -64,6 +64,17 @@ public struct RunSetup: Sendable {
             }
             config.picture = settings.picture
             config.settle = settings.settle
+            // --timelapse: each camera's frames are kept on its grid (a canvas's, on the canvas).
+            if let timelapse = settings.timelapse {
+                var cameraRate = camera.rate
+                if case .camera(_, let format) = camera.source { cameraRate = format.rate }
+                do {
+                    try timelapse.check(cameraRate: cameraRate)
+                } catch {
+                    throw CamrecError(.usage, name + error.message)
+                }
+                config.timelapse = timelapse
+            }
             config.serve = settings.serve
             config.preview = settings.preview
             try addClips(to: &config, outputs?.clips, settings: settings, standby: plan.standby,
@@ -150,6 +161,7 @@ public struct RunSetup: Sendable {
         config.picture.orientation = .identity
         // --settle: the canvas starts once every camera's picture on it is stable.
         config.settle = settings.settle
+        config.timelapse = settings.timelapse
         // Event clips are cut from the canvas's encoded stream; motion is looked for on the canvas.
         try addClips(to: &config, outputs.clips, settings: settings, standby: standby, motionSize: canvas.size)
         // --segment and retention: the canvas's own series; --reconnect brings a lost camera
