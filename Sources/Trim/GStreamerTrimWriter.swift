@@ -235,7 +235,8 @@ extension GStreamerTrimWriter {
                     path: writer.job.outputPath, container: container, codec: writer.job.outputCodec,
                     videoCaps: muxerCaps, streams: streams.muxerStreams,
                     tags: labels.map { $0.streamTags(for: container) },
-                    chapters: container == .matroska ? chapters : nil, control: writer.control
+                    chapters: container == .matroska ? chapters : nil,
+                    creationTime: writer.job.capturedMilliseconds.map { $0 * 1000 }, control: writer.control
                 )
                 if frame.isCopied || writer.plan.framesCopied > 0, let joined = withParameterSets(buffer) {
                     // The source's parameter sets in the first access unit (with the re-encoder's,

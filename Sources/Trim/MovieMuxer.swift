@@ -28,11 +28,12 @@ final class MovieMuxer {
     /// `tags`: each track's stream tags (language, name), the video's first, then the
     /// streams' in order, sent ahead of its first buffer. `chapters`: the table of contents
     /// for a muxer that writes one (matroskamux). `control` bounds the wait for the muxer
-    /// to finish and stops on cancellation.
+    /// to finish and stops on cancellation. `creationTime`: when the first frame was
+    /// captured (µs since 1970), written as Matroska's `DateUTC`.
     init(
         path: String, container: MediaContainer, codec: TrimCodec, videoCaps: Caps,
         streams: [(kind: MuxerSupport.PadKind, caps: Caps)], tags: [StreamTags] = [], chapters: TableOfContents? = nil,
-        control: TrimControl
+        creationTime: Int64? = nil, control: TrimControl
     ) throws(GStreamerError) {
         self.path = path
         self.control = control
@@ -44,6 +45,8 @@ final class MovieMuxer {
         let muxer = try Element.make(container.muxerFactory, name: "muxer")
         // Before the first buffer: the muxer writes its header (chapters included) then.
         if let chapters { muxer.setTableOfContents(chapters) }
+        // When the first frame was captured (microseconds since 1970): Matroska's DateUTC.
+        if let creationTime, container == .matroska { try? muxer.set("creation-time", .dateTime(unixMicroseconds: creationTime)) }
         let sink = try Element.make("filesink", name: "sink")
         try sink.set("location", path)
         var videoChain = [videoSource]

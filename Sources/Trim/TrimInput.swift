@@ -31,6 +31,9 @@ struct TrimJob {
     var outputContainer: MediaContainer
     /// Bounds every wait, stops on cancellation, and takes progress reports.
     var control: TrimControl
+    /// When the output's first frame was captured (ms since 1970), when the input says:
+    /// what a Matroska output's `DateUTC` holds.
+    var capturedMilliseconds: Int64? = nil
 
     /// The codec written: the encoding's (H.264 for a whole re-encode; the input's own for
     /// re-encoded edges), else the input's.

@@ -2,6 +2,7 @@ import CamrecCore
 import FoundationEssentials
 import GStreamer
 import MP4
+import Matroska
 import MediaValues
 
 /// Cuts the start and/or end of a movie (see docs/trim.md), in stages: open the input
@@ -37,7 +38,7 @@ public enum Trimmer {
         let firstFrame = (input.index.video.map(\.pts).min() ?? 0) - input.index.presentationOffset
         // When the input's first frame was captured (camrec's movies hold it), read before
         // anything is written (a trim in place replaces the input).
-        let captured = inputContainer == .mp4 || inputContainer == .mov ? CaptureTimeStamp.read(path: request.input) : nil
+        let captured = capturedTime(of: request.input, container: inputContainer)
         if let counted = CutTimes.countedFromFirstFrame(request, firstFrame: firstFrame, name: name) {
             request = counted.request
             notes.append(counted.note)
@@ -50,7 +51,14 @@ public enum Trimmer {
         try control.checkCancelled()
         try output.checkWritable()
         do {
-            var writer = input.writer(for: job(cut, output: output, control: control))
+            // The output's own capture time: its first frame's, from the input's. An MP4's key
+            // is its first frame's time; Matroska's DateUTC that of its timestamp 0 (its index
+            // may hold only the frames near the cut).
+            let origin = inputContainer == .matroska ? 0 : firstFrame
+            func firstCaptured(_ cut: PlannedCut) -> CaptureTimeStamp? {
+                captured?.adding(milliseconds: (cut.plan.firstPTS - input.index.presentationOffset - origin) / 1_000_000)
+            }
+            var writer = input.writer(for: job(cut, output: output, control: control, captured: firstCaptured(cut)))
             var written: WrittenMovie
             do {
                 written = try writer.write()
@@ -58,15 +66,13 @@ public enum Trimmer {
                 // The encoder refused the decoded format (never converted to another bit
                 // depth or chroma): cut at keyframes instead, and say why.
                 cut = try cut.fallingBackToKeyframes(index: input.index, times: times, because: refusal.reason)
-                writer = input.writer(for: job(cut, output: output, control: control))
+                writer = input.writer(for: job(cut, output: output, control: control, captured: firstCaptured(cut)))
                 written = try writer.write()
             }
             if output.isWebM { try WebMDocType.mark(output.temporaryPath) }
             try check(writer, wrote: cut, of: input.index, to: output, control: control)
-            // The output's own capture time: its first frame's, from the input's.
-            if let captured, output.container == .mp4 || output.container == .mov {
-                let delta = (cut.plan.firstPTS - input.index.presentationOffset - firstFrame) / 1_000_000
-                try? captured.adding(milliseconds: delta).write(into: output.temporaryPath)
+            if let stamp = firstCaptured(cut), output.container == .mp4 || output.container == .mov {
+                try? stamp.write(into: output.temporaryPath)
             }
             try publish(output, of: request, control: control)
             var made = result(of: cut, from: input, to: output, request: request, written: written)
@@ -81,11 +87,24 @@ public enum Trimmer {
     // MARK: The stages
 
     /// The writer's job for `cut`.
-    static func job(_ cut: PlannedCut, output: TrimOutput, control: TrimControl) -> TrimJob {
+    static func job(_ cut: PlannedCut, output: TrimOutput, control: TrimControl, captured: CaptureTimeStamp? = nil) -> TrimJob {
         TrimJob(
             plan: cut.plan, codec: cut.codec, encoding: cut.encoding, outputPath: output.temporaryPath,
-            outputContainer: output.container, control: control
+            outputContainer: output.container, control: control, capturedMilliseconds: captured?.unixMilliseconds
         )
+    }
+
+    /// When the first frame of the movie at `path` was captured, as it says: an MP4's or
+    /// MOV's `com.apple.quicktime.creationdate`, or Matroska's `DateUTC` (written by camrec
+    /// to the millisecond; no zone: UTC).
+    static func capturedTime(of path: String, container: MediaContainer) -> CaptureTimeStamp? {
+        switch container {
+        case .mp4, .mov: return CaptureTimeStamp.read(path: path)
+        case .matroska:
+            guard let date = (try? MatroskaHead.read(path: path))?.dateUTC else { return nil }
+            return CaptureTimeStamp(unixMilliseconds: date / 1_000_000 + 978_307_200_000, utcOffsetSeconds: 0)
+        default: return nil
+        }
     }
 
     /// Refuses a cut whose video GStreamer's muxer cannot write to the output's container

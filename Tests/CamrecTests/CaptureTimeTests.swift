@@ -91,18 +91,21 @@ struct CaptureTimeTests {
 
     /// A trimmed movie's first frame was captured later than its input's by exactly where
     /// the cut starts: the output holds its own time, not its input's.
-    @Test(arguments: ["mp4", "mkv"], ["accurate", "keyframe"])
-    func aTrimmedMovieHoldsItsOwnFirstFramesTime(ext: String, mode: String) throws {
+    @Test(arguments: ["mp4", "mkv", "mp4>mkv", "mkv>mp4"], ["accurate", "keyframe", "reencode"])
+    func aTrimmedMovieHoldsItsOwnFirstFramesTime(ext containers: String, mode: String) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
+        // "a>b": a movie of one container cut to the other (through GStreamer's muxers).
+        let parts = containers.split(separator: ">").map(String.init)
+        let (ext, outputExt) = (parts[0], parts.last ?? parts[0])
         let input = folder.path("in.\(ext)")
         let record = try CamrecBinary.run(["--device", "test", "--size", "320x240", "-t", "3", "-g", "1s", "--json", input])
         try #require(record.status == 0, "\(record.stderr)")
-        let trim = try CamrecBinary.run(["trim", "--start", "1.2", "--mode", mode, "--json", "-o", folder.path("out.\(ext)"), input])
+        let trim = try CamrecBinary.run(["trim", "--start", "1.2", "--mode", mode, "--json", "-o", folder.path("out.\(outputExt)"), input])
         try #require(trim.status == 0, "\(trim.stderr)")
         let first = try #require(JSONLines.parse(trim).last?["first_frame_time"] as? Double)
         let source = try #require(try Self.embedded(input))
-        let output = try #require(try Self.embedded(folder.path("out.\(ext)")), "no capture time in the trimmed movie")
+        let output = try #require(try Self.embedded(folder.path("out.\(outputExt)")), "no capture time in the trimmed movie")
         #expect(abs(output.seconds - source.seconds - first) < 0.0015, "in \(source.text), out \(output.text), first frame at \(first) s")
     }
 }
