@@ -9,7 +9,7 @@ enum ExportCommand: Subcommand {
         (.success, "exported"),
         (.usage, "usage error: a bad option or time, --from not before --to, a SERIES that names several series"),
         (.invalidInput, "no frame in the range; an unfinished (run camrec recover), unreadable or non-MP4/MOV movie in it"),
-        (.noCamera, "SERIES names no movie"),
+        (.noCamera, "SERIES names no movie, or movies of the range are missing (named)"),
         (.cannotCreateOutput, "OUT exists (use --force) or cannot be written"),
         (.diskFull, "the disk filled up: nothing was written"),
         (.aborted, "stopped by a signal: nothing was written"),

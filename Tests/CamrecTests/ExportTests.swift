@@ -216,7 +216,11 @@ struct ExportTests {
         try FileManager.default.moveItem(atPath: folder.path("cam-0002.mp4"), toPath: folder.path("cam-0002.partial.mp4"))
         run = try export(["-o", out, folder.path("cam.mp4")])
         #expect(run.status == 65 && run.stderr.contains("camrec recover") && run.stderr.contains("cam-0002.partial.mp4"), "\(run.stderr)")
-        try FileManager.default.moveItem(atPath: folder.path("cam-0002.partial.mp4"), toPath: folder.path("cam-0002.mp4"))
+        // A missing one: named, exit 66.
+        try FileManager.default.moveItem(atPath: folder.path("cam-0002.partial.mp4"), toPath: folder.path("away.bin"))
+        run = try export(["-o", out, folder.path("cam.mp4")])
+        #expect(run.status == 66 && run.stderr.contains("cam-0002.mp4 is missing between"), "\(run.stderr)")
+        try FileManager.default.moveItem(atPath: folder.path("away.bin"), toPath: folder.path("cam-0002.mp4"))
         // An existing output is kept without --force.
         try Data("keep".utf8).write(to: URL(fileURLWithPath: out))
         run = try export(["-o", out, folder.path("cam.mp4")])

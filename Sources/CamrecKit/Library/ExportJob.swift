@@ -60,7 +60,8 @@ public struct ExportJob: Sendable {
         }
         var movies = MovieCache()
         let plan = try ExportPlan.make(
-            series: series, from: from, to: to, splitAtGaps: request.splitAtGaps, describe: describe
+            series: series, from: from, to: to, splitAtGaps: request.splitAtGaps,
+            countersAreSequential: !request.series.contains("%"), describe: describe
         ) { (before: LibraryFile, after: LibraryFile) throws(CamrecError) -> String? in
             MovieSeries.difference(try movies.movie(before.path), try movies.movie(after.path))
         }

@@ -24,12 +24,16 @@ public struct ExportPlan: Sendable, Equatable {
 
     /// The plan for the frames of `series` captured in [`from`, `to`) (ms since 1970).
     /// `difference` says why a movie cannot follow another in one file (nil: it can).
+    /// `countersAreSequential`: the movies are named by camrec's counter (an OUTPUT, not a
+    /// pattern of time fields), so a counter skipped means movies are missing.
     ///
     /// - Throws: invalid input (exit 65) when no movie holds a frame of the range or when
     ///   a movie of the range is unfinished or unreadable (with the `camrec recover`
-    ///   command to run), naming every such movie.
+    ///   command to run), naming every such movie; exit 66 when movies of the range are
+    ///   missing, naming them.
     public static func make(
-        series: LibrarySeries, from: Int64, to: Int64, splitAtGaps: Bool, describe: (Int64) -> String,
+        series: LibrarySeries, from: Int64, to: Int64, splitAtGaps: Bool, countersAreSequential: Bool = true,
+        describe: (Int64) -> String,
         difference: (LibraryFile, LibraryFile) throws(CamrecError) -> String?
     ) throws(CamrecError) -> ExportPlan {
         var warnings: [String] = []
@@ -47,6 +51,7 @@ public struct ExportPlan: Sendable, Equatable {
             throw CamrecError(.invalidInput, "no frame of \(series.name) was captured from \(describe(from)) to \(describe(to))\(runs)")
         }
         try refuseUnfinished(chosen)
+        if countersAreSequential { try refuseMissing(timed, series: series.name, from: from, to: to, describe: describe) }
         for movie in chosen where movie.timeSource == .movieHeader {
             warnings.append(
                 "\(movie.path) holds no capture time to the millisecond (its header's second is used): the cut there may be up to 1 s off"
@@ -83,6 +88,45 @@ public struct ExportPlan: Sendable, Equatable {
     static func gapText(_ gap: SeriesGap) -> String {
         let seconds = String(cFormat: "%.3f", abs(gap.seconds))
         return gap.isOverlap ? "time step back of \(seconds) s" : "gap of \(seconds) s"
+    }
+
+    /// Refuses a range that reaches into movies that are gone: between two consecutive
+    /// movies named by camrec's counter (`cam-0002.mp4`, `cam-0005.mp4`) whose time has a
+    /// hole that [from, to) overlaps, the ones in between are missing (camrec numbers a
+    /// series' movies on across restarts; retention deletes the oldest first). Names made
+    /// from time fields (`--segment` patterns) carry no counter and are not judged.
+    private static func refuseMissing(
+        _ movies: [LibraryFile], series: String, from: Int64, to: Int64, describe: (Int64) -> String
+    ) throws(CamrecError) {
+        for (previous, next) in zip(movies, movies.dropFirst()) {
+            guard let before = counter(previous.path, series: series), let after = counter(next.path, series: series),
+                  after.number > before.number + 1,
+                  let holeStart = previous.endMilliseconds, let holeEnd = next.startMilliseconds,
+                  holeStart < to, holeEnd > from
+            else { continue }
+            let missing = (before.number + 1..<after.number).map { number in
+                let digits = String(number)
+                return series + "-" + String(repeating: "0", count: max(0, before.width - digits.count)) + digits + "." + before.fileExtension
+            }
+            let named = missing.prefix(3).joined(separator: ", ") + (missing.count > 3 ? " and \(missing.count - 3) more" : "")
+            throw CamrecError(
+                .noCamera,
+                "\(named) \(missing.count == 1 ? "is" : "are") missing between \(previous.path) and \(next.path)"
+                    + " (\(describe(holeStart)) to \(describe(holeEnd))): restore \(missing.count == 1 ? "it" : "them"),"
+                    + " or export up to \(describe(holeStart)) and from \(describe(holeEnd)) apart; nothing was written"
+            )
+        }
+    }
+
+    /// The counter of a movie named `SERIES-NNNN.EXT` (four digits or more), with its width.
+    static func counter(_ path: String, series: String) -> (number: Int, width: Int, fileExtension: String)? {
+        let name = PathName.last(path)
+        let plain = RecoverNaming.finalName(ofPartial: name) ?? name
+        let (stem, ext) = OutputFile.split(plain)
+        guard stem.hasPrefix(series + "-") else { return nil }
+        let digits = stem.dropFirst(series.count + 1)
+        guard digits.count >= 4, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(digits) else { return nil }
+        return (number, digits.count, String(ext.dropFirst()))
     }
 
     /// Refuses unfinished and unreadable movies, naming each with what to do.

@@ -151,4 +151,26 @@ import Glibc
             try ExportRequest(series: [], from: nil, to: nil, output: "day.mp4", splitAtGaps: false, force: false, utc: false)
         }
     }
+
+    @Test func missingMoviesInTheRangeAreNamed() throws {
+        // cam-0003 and cam-0004 are gone: a hole from 12 s to 14 s.
+        let files = [file("cam-0001.mp4", 10_000), file("cam-0002.mp4", 11_000), file("cam-0005.mp4", 14_000)]
+        do {
+            _ = try plan(files, from: 10_500, to: 14_500)
+            Issue.record("no error")
+        } catch let error as CamrecError {
+            #expect(error.kind == .noCamera)
+            #expect(error.message.hasPrefix("cam-0003.mp4, cam-0004.mp4 are missing between rec/cam-0002.mp4 and rec/cam-0005.mp4"),
+                    "\(error.message)")
+        } catch {
+            Issue.record("\(error)")
+        }
+        // A range that does not reach into the hole is fine; so is a hole of time-field names.
+        #expect(try plan(files, from: 10_000, to: 11_500).outputs.count == 1)
+        #expect(try ExportPlan.make(series: try series(files), from: 10_000, to: 15_000, splitAtGaps: false,
+                                    countersAreSequential: false, describe: { "\($0)" }) { _, _ in nil }.outputs.count == 1)
+        // A restart numbers on: a gap without a skipped counter is a gap, not a loss.
+        let restarted = [file("cam-0001.mp4", 10_000), file("cam-0002.mp4", 20_000)]
+        #expect(try plan(restarted, from: 10_000, to: 21_000).outputs[0].chapterStarts == ["rec/cam-0002.mp4"])
+    }
 }
