@@ -147,21 +147,8 @@ extension ExportTime.ClockTime {
             }
             (year, month, day) = (Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday))
         }
-        var parts = tm()
-        parts.tm_year = Int32(year - 1900)
-        parts.tm_mon = Int32(month - 1)
-        parts.tm_mday = Int32(day)
-        parts.tm_hour = Int32(hour)
-        parts.tm_min = Int32(minute)
-        parts.tm_sec = Int32(second)
-        let seconds: Int64
-        if zoneSeconds != nil || utc {
-            seconds = Int64(timegm(&parts)) - Int64(zoneSeconds ?? 0)
-        } else {
-            // Local time: mktime finds whether daylight saving time applies.
-            parts.tm_isdst = -1
-            seconds = Int64(mktime(&parts))
-        }
+        let civil = CivilTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        let seconds = civil.unixSeconds(in: zoneSeconds.map { .offset($0) } ?? (utc ? .utc : .local))
         return seconds * 1000 + Int64(milliseconds)
     }
 }

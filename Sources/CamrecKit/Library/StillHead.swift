@@ -117,26 +117,17 @@ enum ISO8601Time {
             }
             for _ in digits..<max(digits, 3) { milliseconds *= 10 }
         }
-        var parts = tm()
-        parts.tm_year = Int32(year - 1900)
-        parts.tm_mon = Int32(month - 1)
-        parts.tm_mday = Int32(day)
-        parts.tm_hour = Int32(hour)
-        parts.tm_min = Int32(minute)
-        parts.tm_sec = Int32(second)
-        var offset = 0
+        let civil = CivilTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
         if index == chars.count {
             guard localIfNoZone else { return nil }
-            parts.tm_isdst = -1
-            let local = mktime(&parts)
-            return Int64(local) * 1000 + Int64(milliseconds)
+            return civil.unixSeconds(in: .local) * 1000 + Int64(milliseconds)
         }
+        var offset = 0
         if chars[index] != UInt8(ascii: "Z") {
             guard chars.count >= index + 6, let zoneHours = number(index + 1..<index + 3),
                   let zoneMinutes = number(index + 4..<index + 6) else { return nil }
             offset = (zoneHours * 60 + zoneMinutes) * 60 * (chars[index] == UInt8(ascii: "-") ? -1 : 1)
         }
-        let utc = timegm(&parts)
-        return (Int64(utc) - Int64(offset)) * 1000 + Int64(milliseconds)
+        return civil.unixSeconds(in: .offset(offset)) * 1000 + Int64(milliseconds)
     }
 }
