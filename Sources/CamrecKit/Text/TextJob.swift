@@ -62,7 +62,8 @@ public struct TextJob: Sendable {
         }
         let words = try recognizer.recognize(grey, region: request.region)
         return TextResult(input: path, time: nil, captured: Self.stillCaptureTime(path), width: grey.width, height: grey.height,
-                          region: request.region, languages: recognizer.languages, words: words)
+                          region: request.region, languages: recognizer.languages, words: words,
+                          minimumConfidence: request.minimumConfidence)
     }
 
     /// Reads a movie's frame every `--every`, giving each result to `each` as it comes.
@@ -84,7 +85,7 @@ public struct TextJob: Sendable {
             each(TextResult(input: path, time: (Double(time) / 1e6).rounded() / 1e3,
                                       captured: captured?.adding(milliseconds: Int64(time / 1_000_000)).iso8601,
                                       width: grey.width, height: grey.height, region: request.region,
-                                      languages: recognizer.languages, words: words))
+                                      languages: recognizer.languages, words: words, minimumConfidence: request.minimumConfidence))
             moment += step
         } while moment < grabber.duration
     }

@@ -11,12 +11,20 @@ public struct TextRequest: Sendable, Equatable {
     public var region: TextRegion?
     /// `--every T`: a movie's frame every T, the first at its start.
     public var every: TimeSpec
+    /// `--min-confidence C`: words Tesseract is less sure of (0-1) are left out.
+    public var minimumConfidence: Double
+
+    /// Words below this confidence are left out unless `--min-confidence` says otherwise:
+    /// noise, textures and foliage read as short words of 0.0-0.5, text on a camera's
+    /// picture as 0.8-0.97 (docs/text.md).
+    public static let defaultMinimumConfidence = 0.5
 
     /// A movie is read every 10 s when `--every` is not given.
     public static let defaultEvery = TimeSpec(nanoseconds: 10_000_000_000)
 
     /// Checks the values as given on the command line (nil: not given).
-    public init(inputs: [String], languages: String?, region: String?, every: String?) throws(CamrecError) {
+    public init(inputs: [String], languages: String?, region: String?, every: String?,
+                minimumConfidence: String? = nil) throws(CamrecError) {
         guard !inputs.isEmpty else {
             throw CamrecError(.usage, "give the stills or movies to read the text of, e.g. camrec text label.jpg")
         }
@@ -27,6 +35,14 @@ public struct TextRequest: Sendable, Equatable {
                 throw CamrecError(.usage, "--region '\(region)': give X,Y,W,H in the picture's pixels, e.g. 0,600,1280,120")
             }
             self.region = parsed
+        }
+        if let minimumConfidence {
+            guard let value = Double(minimumConfidence), value >= 0, value <= 1 else {
+                throw CamrecError(.usage, "--min-confidence '\(minimumConfidence)': give a number from 0 to 1, e.g. 0.5")
+            }
+            self.minimumConfidence = value
+        } else {
+            self.minimumConfidence = Self.defaultMinimumConfidence
         }
         if let every {
             guard let step = try? TimeSpec.parse(every), step.nanoseconds > 0 else {

@@ -57,10 +57,10 @@ public struct TextResult: Encodable, Sendable, Equatable {
     }
 
     /// The result of `words` (boxes already in the picture's pixels) found in a picture of
-    /// `width` × `height`. Lines are renumbered from 0 in the order met, words without
-    /// letters or digits are left out.
+    /// `width` × `height`. Lines are renumbered from 0 in the order met; words without
+    /// letters or digits, and words below `minimumConfidence` (0-1), are left out.
     init(input: String, time: Double?, captured: String?, width: Int, height: Int, region: TextRegion?, languages: String,
-         words raw: [RawWord]) {
+         words raw: [RawWord], minimumConfidence: Double = 0) {
         self.input = input
         self.time = time
         self.captured = captured
@@ -72,7 +72,7 @@ public struct TextResult: Encodable, Sendable, Equatable {
         var words: [Word] = []
         var lineOf: [Int: Int] = [:]
         var members: [[RawWord]] = []
-        for word in raw where word.text.contains(where: { $0.isLetter || $0.isNumber }) {
+        for word in raw where word.confidence >= minimumConfidence && word.text.contains(where: { $0.isLetter || $0.isNumber }) {
             let index: Int
             if let known = lineOf[word.line] {
                 index = known

@@ -53,6 +53,8 @@ struct TextPreparationTests {
         #expect(TextRequest.isStill("a.JPG") && TextRequest.isStill("x.png") && !TextRequest.isStill("b.mp4"))
         let plain = try TextRequest(inputs: ["a.mkv"], languages: nil, region: nil, every: nil)
         #expect(plain.languages == ["eng"] && plain.region == nil && plain.every == TextRequest.defaultEvery)
+        #expect(plain.minimumConfidence == 0.5)
+        #expect(try TextRequest(inputs: ["a.png"], languages: nil, region: nil, every: nil, minimumConfidence: "0").minimumConfidence == 0)
         let refusals: [([String], String?, String?, String?, String)] = [
             ([], nil, nil, nil, "give the stills or movies"),
             (["a.jpg"], "eng+", nil, nil, "--lang 'eng+'"),
@@ -69,6 +71,13 @@ struct TextPreparationTests {
             }
             #expect(error?.status == .usage)
             #expect(error?.message.contains(message) == true, "\(error?.message ?? "")")
+        }
+        for value in ["1.5", "-0.1", "x"] {
+            let error = #expect(throws: CamrecError.self) {
+                try TextRequest(inputs: ["a.jpg"], languages: nil, region: nil, every: nil, minimumConfidence: value)
+            }
+            #expect(error?.status == .usage)
+            #expect(error?.message.contains("--min-confidence '\(value)'") == true, "\(error?.message ?? "")")
         }
     }
 
@@ -89,6 +98,9 @@ struct TextPreparationTests {
         #expect(result.words[0].normalized == [0.1, 0.2, 0.1, 0.02])
         #expect(result.lines[0].box == [100, 200, 160, 21] && result.lines[0].confidence == 0.8)
         #expect(result.lines[1].block == 1)
+        let sure = TextResult(input: "a.png", time: nil, captured: nil, width: 1000, height: 1000, region: nil, languages: "eng",
+                              words: raw, minimumConfidence: 0.75)
+        #expect(sure.text == "METER\nopen" && sure.words.map(\.line) == [0, 1])
     }
 
     @Test func modelsAreLookedForWhereTesseractLooks() {
