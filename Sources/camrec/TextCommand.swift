@@ -11,7 +11,7 @@ enum TextCommand: Subcommand {
             OptionSpec(["--lang", "-l"], value: "L", help: "the languages' models, joined by +, e.g. eng+deu (default: eng; each one installed: tesseract-ocr-L)"),
             OptionSpec(["--region"], value: "X,Y,W,H", help: "read only this part of each picture, in its pixels from the top left, e.g. 0,600,1280,120"),
             OptionSpec(["--every"], value: "T", help: "a movie's frame every T, the first at its start, e.g. 5s (default: 10s)"),
-            OptionSpec(["--min-confidence"], value: "C", help: "leave out words Tesseract is less sure of, 0-1 (default: 0.5)"),
+            OptionSpec(["--min-confidence"], value: "C", help: "leave out words Tesseract is less sure of, 0-1 (default: 0.7)"),
             OptionSpec(["--json"], help: "print a JSON text line for each picture: its words with their boxes (pixels and 0-1), confidences, lines and blocks, and the capture time"),
             OptionSpec(["--quiet", "-q"], help: "print nothing on stderr but errors"),
         ],

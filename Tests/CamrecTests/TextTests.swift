@@ -172,3 +172,46 @@ struct TextTests {
         #expect(found?["status"] as? String == "ok" && (found?["message"] as? String)?.contains("reads eng") == true, "\(found ?? [:])")
     }
 }
+
+/// `camrec still --text`: a label (drawn by ffmpeg) placed in the emulated camera's picture
+/// with --overlay-image is read from the photo written: a text line, the result's text and
+/// text_file, and the sidecar NAME.txt.
+@Suite("camrec still --text")
+struct StillTextTests {
+    @Test func aPhotosTextIsInItsLineItsResultAndItsSidecar() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let label = folder.path("label.png")
+        let make = try ChildProcess.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=white:s=480x120", "-vf",
+                                                   "drawtext=fontfile=\(TextTests.font):text='METER 4721 kWh':fontsize=44:fontcolor=black:x=20:y=35",
+                                                   "-frames:v", "1", label])
+        try #require(make.status == 0, "\(make.stderr)")
+        let photo = folder.path("photo.jpg")
+        let run = try CamrecBinary.run(["still", "--device", "test", "--size", "1280x720", "--settle", "0", "--overlay-image", label,
+                                        "--text", "--json", photo], timeout: 120)
+        try #require(run.status == 0, "\(run.stderr)")
+        let lines = JSONLines.parse(run)
+        let text = try #require(lines.first { $0["type"] as? String == "text" }, "\(run.stdoutText)")
+        #expect(text["input"] as? String == photo)
+        let first = try #require((text["lines"] as? [[String: Any]])?.first)
+        #expect(first["text"] as? String == "METER 4721 kWh", "\(text)")
+        // The label is in the top-right corner (the overlay image's default place).
+        let box = first["box"] as? [Int] ?? []
+        #expect(box.count == 4 && box[0] >= 1280 - 480 - 40 && box[0] + box[2] <= 1280 && box[1] + box[3] <= 160, "\(box)")
+        // The capture time is the photo's own.
+        let result = try #require(lines.first { $0["type"] as? String == "result" })
+        let file = try #require((result["files"] as? [[String: Any]])?.first)
+        #expect(text["captured"] as? String == file["capture_time"] as? String && text["captured"] != nil, "\(text) \(file)")
+        #expect(file["text"] as? String == text["text"] as? String)
+        #expect(file["text_file"] as? String == folder.path("photo.txt"))
+        let sidecar = try String(contentsOfFile: folder.path("photo.txt"), encoding: .utf8)
+        #expect(sidecar == (text["text"] as? String ?? "") + "\n" && sidecar.hasPrefix("METER 4721 kWh\n"), "\(sidecar)")
+        // A missing model stops before the camera is opened: no photo.
+        let missing = try CamrecBinary.run(["still", "--device", "test", "--settle", "0", "--text", "--text-lang", "qqq",
+                                            folder.path("none.jpg")])
+        #expect(missing.status == 69 && missing.stderr.contains("tesseract-ocr-qqq"), "\(missing.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("none.jpg")))
+        let usage = try CamrecBinary.run(["still", "--device", "test", "--text-lang", "eng", folder.path("none.jpg")])
+        #expect(usage.status == 64 && usage.stderr.contains("--text-lang applies to --text"), "\(usage.stderr)")
+    }
+}

@@ -34,7 +34,7 @@ public struct TextJob: Sendable {
                 show(result, console: console, several: several)
             }
             if TextRequest.isStill(input) {
-                each(try readStill(input, recognizer))
+                each(try Self.readStill(input, recognizer, region: request.region, minimumConfidence: request.minimumConfidence))
             } else {
                 try readMovie(input, recognizer, each)
             }
@@ -55,15 +55,16 @@ public struct TextJob: Sendable {
         if !result.text.isEmpty { print(result.text) }
     }
 
-    private func readStill(_ path: String, _ recognizer: TextRecognizer) throws(CamrecError) -> TextResult {
+    /// The text of the still at `path` (within `region`), with its EXIF capture time.
+    static func readStill(_ path: String, _ recognizer: TextRecognizer, region: TextRegion?,
+                          minimumConfidence: Double) throws(CamrecError) -> TextResult {
         let grabber = try FrameGrabber(path: path, width: nil, height: nil)
         guard let frame = grabber.first, let grey = GreyImage(rgb: frame.rgb, width: grabber.width, height: grabber.height) else {
             throw CamrecError(.invalidInput, "\(path) holds no picture camrec can decode: give a .jpg or .png")
         }
-        let words = try recognizer.recognize(grey, region: request.region)
+        let words = try recognizer.recognize(grey, region: region)
         return TextResult(input: path, time: nil, captured: Self.stillCaptureTime(path), width: grey.width, height: grey.height,
-                          region: request.region, languages: recognizer.languages, words: words,
-                          minimumConfidence: request.minimumConfidence)
+                          region: region, languages: recognizer.languages, words: words, minimumConfidence: minimumConfidence)
     }
 
     /// Reads a movie's frame every `--every`, giving each result to `each` as it comes.
@@ -93,12 +94,12 @@ public struct TextJob: Sendable {
     /// A still's capture time from its EXIF (as `camrec ls` reads it), in the zone it gives
     /// or else the local one; nil without one.
     static func stillCaptureTime(_ path: String) -> String? {
-        guard let head = FileHead.read(path, count: 64 << 10),
-              let milliseconds = StillHead(head, png: StillFormat(path: path) == .png).captureMilliseconds
-        else { return nil }
+        guard let head = FileHead.read(path, count: 64 << 10) else { return nil }
+        let still = StillHead(head, png: StillFormat(path: path) == .png)
+        guard let milliseconds = still.captureMilliseconds else { return nil }
         var seconds = time_t(milliseconds / 1000)
         var parts = tm()
-        let offset = localtime_r(&seconds, &parts) != nil ? Int(parts.tm_gmtoff) : 0
+        let offset = still.captureOffsetSeconds ?? (localtime_r(&seconds, &parts) != nil ? Int(parts.tm_gmtoff) : 0)
         return CaptureTimeStamp(unixMilliseconds: milliseconds, utcOffsetSeconds: offset).iso8601
     }
 }

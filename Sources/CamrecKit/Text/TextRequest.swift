@@ -15,9 +15,9 @@ public struct TextRequest: Sendable, Equatable {
     public var minimumConfidence: Double
 
     /// Words below this confidence are left out unless `--min-confidence` says otherwise:
-    /// noise, textures and foliage read as short words of 0.0-0.5, text on a camera's
+    /// noise (the test pattern's snow, a noisy sensor) reads as short words of 0.0-0.67, text on a camera's
     /// picture as 0.8-0.97 (docs/text.md).
-    public static let defaultMinimumConfidence = 0.5
+    public static let defaultMinimumConfidence = 0.7
 
     /// A movie is read every 10 s when `--every` is not given.
     public static let defaultEvery = TimeSpec(nanoseconds: 10_000_000_000)
@@ -58,12 +58,12 @@ public struct TextRequest: Sendable, Equatable {
     }
 
     /// `eng+deu` as a list; each name as Tesseract's models are named (letters, digits, `_`).
-    static func languages(_ text: String) throws(CamrecError) -> [String] {
+    static func languages(_ text: String, option: String = "--lang") throws(CamrecError) -> [String] {
         let names = text.split(separator: "+", omittingEmptySubsequences: false).map(String.init)
         for name in names {
             guard !name.isEmpty, name.utf8.allSatisfy({ ($0 >= 97 && $0 <= 122) || ($0 >= 65 && $0 <= 90) || ($0 >= 48 && $0 <= 57) || $0 == 95 })
             else {
-                throw CamrecError(.usage, "--lang '\(text)': give Tesseract's language names joined by +, e.g. eng or eng+deu")
+                throw CamrecError(.usage, "\(option) '\(text)': give Tesseract's language names joined by +, e.g. eng or eng+deu")
             }
         }
         return names

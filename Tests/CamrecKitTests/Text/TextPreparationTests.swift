@@ -53,7 +53,7 @@ struct TextPreparationTests {
         #expect(TextRequest.isStill("a.JPG") && TextRequest.isStill("x.png") && !TextRequest.isStill("b.mp4"))
         let plain = try TextRequest(inputs: ["a.mkv"], languages: nil, region: nil, every: nil)
         #expect(plain.languages == ["eng"] && plain.region == nil && plain.every == TextRequest.defaultEvery)
-        #expect(plain.minimumConfidence == 0.5)
+        #expect(plain.minimumConfidence == 0.7)
         #expect(try TextRequest(inputs: ["a.png"], languages: nil, region: nil, every: nil, minimumConfidence: "0").minimumConfidence == 0)
         let refusals: [([String], String?, String?, String?, String)] = [
             ([], nil, nil, nil, "give the stills or movies"),
