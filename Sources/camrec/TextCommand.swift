@@ -5,7 +5,7 @@ import CamrecKit
 enum TextCommand: Subcommand {
     static let spec = CommandSpec(
         name: "camrec text",
-        abstract: "Recognise the text in stills and movies' frames (Tesseract), with where each word is.",
+        abstract: "Recognise the text in stills and movies' frames, with each word's box.",
         usage: "camrec text [--lang L] [--region X,Y,W,H] [--every T] [--json] IMAGE|MOVIE...",
         options: [
             OptionSpec(["--lang", "-l"], value: "L", help: "the languages' models, joined by +, e.g. eng+deu (default: eng; each one installed: tesseract-ocr-L)"),
