@@ -142,6 +142,12 @@ struct TextTests {
         let line = try #require(JSONLines.parse(run).first { $0["type"] as? String == "text" })
         #expect(line["captured"] as? String == "2026-05-04T10:11:12.250+02:00", "\(line)")
         #expect(line["text"] as? String == "METER 4721 kWh\nGate north open", "\(line)")
+        // A zone west of UTC, with minutes.
+        let west = try ChildProcess.run("exiftool", ["-q", "-overwrite_original", "-OffsetTimeOriginal=-03:30", picture])
+        try #require(west.status == 0, "\(west.stderr)")
+        let again = try CamrecBinary.run(["text", "--json", picture], timeout: 120)
+        let other = JSONLines.parse(again).first { $0["type"] as? String == "text" }
+        #expect(other?["captured"] as? String == "2026-05-04T10:11:12.250-03:30", "\(again.stdoutText)")
     }
 
     @Test func aMissingModelOrLibraryExits69NamingThePackage() throws {

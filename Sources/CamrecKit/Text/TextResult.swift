@@ -98,11 +98,6 @@ public struct TextResult: Encodable, Sendable, Equatable {
         text = lines.map(\.text).joined(separator: "\n")
     }
 
-    /// What a score for keeping the better of two readings counts: confident characters.
-    var score: Double {
-        words.reduce(0) { $0 + $1.confidence * Double($1.text.count) }
-    }
-
     private static func normalize(_ box: [Int], width: Int, height: Int) -> [Double] {
         let w = Double(max(width, 1)), h = Double(max(height, 1))
         return [Double(box[0]) / w, Double(box[1]) / h, Double(box[2]) / w, Double(box[3]) / h].map { round($0, places: 4) }
