@@ -75,19 +75,26 @@ public struct TextJob: Sendable {
         // A keyframe within a quarter of the step (at most half a second) stands for its moment.
         let tolerance = min(step / 4, 500_000_000)
         var moment: UInt64 = 0
+        var previous: UInt64?
         repeat {
+            defer { moment += step }
             guard let frame = moment == 0 ? grabber.first : grabber.frame(at: moment, tolerance: tolerance),
                   let grey = GreyImage(rgb: frame.rgb, width: grabber.width, height: grabber.height)
             else {
+                // A movie's last second may hold no frame to seek to (its frames shifted by
+                // an edit list, as ffmpeg writes for B-frames): the movie is read to its end.
+                if moment > 0, moment + 1_000_000_000 >= grabber.duration { return }
                 throw CamrecError(.invalidInput, "\(path): cannot decode the frame at \(ContactSheet.clock(moment))")
             }
+            // Two moments that land on one frame (a keyframe standing for both) read it once.
+            guard frame.pts != previous else { continue }
+            previous = frame.pts
             let time = frame.pts > grabber.firstPTS ? frame.pts - grabber.firstPTS : 0
             let words = try recognizer.recognize(grey, region: request.region)
             each(TextResult(input: path, time: (Double(time) / 1e6).rounded() / 1e3,
                                       captured: captured?.adding(milliseconds: Int64(time / 1_000_000)).iso8601,
                                       width: grey.width, height: grey.height, region: request.region,
                                       languages: recognizer.languages, words: words, minimumConfidence: request.minimumConfidence))
-            moment += step
         } while moment < grabber.duration
     }
 
