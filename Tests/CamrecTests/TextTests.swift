@@ -150,6 +150,13 @@ struct TextTests {
         #expect(other?["captured"] as? String == "2026-05-04T10:11:12.250-03:30", "\(again.stdoutText)")
     }
 
+    @Test func camrecIsNotLinkedWithLibtesseract() throws {
+        let dynamic = try ChildProcess.run("readelf", ["-d", CamrecBinary.url.path])
+        try #require(dynamic.status == 0 && dynamic.stdoutText.contains("(NEEDED)"), "\(dynamic.stderr)")
+        #expect(!dynamic.stdoutText.contains("tesseract") && !dynamic.stdoutText.contains("libgomp")
+                && !dynamic.stdoutText.contains("liblept"), "\(dynamic.stdoutText)")
+    }
+
     @Test func aMissingModelOrLibraryExits69NamingThePackage() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
