@@ -129,6 +129,35 @@ struct TextTests {
         #expect(plain.stdoutText.contains("== \(movie) at 1.0 s ==\nBRAVO 2\n"), "\(plain.stdoutText)")
     }
 
+    @Test func aRecordedMoviesFramesCarryTheirCaptureTimes() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let label = folder.path("label.png")
+        let make = try ChildProcess.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=white:s=320x80", "-vf",
+                                                   "drawtext=fontfile=\(Self.font):text='DOCK 14':fontsize=40:fontcolor=black:x=20:y=20",
+                                                   "-frames:v", "1", label])
+        try #require(make.status == 0, "\(make.stderr)")
+        let movie = folder.path("m.mp4")
+        let record = try CamrecBinary.run(["--device", "test", "--size", "640x480", "--fps", "30", "-t", "3", "--overlay-image", label,
+                                           "--json", movie], timeout: 120)
+        try #require(record.status == 0, "\(record.stderr)")
+        let result = try #require(JSONLines.parse(record).first { $0["type"] as? String == "result" })
+        let file = (result["files"] as? [[String: Any]])?.first ?? [:]
+        let startText: String? = file["start"] as? String
+        let start = try #require(startText.flatMap { CaptureTimeTests.seconds($0) }, "\(result)")
+        let run = try CamrecBinary.run(["text", "--every", "1s", "--json", movie], timeout: 180)
+        try #require(run.status == 0, "\(run.stderr)")
+        let lines = JSONLines.parse(run).filter { $0["type"] as? String == "text" }
+        #expect(lines.count == 3, "\(run.stdoutText)")
+        for line in lines {
+            #expect((line["text"] as? String)?.hasPrefix("DOCK 14") == true, "\(line)")
+            let time = try #require(line["time"] as? Double)
+            let capturedText: String? = line["captured"] as? String
+            let captured = try #require(capturedText.flatMap { CaptureTimeTests.seconds($0) }, "\(line)")
+            #expect(abs(captured - start - time) < 0.0015, "\(line)")
+        }
+    }
+
     @Test func aStillsCaptureTimeComesFromItsExif() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
