@@ -29,6 +29,10 @@ let package = Package(
         // that serves nothing does not carry the library and what it brings (GIO & co.).
         .target(name: "CRTSPServerShim", dependencies: ["CGStreamer"],
                 linkerSettings: [.linkedLibrary("gstapp-1.0")]),
+        // camrec's small C owner of Tesseract's C API (text recognition). Not linked with
+        // libtesseract and compiled without its headers: it loads libtesseract.so.5 when text
+        // is first asked for, so that camrec runs where Tesseract is not installed.
+        .target(name: "CTesseractShim", linkerSettings: [.linkedLibrary("dl")]),
         // camrec's own elements in C (camrecflip: a faster videoflip for I420), registered by
         // CamrecKit (BuiltInElements) right after gst_init; the bindings know nothing of them.
         // gstvideo is named for the plugin library; camrec links it already (CGStreamer's
@@ -67,7 +71,7 @@ let package = Package(
         // re-exports CamrecCore, Recover and Trim for the command line (Exports.swift).
         .target(
             name: "CamrecKit",
-            dependencies: ["CamrecCore", "Recover", "Trim", "MP4", "GStreamer", "V4L2", "MediaValues", "CRTSPServerShim"],
+            dependencies: ["CamrecCore", "Recover", "Trim", "MP4", "GStreamer", "V4L2", "MediaValues", "CRTSPServerShim", "CTesseractShim"],
             // Sources/CamrecKit/Pipelines links to the top-level pipelines/ folder: the
             // templates are compiled in, so an installed binary needs no data files.
             resources: [.embedInCode("Pipelines")]

@@ -20,6 +20,7 @@ enum CommandCatalog {
         case "encoders": EncodersCommand.spec
         case "sheet": SheetCommand.spec
         case "export": ExportCommand.spec
+        case "text": TextCommand.spec
         default: nil
         }
     }

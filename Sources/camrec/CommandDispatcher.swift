@@ -7,7 +7,7 @@ enum CommandDispatcher {
     static let version = CamrecVersion.number
 
     /// The subcommands; `help [SUBCOMMAND]` prints a subcommand's `--help`.
-    static let subcommands = Subcommands(["record", "devices", "still", "preview", "ctl", "trim", "recover", "ls", "doctor", "encoders", "sheet", "export", "help"], default: "record")
+    static let subcommands = Subcommands(["record", "devices", "still", "preview", "ctl", "trim", "recover", "ls", "doctor", "encoders", "sheet", "export", "text", "help"], default: "record")
 
     /// `camrec --version`: camrec's version and the source revision it was built from, then
     /// the GStreamer it runs with.
@@ -54,6 +54,7 @@ enum CommandDispatcher {
         case "encoders": EncodersCommand.self
         case "sheet": SheetCommand.self
         case "export": ExportCommand.self
+        case "text": TextCommand.self
         case "help": nil
         default: RecordCommand.self
         }

@@ -14,7 +14,9 @@ enum StillCommand: Subcommand {
             OptionSpec(["--still-quality", "-Q"], value: "Q", help: "JPEG quality 1-100 (default: 90)"),
             OptionSpec(["--force", "-f"], help: "replace OUTPUT if it exists (a single photo)"),
             LocationOption.spec,
-            OptionSpec(["--json"], help: "print JSON lines on stdout: still, warning, result"),
+            OptionSpec(["--text"], help: "recognise the text in each photo (libtesseract): a text line with --json, the text in the result and in NAME.txt beside the photo"),
+            OptionSpec(["--text-lang"], value: "L", help: "with --text: the languages' models, joined by +, e.g. eng+deu (default: eng)"),
+            OptionSpec(["--json"], help: "print JSON lines on stdout: still, warning, text, result"),
             OptionSpec(["--quiet", "-q"], help: "print nothing on stderr but errors"),
         ],
         positionals: [PositionalSpec("OUTPUT", help: "the photo: .jpg, .jpeg or .png (the extension picks the format); with --count, NAME-0001.jpg, … or a pattern with %04d")],
@@ -33,6 +35,9 @@ enum StillCommand: Subcommand {
         var job = StillJob(camera: camera, photo: photo, series: series, controls: controls,
                            picture: try PictureOptions.request(parsed), force: parsed.flag("--force"))
         job.location = try LocationOption.value(parsed)
+        job.textLanguages = try usage { () throws(CamrecError) in
+            try StillJob.textLanguages(text: parsed.flag("--text"), lang: parsed.value("--text-lang"))
+        }
         return job
     }
 

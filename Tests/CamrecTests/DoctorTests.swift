@@ -35,8 +35,9 @@ import Testing
         #expect(summary["ok"] as? Bool == true && summary["exit_code"] as? Int == 0 && summary["problems"] as? Int == 0)
         // Every Debian package camrec takes elements from is named, and installed here.
         let packages = checks(lines, area: "plugin")
-        // …then gst-rtsp-server's, which --serve loads (PluginChecks.serveCheck).
-        #expect(packages.compactMap { $0["package"] as? String } == PluginChecks.packages + [LiveStreamServer.package])
+        // …then gst-rtsp-server's, which --serve loads (PluginChecks.serveCheck), and
+        // libtesseract's, which camrec text loads (TextChecks).
+        #expect(packages.compactMap { $0["package"] as? String } == PluginChecks.packages + [LiveStreamServer.package, TesseractLibrary.package])
         #expect(packages.allSatisfy { $0["status"] as? String == "ok" })
         let cameras = checks(lines, area: "camera")
         #expect(cameras.contains { $0["path"] as? String == "/dev/video0" && ($0["message"] as? String ?? "").contains("Desk Camera") })

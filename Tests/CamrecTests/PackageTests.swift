@@ -92,9 +92,11 @@ struct PackageTests {
         let depends = try Packaging.field("Depends", of: deb).split(separator: ",").map {
             String($0.split(separator: "(")[0]).trimmingCharacters(in: .whitespaces)
         }
-        // gst-rtsp-server is loaded for --serve only: recommended, not required.
-        #expect(try Packaging.field("Recommends", of: deb) == "libgstrtspserver-1.0-0")
+        // gst-rtsp-server is loaded for --serve only, libtesseract for camrec text only:
+        // recommended, not required.
+        #expect(try Packaging.field("Recommends", of: deb) == "libgstrtspserver-1.0-0, libtesseract5, tesseract-ocr-eng")
         #expect(!depends.contains("libgstrtspserver-1.0-0"), "\(depends)")
+        #expect(!depends.contains { $0.contains("tesseract") }, "\(depends)")
         for package in ["libc6", "libglib2.0-0", "libgstreamer1.0-0", "libgstreamer-plugins-base1.0-0",
                         "gstreamer1.0-plugins-base", "gstreamer1.0-plugins-good", "gstreamer1.0-plugins-bad",
                         "gstreamer1.0-plugins-ugly", "gstreamer1.0-libav", "gstreamer1.0-x", "fonts-dejavu-core"] {

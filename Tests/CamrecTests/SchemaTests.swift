@@ -46,6 +46,13 @@ import Testing
         // sheet: a contact sheet of that movie.
         result = try run(["sheet", "--count", "2", "--json", "-o", folder.path("sheet.jpg"), folder.path("movie.mp4")], log: log)
         #expect(result.status == 0, "\(result.stderr)")
+        // text: the words of a rendered label.
+        let label = folder.path("label.png")
+        let draw = "drawtext=fontfile=\(TextTests.font):text='Gate 7':fontsize=40:fontcolor=black:x=40:y=40"
+        _ = try ChildProcess.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=white:s=320x240", "-vf", draw,
+                                            "-frames:v", "1", label])
+        result = try run(["text", "--json", "--region", "0,0,320,200", label], log: log)
+        #expect(result.status == 0 && result.stdoutText.contains("Gate 7"), "\(result.stderr)")
         // segment and deleted.
         result = try run(["--device", "test", "--size", "320x240", "--max-duration", "1.5", "--segment", "0.5", "--keep", "1",
                           "--json", folder.path("seg.mp4")], log: log)

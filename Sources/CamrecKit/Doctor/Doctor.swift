@@ -43,6 +43,7 @@ public enum Doctor {
         if usable {
             checks += PluginChecks.packageChecks()
             checks.append(PluginChecks.serveCheck())
+            checks.append(TextChecks.check())
         }
         let cameras = CameraChecks.run(device: request.device, size: request.size, rate: request.rate)
         checks += cameras.checks

@@ -24,12 +24,16 @@ final class FrameGrabber {
         var isKeyframe = false
     }
 
-    /// Opens `path` for tiles `width` wide and `height` high (nil: as the movie's aspect).
-    init(path: String, width: Int, height: Int?) throws(CamrecError) {
+    /// The first frame (a still's only one), decoded when the movie is opened.
+    let first: Frame?
+
+    /// Opens `path` for tiles `width` wide (nil: the movie's own size) and `height` high
+    /// (nil: as the movie's aspect).
+    init(path: String, width: Int?, height: Int?) throws(CamrecError) {
         let location = "\"" + RecordPipeline.escapeForParser(path) + "\""
-        let size = "width=\(width)" + (height.map { ",height=\($0)" } ?? "")
+        let size = (width.map { "width=\($0)," } ?? "") + (height.map { "height=\($0)," } ?? "")
         let description = "filesrc location=\(location) ! decodebin ! videoconvert ! videoscale add-borders=true"
-            + " ! video/x-raw,format=RGB,\(size),pixel-aspect-ratio=1/1 ! appsink name=grab sync=false max-buffers=1"
+            + " ! video/x-raw,format=RGB,\(size)pixel-aspect-ratio=1/1 ! appsink name=grab sync=false max-buffers=1"
         let pipeline: Pipeline
         let sink: AppSink
         do {
@@ -40,8 +44,7 @@ final class FrameGrabber {
             throw CamrecError(.failure, "cannot read \(path): \(error)")
         }
         guard case .reached = pipeline.waitForStateChange(timeoutNanoseconds: 20_000_000_000),
-              let first = sink.pullPreroll(timeoutNanoseconds: 5_000_000_000), let layout = first.caps?.videoLayout,
-              let pts = first.timing?.pts
+              let preroll = sink.pullPreroll(timeoutNanoseconds: 5_000_000_000), let layout = preroll.caps?.videoLayout
         else {
             _ = try? pipeline.setState(.null)
             throw CamrecError(.invalidInput, "\(path) holds no picture camrec can decode: give a movie (.mp4, .mov, .mkv)")
@@ -50,7 +53,10 @@ final class FrameGrabber {
         self.sink = sink
         self.width = layout.width
         self.height = layout.height
+        // A still decoded alone may have no timestamp: its time is 0.
+        let pts = preroll.timing?.pts ?? 0
         firstPTS = pts
+        first = preroll.packedRGB(width: layout.width, height: layout.height).map { Frame(pts: pts, rgb: $0) }
         duration = pipeline.queryDuration() ?? 0
     }
 

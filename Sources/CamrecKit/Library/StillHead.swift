@@ -10,6 +10,8 @@ struct StillHead {
     var height: Int?
     /// The capture time in milliseconds since 1970 UTC.
     var captureMilliseconds: Int64?
+    /// The zone it was captured in (`OffsetTimeOriginal`, seconds east of UTC), when given.
+    var captureOffsetSeconds: Int?
 
     init(_ bytes: [UInt8], png: Bool) {
         if png {
@@ -26,7 +28,9 @@ struct StillHead {
             let length = Int(Self.big(bytes, offset + 2, 2))
             let body = offset + 4
             if marker == 0xE1, body + 6 <= bytes.count, Array(bytes[body..<body + 6]) == Array("Exif\0\0".utf8) {
-                captureMilliseconds = Self.exifTime(Array(bytes[(body + 6)..<min(bytes.count, offset + 2 + length)]))
+                let time = Self.exifTime(Array(bytes[(body + 6)..<min(bytes.count, offset + 2 + length)]))
+                captureMilliseconds = time?.milliseconds
+                captureOffsetSeconds = time?.offsetSeconds
             }
             // Baseline, extended, progressive and lossless frame headers: precision, height, width.
             if [0xC0, 0xC1, 0xC2, 0xC3].contains(marker), body + 5 <= bytes.count {
@@ -39,8 +43,8 @@ struct StillHead {
         }
     }
 
-    /// The capture time an EXIF (TIFF) block holds.
-    private static func exifTime(_ tiff: [UInt8]) -> Int64? {
+    /// The capture time an EXIF (TIFF) block holds, and its zone when it says.
+    private static func exifTime(_ tiff: [UInt8]) -> (milliseconds: Int64, offsetSeconds: Int?)? {
         guard tiff.count >= 8 else { return nil }
         let little = tiff[0] == 0x49
         func number(_ at: Int, _ width: Int) -> Int? {
@@ -74,12 +78,13 @@ struct StillHead {
         let chars = Array(original)
         var iso = String(chars[0..<4]) + "-" + String(chars[5..<7]) + "-" + String(chars[8..<10]) + "T" + String(chars[11..<19])
         if let sub = text(exif[0x9291]), !sub.isEmpty, sub.allSatisfy(\.isNumber) { iso += "." + sub }
-        if let zone = text(exif[0x9011]), zone.count == 6 {
-            iso += zone
-        } else {
-            return ISO8601Time.milliseconds(iso, localIfNoZone: true)
+        guard let zone = text(exif[0x9011]), zone.count == 6 else {
+            return ISO8601Time.milliseconds(iso, localIfNoZone: true).map { ($0, nil) }
         }
-        return ISO8601Time.milliseconds(iso)
+        iso += zone
+        let sign = zone.utf8.first
+        let offset = (Int(String(zone.dropFirst().prefix(2))) ?? 0) * 3600 + (Int(String(zone.suffix(2))) ?? 0) * 60
+        return ISO8601Time.milliseconds(iso).map { ($0, sign == UInt8(ascii: "-") ? -offset : offset) }
     }
 
     private static func big(_ bytes: [UInt8], _ at: Int, _ width: Int) -> UInt64 {

@@ -85,6 +85,10 @@ public struct ResultFile: Sendable, Codable, Equatable {
     /// meanwhile, the file system refused): the name it should have had. The file is then
     /// kept at `path`, its temporary name, and the run exits 73.
     public var unpublished: String?
+    /// Stills taken with `camrec still --text`: the text recognised in it, and the sidecar
+    /// (NAME.txt) holding it.
+    public var text: String?
+    public var textFile: String?
 
     public init(path: String, kind: String, duration: Double?, frames: Int?, bytes: Int64) {
         self.path = path

@@ -34,6 +34,16 @@ extension StillJob {
         return (output, format)
     }
 
+    /// `--text` and `--text-lang` as given (`lang` nil: not given): the languages to read
+    /// each photo's text in, nil without `--text`. Every refusal is a usage error.
+    public static func textLanguages(text: Bool, lang: String?) throws(CamrecError) -> [String]? {
+        guard text else {
+            if lang != nil { throw OptionValue.refusal("--text-lang applies to --text: add --text, or leave it out") }
+            return nil
+        }
+        return try TextRequest.languages(lang ?? "eng", option: "--text-lang")
+    }
+
     /// Photos from `camera` into `photo`, taken as `series`, with `controls` and `picture`;
     /// `force`: replace OUTPUT. A photo may take longer frames: auto-exposure's frame rate is
     /// left as it is.

@@ -25,6 +25,8 @@ public struct StillJob {
     public var picture: PictureRequest
     /// `--location`: where the photos are taken (their EXIF GPS tags); nil: not given.
     public var location: GeoLocation?
+    /// `--text`: the languages to recognise each photo's text in (nil: no recognition).
+    public var textLanguages: [String]?
 
     /// Photos from `camera` into `output` as `format`, with `picture`.
     public init(camera: CameraRequest, output: String, format: StillFormat, picture: PictureRequest) {
@@ -36,6 +38,8 @@ public struct StillJob {
 
     /// Takes the photos, showing each on `console`; the exit status is the result's.
     public func run(console: Console) throws(CamrecError) -> ExitStatus {
+        // libtesseract and its models first: a missing one stops before the camera is opened.
+        let text = try textLanguages.map { (languages) throws(CamrecError) in try StillText(languages: languages, replace: force) }
         let (config, warnings) = try makeConfig()
         let controls = try PreparedControls.prepare(self.controls, source: config.source)
         SignalWatcher.block(SignalWatcher.recordingSignals)
@@ -46,7 +50,8 @@ public struct StillJob {
         let printer = RecordingPrinter(console: console)
         for warning in warnings + (try controls?.apply().warnings ?? []) { printer.show(.warning(warning)) }
         defer { for warning in controls?.finish() ?? [] { printer.show(.warning(warning)) } }
-        let result = try camera.run { event in printer.showWithoutMovie(event) }
+        var result = try camera.run { event in printer.showWithoutMovie(event) }
+        if let text { result = text.annotate(result, console: console) { printer.show(.warning($0)) } }
         printer.show(result)
         return result.exitStatus
     }

@@ -1,0 +1,107 @@
+/// A grey picture (one byte a pixel, rows packed) and what text recognition does to it
+/// before Tesseract sees it: cut to a region, scaled up, inverted. Plain values, no library.
+struct GreyImage: Equatable, Sendable {
+    var width: Int
+    var height: Int
+    /// `height` rows of `width` bytes.
+    var pixels: [UInt8]
+
+    init(width: Int, height: Int, pixels: [UInt8]) {
+        precondition(pixels.count == width * height, "a grey picture holds width × height bytes")
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
+    /// Packed RGB as grey (ITU-R BT.601 luma, in integers). Nil when `rgb` is too short.
+    init?(rgb: [UInt8], width: Int, height: Int) {
+        guard width > 0, height > 0, rgb.count >= width * height * 3 else { return nil }
+        var grey = [UInt8](repeating: 0, count: width * height)
+        rgb.withUnsafeBufferPointer { source in
+            grey.withUnsafeMutableBufferPointer { target in
+                for index in 0..<(width * height) {
+                    let r = Int(source[index * 3]), g = Int(source[index * 3 + 1]), b = Int(source[index * 3 + 2])
+                    target[index] = UInt8((r * 77 + g * 150 + b * 29 + 128) >> 8)
+                }
+            }
+        }
+        self.init(width: width, height: height, pixels: grey)
+    }
+
+    /// The part inside `region` (clipped to the picture); nil when nothing of it is inside.
+    func cropped(to region: TextRegion) -> GreyImage? {
+        let left = max(0, region.x), top = max(0, region.y)
+        let right = min(width, region.x + region.width), bottom = min(height, region.y + region.height)
+        guard right > left, bottom > top else { return nil }
+        var part = [UInt8]()
+        part.reserveCapacity((right - left) * (bottom - top))
+        for row in top..<bottom { part += pixels[(row * width + left)..<(row * width + right)] }
+        return GreyImage(width: right - left, height: bottom - top, pixels: part)
+    }
+
+    /// Scaled by `factor` (≥ 1) with bilinear interpolation: small letters get the pixels
+    /// Tesseract's models were trained on (about 20-30 px high) instead of being read as noise.
+    func scaled(by factor: Int) -> GreyImage {
+        guard factor > 1 else { return self }
+        let newWidth = width * factor, newHeight = height * factor
+        var target = [UInt8](repeating: 0, count: newWidth * newHeight)
+        pixels.withUnsafeBufferPointer { source in
+            target.withUnsafeMutableBufferPointer { output in
+                for y in 0..<newHeight {
+                    // Sample centres: (y + 0.5) / factor - 0.5, in 1/256ths.
+                    let sy = max(0, ((2 * y + 1) * 128) / factor - 128)
+                    let y0 = min(height - 1, sy >> 8), y1 = min(height - 1, y0 + 1), fy = sy & 255
+                    for x in 0..<newWidth {
+                        let sx = max(0, ((2 * x + 1) * 128) / factor - 128)
+                        let x0 = min(width - 1, sx >> 8), x1 = min(width - 1, x0 + 1), fx = sx & 255
+                        let top = Int(source[y0 * width + x0]) * (256 - fx) + Int(source[y0 * width + x1]) * fx
+                        let bottom = Int(source[y1 * width + x0]) * (256 - fx) + Int(source[y1 * width + x1]) * fx
+                        output[y * newWidth + x] = UInt8((top * (256 - fy) + bottom * fy + 32768) >> 16)
+                    }
+                }
+            }
+        }
+        return GreyImage(width: newWidth, height: newHeight, pixels: target)
+    }
+
+    /// Light for dark and dark for light.
+    func inverted() -> GreyImage {
+        GreyImage(width: width, height: height, pixels: pixels.map { 255 - $0 })
+    }
+
+    /// Whether the picture looks like light text on a dark ground: its median is dark.
+    /// Text covers a small part of a picture, so the median is the ground's brightness.
+    var looksLightOnDark: Bool {
+        var histogram = [Int](repeating: 0, count: 256)
+        for value in pixels { histogram[Int(value)] += 1 }
+        var seen = 0
+        for (value, count) in histogram.enumerated() {
+            seen += count
+            if seen * 2 >= pixels.count { return value < 100 }
+        }
+        return false
+    }
+}
+
+/// A part of a picture in its pixels (`--region X,Y,W,H`).
+public struct TextRegion: Sendable, Equatable, Encodable {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    /// Parses `X,Y,W,H` (W and H above 0); nil otherwise.
+    public init?(parsing text: String) {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Int(String($0)) }
+        guard parts.count == 4, let x = parts[0], let y = parts[1], let width = parts[2], let height = parts[3],
+              x >= 0, y >= 0, width > 0, height > 0 else { return nil }
+        self.init(x: x, y: y, width: width, height: height)
+    }
+}

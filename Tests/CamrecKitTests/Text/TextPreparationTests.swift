@@ -1,0 +1,124 @@
+@testable import CamrecKit
+import CamrecCore
+import Testing
+
+/// Text recognition's plain parts: the grey picture's preparation, the request's checks,
+/// the result's lines and boxes, and where models are looked for. No libtesseract needed.
+@Suite("Text recognition, plain parts")
+struct TextPreparationTests {
+    @Test func rgbBecomesGreyByLuma() throws {
+        let picture = try #require(GreyImage(rgb: [255, 255, 255, 0, 0, 0, 255, 0, 0, 0, 0, 255], width: 2, height: 2))
+        #expect(picture.pixels == [255, 0, 77, 29])
+        #expect(GreyImage(rgb: [1, 2, 3], width: 2, height: 1) == nil)
+    }
+
+    @Test func croppingKeepsTheRegionClippedToThePicture() throws {
+        let picture = GreyImage(width: 4, height: 3, pixels: Array(0..<12))
+        let part = try #require(picture.cropped(to: TextRegion(x: 1, y: 1, width: 2, height: 5)))
+        #expect(part.width == 2 && part.height == 2 && part.pixels == [5, 6, 9, 10])
+        #expect(picture.cropped(to: TextRegion(x: 4, y: 0, width: 2, height: 2)) == nil)
+    }
+
+    @Test func scalingUpKeepsFlatAreasAndInterpolatesEdges() {
+        let flat = GreyImage(width: 3, height: 2, pixels: [90, 90, 90, 90, 90, 90]).scaled(by: 3)
+        #expect(flat.width == 9 && flat.height == 6 && flat.pixels.allSatisfy { $0 == 90 })
+        let edge = GreyImage(width: 2, height: 1, pixels: [0, 200]).scaled(by: 2)
+        #expect(edge.width == 4 && edge.height == 2)
+        // The outer pixels keep the ends; the inner two lie between, rising left to right.
+        #expect(edge.pixels[0] == 0 && edge.pixels[3] == 200)
+        #expect(edge.pixels[1] > 0 && edge.pixels[1] < edge.pixels[2] && edge.pixels[2] < 200)
+        #expect(GreyImage(width: 1, height: 1, pixels: [7]).scaled(by: 1).pixels == [7])
+    }
+
+    @Test func theGroundDecidesThePolarity() {
+        var dark = [UInt8](repeating: 20, count: 100)
+        for index in 0..<30 { dark[index] = 240 }
+        #expect(GreyImage(width: 10, height: 10, pixels: dark).looksLightOnDark)
+        let light = GreyImage(width: 10, height: 10, pixels: dark.map { 255 - $0 })
+        #expect(!light.looksLightOnDark)
+        #expect(light.inverted().pixels == dark)
+    }
+
+    @Test func smallPicturesAreScaledUpMore() {
+        #expect(TextRecognizer.scale(width: 640, height: 360) == 3)
+        #expect(TextRecognizer.scale(width: 1280, height: 720) == 2)
+        #expect(TextRecognizer.scale(width: 1920, height: 1080) == 1)
+    }
+
+    @Test func theRequestIsCheckedBeforeAnythingIsRead() throws {
+        let request = try TextRequest(inputs: ["a.JPG", "b.mp4"], languages: "eng+deu", region: "10,20,300,40", every: "5s")
+        #expect(request.languages == ["eng", "deu"])
+        #expect(request.region == TextRegion(x: 10, y: 20, width: 300, height: 40))
+        #expect(request.every == TimeSpec(nanoseconds: 5_000_000_000))
+        #expect(TextRequest.isStill("a.JPG") && TextRequest.isStill("x.png") && !TextRequest.isStill("b.mp4"))
+        let plain = try TextRequest(inputs: ["a.mkv"], languages: nil, region: nil, every: nil)
+        #expect(plain.languages == ["eng"] && plain.region == nil && plain.every == TextRequest.defaultEvery)
+        #expect(plain.minimumConfidence == 0.7)
+        #expect(try TextRequest(inputs: ["a.png"], languages: nil, region: nil, every: nil, minimumConfidence: "0").minimumConfidence == 0)
+        let refusals: [([String], String?, String?, String?, String)] = [
+            ([], nil, nil, nil, "give the stills or movies"),
+            (["a.jpg"], "eng+", nil, nil, "--lang 'eng+'"),
+            (["a.jpg"], "../x", nil, nil, "--lang '../x'"),
+            (["a.jpg"], nil, "1,2,3", nil, "--region '1,2,3'"),
+            (["a.jpg"], nil, "1,2,0,4", nil, "--region '1,2,0,4'"),
+            (["a.jpg"], nil, "-1,2,3,4", nil, "--region '-1,2,3,4'"),
+            (["a.mp4"], nil, nil, "0s", "--every '0s'"),
+            (["a.jpg", "b.png"], nil, nil, "5s", "--every applies to movies"),
+        ]
+        for (inputs, languages, region, every, message) in refusals {
+            let error = #expect(throws: CamrecError.self) {
+                try TextRequest(inputs: inputs, languages: languages, region: region, every: every)
+            }
+            #expect(error?.status == .usage)
+            #expect(error?.message.contains(message) == true, "\(error?.message ?? "")")
+        }
+        for value in ["1.5", "-0.1", "x"] {
+            let error = #expect(throws: CamrecError.self) {
+                try TextRequest(inputs: ["a.jpg"], languages: nil, region: nil, every: nil, minimumConfidence: value)
+            }
+            #expect(error?.status == .usage)
+            #expect(error?.message.contains("--min-confidence '\(value)'") == true, "\(error?.message ?? "")")
+        }
+    }
+
+    @Test func wordsGroupIntoLinesWithBoxesInPixelsAndFractions() {
+        typealias Raw = TextResult.RawWord
+        let raw = [
+            Raw(text: "METER", confidence: 0.9, left: 100, top: 200, right: 200, bottom: 220, block: 0, line: 3),
+            Raw(text: "4721", confidence: 0.7, left: 210, top: 201, right: 260, bottom: 221, block: 0, line: 3),
+            Raw(text: "—", confidence: 0.2, left: 270, top: 201, right: 280, bottom: 221, block: 0, line: 3),
+            Raw(text: "open", confidence: 0.8, left: 500, top: 500, right: 560, bottom: 518, block: 1, line: 5),
+        ]
+        let result = TextResult(input: "a.png", time: nil, captured: nil, width: 1000, height: 1000, region: nil,
+                                languages: "eng", words: raw)
+        #expect(result.text == "METER 4721\nopen")
+        #expect(result.words.map(\.text) == ["METER", "4721", "open"])
+        #expect(result.words.map(\.line) == [0, 0, 1] && result.words.map(\.block) == [0, 0, 1])
+        #expect(result.words[0].box == [100, 200, 100, 20])
+        #expect(result.words[0].normalized == [0.1, 0.2, 0.1, 0.02])
+        #expect(result.lines[0].box == [100, 200, 160, 21] && result.lines[0].confidence == 0.8)
+        #expect(result.lines[1].block == 1)
+        let sure = TextResult(input: "a.png", time: nil, captured: nil, width: 1000, height: 1000, region: nil, languages: "eng",
+                              words: raw, minimumConfidence: 0.75)
+        #expect(sure.text == "METER\nopen" && sure.words.map(\.line) == [0, 1])
+    }
+
+    @Test func modelsAreLookedForWhereTesseractLooks() {
+        #expect(TesseractLibrary.package(of: "chi_sim") == "tesseract-ocr-chi-sim")
+        #expect(TesseractLibrary.package(of: "deu") == "tesseract-ocr-deu")
+        #expect(TesseractLibrary.candidateFolders(environment: "/opt/td/") == [
+            "/opt/td", "/opt/td/tessdata", "/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata",
+        ])
+        #expect(TesseractLibrary.candidateFolders(environment: nil).first == "/usr/share/tesseract-ocr/5/tessdata")
+    }
+
+    @Test func doctorSaysWhetherTextCanBeRead() {
+        let missing = TextChecks.check(problem: { "libtesseract.so.5: cannot open" }, version: { nil }, languages: { [] })
+        #expect(missing.status == .info && missing.fix == "sudo apt-get install libtesseract5 tesseract-ocr-eng")
+        let bare = TextChecks.check(problem: { nil }, version: { "5.3.0" }, languages: { [] })
+        #expect(bare.status == .warning && bare.fix == "sudo apt-get install tesseract-ocr-eng")
+        let fine = TextChecks.check(problem: { nil }, version: { "5.3.0" }, languages: { ["deu", "eng"] })
+        #expect(fine.status == .ok && fine.message == "libtesseract 5.3.0 loads: camrec text reads deu, eng")
+        #expect(fine.package == "libtesseract5")
+    }
+}
