@@ -12,16 +12,17 @@ public struct TrimPrinter: Sendable {
         self.console = console
     }
 
-    /// Shows the progress of trimming `input` once it has run for a second: a rewritten line
-    /// on a terminal, `{"type":"progress",…}` lines with --json; at most two a second.
-    public func progress(of input: String) -> @Sendable (TrimProgress) -> Void {
+    /// Shows the progress of trimming `input` (or of another `action` on it: "exporting")
+    /// once it has run for a second: a rewritten line on a terminal, `{"type":"progress",…}`
+    /// lines with --json; at most two a second.
+    public func progress(of input: String, action: String = "trimming") -> @Sendable (TrimProgress) -> Void {
         let started = ContinuousClock.now
         let gate = Mutex(TrimProgressGate())
         let name = PathName.last(input)
         let console = console
         return { progress in
             guard gate.withLock({ $0.admit(progress, after: .now - started) }) else { return }
-            let what = progress.phase == .indexing ? "reading \(name)" : "trimming \(name)"
+            let what = progress.phase == .indexing ? "reading \(name)" : "\(action) \(name)"
             let percent = Int((progress.fraction * 100).rounded(.down))
             console.progress(
                 "\(what): \(percent)% (\(String(cFormat: "%.1f", progress.doneSeconds)) of"

@@ -42,7 +42,7 @@ public struct ExportJob: Sendable {
     }
 
     public func run(console: Console) throws(CamrecError) -> ExitStatus {
-        let control = TrimControl()
+        let control = TrimControl(onProgress: TrimPrinter(console: console).progress(of: request.series, action: "exporting"))
         TrimmingJob.stopOnSignals(control, console: console, what: "export")
         let series = try findSeries()
         guard let start = series.startMilliseconds, let end = series.endMilliseconds else {
