@@ -349,3 +349,27 @@ extension ExportTests {
         #expect(line["start"] as? String == "2026-12-01T10:00:01.500Z", "\(line)")
     }
 }
+
+extension ExportTests {
+    /// A series still being recorded: without --to, the export ends where the movie being
+    /// written begins (with a warning), and holds every frame of the finished segments.
+    @Test func aSeriesBeingRecordedIsExportedUpToItsLiveMovie() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let recording = try CamrecBinary.start(["--device", "test", "--size", "320x240", "-t", "none", "--segment", "1", "--json",
+                                                folder.path("live.mp4")])
+        defer { recording.signal(SIGKILL) }
+        #expect(recording.waitUntil { _ in recording.lines(type: "segment").count >= 2 }, "\(recording.stderrText)")
+        let run = try CamrecBinary.run(["export", "--json", "-o", folder.path("out.mp4"), folder.path("live.mp4")])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("is still being recorded: the export ends where it begins"), "\(run.stderr)")
+        let line = try #require(JSONLines.parse(run).first { $0["type"] as? String == "export" }, "\(run.stdoutText)")
+        let movies = try #require(line["movies"] as? [String])
+        #expect(movies.count >= 2 && movies.allSatisfy { !$0.contains(".partial") }, "\(movies)")
+        var frames = 0
+        for movie in movies { frames += try MediaProbe.probe(movie).frames }
+        #expect(try MediaProbe.probe(folder.path("out.mp4")).frames == frames)
+        recording.signal(SIGINT)
+        #expect(recording.wait() == 0)
+    }
+}

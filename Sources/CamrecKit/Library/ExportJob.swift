@@ -45,10 +45,19 @@ public struct ExportJob: Sendable {
         let control = TrimControl(onProgress: TrimPrinter(console: console).progress(of: request.series, action: "exporting"))
         TrimmingJob.stopOnSignals(control, console: console, what: "export")
         let series = try findSeries()
-        guard let start = series.startMilliseconds, let end = series.endMilliseconds else {
+        guard let start = series.startMilliseconds, var end = series.endMilliseconds else {
             throw CamrecError(.invalidInput, "\(series.name) has no movie whose time can be read: see camrec ls \(request.series)")
         }
         let utc = request.utc
+        // A movie still being recorded cannot be read yet: the series ends, for an export,
+        // where it begins (`--to` left out, `-5m` counted from there).
+        for live in series.movies where live.writer != nil {
+            if let liveStart = live.startMilliseconds, liveStart > start { end = min(end, liveStart) }
+            if request.to == nil {
+                let when = live.startMilliseconds.map { " (\(LibraryLines.time($0, utc: utc)))" } ?? ""
+                Self.warn("\(live.path) is still being recorded: the export ends where it begins\(when)", console: console)
+            }
+        }
         let from = request.from?.resolve(start: start, end: end, utc: utc) ?? start
         let to = request.to?.resolve(start: start, end: end, notBefore: from, utc: utc) ?? end
         let describe: @Sendable (Int64) -> String = { milliseconds in LibraryLines.time(milliseconds, utc: utc) }

@@ -38,7 +38,8 @@ public struct ExportPlan: Sendable, Equatable {
     ) throws(CamrecError) -> ExportPlan {
         var warnings: [String] = []
         let timed = series.movies.filter { $0.startMilliseconds != nil && $0.endMilliseconds != nil }
-        for movie in series.movies where movie.startMilliseconds == nil || movie.endMilliseconds == nil {
+        // (A movie being recorded is the caller's to tell of.)
+        for movie in series.movies where (movie.startMilliseconds == nil || movie.endMilliseconds == nil) && movie.writer == nil {
             warnings.append("\(movie.path) is left out: its time is unknown (\(movie.health.name)\(movie.note.map { ": \($0)" } ?? ""))")
         }
         let chosen = timed.filter { movie in

@@ -20,12 +20,16 @@ public enum LibraryScan {
                 found.append(file)
             }
         }
-        // An unfinished movie another process is writing is a recording in progress.
-        let unfinished = found.indices.filter { found[$0].health == .unfinished }
+        // An unfinished movie another process is writing is a recording in progress; so is a
+        // `.partial` one too young to be read yet (no whole fragment): not unreadable.
+        let unfinished = found.indices.filter { index in
+            found[index].health == .unfinished || (found[index].name.partial && found[index].health != .complete)
+        }
         if !unfinished.isEmpty {
             let writers = OpenFiles.holders(of: unfinished.map { found[$0].path }, writingOnly: true)
             for index in unfinished {
                 guard let writer = writers[found[index].path]?.first else { continue }
+                found[index].health = .unfinished
                 found[index].writer = writer
                 found[index].note = "being written by process \(writer) (a recording in progress)"
             }
