@@ -55,10 +55,8 @@ extension Trimmer {
                 throw CamrecError.failed("the time-lapse has \(written) frames instead of \(selection.kept.count)")
             }
             let (firstMilliseconds, source) = joined.captureTime(at: index.video[firstKept].pts - base)
-            if let stamp = CaptureTimeStamp.read(path: joined.paths[source]) {
-                try? stamp.adding(milliseconds: firstMilliseconds - series.movies[source].startMilliseconds)
-                    .write(into: output.temporaryPath)
-            }
+            try? JoinedSeries.stamp(of: joined.paths[source], movieStart: series.movies[source].startMilliseconds,
+                                    first: firstMilliseconds).write(into: output.temporaryPath)
             try control.checkCancelled()
             try output.commit(keepingModeOf: nil, control: control)
             let frameSeconds = Double(frameTicks) / Double(input.video.timescale)

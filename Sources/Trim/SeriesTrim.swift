@@ -155,10 +155,8 @@ extension Trimmer {
                 throw CamrecError.failed("cannot add the chapters to the exported movie")
             }
             try check(writer, wrote: cut, of: input.index, to: output, control: control)
-            if let stamp = CaptureTimeStamp.read(path: paths[source]) {
-                let delta = firstMilliseconds - series.movies[source].startMilliseconds
-                try? stamp.adding(milliseconds: delta).write(into: output.temporaryPath)
-            }
+            try? JoinedSeries.stamp(of: paths[source], movieStart: series.movies[source].startMilliseconds,
+                                    first: firstMilliseconds).write(into: output.temporaryPath)
             try control.checkCancelled()
             for path in paths { try refuseIfBeingWritten(path) }
             try output.commit(keepingModeOf: nil, control: control)
@@ -263,6 +261,14 @@ struct JoinedSeries {
     func captureTime(at position: Int64) -> (milliseconds: Int64, movie: Int) {
         let movie = starts.lastIndex { $0 <= position } ?? 0
         return (captureStarts[movie] + (position - starts[movie]) / 1_000_000, movie)
+    }
+
+    /// The capture time stamp of an output whose first frame was captured at `first` (ms
+    /// since 1970), from the movie at `path` it comes from (its camera, place and zone) when
+    /// that holds one, else in UTC (a Matroska movie's copy: its `DateUTC` has no zone).
+    static func stamp(of path: String, movieStart: Int64, first: Int64) -> CaptureTimeStamp {
+        CaptureTimeStamp.read(path: path)?.adding(milliseconds: first - movieStart)
+            ?? CaptureTimeStamp(unixMilliseconds: first, utcOffsetSeconds: 0)
     }
 
     /// The length of a movie's video (ns): its frames' span, as ``MovieSeries`` joins it.

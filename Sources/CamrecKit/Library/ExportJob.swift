@@ -67,12 +67,13 @@ public struct ExportJob: Sendable {
             }
             throw CamrecError(.usage, "--from \(describe(from)) is not before --to \(describe(to))")
         }
-        var movies = MovieCache()
+        var movies = MovieCache(temporaryStem: Self.temporaryStem(request.output))
+        defer { movies.removeCopies() }
         let plan = try ExportPlan.make(
             series: series, from: from, to: to, splitAtGaps: request.splitAtGaps,
             countersAreSequential: !request.series.contains("%"), describe: describe
         ) { (before: LibraryFile, after: LibraryFile) throws(CamrecError) -> String? in
-            MovieSeries.difference(try movies.movie(before.path), try movies.movie(after.path))
+            MovieSeries.difference(try movies.movie(before), try movies.movie(after))
         }
         for warning in plan.warnings { Self.warn(warning, console: console) }
         let paths = request.outputPaths(count: plan.outputs.count)
@@ -81,14 +82,15 @@ public struct ExportJob: Sendable {
         }
         var made: [String] = []
         for (output, path) in zip(plan.outputs, paths) {
+            var cutMovies: [SeriesTrimRequest.Movie] = []
+            for movie in output.movies {
+                cutMovies.append(SeriesTrimRequest.Movie(
+                    path: try movies.mp4Path(movie), startMilliseconds: movie.startMilliseconds ?? 0,
+                    chapter: output.chapterStarts.contains(movie.path) ? describe(movie.startMilliseconds ?? 0) : nil
+                ))
+            }
             let cut = SeriesTrimRequest(
-                movies: output.movies.map { movie in
-                    SeriesTrimRequest.Movie(
-                        path: movie.path, startMilliseconds: movie.startMilliseconds ?? 0,
-                        chapter: output.chapterStarts.contains(movie.path) ? describe(movie.startMilliseconds ?? 0) : nil
-                    )
-                },
-                from: from, to: to, output: path, force: request.force, firstChapter: describe
+                movies: cutMovies, from: from, to: to, output: path, force: request.force, firstChapter: describe
             )
             let result: SeriesTrimResult
             do throws(CamrecError) {
@@ -117,6 +119,13 @@ public struct ExportJob: Sendable {
     private static func warn(_ warning: String, console: Console) {
         console.emit(WarningLine(message: warning), type: "warning")
         console.say("camrec: warning: \(warning)")
+    }
+
+    /// Where the export's temporary copies go: beside OUT, hidden, named for this process.
+    private static func temporaryStem(_ output: String) -> String {
+        let folder = Library.folder(of: output)
+        let name = "." + PathName.last(output) + ".export-\(getpid())"
+        return output.contains("/") ? folder + "/" + name : name
     }
 
     /// How many times faster than real time a time-lapse of `output` runs.
@@ -193,18 +202,39 @@ public struct ExportJob: Sendable {
     }
 }
 
-/// The movies read so far (each movie box is read once).
+/// The movies read so far (each movie box is read once), and the MP4 copies of Matroska
+/// movies (``MatroskaRemux``), made once each and removed when the export ends.
 private struct MovieCache {
+    let temporaryStem: String
     private var movies: [String: Movie] = [:]
+    private var copies: [String: String] = [:]
 
-    mutating func movie(_ path: String) throws(CamrecError) -> Movie {
+    init(temporaryStem: String) { self.temporaryStem = temporaryStem }
+
+    /// The MP4 the export reads for `file`: the file itself, or a copy of a Matroska movie.
+    mutating func mp4Path(_ file: LibraryFile) throws(CamrecError) -> String {
+        guard file.format == "mkv" || file.format == "webm" else { return file.path }
+        if let copy = copies[file.path] { return copy }
+        let copy = "\(temporaryStem)-\(copies.count + 1).mp4"
+        copies[file.path] = copy
+        try MatroskaRemux.toMP4(file.path, sound: file.soundCodec, output: copy)
+        return copy
+    }
+
+    mutating func movie(_ file: LibraryFile) throws(CamrecError) -> Movie {
+        let path = try mp4Path(file)
         if let movie = movies[path] { return movie }
         do {
             let movie = try Movie.read(path: path)
             movies[path] = movie
             return movie
         } catch {
-            throw CamrecError(.invalidInput, "cannot read \(path): \(error.message)")
+            throw CamrecError(.invalidInput, "cannot read \(file.path): \(error.message)")
         }
+    }
+
+    /// Removes the copies.
+    func removeCopies() {
+        for copy in copies.values { _ = unlink(copy) }
     }
 }
