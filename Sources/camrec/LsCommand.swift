@@ -70,10 +70,7 @@ enum LsCommand: Subcommand {
     )
 
     /// The arguments parsed with any number of PATHs (the spec shows one, for help).
-    static let parsingSpec = CommandSpec(
-        name: spec.name, abstract: spec.abstract, usage: spec.usage, options: spec.options,
-        positionals: spec.positionals + Array(repeating: PositionalSpec("PATH", help: "", optional: true), count: 4095)
-    )
+    static let parsingSpec = spec.acceptingAnyNumber(of: "PATH")
 
     static func validate(_ parsed: ParsedArguments) throws(UsageError) -> LsJob {
         LsJob(paths: parsed.positionals, json: parsed.flag("--json"), utc: parsed.flag("--utc"), thumbs: parsed.flag("--thumbs"))

@@ -76,10 +76,7 @@ enum RecoverCommand: Subcommand {
     )
 
     /// The arguments parsed with any number of FILEs (the spec shows one, for help).
-    static let parsingSpec = CommandSpec(
-        name: spec.name, abstract: spec.abstract, usage: spec.usage, options: spec.options,
-        positionals: spec.positionals + Array(repeating: PositionalSpec("FILE", help: "", optional: true), count: 4095)
-    )
+    static let parsingSpec = spec.acceptingAnyNumber(of: "FILE")
 
     /// Turns the command line into a typed request.
     static func validate(_ parsed: ParsedArguments) throws(UsageError) -> RecoverRequest {

@@ -35,10 +35,7 @@ enum SheetCommand: Subcommand {
     )
 
     /// The arguments parsed with any number of MOVIEs (the spec shows one, for help).
-    static let parsingSpec = CommandSpec(
-        name: spec.name, abstract: spec.abstract, usage: spec.usage, options: spec.options,
-        positionals: spec.positionals + Array(repeating: PositionalSpec("MOVIE", help: "", optional: true), count: 4095)
-    )
+    static let parsingSpec = spec.acceptingAnyNumber(of: "MOVIE")
 
     static func validate(_ parsed: ParsedArguments) throws(UsageError) -> SheetRequest {
         do {

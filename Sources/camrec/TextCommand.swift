@@ -37,10 +37,7 @@ enum TextCommand: Subcommand {
     )
 
     /// The arguments parsed with any number of inputs (the spec shows one, for help).
-    static let parsingSpec = CommandSpec(
-        name: spec.name, abstract: spec.abstract, usage: spec.usage, options: spec.options,
-        positionals: spec.positionals + Array(repeating: PositionalSpec("IMAGE|MOVIE", help: "", optional: true), count: 4095)
-    )
+    static let parsingSpec = spec.acceptingAnyNumber(of: "IMAGE|MOVIE")
 
     static func validate(_ parsed: ParsedArguments) throws(UsageError) -> TextRequest {
         do {

@@ -83,20 +83,11 @@ struct GreyImage: Equatable, Sendable {
     }
 }
 
-/// A part of a picture in its pixels (`--region X,Y,W,H`).
-public struct TextRegion: Sendable, Equatable, Encodable {
-    public var x: Int
-    public var y: Int
-    public var width: Int
-    public var height: Int
+/// A part of a picture in its pixels (`--region X,Y,W,H`): a pixel rectangle, as a
+/// canvas's cells are.
+public typealias TextRegion = PixelRect
 
-    public init(x: Int, y: Int, width: Int, height: Int) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-    }
-
+extension PixelRect {
     /// Parses `X,Y,W,H` (W and H above 0); nil otherwise.
     public init?(parsing text: String) {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Int(String($0)) }
