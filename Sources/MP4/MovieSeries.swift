@@ -38,6 +38,14 @@ public enum MovieSeries {
     ///
     /// - Throws: ``MP4Error`` for movies that do not join, or samples outside their file.
     public static func join(_ movies: [Movie], file: SampleFile) throws(MP4Error) -> Movie {
+        try joining(movies, file: file).movie
+    }
+
+    /// ``join(_:file:)``'s movie, with where each movie begins on its timeline and how long
+    /// its video lasts (nanoseconds from the first frame).
+    public static func joining(
+        _ movies: [Movie], file: SampleFile
+    ) throws(MP4Error) -> (movie: Movie, starts: [Int64], length: Int64) {
         guard let first = movies.first else { throw MP4Error("no movie to join") }
         guard file.parts.count == movies.count else { throw MP4Error("the movies and their files do not match") }
         for next in movies.dropFirst() {
@@ -52,6 +60,7 @@ public enum MovieSeries {
         }
         // Where each movie starts on the joined timeline, in the video's ticks.
         var startTicks: Int64 = 0
+        var starts: [Int64] = []
         let videoScale = template[videoPosition].timescale
         for (position, movie) in movies.enumerated() {
             let tracks = joinedTracks(movie)
@@ -63,6 +72,7 @@ public enum MovieSeries {
             }
             let videoStartTime = nanoseconds(videoStart - (mediaOffset(video, movieTimescale: movie.timescale) ?? 0), videoScale)
             let start = nanoseconds(startTicks, videoScale)
+            starts.append(start)
             for (index, track) in tracks.enumerated() {
                 guard let offset = mediaOffset(track, movieTimescale: movie.timescale),
                       let firstOffset = mediaOffset(template[index], movieTimescale: first.timescale)
@@ -94,7 +104,8 @@ public enum MovieSeries {
                 Edit(segmentDuration: length > gaps ? length - gaps : 0, mediaTime: last.mediaTime, rate: last.rate)
             ]
         }
-        return Movie(fileType: first.fileType, timescale: first.timescale, tracks: joined, metadata: first.metadata)
+        let movie = Movie(fileType: first.fileType, timescale: first.timescale, tracks: joined, metadata: first.metadata)
+        return (movie, starts, nanoseconds(startTicks, videoScale))
     }
 
     /// Appends `sample` to a joined track, keeping its decoding times contiguous (each
@@ -186,8 +197,7 @@ public enum MovieSeries {
     }
 
     private static func nanoseconds(_ ticks: Int64, _ timescale: UInt32) -> Int64 {
-        let scale = Int64(timescale)
-        return ticks / scale * 1_000_000_000 + ticks % scale * 1_000_000_000 / scale
+        TimeScale.nanoseconds(ticks, timescale)
     }
 
     /// `nanoseconds` in `timescale` ticks, rounded to the nearest.

@@ -113,8 +113,7 @@ struct MP4Input: TrimInput {
 
     /// Nanoseconds of `ticks` at `timescale`.
     static func nanoseconds(_ ticks: Int64, _ timescale: UInt32) -> Int64 {
-        let scale = Int64(timescale)
-        return ticks / scale * 1_000_000_000 + ticks % scale * 1_000_000_000 / scale
+        TimeScale.nanoseconds(ticks, timescale)
     }
 
     /// Media time minus presentation time, in nanoseconds, under the track's edit list; nil

@@ -224,25 +224,19 @@ struct JoinedSeries {
             }
         }
         let file: SampleFile
-        let joined: MP4.Movie
+        let joined: (movie: MP4.Movie, starts: [Int64], length: Int64)
         do {
             file = try SampleFile(concatenating: paths)
-            joined = try MovieSeries.join(movies, file: file)
+            joined = try MovieSeries.joining(movies, file: file)
         } catch {
             throw .invalidInput("cannot join \(paths.joined(separator: ", ")): \(error.message)")
         }
-        guard let input = MP4Input.make(path: paths[0], movie: joined, file: file, container: container, control: control) else {
+        guard let input = MP4Input.make(path: paths[0], movie: joined.movie, file: file, container: container, control: control) else {
             throw .invalidInput("cannot read the video of \(paths.joined(separator: ", ")) as one movie")
-        }
-        var starts: [Int64] = []
-        var position: Int64 = 0
-        for movie in movies {
-            starts.append(position)
-            position += videoLength(movie)
         }
         let firstFrame = (input.index.video.map(\.pts).min() ?? 0) - input.index.presentationOffset
         return JoinedSeries(
-            paths: paths, container: container, input: input, starts: starts, length: position, firstFrame: firstFrame,
+            paths: paths, container: container, input: input, starts: joined.starts, length: joined.length, firstFrame: firstFrame,
             captureStarts: series.movies.map(\.startMilliseconds)
         )
     }
@@ -269,14 +263,5 @@ struct JoinedSeries {
     static func stamp(of path: String, movieStart: Int64, first: Int64) -> CaptureTimeStamp {
         CaptureTimeStamp.read(path: path)?.adding(milliseconds: first - movieStart)
             ?? CaptureTimeStamp(unixMilliseconds: first, utcOffsetSeconds: 0)
-    }
-
-    /// The length of a movie's video (ns): its frames' span, as ``MovieSeries`` joins it.
-    private static func videoLength(_ movie: MP4.Movie) -> Int64 {
-        guard let video = movie.tracks.first(where: \.isVideo),
-              let start = video.samples.map(\.presentationTime).min(),
-              let end = video.samples.map({ $0.presentationTime + Int64($0.duration) }).max()
-        else { return 0 }
-        return MP4Input.nanoseconds(end, video.timescale) - MP4Input.nanoseconds(start, video.timescale)
     }
 }
