@@ -227,6 +227,18 @@ int camrec_rtsp_server_push(CamrecRtspServer *self, int index, int stream, GstSa
     if (caps && (!mount->caps[stream] || !gst_caps_is_equal(caps, mount->caps[stream]))) gst_caps_replace(&mount->caps[stream], caps);
     GstElement *feed = mount->feeds[stream] ? gst_object_ref(mount->feeds[stream]) : NULL;
     if (feed && mount->stamped != mount->media && GST_CLOCK_TIME_IS_VALID(first)) {
+        /* Until the media plays its base time is not set, and "running time" would be the
+           clock's own time (hours: the machine's uptime), putting every buffer hours in the
+           future for the server's clocked sinks, which then send nothing. Such buffers are
+           not pushed: a live media plays within moments of being made. */
+        GST_OBJECT_LOCK(feed);
+        gboolean playing = GST_STATE(feed) == GST_STATE_PLAYING;
+        GST_OBJECT_UNLOCK(feed);
+        if (!playing) {
+            g_mutex_unlock(&self->lock);
+            gst_object_unref(feed);
+            return 0;
+        }
         GstClockTime now = gst_element_get_current_running_time(feed);
         mount->stamped = mount->media;
         mount->offset = GST_CLOCK_DIFF(first, GST_CLOCK_TIME_IS_VALID(now) ? now : 0);
