@@ -7,6 +7,11 @@
 ///   range, the keyframe nearest each instant stands for it (at most half a keyframe
 ///   interval off) and only keyframes are decoded: each decodes alone.
 struct TimelapseSelection: Equatable {
+    /// How far before an instant a frame still counts as at it: times converted from a
+    /// track's ticks are truncated (at 3000 ticks a second, the 6th frame at 30 fps is at
+    /// 199 999 999 ns, not 200 ms), never by this much.
+    static let slack: Int64 = 500_000
+
     /// The kept frames (indices into the frames given), in presentation order.
     var kept: [Int]
     /// The frames to feed the decoder (indices), in decoding order.
@@ -21,7 +26,7 @@ struct TimelapseSelection: Equatable {
     ) -> TimelapseSelection {
         precondition(pts.count == isKeyframe.count && step > 0)
         let order = pts.indices.sorted { pts[$0] < pts[$1] }
-        let inRange = order.filter { pts[$0] >= from && pts[$0] < to }
+        let inRange = order.filter { pts[$0] >= from - slack && pts[$0] < to - slack }
         guard !inRange.isEmpty else { return TimelapseSelection(kept: [], fed: [], keyframesOnly: false) }
         var instants: [Int64] = []
         var instant = from
@@ -53,7 +58,7 @@ struct TimelapseSelection: Equatable {
         var kept: [Int] = []
         var position = 0
         for instant in instants {
-            while position < inRange.count, pts[inRange[position]] < instant { position += 1 }
+            while position < inRange.count, pts[inRange[position]] < instant - slack { position += 1 }
             guard position < inRange.count else { break }
             if kept.last != inRange[position] { kept.append(inRange[position]) }
         }

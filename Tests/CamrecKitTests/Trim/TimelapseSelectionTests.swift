@@ -18,6 +18,15 @@ import Testing
         #expect(selection.fed == Array(0...27) + Array(30...57) + Array(60...87))
     }
 
+    /// Times truncated from ticks (frames of 33 333 333 ns: the 6th at 199 999 998 ns) are
+    /// the frame at the instant, not one before it.
+    @Test func truncatedTimesStillMeetTheirInstant() {
+        let pts: [Int64] = (0..<60).map { (index: Int) -> Int64 in Int64(index) * 33_333_333 }
+        let keys = (0..<60).map { $0 == 0 }
+        let selection = TimelapseSelection.make(pts: pts, isKeyframe: keys, from: 0, to: 2_000_000_000, step: 200_000_000)
+        #expect(selection.kept == Array(stride(from: 0, to: 60, by: 6)))
+    }
+
     @Test func keyframesStandForInstantsAtLeastAGopApart() {
         let (pts, keys) = Self.frames(300, gop: 30)
         // Every 2.1 s from 0: the nearest keyframe (every 1 s): 0, 60 (2 s), 120 (4 s, for 4.2), 180 (6 s, 6.3), 240 (8 s, 8.4).
