@@ -102,7 +102,11 @@ extension Trimmer {
         // A keyframe every 2 s of the time-lapse (x264's key-int-max counts frames), not one only.
         encoding.encoder += " key-int-max=\(max(1, Int((2 * rate).rounded())))"
         encoding.outputCaps = "video/x-h264,stream-format=avc,alignment=au"
-        let kept = Set(selection.kept.map { index.video[$0].pts })
+        // The decoder takes no negative times (an edit list, e.g. for sound's priming, can put a
+        // movie's first frames before 0, where they would all be 0 and not told apart): every
+        // frame is moved later by the same amount.
+        let shift = max(0, -(selection.fed.map { min(index.video[$0].pts, index.video[$0].dts) }.min() ?? 0))
+        let kept = Set(selection.kept.map { index.video[$0].pts + shift })
         let encoder = try FrameEncoder(
             codec: codec, inputCaps: caps, keeping: { kept.contains($0) }, encoding: encoding, parameterSetID: 0,
             effort: .whole, control: control
@@ -132,7 +136,9 @@ extension Trimmer {
         }
         for frame in selection.fed {
             try control.checkCancelled()
-            let video = index.video[frame]
+            var video = index.video[frame]
+            video.pts += shift
+            video.dts += shift
             // Frames before the one kept that no other frame refers to need no decoding.
             let keep = kept.contains(video.pts) ? video.pts..<(video.pts + 1) : (video.pts + 1)..<(video.pts + 2)
             try encoder.feed(video, bytes: try input.videoSample(at: frame), isKeyframe: input.video.samples[frame].isSync,
@@ -165,7 +171,7 @@ extension Trimmer {
     }
 
     /// The most common frame duration of a track (its ticks): the series' frame rate.
-    private static func typicalDuration(_ track: Track) -> UInt32 {
+    static func typicalDuration(_ track: Track) -> UInt32 {
         var counts: [UInt32: Int] = [:]
         for sample in track.samples { counts[sample.duration, default: 0] += 1 }
         return counts.max { $0.value < $1.value }?.key ?? max(1, track.timescale / 30)
