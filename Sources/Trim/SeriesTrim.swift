@@ -79,9 +79,16 @@ public struct SeriesTrimResult: Sendable, Equatable {
         public var keyframesOnly: Bool
         /// Capture time from its first frame to the end of its last, in milliseconds.
         public var capturedMilliseconds: Int64
+
+        public init(framesDecoded: Int, keyframesOnly: Bool, capturedMilliseconds: Int64) {
+            self.framesDecoded = framesDecoded
+            self.keyframesOnly = keyframesOnly
+            self.capturedMilliseconds = capturedMilliseconds
+        }
     }
 
-    init(trim: TrimResult, firstFrameMilliseconds: Int64, chapters: [(start: Double, title: String)], timelapse: Timelapse? = nil) {
+    /// A result: `trim`'s, with its first frame's capture time and its chapters.
+    public init(trim: TrimResult, firstFrameMilliseconds: Int64, chapters: [(start: Double, title: String)], timelapse: Timelapse? = nil) {
         self.trim = trim
         self.firstFrameMilliseconds = firstFrameMilliseconds
         self.chapters = chapters
@@ -123,7 +130,10 @@ extension Trimmer {
         func joinedTime(_ milliseconds: Int64) -> Int64 { firstFrame + joined.position(of: milliseconds) }
         let request = TrimRequest(
             input: paths[0], start: TimeSpec(nanoseconds: joinedTime(series.from)),
-            end: TimeSpec(nanoseconds: joinedTime(series.to)), mode: .accurate, destination: .path(series.output),
+            // A range that runs on past these movies (the next ones are cut apart) ends with
+            // them, without the trim's "past the end" note.
+            end: TimeSpec(nanoseconds: min(joinedTime(series.to), input.index.videoEnd)), mode: .accurate,
+            destination: .path(series.output),
             force: series.force
         )
         try request.validate()

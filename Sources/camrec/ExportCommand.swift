@@ -18,12 +18,13 @@ enum ExportCommand: Subcommand {
     static let spec = CommandSpec(
         name: "camrec export",
         abstract: "Export a time range of a recorded series, across its segments, frame-exactly.",
-        usage: "camrec export [--from T] [--to T] [--split-at-gaps] [--speed N | --timelapse T] -o OUT SERIES",
+        usage: "camrec export [--from T] [--to T] [--split-at-gaps] [--reencode] [--speed N | --timelapse T] -o OUT SERIES",
         options: [
             OptionSpec(["--output", "-o"], value: "OUT", help: "the movie to write: .mp4 or .mov (several: OUT-1.mp4, OUT-2.mp4, ...)"),
             OptionSpec(["--from"], value: "T", help: "the first instant: a time of day (10:04:30.250), a date and time (2026-12-01 10:04:30, ISO 8601 with a zone), or an offset into the series (90, 2m, +1:30; -5m: before its end) (default: its start)"),
             OptionSpec(["--to"], value: "T", help: "the end, not included, in the same forms (default: the series' end)"),
             OptionSpec(["--split-at-gaps"], help: "one movie per stretch without a gap, instead of one movie with a chapter after each gap"),
+            OptionSpec(["--reencode"], help: "join movies of another size or codec (after a reconnect) into one movie by encoding them again, instead of a movie each"),
             OptionSpec(["--speed"], value: "N", help: "a time-lapse N times faster than real time: a frame every N frames' time, played at the series' frame rate, without sound"),
             OptionSpec(["--timelapse"], value: "T", help: "a time-lapse with a frame every T of capture time, e.g. 2s or 1m (--speed says the same as a factor)"),
             OptionSpec(["--utc"], help: "times without a zone are UTC, and times are shown in UTC (default: local time)"),
@@ -42,7 +43,10 @@ enum ExportCommand: Subcommand {
             and has a chapter named by the wall-clock time of each stretch, so a viewer
             sees where time jumps; --split-at-gaps writes a movie per stretch instead.
             Segments whose parameters differ (another size or codec after a reconnect)
-            are never joined: each part is its own movie (OUT-1.mp4, OUT-2.mp4, ...).
+            are not joined by copying: each part is its own movie (OUT-1.mp4, OUT-2.mp4,
+            ...), or, with --reencode, the parts are joined into one movie by encoding them
+            again (H.264 and AAC, every frame kept, each picture scaled to the first part's
+            size with borders where its shape differs, a chapter where each part begins).
 
             A time of day without a date is on the first day of the series where it fits;
             times without a zone are local (UTC with --utc). Unfinished segments (camrec
@@ -77,7 +81,7 @@ enum ExportCommand: Subcommand {
                 series: parsed.positionals, from: parsed.value("--from"), to: parsed.value("--to"),
                 output: parsed.value("--output"), splitAtGaps: parsed.flag("--split-at-gaps"),
                 force: parsed.flag("--force"), utc: parsed.flag("--utc"), speed: parsed.value("--speed"),
-                timelapse: parsed.value("--timelapse")
+                timelapse: parsed.value("--timelapse"), reencode: parsed.flag("--reencode")
             )
         } catch {
             throw UsageError(error.message)

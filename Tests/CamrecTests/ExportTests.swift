@@ -197,6 +197,57 @@ struct ExportTests {
         #expect(try MediaProbe.decodeErrors(folder.path("out-2.mp4")).isEmpty)
     }
 
+    /// `--reencode`: a second run at another size, with sound, joined into one movie by
+    /// encoding again: every camera frame of both runs once and in order (the second run's
+    /// read from its picture scaled to the first's size), the sound throughout, a chapter
+    /// where the second run begins named by its capture time, no part files left behind.
+    @Test func reencodeJoinsSegmentsWithOtherParametersIntoOneMovie() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let first = try record(folder.path("cam.mp4"), seconds: "1.5", size: "640x480", extra: ["--audio", "test"])
+        let second = try record(folder.path("cam.mp4"), seconds: "1.5", extra: ["--audio", "test"])
+        let segments = { (lines: [[String: Any]]) in
+            lines.filter { $0["type"] as? String == "segment" }.compactMap { $0["path"] as? String }
+        }
+        var firstStamps: [UInt32?] = []
+        for segment in segments(first) { firstStamps += try Self.capturedFrames(segment).map(\.stamp) }
+        var secondStamps: [UInt32?] = []
+        for segment in segments(second) { secondStamps += try Self.capturedFrames(segment).map(\.stamp) }
+        #expect(firstStamps.count == 45 && secondStamps.count == 45, "\(firstStamps.count) and \(secondStamps.count) frames")
+        let secondFirst = try #require(segments(second).first)
+        let secondStart = try #require(try CaptureTimeTests.embedded(secondFirst))
+
+        let run = try CamrecBinary.run(["export", "--reencode", "--json", "-o", folder.path("joined.mp4"), folder.path("cam.mp4")])
+        #expect(run.status == 0, "\(run.stderr)")
+        let outputs = JSONLines.parse(run).filter { $0["type"] as? String == "export" }
+        #expect(outputs.count == 1, "\(run.stdoutText)")
+        let line = try #require(outputs.first)
+        #expect((line["reencoded_joins"] as? [String])?.first?.contains("sample description differs") == true, "\(line)")
+        #expect(line["frames"] as? Int == 90 && line["frames_reencoded"] as? Int == 90, "\(line)")
+        let joined = folder.path("joined.mp4")
+        let probe = try MediaProbe.probe(joined)
+        #expect(probe.codec == "h264" && probe.width == 640 && probe.frames == 90, "\(probe)")
+        #expect(try MediaProbe.decodeErrors(joined).isEmpty)
+        let url = URL(fileURLWithPath: joined)
+        let asIs = try FrameStampReader.sequences(inVideo: url)
+        let scaled = try FrameStampReader.sequences(inVideo: url, region: .init(width: 640, sourceWidth: 320))
+        #expect(Array(asIs.prefix(45)) == firstStamps)
+        #expect(Array(scaled.suffix(45)) == secondStamps)
+        // Sound from start to end, within an AAC packet (21 ms) or so of the picture at each end.
+        let spans = try Self.soundAndPicture(joined)
+        #expect(abs(spans.soundStart - spans.videoStart) < 0.05 && abs(spans.soundEnd - spans.videoEnd) < 0.05, "\(spans)")
+        let chapters = try ChildProcess.run("ffprobe", ["-v", "error", "-show_chapters", "-of", "json", joined])
+        let object = try JSONSerialization.jsonObject(with: chapters.stdout) as? [String: Any]
+        let list = try #require(object?["chapters"] as? [[String: Any]], "\(chapters.stdoutText)")
+        #expect(list.count == 2, "\(list)")
+        let start = Double(list.last?["start_time"] as? String ?? "") ?? -1
+        #expect(abs(start - 1.5) <= 1.0 / 30 + 0.001, "\(list)")
+        let title = (list.last?["tags"] as? [String: Any])?["title"] as? String ?? ""
+        #expect(CaptureTimeTests.seconds(title).map { abs($0 - secondStart.seconds) < 0.0015 } == true, "\(title)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix(".") }
+        #expect(left.isEmpty, "\(left)")
+    }
+
     /// Refusals: each a one-line error with its exit code, and nothing written.
     @Test func badRequestsAreRefusedAndWriteNothing() throws {
         let folder = try TemporaryFolder()
@@ -255,10 +306,13 @@ extension ExportTests {
 
     /// `--speed 6`: exactly every 6th camera frame, played at 30 fps; `--timelapse 1s` with
     /// keyframes a second apart: the keyframe nearest each second, decoding nothing else.
-    @Test func aTimelapseKeepsTheFrameOfEachInstant() throws {
+    /// With sound too: its edit list puts the first frames before 0, which the encoder once
+    /// took for one frame (a time-lapse of a series with sound failed, a frame short).
+    @Test(arguments: [false, true])
+    func aTimelapseKeepsTheFrameOfEachInstant(sound: Bool) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let lines = try record(folder.path("cam.mp4"), seconds: "4")
+        let lines = try record(folder.path("cam.mp4"), seconds: "4", extra: sound ? ["--audio", "test"] : [])
         let segments = lines.filter { $0["type"] as? String == "segment" }.compactMap { $0["path"] as? String }
         var frames: [(time: Double, stamp: UInt32?)] = []
         var keyframes: [Double] = []

@@ -30,6 +30,7 @@ public struct ExportJob: Sendable {
         let chapters: [ChapterLine]
         let gaps: [LibraryLines.GapLine]
         let splitReason: String?
+        let reencodedJoins: [String]?
         let speed: Double?
         let interval: Double?
         let framesDecoded: Int?
@@ -76,33 +77,19 @@ public struct ExportJob: Sendable {
             MovieSeries.difference(try movies.movie(before), try movies.movie(after))
         }
         for warning in plan.warnings { Self.warn(warning, console: console) }
-        let paths = request.outputPaths(count: plan.outputs.count)
+        let groups = request.reencode ? plan.reencodedGroups : plan.outputs.map { [$0] }
+        let paths = request.outputPaths(count: groups.count)
         if !request.force, let existing = paths.first(where: { FileManager.default.fileExists(atPath: $0) }) {
             throw CamrecError(.cannotCreateOutput, "\(existing) already exists; use --force to replace it (nothing was written)")
         }
         var made: [String] = []
-        for (output, path) in zip(plan.outputs, paths) {
-            var cutMovies: [SeriesTrimRequest.Movie] = []
-            for movie in output.movies {
-                cutMovies.append(SeriesTrimRequest.Movie(
-                    path: try movies.mp4Path(movie), startMilliseconds: movie.startMilliseconds ?? 0,
-                    chapter: output.chapterStarts.contains(movie.path) ? describe(movie.startMilliseconds ?? 0) : nil
-                ))
-            }
-            let cut = SeriesTrimRequest(
-                movies: cutMovies, from: from, to: to, output: path, force: request.force, firstChapter: describe
-            )
+        for (group, path) in zip(groups, paths) {
             let result: SeriesTrimResult
             do throws(CamrecError) {
-                if let timelapse = request.timelapse {
-                    let frame = output.movies.compactMap(\.frameDuration).first ?? 1.0 / 30
-                    let step = timelapse.step(frameDuration: frame)
-                    guard step > Int64(frame * 1e9 * 1.001) else {
-                        throw CamrecError(.usage, "a time-lapse keeps one frame in several: --timelapse must be longer than a frame (\(String(cFormat: "%.3f", frame)) s here)")
-                    }
-                    result = try Trimmer.runTimelapse(cut, step: step, control: control)
+                if group.count == 1 {
+                    result = try cut(group[0], from: from, to: to, into: path, movies: &movies, control: control, describe: describe)
                 } else {
-                    result = try Trimmer.runSeries(cut, control: control)
+                    result = try join(group, from: from, to: to, into: path, movies: &movies, control: control, describe: describe)
                 }
             } catch {
                 // Nothing half done: the outputs this export made before are taken back.
@@ -111,9 +98,84 @@ public struct ExportJob: Sendable {
             }
             made.append(path)
             for warning in result.trim.warnings { Self.warn(warning, console: console) }
-            show(result, of: output, series: series, from: describe(from), to: describe(to), console: console)
+            show(result, of: Self.merged(group), series: series, from: from, to: to, describe: describe, console: console)
         }
         return .success
+    }
+
+    /// Cuts (or makes a time-lapse of) the frames of `output`'s movies captured in [from, to) into `path`.
+    private func cut(
+        _ output: ExportPlan.Output, from: Int64, to: Int64, into path: String, movies: inout MovieCache,
+        control: TrimControl, describe: @escaping @Sendable (Int64) -> String
+    ) throws(CamrecError) -> SeriesTrimResult {
+        var cutMovies: [SeriesTrimRequest.Movie] = []
+        for movie in output.movies {
+            cutMovies.append(SeriesTrimRequest.Movie(
+                path: try movies.mp4Path(movie), startMilliseconds: movie.startMilliseconds ?? 0,
+                chapter: output.chapterStarts.contains(movie.path) ? describe(movie.startMilliseconds ?? 0) : nil
+            ))
+        }
+        let cut = SeriesTrimRequest(movies: cutMovies, from: from, to: to, output: path, force: request.force, firstChapter: describe)
+        guard let timelapse = request.timelapse else { return try Trimmer.runSeries(cut, control: control) }
+        let frame = output.movies.compactMap(\.frameDuration).first ?? 1.0 / 30
+        let step = timelapse.step(frameDuration: frame)
+        guard step > Int64(frame * 1e9 * 1.001) else {
+            throw CamrecError(.usage, "a time-lapse keeps one frame in several: --timelapse must be longer than a frame (\(String(cFormat: "%.3f", frame)) s here)")
+        }
+        return try Trimmer.runTimelapse(cut, step: step, control: control)
+    }
+
+    /// `--reencode`: cuts each output of `group` (movies that cannot be joined by copying)
+    /// into a hidden file beside `path`, then joins them into `path` by encoding them
+    /// again, with a chapter where each begins (and its own chapters). The parts are
+    /// removed at the end.
+    private func join(
+        _ group: [ExportPlan.Output], from: Int64, to: Int64, into path: String, movies: inout MovieCache,
+        control: TrimControl, describe: @escaping @Sendable (Int64) -> String
+    ) throws(CamrecError) -> SeriesTrimResult {
+        var parts: [(path: String, result: SeriesTrimResult)] = []
+        defer { for part in parts { _ = unlink(part.path) } }
+        let stem = Self.temporaryStem(path)
+        for (index, output) in group.enumerated() {
+            let part = "\(stem)-part-\(index + 1)\(OutputFile.split(path).1)"
+            _ = unlink(part)
+            let result = try cut(output, from: from, to: to, into: part, movies: &movies, control: control, describe: describe)
+            parts.append((part, result))
+        }
+        var chapters: [(start: Double, title: String)] = []
+        var offset = 0.0
+        for part in parts {
+            let own = part.result.chapters.isEmpty ? [(start: 0.0, title: describe(part.result.firstFrameMilliseconds))] : part.result.chapters
+            chapters += own.map { (start: offset + $0.start, title: $0.title) }
+            offset += part.result.trim.duration
+        }
+        let joined = try ReencodedJoin(parts: parts.map(\.path), output: path, force: request.force, chapters: chapters)
+            .run(control: control)
+        let first = parts[0].result
+        let lapses = parts.compactMap(\.result.timelapse)
+        var timelapse: SeriesTrimResult.Timelapse?
+        if lapses.count == parts.count, let last = parts.last?.result, let lastLapse = last.timelapse {
+            timelapse = SeriesTrimResult.Timelapse(
+                framesDecoded: lapses.reduce(0) { $0 + $1.framesDecoded }, keyframesOnly: lapses.allSatisfy(\.keyframesOnly),
+                capturedMilliseconds: last.firstFrameMilliseconds + lastLapse.capturedMilliseconds - first.firstFrameMilliseconds
+            )
+        }
+        var trim = joined
+        trim.warnings = parts.flatMap(\.result.trim.warnings)
+        return SeriesTrimResult(trim: trim, firstFrameMilliseconds: first.firstFrameMilliseconds, chapters: chapters,
+                                timelapse: timelapse)
+    }
+
+    /// The outputs of a `--reencode` group as one: all their movies, gaps and chapters.
+    private static func merged(_ group: [ExportPlan.Output]) -> ExportPlan.Output {
+        guard var output = group.first, group.count > 1 else { return group[0] }
+        for part in group.dropFirst() {
+            output.movies += part.movies
+            output.gaps += (part.gapBefore.map { [$0] } ?? []) + part.gaps
+            output.chapterStarts += [part.movies[0].path] + part.chapterStarts
+        }
+        output.joinedReasons = group.dropFirst().compactMap(\.splitReason)
+        return output
     }
 
     private static func warn(_ warning: String, console: Console) {
@@ -166,21 +228,26 @@ public struct ExportJob: Sendable {
     }
 
     private func show(
-        _ result: SeriesTrimResult, of output: ExportPlan.Output, series: LibrarySeries, from: String, to: String,
-        console: Console
+        _ result: SeriesTrimResult, of output: ExportPlan.Output, series: LibrarySeries, from: Int64, to: Int64,
+        describe: (Int64) -> String, console: Console
     ) {
         let trim = result.trim
         let first = LibraryLines.time(result.firstFrameMilliseconds, utc: request.utc)
-        // A cut ends where its last frame does; a time-lapse spans more capture time than it plays.
-        let span = result.timelapse?.capturedMilliseconds ?? Int64((trim.duration * 1000).rounded())
+        // A cut ends where its last frame does (past its gaps: where its last movie or the
+        // range does); a time-lapse spans more capture time than it plays.
+        var span = result.timelapse?.capturedMilliseconds ?? Int64((trim.duration * 1000).rounded())
+        if result.timelapse == nil, !output.gaps.isEmpty, let end = output.movies.last?.endMilliseconds {
+            span = min(to, end) - result.firstFrameMilliseconds
+        }
         let last = LibraryLines.time(result.firstFrameMilliseconds + span, utc: request.utc)
         if console.json {
             console.emit(Line(
-                path: trim.output, series: series.name, from: from, to: to, start: first, end: last, duration: trim.duration,
+                path: trim.output, series: series.name, from: describe(from), to: describe(to), start: first, end: last, duration: trim.duration,
                 frames: trim.frames, framesCopied: trim.framesCopied, framesReencoded: trim.framesReencoded,
                 audioPackets: trim.audioPackets, bytes: trim.bytes, movies: output.movies.map(\.path),
                 chapters: result.chapters.map { ChapterLine(start: $0.start, title: $0.title) },
                 gaps: output.gaps.map { LibraryLines.gap($0) }, splitReason: output.splitReason,
+                reencodedJoins: output.joinedReasons.isEmpty ? nil : output.joinedReasons,
                 speed: speed(of: output), interval: interval(of: output),
                 framesDecoded: result.timelapse?.framesDecoded, keyframesOnly: result.timelapse?.keyframesOnly
             ), type: "export")
@@ -196,7 +263,8 @@ public struct ExportJob: Sendable {
             console.say(
                 "camrec: exported \(trim.output): \(first) to \(last), \(String(cFormat: "%.3f", trim.duration)) s, \(trim.frames) frames"
                     + " from \(output.movies.count) movie\(output.movies.count == 1 ? "" : "s") (\(boundaries) boundar\(boundaries == 1 ? "y" : "ies")\(gaps));"
-                    + " \(trim.framesReencoded) re-encoded at the edges"
+                    + (output.joinedReasons.isEmpty ? " \(trim.framesReencoded) re-encoded at the edges"
+                        : " all re-encoded to join \(output.joinedReasons.count + 1) parts of other sizes or codecs")
             )
         }
     }

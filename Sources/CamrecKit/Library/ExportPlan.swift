@@ -15,6 +15,26 @@ public struct ExportPlan: Sendable, Equatable {
         /// Why it is not one output with the one before (nil for the first): a gap with
         /// `--split-at-gaps`, or a difference of parameters.
         public var splitReason: String?
+        /// Whether it follows the one before but for a difference of parameters (which
+        /// `--reencode` joins), with the gap between them, if any.
+        public var splitOnParameters = false
+        public var gapBefore: SeriesGap?
+        /// Joined by `--reencode`: why each part after the first could not be copied on.
+        public var joinedReasons: [String] = []
+    }
+
+    /// With `--reencode`: the outputs in groups to be joined into one movie each, by
+    /// encoding again; a group ends only where `--split-at-gaps` splits.
+    public var reencodedGroups: [[Output]] {
+        var groups: [[Output]] = []
+        for output in outputs {
+            if output.splitOnParameters, !groups.isEmpty {
+                groups[groups.count - 1].append(output)
+            } else {
+                groups.append([output])
+            }
+        }
+        return groups
     }
 
     /// The outputs, in time order.
@@ -68,7 +88,8 @@ public struct ExportPlan: Sendable, Equatable {
             }
             let gap = series.gaps.first { $0.after == before.path && $0.before == movie.path }
             if let reason = try difference(before, movie) {
-                outputs.append(Output(movies: [movie], splitReason: "\(movie.path) cannot follow \(before.path): \(reason)"))
+                outputs.append(Output(movies: [movie], splitReason: "\(movie.path) cannot follow \(before.path): \(reason)",
+                                      splitOnParameters: true, gapBefore: gap))
                 continue
             }
             if let gap {

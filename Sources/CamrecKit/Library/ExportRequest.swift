@@ -17,6 +17,9 @@ public struct ExportRequest: Sendable, Equatable {
     public var utc: Bool
     /// A time-lapse instead of a cut (`--speed`, `--timelapse`), or nil.
     public var timelapse: Timelapse?
+    /// `--reencode`: movies whose parameters differ (another size or codec) are joined into
+    /// one output by encoding them again, instead of written as outputs of their own.
+    public var reencode: Bool
 
     /// How fast a time-lapse runs.
     public enum Timelapse: Sendable, Equatable {
@@ -38,7 +41,7 @@ public struct ExportRequest: Sendable, Equatable {
     /// Checks the values as given on the command line (nil: not given).
     public init(
         series: [String], from: String?, to: String?, output: String?, splitAtGaps: Bool, force: Bool, utc: Bool,
-        speed: String? = nil, timelapse: String? = nil
+        speed: String? = nil, timelapse: String? = nil, reencode: Bool = false
     ) throws(CamrecError) {
         guard let first = series.first else {
             throw CamrecError(.usage, "give the series to export, e.g. camrec export cam.mp4 --from 10:04:30 --to 10:07:00 -o out.mp4")
@@ -58,6 +61,7 @@ public struct ExportRequest: Sendable, Equatable {
         self.splitAtGaps = splitAtGaps
         self.force = force
         self.utc = utc
+        self.reencode = reencode
         switch (speed, timelapse) {
         case (.some, .some):
             throw CamrecError(.usage, "--speed and --timelapse say the same thing two ways: give one of them")

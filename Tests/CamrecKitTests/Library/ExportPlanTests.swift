@@ -114,6 +114,23 @@ import Glibc
         let made = try plan(files, from: 10_000, to: 13_000, differ: ["rec/cam-0003.mp4"])
         #expect(made.outputs.map { $0.movies.count } == [2, 1])
         #expect(made.outputs[1].splitReason?.contains("cannot follow rec/cam-0002.mp4") == true)
+        // --reencode joins them again, in one group.
+        #expect(made.outputs[1].splitOnParameters && !made.outputs[0].splitOnParameters)
+        #expect(made.reencodedGroups.map { $0.map { $0.movies.count } } == [[2, 1]])
+    }
+
+    /// With --split-at-gaps and --reencode, a gap still splits; a difference of parameters
+    /// after a gap joins (the gap is kept with the part after it).
+    @Test func reencodeGroupsEndOnlyAtGapSplits() throws {
+        let files = [file("cam-0001.mp4", 10_000), file("cam-0002.mp4", 11_000), file("cam-0003.mp4", 15_000),
+                     file("cam-0004.mp4", 16_000)]
+        let split = try plan(files, from: 10_000, to: 17_000, split: true, differ: ["rec/cam-0004.mp4"])
+        #expect(split.outputs.map { $0.movies.count } == [2, 1, 1])
+        #expect(split.reencodedGroups.map { $0.map { $0.movies.count } } == [[2], [1, 1]])
+        let joined = try plan(files, from: 10_000, to: 17_000, differ: ["rec/cam-0003.mp4"])
+        #expect(joined.outputs.map { $0.movies.count } == [2, 2])
+        #expect(joined.outputs[1].gapBefore != nil)
+        #expect(joined.reencodedGroups.count == 1)
     }
 
     @Test func unfinishedOrUnreadableMoviesInTheRangeAreRefused() throws {
