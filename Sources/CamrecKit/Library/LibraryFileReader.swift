@@ -44,7 +44,14 @@ public enum LibraryFileReader {
         do {
             summary = try MovieSummary.read(path: file.path)
         } catch {
-            file.health = .unreadable(error.reason)
+            // camrec's partial file killed before its muxer wrote a movie box: its frames
+            // are in the data, where `camrec recover` finds them.
+            if file.name.partial, file.bytes > 0 {
+                file.health = .unfinished
+                file.note = error.reason
+            } else {
+                file.health = .unreadable(error.reason)
+            }
             return
         }
         if summary.majorBrand == "qt  " { file.format = "mov" }

@@ -5,7 +5,8 @@ import Recover
 /// clips `NAME-clip-0001.EXT`, stills `NAME-still-0001.jpg`, and files being written
 /// `NAME.partial.EXT`. The series is the name without its counter, time fields, collision
 /// suffix and `.partial` marker: `cam-0001.mp4`, `cam-0002.partial.mp4`, `cam-clip-0001.mp4`
-/// and `cam-still-0001.jpg` all belong to `cam`; `lab-1-0001.mp4` to `lab-1` (camera 1).
+/// and `cam-still-0001.jpg` all belong to `cam`; `lab-1-0001.mp4` to `lab-1` (camera 1);
+/// so does what `camrec recover` made of a partial one, `cam-0003-recovered-20261201-100430.mp4`.
 public struct RecordingName: Sendable, Equatable {
     /// The series' name (no folder, no extension).
     public var series: String
@@ -38,6 +39,12 @@ public struct RecordingName: Sendable, Equatable {
         // Counters and time fields: trailing groups of four digits or more (a camera's
         // number, one or two digits, stays: lab-1-0001 is camera 1's series).
         while tokens.count > 1, let last = tokens.last, Self.isCounterOrTime(last) { tokens.removeLast() }
+        // What `camrec recover` made of a partial file: NAME-recovered[-STAMP].EXT belongs
+        // where NAME does.
+        if tokens.count > 1, tokens.last == "recovered" {
+            tokens.removeLast()
+            while tokens.count > 1, let last = tokens.last, Self.isCounterOrTime(last) { tokens.removeLast() }
+        }
         marker = .none
         if tokens.count > 1, let last = tokens.last {
             if last == "clip" { marker = .clip; tokens.removeLast() }

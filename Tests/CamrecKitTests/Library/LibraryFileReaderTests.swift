@@ -71,6 +71,21 @@ import Testing
         #expect(file.recoverCommand == "camrec recover " + path("cam-0002.partial.mp4"))
     }
 
+    /// Killed before its muxer wrote a movie box (a kill early in a segment): its frames are
+    /// in the data, so it is unfinished, with the recover command, not unreadable.
+    @Test func aPartialMP4WithoutAMovieBoxIsUnfinished() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var bytes: [UInt8] = [0, 0, 0, 16] + Array("ftypisom".utf8) + [0, 0, 2, 0]
+        bytes += [0, 0, 0x10, 8] + Array("mdat".utf8) + [UInt8](repeating: 0x55, count: 4096)
+        try Data(bytes).write(to: URL(fileURLWithPath: path("cam-0003.partial.mp4")))
+        let file = read("cam-0003.partial.mp4")
+        #expect(file.health == .unfinished)
+        #expect(file.recoverCommand == "camrec recover " + path("cam-0003.partial.mp4"))
+        #expect(file.note?.contains("moov") == true, "\(String(describing: file.note))")
+        try Data(bytes).write(to: URL(fileURLWithPath: path("other.mp4")))
+        if case .unreadable = read("other.mp4").health {} else { Issue.record("a finished name without a movie box is unreadable") }
+    }
+
     @Test func stillsEmptyMoviesAndForeignFiles() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         try ProcessRunner.check("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240", "-frames:v", "1",

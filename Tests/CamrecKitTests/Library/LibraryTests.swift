@@ -27,6 +27,9 @@ import Testing
         ("door-20261201-100430.mp4", "door", .none, false),
         ("door-2026_12_01-10_04_30.mp4", "door", .none, false),
         ("holiday 2019.mov", "holiday 2019", .none, false),
+        ("cam-0003-recovered-20261203-170418.mp4", "cam", .none, false),
+        ("cam-recovered.mp4", "cam", .none, false),
+        ("cam-clip-0002-recovered-20261203-170418-2.mp4", "cam", .clip, false),
     ])
     func namesSayTheirSeries(name: String, series: String, marker: RecordingName.Marker, partial: Bool) {
         let parsed = RecordingName(name)
