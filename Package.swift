@@ -50,6 +50,9 @@ let package = Package(
         // by V4L2 (what a camera offers) and CamrecKit (what a user asks for).
         .target(name: "MediaValues"),
         .target(name: "CV4L2"),
+        // A file's birth time (statx), which Swift's Glibc module does not import: when a
+        // partial movie killed before its first header was created, for `camrec recover`.
+        .target(name: "CFileTimes"),
         .target(name: "V4L2", dependencies: ["CV4L2", "MediaValues"]),
         // Reads and writes plain MP4/QuickTime sample tables: trim's stream copy.
         .target(name: "MP4"),
@@ -63,7 +66,7 @@ let package = Package(
         .target(name: "CamrecCore", dependencies: ["GStreamer", "CamrecElements", "MediaValues", "MP4", "Matroska"]),
         // `camrec recover`: finishes unfinalised movies. Its own module: it needs the files,
         // not the recording, and the recording (StalePartials, doctor) uses it.
-        .target(name: "Recover", dependencies: ["CamrecCore", "MediaValues", "MP4", "Matroska"]),
+        .target(name: "Recover", dependencies: ["CamrecCore", "CFileTimes", "MediaValues", "MP4", "Matroska"]),
         // `camrec trim`: the smart cut and stream copy, a third of the code. Its own module:
         // it needs the files and GStreamer, not the recording, and compiles apart from it.
         .target(name: "Trim", dependencies: ["CamrecCore", "GStreamer", "MediaValues", "MP4", "Matroska"]),

@@ -1,3 +1,4 @@
+import CFileTimes
 import CamrecCore
 import MP4
 import MediaValues
@@ -87,7 +88,24 @@ public enum MovieRecovery {
             guard let written, written.tracks.map(\.samples.count) == movie.tracks.map(\.samples.count) else {
                 throw CamrecError(.failure, "the movie written from \(input) does not read back whole; nothing was kept")
             }
+            stampCaptureTime(of: input, into: output.temporary)
         }
+    }
+
+    /// A camrec partial file killed before its capture time was written (that comes when a
+    /// movie is finished) was created as its first frame came: its birth time, within a few
+    /// milliseconds of that frame's capture, is written as the movie's capture time, so
+    /// that `camrec ls` and `export` place it in its series. Nothing when the file system
+    /// keeps no birth time, or for another program's file (a copy's birth says nothing).
+    private static func stampCaptureTime(of input: String, into output: String) {
+        guard RecoverNaming.finalName(ofPartial: input) != nil, CaptureTimeStamp.read(path: output) == nil else { return }
+        var born: Int64 = 0
+        guard camrec_file_birth(input, &born) == 0, born > 0 else { return }
+        var seconds = time_t(born / 1_000_000_000)
+        var local = tm()
+        let offset = localtime_r(&seconds, &local) != nil ? Int(local.tm_gmtoff) : 0
+        try? CaptureTimeStamp(unixMilliseconds: born / 1_000_000, utcOffsetSeconds: offset, software: "camrec recover")
+            .write(into: output)
     }
 
     /// Writes the recovered movie with `write` into `output`'s temporary file, removes it if

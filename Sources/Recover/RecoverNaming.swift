@@ -51,6 +51,14 @@ public enum RecoverNaming {
     }
 
     /// `path` for the first try, then `NAME-2.EXT`, `NAME-3.EXT`, … for later ones.
+    /// Where `camrec recover` (without options) puts the movie it makes of the partial file
+    /// `partial`, by the file's name and last write: what `camrec ls` looks for to tell that
+    /// a partial file was recovered already.
+    public static func recoveredName(of partial: String) -> String? {
+        guard let container = MediaContainer(recordingPath: partial), finalName(ofPartial: partial) != nil else { return nil }
+        return besideInput(partial, container: container, stamp: stamp(of: partial))
+    }
+
     static func numbered(_ path: String, _ attempt: Int) -> String {
         guard attempt > 1 else { return path }
         let (stem, ext) = OutputFile.split(path)

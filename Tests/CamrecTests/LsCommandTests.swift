@@ -113,6 +113,41 @@ struct LsCommandTests {
         #expect(recording.wait() == 0)
     }
 
+    /// A run killed early in a segment, then `camrec recover`: the recovered movie holds a
+    /// capture time (the partial file's birth, within a few ms of its first frame's capture,
+    /// as exiftool/ffprobe read it back) and belongs to the series; the partial file is
+    /// shown as recovered already, not to be recovered again.
+    @Test func aRecoveredSegmentTakesItsPlaceInTheSeries() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let run = try CamrecBinary.start(["--device", "test", "--size", "320x240", "--fps", "30", "-t", "none", "--segment", "2",
+                                          "--json", folder.path("cam.mp4")])
+        defer { run.signal(SIGKILL) }
+        // The first segment's line: the second has begun.
+        try #require(run.waitForLine(type: "segment"), "\(run.stderrText)")
+        run.signal(SIGKILL)
+        _ = run.wait(timeout: 60)
+        let first = try #require(run.lines(type: "segment").first)
+        let firstStart = try #require(CaptureTimeTests.seconds(first["start"] as? String ?? ""), "\(first)")
+        let firstEnd = firstStart + (first["duration"] as? Double ?? 0)
+        let partial = folder.path("cam-0002.partial.mp4")
+        #expect(FileManager.default.fileExists(atPath: partial), "\(folder.contents)")
+        let recovered = try CamrecBinary.run(["recover", "--json", partial])
+        #expect(recovered.status == 0, "\(recovered.stderr)")
+        let output = try #require(JSONLines.parse(recovered).compactMap { $0["output"] as? String }.first, "\(recovered.stdoutText)")
+        let stamp = try #require(try CaptureTimeTests.embedded(output), "no capture time in \(output)")
+        #expect(abs(stamp.seconds - firstEnd) < 0.1, "\(stamp.text) against the first segment's end \(firstEnd)")
+
+        let listing = try CamrecBinary.run(["ls", "--json", folder.url.path])
+        #expect(listing.status == 0, "\(listing.stderr)")
+        let lines = JSONLines.parse(listing)
+        let movie = try #require(lines.first { $0["path"] as? String == output }, "\(listing.stdoutText)")
+        #expect(movie["series"] as? String == "cam" && movie["health"] as? String == "complete", "\(movie)")
+        #expect(movie["start_source"] as? String == "capture-time", "\(movie)")
+        let left = try #require(lines.first { $0["path"] as? String == partial }, "\(listing.stdoutText)")
+        #expect(left["recover"] == nil && left["recovered_as"] as? String == output, "\(left)")
+    }
+
     @Test func aMissingOrEmptyFolderIsAnError() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -75,6 +75,9 @@ public struct LibraryFile: Sendable, Equatable {
     public var health: Health
     /// Why a file is foreign; for a movie being written, which process writes it.
     public var note: String?
+    /// An unfinished partial file that `camrec recover` has made a movie of already: that
+    /// movie's path (the partial file is kept until removed, or recovered `--in-place`).
+    public var recoveredAs: String?
     /// The process that has an unfinished movie open for writing (a recording in progress:
     /// not to be recovered); nil when none.
     public var writer: Int32?
@@ -93,7 +96,7 @@ public struct LibraryFile: Sendable, Equatable {
 
     /// The command that finishes an unfinished movie: `camrec recover 'PATH'`.
     public var recoverCommand: String? {
-        guard case .unfinished = health, writer == nil else { return nil }
+        guard case .unfinished = health, writer == nil, recoveredAs == nil else { return nil }
         return "camrec recover " + ShellWord.quoted(path)
     }
 }

@@ -10,6 +10,7 @@ enum LibraryLines {
         let health: String?
         let reason: String?
         let recover: String?
+        let recoveredAs: String?
         let start: String?
         let startSource: String?
         let end: String?
@@ -64,6 +65,7 @@ enum LibraryLines {
         return FileLine(
             path: file.path, kind: file.kind.rawValue, series: series, format: file.format,
             health: file.kind == .foreign ? nil : file.health.name, reason: reason, recover: file.recoverCommand,
+            recoveredAs: file.recoveredAs,
             start: file.startMilliseconds.map { time($0, utc: utc) }, startSource: file.timeSource?.rawValue,
             end: isMovie ? file.endMilliseconds.map { time($0, utc: utc) } : nil,
             duration: isMovie ? file.duration : nil, frames: isMovie ? file.frames : nil,

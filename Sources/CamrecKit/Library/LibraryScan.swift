@@ -34,6 +34,15 @@ public enum LibraryScan {
                 found[index].note = "being written by process \(writer) (a recording in progress)"
             }
         }
+        // A partial file recovered already (its movie beside it, by recover's own name for
+        // it): not to be recovered again.
+        for index in found.indices where found[index].health == .unfinished && found[index].writer == nil {
+            guard let recovered = RecoverNaming.recoveredName(of: found[index].path),
+                  access(recovered, F_OK) == 0
+            else { continue }
+            found[index].recoveredAs = recovered
+            found[index].note = "recovered already as \(PathName.last(recovered)): remove it once that movie is checked"
+        }
         return found
     }
 

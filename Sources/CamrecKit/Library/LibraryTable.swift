@@ -39,6 +39,7 @@ enum LibraryTable {
             }
             for file in series.movies + series.clips {
                 if let command = file.recoverCommand { lines.append("  unfinished: \(command)") }
+                if let recovered = file.recoveredAs { lines.append("  recovered already: \(PathName.last(file.path)) → \(PathName.last(recovered))") }
                 if let writer = file.writer { lines.append("  recording: \(baseName(file.path)) is being written by process \(writer)") }
                 if case .unreadable(let why) = file.health { lines.append("  unreadable: \(baseName(file.path)): \(why)") }
             }
