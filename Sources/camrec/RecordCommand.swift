@@ -49,7 +49,7 @@ enum RecordCommand: Subcommand {
                 OptionSpec(["--still-every"], value: "T", help: "take a still every T of recorded video (the first at T), e.g. 30s", summary: "take a still every T of video, e.g. 30s"),
                 LocationOption.spec,
             ] + ClipOptions.specs, discussion: ClipOptions.discussion),
-            OptionGroup("text", title: "Text", abstract: "Text: reading the text in the picture while recording (libtesseract).",
+            OptionGroup("ocr", title: "Text", abstract: "Text: reading the text in the picture while recording (libtesseract).",
                         options: TextOptions.specs, discussion: TextOptions.discussion),
             OptionGroup("live", title: "Live view", abstract: "Live view: a preview window, and the recording served live over RTSP.",
                         options: PreviewOptions.specs + ServeOptions.specs, discussion: PreviewOptions.discussion),

@@ -61,7 +61,6 @@ final class TextReader: Sendable {
     static let maximumWaitingStills = 16
 
     private let state: Monitor<State>
-    private let settings: RecordingTextSettings
     private let probe = Mutex<ProbeToken?>(nil)
 
     /// How long ``finish()`` waits for a reading under way, so that its line comes before
@@ -76,7 +75,6 @@ final class TextReader: Sendable {
     init(settings: RecordingTextSettings, rate: FrameRateValue, pipeline: Pipeline, gate: FrameGate,
          movie: @escaping @Sendable (Int) -> String,
          events: @escaping @Sendable (RecordingEvent) -> Void) throws(CamrecError) {
-        self.settings = settings
         state = Monitor(State(schedule: settings.every.map { TextSchedule(every: $0, rate: rate) }))
         let pad: Pad
         do {
@@ -198,7 +196,8 @@ final class TextReader: Sendable {
         var warned = false
         state.withLockWaking { $0.busy = false }
         while true {
-            // Stills come first: they are few, and each was asked for.
+            // A frame handed over comes first (it may answer `ctl text`), then the stills
+            // waiting; no frame is taken meanwhile (busy).
             let next: Work? = state.wait(until: { $0.frame != nil || !$0.stills.isEmpty || $0.closed }) { state, _ in
                 if state.abandoned { return nil }
                 if !state.stills.isEmpty, state.frame == nil {
