@@ -2,7 +2,8 @@ import ArgumentParsing
 import CamrecKit
 
 /// The text-recognition options of `camrec` (record): `--text`, `--text-every`,
-/// `--text-changes`, `--text-lang`, `--text-region`.
+/// `--text-changes`, `--text-lang`, `--text-region` (read by `RecordOptions`, typed by
+/// `RecordingTextSettings`).
 enum TextOptions {
     static let specs = [
         OptionSpec(["--text"], help: "read text on request (camrec ctl SOCKET text) and in each still taken (its text line, and NAME.txt beside it); libtesseract, loaded only when asked for", summary: "read text on request and in stills"),
@@ -19,11 +20,4 @@ enum TextOptions {
         (the next text line says how many were). With --json each reading is a text line
         (docs/text.md), as camrec text prints; for people, a line with the text.
         """
-
-    /// The text options as given, typed.
-    static func settings(_ parsed: ParsedArguments) throws(CamrecError) -> RecordingTextSettings? {
-        try RecordingTextSettings.parse(text: parsed.flag("--text"), every: parsed.value("--text-every"),
-                                        changes: parsed.flag("--text-changes"), lang: parsed.value("--text-lang"),
-                                        region: parsed.value("--text-region"))
-    }
 }
