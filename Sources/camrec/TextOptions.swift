@@ -1,5 +1,4 @@
 import ArgumentParsing
-import CamrecKit
 
 /// The text-recognition options of `camrec` (record): `--text`, `--text-every`,
 /// `--text-changes`, `--text-lang`, `--text-region` (read by `RecordOptions`, typed by

@@ -105,6 +105,34 @@ struct TextRecordingTests {
         #expect(lines[0]["time"] as? Double == 0, "\(lines[0])")
     }
 
+    @Test func textChangesReportsEachNewTextOnce() throws {
+        // The overlay's {elapsed} (the frame's time in the movie, HH:MM:SS) changes every
+        // second; read every half second, each second's text is reported once.
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let movie = folder.path("m.mp4")
+        let run = try CamrecBinary.run(["--device", "/dev/video0", "--size", "1280x720", "--fps", "30", "-t", "4",
+                                        "--overlay", "ELAPSED {elapsed}", "--overlay-position", "bottom-right",
+                                        "--text-every", "500ms", "--text-changes", "--text-region", "900,640,380,80", "--json", movie],
+                                       environment: Self.camera(), timeout: 180)
+        try #require(run.status == 0, "\(run.stderr)")
+        let lines = JSONLines.parse(run).filter { $0["type"] as? String == "text" }
+        #expect(lines.count >= 2 && lines.count <= 4, "\(run.stdoutText)")
+        var previous: String?
+        for line in lines {
+            let text = line["text"] as? String ?? ""
+            let time = line["time"] as? Double ?? -1
+            #expect(text != previous, "\(text) reported twice in a row: \(run.stdoutText)")
+            previous = text
+            // The text shown at that time: at a whole second the overlay may still show the
+            // second before (it counts its own frames).
+            let second = Int(time.rounded(.down))
+            let shown = [second] + (time == time.rounded() && second > 0 ? [second - 1] : [])
+            #expect(shown.map { String(format: "ELAPSED 00:00:%02d", $0) }.contains(text), "\(line)")
+        }
+        #expect(lines.first?["time"] as? Double == 0, "\(run.stdoutText)")
+    }
+
     @Test func ctlTextReadsTheNextFrameAndTextStillsKeepTheirText() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
