@@ -33,7 +33,7 @@ enum RecordCommand: Subcommand {
                 """),
             OptionGroup("unattended", title: "Unattended runs", abstract: "Unattended runs: segments, retention, reconnecting to a lost camera, and remote control.",
                         options: UnattendedOptions.specs + [
-                OptionSpec(["--control"], value: "PATH", help: "create a control socket (mode 0600) for `camrec ctl PATH still|stop|status|split|clip|set NAME=VALUE`", summary: "a control socket for camrec ctl PATH …"),
+                OptionSpec(["--control"], value: "PATH", help: "create a control socket (mode 0600) for `camrec ctl PATH still|stop|status|split|clip|text|set NAME=VALUE`", summary: "a control socket for camrec ctl PATH …"),
             ]),
             OptionGroup("encoding", title: "Encoding", abstract: "Encoding: the movie's video codec, its encoder, quality and keyframes.", options: EncodingOptions.specs + [
                 OptionSpec(["--keyframe-interval", "-g"], value: "T", help: "time between keyframes (default: 1s, 0.5s with --segment); a crash loses at most about this much of an MP4/MOV", summary: "time between keyframes (default: 1s)"),
@@ -49,6 +49,8 @@ enum RecordCommand: Subcommand {
                 OptionSpec(["--still-every"], value: "T", help: "take a still every T of recorded video (the first at T), e.g. 30s", summary: "take a still every T of video, e.g. 30s"),
                 LocationOption.spec,
             ] + ClipOptions.specs, discussion: ClipOptions.discussion),
+            OptionGroup("ocr", title: "Text", abstract: "Text: reading the text in the picture while recording (libtesseract).",
+                        options: TextOptions.specs, discussion: TextOptions.discussion),
             OptionGroup("live", title: "Live view", abstract: "Live view: a preview window, and the recording served live over RTSP.",
                         options: PreviewOptions.specs + ServeOptions.specs, discussion: PreviewOptions.discussion),
             OptionGroup("multicam", title: "Several cameras", abstract: "Several cameras: one movie per camera, or all composed onto one canvas.",
@@ -129,6 +131,8 @@ enum RecordOptions {
         (given.outputPerDevice, given.allOrNothing) = (parsed.flag("--output-per-device"), parsed.flag("--all-or-nothing"))
         (given.sets, given.flash, given.keepControls) = (parsed.values("--set"), parsed.value("--flash"), parsed.flag("--keep-controls"))
         given.settle = parsed.value("--settle")
+        (given.text, given.textEvery, given.textChanges) = (parsed.flag("--text"), parsed.value("--text-every"), parsed.flag("--text-changes"))
+        (given.textLang, given.textRegion) = (parsed.value("--text-lang"), parsed.value("--text-region"))
         (given.force, given.printPipeline) = (parsed.flag("--force"), parsed.flag("--print-pipeline"))
         let location = try LocationOption.value(parsed)
         var job = try usage { () throws(CamrecError) in try given.job() }

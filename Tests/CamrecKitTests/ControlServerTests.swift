@@ -18,7 +18,7 @@ import Testing
             case .still:
                 release.wait()
                 return ControlReply.ok
-            case .status, .stop, .split, .set, .clip:
+            case .status, .stop, .split, .set, .clip, .text:
                 return ControlReply.error("answered \(command.rawValue)")
             }
         }

@@ -32,7 +32,8 @@ import Testing
         // As `wc -l` counts them (the text ends with a newline).
         let lines = Array(result.stdoutText.split(separator: "\n", omittingEmptySubsequences: false).dropLast())
         print("HelpTopicsTests: camrec --help prints \(lines.count) lines")
-        #expect(lines.count <= 130, "camrec --help prints \(lines.count) lines")
+        // 130 until the Text group (issue 34: 5 options, 7 lines) came.
+        #expect(lines.count <= 136, "camrec --help prints \(lines.count) lines")
         for line in lines { #expect(line.count <= 80, "too wide: '\(line)'") }
         // One line per option: a description is never wrapped (names too long for their
         // column put it on the next line, whole).
@@ -43,7 +44,7 @@ import Testing
                     "the description of '\(line)' is wrapped")
         }
         let topics = try topics()
-        #expect(topics == ["camera", "output", "unattended", "encoding", "sound", "picture", "stills", "live", "multicam"], "\(topics)")
+        #expect(topics == ["camera", "output", "unattended", "encoding", "sound", "picture", "stills", "ocr", "live", "multicam"], "\(topics)")
     }
 
     @Test func everyRecordOptionIsInExactlyOneTopic() throws {

@@ -53,6 +53,11 @@ import Testing
                                             "-frames:v", "1", label])
         result = try run(["text", "--json", "--region", "0,0,320,200", label], log: log)
         #expect(result.status == 0 && result.stdoutText.contains("Gate 7"), "\(result.stderr)")
+        // text while recording: periodic readings (frame, trigger, skipped) and a still's (text_file).
+        result = try run(["--device", "test", "--size", "640x360", "--max-duration", "2", "--overlay-image", label, "--text",
+                          "--text-every", "1s", "--still-every", "1", "--json", folder.path("text.mp4")], log: log)
+        #expect(result.status == 0 && result.stdoutText.contains("\"trigger\":\"periodic\"")
+                && result.stdoutText.contains("\"text_file\""), "\(result.stderr)")
         // segment and deleted.
         result = try run(["--device", "test", "--size", "320x240", "--max-duration", "1.5", "--segment", "0.5", "--keep", "1",
                           "--json", folder.path("seg.mp4")], log: log)

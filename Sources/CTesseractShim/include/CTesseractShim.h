@@ -52,4 +52,9 @@ void camrec_text_words_free(CamrecTextWord *words, int count);
 /// Ends and frees the instance (NULL: nothing).
 void camrec_tesseract_free(CamrecTesseract *self);
 
+/// Puts the calling thread (only it) at the lowest CPU priority Linux has: SCHED_IDLE, which
+/// runs only when nothing else wants the CPU, and nice 19 should that be refused. Text read
+/// while recording runs there. 1 when SCHED_IDLE took, else 0.
+int camrec_thread_lowest_priority(void);
+
 #endif

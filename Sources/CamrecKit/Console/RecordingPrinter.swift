@@ -68,6 +68,14 @@ public struct RecordingPrinter: Sendable {
             console.emit(line, type: "motion")
             console.say("camrec: motion at " + String(cFormat: "%.2f s (%.1f%% of the picture)", line.time, line.area * 100)
                 + (line.clip.map { ": clip \($0)" } ?? ""))
+        case .text(let result):
+            console.emit(result, type: "text")
+            let found = result.text.isEmpty ? "no text" : "\"" + result.text.split(separator: "\n").joined(separator: " / ") + "\""
+            if let sidecar = result.textFile {
+                console.say("camrec: \(result.input) reads \(found) (\(sidecar))")
+            } else {
+                console.say("camrec: text" + (result.time.map { String(cFormat: " at %.3f s", $0) } ?? "") + ": " + found)
+            }
         case .deleted(let file):
             console.emit(file, type: "deleted")
             console.say("camrec: deleted \(file.path) (\(humanBytes(file.bytes)), --\(file.rule.rawValue))")

@@ -32,6 +32,8 @@ public enum ControlAnswers {
             return ControlReply.success(status)
         case .still:
             return still(run)
+        case .text:
+            return text(run)
         }
     }
 

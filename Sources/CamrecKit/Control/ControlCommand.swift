@@ -14,6 +14,8 @@ public enum ControlCommand: String, Sendable, CaseIterable {
     case set
     /// Make an event clip now: `clip`, or `clip --after T` to override `--post-roll`.
     case clip
+    /// Read the text of the next frame (`--text` or `--text-every`); the reply is the reading.
+    case text
 
     /// The longest command line accepted, in bytes; longer input is refused unread.
     public static let maximumLength = 256
@@ -47,7 +49,7 @@ public enum ControlCommand: String, Sendable, CaseIterable {
         let word = text.trimmingWhitespace
         guard let command = ControlCommand(rawValue: word) else {
             let shown = word.count > 20 ? String(word.prefix(20)) + "…" : word
-            return .failure(ControlReplyError("unknown command '\(shown)': use still, stop, status, split, clip or set NAME=VALUE"))
+            return .failure(ControlReplyError("unknown command '\(shown)': use still, stop, status, split, clip, text or set NAME=VALUE"))
         }
         return .success(command)
     }

@@ -51,6 +51,8 @@ public struct RecordConfig: Sendable {
     /// `--recover-partials`: at start, the unfinished movies an earlier run of the same
     /// series left beside OUTPUT are recovered (``StalePartials/recoverSeries(_:output:naming:report:)``).
     public var recoverPartials = false
+    /// `--text`, `--text-every`: text read from the frames and the stills; nil: none.
+    public var text: RecordingTextSettings?
     /// `--on-motion`: motion in the picture triggers clips; nil: it does not.
     public var motion: MotionSettings?
     /// Several cameras with `--on-motion`: where this camera's motion detections go (the

@@ -50,6 +50,13 @@ public final class Recorder: Sendable {
         control.stills?.request(trigger, completion: completion) ?? false
     }
 
+    /// Asks for the text of the next frame (`camrec ctl … text`); false when no recording
+    /// runs or it reads no text (`--text`, `--text-every`).
+    @discardableResult
+    public func requestText(completion: @escaping @Sendable (Result<TextResult, CamrecError>) -> Void) -> Bool {
+        control.text?.request(completion) ?? false
+    }
+
     /// Starts a new movie file at the next frame (`camrec ctl … split`); false when no
     /// recording runs.
     public func requestSplit(atCaptureTime captureTime: UInt64? = nil) -> Bool {

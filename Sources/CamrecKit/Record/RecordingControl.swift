@@ -25,6 +25,7 @@ final class RecordingControl: Sendable {
     private struct Shared {
         var bus: Bus?
         var stills: StillTaker?
+        var text: TextReader?
         var status: (@Sendable () -> RecorderStatus)?
         var split: (@Sendable (UInt64?) -> Void)?
         var clip: ClipTrigger.Request?
@@ -59,6 +60,9 @@ final class RecordingControl: Sendable {
     /// The running session's still taker, nil when none runs.
     var stills: StillTaker? { shared.withLock { $0.stills } }
 
+    /// The running session's text reader (`--text`, `--text-every`), nil when none runs.
+    var text: TextReader? { shared.withLock { $0.text } }
+
     /// The running session's status, with its still count; nil when none runs.
     func status() -> RecorderStatus? {
         let (status, stills) = shared.withLock { ($0.status, $0.stills) }
@@ -89,13 +93,15 @@ final class RecordingControl: Sendable {
         shared.withLock { $0.clipNewest }?()
     }
 
-    /// Called by the session once its pipeline runs; `clip` is nil without event clips.
-    func attach(bus: Bus, stills: StillTaker, split: @escaping @Sendable (UInt64?) -> Void,
+    /// Called by the session once its pipeline runs; `clip` is nil without event clips,
+    /// `text` without text reading.
+    func attach(bus: Bus, stills: StillTaker, text: TextReader? = nil, split: @escaping @Sendable (UInt64?) -> Void,
                 clip: ClipTrigger.Request? = nil, clipNewest: (@Sendable () -> UInt64?)? = nil,
                 status: @escaping @Sendable () -> RecorderStatus) {
         let pendingRequests = shared.withLock { shared -> Int in
             shared.bus = bus
             shared.stills = stills
+            shared.text = text
             shared.split = split
             shared.clip = clip
             shared.clipNewest = clipNewest
@@ -126,6 +132,7 @@ final class RecordingControl: Sendable {
         shared.withLock { shared in
             shared.bus = nil
             shared.stills = nil
+            shared.text = nil
             shared.split = nil
             shared.clip = nil
             shared.clipNewest = nil

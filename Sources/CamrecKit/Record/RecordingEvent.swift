@@ -26,6 +26,8 @@ public enum RecordingEvent: Sendable {
     case clip(ResultFile)
     /// `--on-motion`: the picture changed.
     case motion(MotionLine)
+    /// `--text-every`, `camrec ctl SOCKET text`, `--text` stills: the text of a frame or a still.
+    case text(TextResult)
 }
 
 /// One camera of a run of several, as the lines about it name it.

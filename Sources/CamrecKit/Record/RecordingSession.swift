@@ -31,6 +31,8 @@ final class RecordingSession {
     /// Sets each frame's `--overlay` text; nil without one.
     private var overlayToken: ProbeToken?
     private var stills: StillTaker?
+    /// Reads text from the frames and stills (`--text`, `--text-every`); nil without.
+    private var text: TextReader?
     private let locationToken: SignalToken?
     /// The muxers of the movie files (fragment headers mended, Matroska dates).
     private let muxers: MovieMuxers
@@ -147,10 +149,13 @@ final class RecordingSession {
             kept?.0.close()
             kept?.1.remove()
         }
+        let text = try Self.startTextReader(config: config, pipeline: pipeline, gate: gate, moviePath: moviePath, events: events)
+        defer { text?.finish() }
+        self.text = text
         let followers = canvas?.makeStillTakers(settings: config.stills, gate: gate, events: events) ?? []
         let stills = StillTaker(sink: elements.stills, settings: config.stills, gate: gate, moviePath: moviePath,
                                 keeper: kept?.0, followers: followers,
-                                capturedAs: canvas?.capturedAs, events: events)
+                                capturedAs: canvas?.capturedAs, events: text?.readingStills(config.text, events) ?? events)
         do {
             clips = try SessionClips(config: config, elements: elements, gate: gate, pipeline: pipeline,
                                      clipsBefore: clipsBefore, events: events)
@@ -175,7 +180,7 @@ final class RecordingSession {
         let clipTrigger = clips?.trigger(livePhoto: config.clips?.livePhoto ?? false, stills: stills)
         let clipNewest = clips?.newest()
         let serveURL = server?.url
-        control.attach(bus: bus, stills: stills, split: { [gate, pipeline] captureTime in
+        control.attach(bus: bus, stills: stills, text: text, split: { [gate, pipeline] captureTime in
             // A capture time on the clock is a timestamp plus the pipeline's base time.
             gate.requestSplit(at: captureTime.map { $0 >= pipeline.baseTime ? $0 - pipeline.baseTime : 0 })
         }, clip: clipTrigger,
@@ -208,6 +213,8 @@ final class RecordingSession {
     /// clips and stills written.
     private func stopPipeline() -> [ResultFile] {
         var files = stills?.finish() ?? []
+        // After the stills: the text of those just taken is read too.
+        text?.finish()
         sound?.gate.release()
         // The clip being written ends with the run; clips being finished are waited for.
         files = (clips?.finish() ?? []) + files

@@ -46,6 +46,16 @@ public struct TextResult: Encodable, Sendable, Equatable {
     public var text: String
     public var lines: [Line]
     public var words: [Word]
+    /// While recording: the frame's index in its movie (from 0).
+    public var frame: Int?
+    /// While recording, why it was read: "periodic" (`--text-every`), "control" (`camrec
+    /// ctl SOCKET text`) or "still" (a still taken with `--text`).
+    public var trigger: String?
+    /// `--text-every`: the frames due since the last reading that were passed over, the
+    /// reader being busy.
+    public var skipped: Int?
+    /// A still taken while recording with `--text`: the file its text was written to (NAME.txt).
+    public var textFile: String?
 
     /// A raw word as the engine gives it: its box in the picture's pixels.
     struct RawWord: Equatable {

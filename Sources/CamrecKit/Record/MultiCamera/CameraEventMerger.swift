@@ -63,6 +63,8 @@ final class CameraEventMerger: Sendable {
             return .segment(marked(file, camera: camera))
         case .clip(let file):
             return .clip(marked(file, camera: camera))
+        case .text:
+            return event
         case .motion(var line):
             if devices.indices.contains(camera) { line.device = devices[camera] }
             return .motion(line)

@@ -47,6 +47,10 @@ public struct RecordArguments: Sendable, Equatable {
     public var keepControls = false
     /// `--settle`.
     public var settle: String?
+    /// `--text`, `--text-changes`.
+    public var text = false, textChanges = false
+    /// `--text-every`, `--text-lang`, `--text-region`.
+    public var textEvery, textLang, textRegion: String?
     /// `--force`, `--print-pipeline`.
     public var force = false, printPipeline = false
 
@@ -77,6 +81,11 @@ public struct RecordArguments: Sendable, Equatable {
         }
         let lapse = try Self.timelapse(timelapse, sound: sound.source, clips: clipSettings != nil || motion != nil || clips.standby,
                                        copy: encoding.codec == .copy, serve: serveSettings != nil)
+        let textSettings = try RecordingTextSettings.parse(text: text, every: textEvery, changes: textChanges, lang: textLang,
+                                                           region: textRegion)
+        if textSettings != nil, let timelapse {
+            throw OptionValue.refusal("--timelapse \(timelapse) retimes the frames the text would be read from: read the text in a run without --timelapse, or afterwards with camrec text --every T")
+        }
         try lapse?.check(limit: limit)
         let template = try Self.template(pipeline)
         let run = try unattended.resolve(output: output, clips: clips)
@@ -125,6 +134,7 @@ public struct RecordArguments: Sendable, Equatable {
         settings.recoverPartials = unattended.recoverPartials
         settings.motion = motion
         settings.motionMask = clips.motionMask
+        settings.text = textSettings
         settings.preview = previewRequest.settings
         settings.serve = serveSettings
         settings.template = template

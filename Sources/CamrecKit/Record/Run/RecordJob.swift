@@ -47,6 +47,8 @@ public struct RecordJob {
         let picture = try self.picture.resolve()
         // What no camera could change is refused before any camera is looked for.
         try RecordingPlanner.check(request)
+        // libtesseract and its models are looked for before any camera (exit 69).
+        if !printPipeline { try settings.text?.checkInstalled() }
         let several = request.isSeveralCameras
         let devices = several ? camera.devices : [camera.device ?? "0"]
         // One camera's names are known now, so a bad OUTPUT fails before the camera is
@@ -79,6 +81,9 @@ public struct RecordJob {
         }
         var setup = try RunSetup.make(plan: plan, cameras: cameras, devices: devices, settings: settings) { camera throws(CamrecError) in
             audio == .camera ? try sound(camera: camera) : earlySound
+        }
+        for config in setup.recorded {
+            try config.text?.check(frameSize: config.picture.orientation.outputSize(config.size))
         }
         let controls = try CameraControlSet(self.controls, setup: setup, devices: devices, check: !printPipeline) { warning in
             printer.show(.warning(warning))

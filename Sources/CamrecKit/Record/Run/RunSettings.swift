@@ -23,6 +23,8 @@ public struct RunSettings: Sendable {
     public var motion: MotionSettings?
     /// `--motion-mask PNG`, loaded at the size motion is looked for at.
     public var motionMask: String?
+    /// `--text`, `--text-every`; nil: no text is read.
+    public var text: RecordingTextSettings?
     /// `--preview`, asked for; ``RunSetup/showPreviews(_:)`` keeps it only where a window opened.
     public var preview: PreviewSettings?
     /// `--serve`.
@@ -44,6 +46,7 @@ public struct RunSettings: Sendable {
         if composes { reasons.append("--layout composes the cameras' pictures") }
         if picture.isActive { reasons.append("--rotate, --flip, --mirror or an overlay changes the picture") }
         if settle.nanoseconds > 0 { reasons.append("--settle measures the picture") }
+        if text != nil { reasons.append("--text and --text-every read the picture at the encoder's input") }
         if let timelapse { reasons.append("--timelapse \(timelapse.interval.description) keeps one frame in many and retimes it") }
         return reasons
     }

@@ -77,6 +77,8 @@ public struct RunSetup: Sendable {
             }
             config.serve = settings.serve
             config.preview = settings.preview
+            // A canvas's text is read on the canvas.
+            config.text = canvasLayout == nil ? settings.text : nil
             try addClips(to: &config, outputs?.clips, settings: settings, standby: plan.standby,
                          motionSize: settings.picture.orientation.outputSize(camera.size))
             configs.append(config)
@@ -171,6 +173,7 @@ public struct RunSetup: Sendable {
         config.reconnect = settings.reconnect
         config.preview = settings.preview
         config.serve = settings.serve
+        config.text = settings.text
         config.composition = composition
         config.startBarrier = composition.canvasMember
         return (config, encoding.warnings)

@@ -1,0 +1,208 @@
+import Foundation
+import Testing
+
+/// Text read while recording (`--text-every`, `--text-changes`, `ctl text`, `--text`
+/// stills): the emulated camera's picture carries a label drawn by ffmpeg (DejaVu Sans),
+/// placed bottom-left with --overlay-image, clear of the frame stamps across the top. The
+/// readings are checked for their words and their place on the movie's timeline, and the
+/// movie for every camera frame (its stamps, ffprobe), never against camrec's word alone.
+@Suite("camrec --text-every", .serialized)
+struct TextRecordingTests {
+    static let label = "DOCK 14"
+
+    static func camera() throws -> [String: String] {
+        var environment = try VirtualCameraEnvironment.shared().environment(spec: "/dev/video0,formats=yuyv,sizes=1280x720@30")
+        environment["CAMREC_DEVICE_PATHS"] = nil
+        return environment
+    }
+
+    /// A 480x120 PNG label reading `text` in black on white, 60 px type (44 px capitals).
+    static func drawLabel(_ path: String, text: String = label) throws {
+        let draw = "drawtext=fontfile=\(TextTests.font):text='\(text)':fontsize=60:fontcolor=black:x=20:y=25"
+        let make = try ChildProcess.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=white:s=480x120",
+                                                   "-vf", draw, "-frames:v", "1", path])
+        try #require(make.status == 0, "ffmpeg: \(make.stderr)")
+    }
+
+    /// The options of a 1280x720@30 recording of the emulated camera with `label` bottom-left
+    /// (at 15,585, 480x120), and the text read within it: the camera's picture has a white
+    /// bar sweeping across, and where it touches the label's white ground Tesseract sees one
+    /// white shape and reads no text in it (one frame in several, read whole).
+    static func options(label: String) -> [String] {
+        ["--device", "/dev/video0", "--size", "1280x720", "--fps", "30", "--overlay-image", label,
+         "--overlay-image-position", "bottom-left", "--text-region", "20,590,470,110", "--json"]
+    }
+
+    /// The label's words are read, each with its box in the bottom-left corner, where it is
+    /// drawn (in the frame's pixels, not the region's).
+    static func checkWords(_ line: [String: Any], sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(line["text"] as? String == label, "\(line)", sourceLocation: sourceLocation)
+        #expect(line["width"] as? Int == 1280 && line["height"] as? Int == 720, "\(line)", sourceLocation: sourceLocation)
+        #expect((line["region"] as? [String: Int]) == ["x": 20, "y": 590, "width": 470, "height": 110], "\(line)", sourceLocation: sourceLocation)
+        for word in line["words"] as? [[String: Any]] ?? [] {
+            let box = word["box"] as? [Int] ?? []
+            #expect(box.count == 4 && box[0] < 480 && box[1] >= 600 && box[1] + box[3] <= 720, "\(word)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func aFrameEveryTIsReadAtItsCameraTimeAndTheMovieKeepsEveryFrame() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let label = folder.path("label.png")
+        try Self.drawLabel(label)
+        let movie = folder.path("m.mp4")
+        let run = try CamrecBinary.run(Self.options(label: label) + ["-t", "5", "--text-every", "1s", movie],
+                                       environment: Self.camera(), timeout: 180)
+        try #require(run.status == 0, "\(run.stderr)")
+        let lines = JSONLines.parse(run).filter { $0["type"] as? String == "text" }
+        #expect(lines.count >= 2, "\(run.stdoutText)")
+        var times: [Double] = []
+        var skipped = 0
+        for line in lines {
+            Self.checkWords(line)
+            #expect(line["input"] as? String == movie && line["trigger"] as? String == "periodic", "\(line)")
+            // On the grid of camera time: 0, 1, 2 … s, the frame at that time (30 fps).
+            let time = try #require(line["time"] as? Double, "\(line)")
+            let frame = try #require(line["frame"] as? Int, "\(line)")
+            #expect(abs(time - time.rounded()) < 0.001 && frame == Int(time.rounded()) * 30, "\(line)")
+            times.append(time)
+            skipped += line["skipped"] as? Int ?? 0
+        }
+        #expect(times == times.sorted() && Set(times).count == times.count, "\(times)")
+        // Every moment up to the last reading was read or said to be skipped.
+        if let last = times.last { #expect(Int(last.rounded()) + 1 == lines.count + skipped, "\(times), \(skipped) skipped") }
+        // The capture times are as far apart as the movie times.
+        let captured = lines.compactMap { ($0["captured"] as? String).flatMap(CaptureTimeTests.seconds) }
+        #expect(captured.count == lines.count, "\(lines)")
+        for index in captured.indices.dropFirst() {
+            #expect(abs((captured[index] - captured[0]) - (times[index] - times[0])) < 0.05, "\(captured) vs \(times)")
+        }
+        // The movie has every camera frame: 5 s of them (less any the camera reported
+        // dropped), stamps without a gap.
+        let result = try #require(JSONLines.parse(run).first { $0["type"] as? String == "result" })
+        let dropped = result["dropped_frames"] as? Int ?? -1
+        let probe = try MediaProbe.probe(movie)
+        #expect(abs(probe.frames + dropped - 150) <= 1, "\(probe.frames) frames + \(dropped) dropped: \(result)")
+        let stamps = try EventClipTests.stamps(movie)
+        if dropped == 0 { #expect(EventClipTests.contiguous(stamps), "\(stamps)") }
+        // For people: a line per reading.
+        #expect(run.stderr.contains("camrec: text at 1.000 s: \"DOCK 14\"") || run.stderr.contains("camrec: text at 2.000 s: \"DOCK 14\""),
+                "\(run.stderr)")
+    }
+
+    @Test func textChangesReportsAnUnchangedLabelOnce() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let label = folder.path("label.png")
+        try Self.drawLabel(label)
+        let movie = folder.path("m.mp4")
+        let run = try CamrecBinary.run(Self.options(label: label) + ["-t", "4", "--text-every", "500ms", "--text-changes", movie],
+                                       environment: Self.camera(), timeout: 180)
+        try #require(run.status == 0, "\(run.stderr)")
+        let lines = JSONLines.parse(run).filter { $0["type"] as? String == "text" }
+        try #require(lines.count == 1, "\(run.stdoutText)")
+        Self.checkWords(lines[0])
+        #expect(lines[0]["time"] as? Double == 0, "\(lines[0])")
+    }
+
+    @Test func textChangesReportsEachNewTextOnce() throws {
+        // The overlay's {elapsed} (the frame's time in the movie, HH:MM:SS) changes every
+        // second; read every half second, each second's text is reported once.
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let movie = folder.path("m.mp4")
+        let run = try CamrecBinary.run(["--device", "/dev/video0", "--size", "1280x720", "--fps", "30", "-t", "4",
+                                        "--overlay", "ELAPSED {elapsed}", "--overlay-position", "bottom-right",
+                                        "--text-every", "500ms", "--text-changes", "--text-region", "900,640,380,80", "--json", movie],
+                                       environment: Self.camera(), timeout: 180)
+        try #require(run.status == 0, "\(run.stderr)")
+        let lines = JSONLines.parse(run).filter { $0["type"] as? String == "text" }
+        #expect(lines.count >= 2 && lines.count <= 4, "\(run.stdoutText)")
+        var previous: String?
+        for line in lines {
+            let text = line["text"] as? String ?? ""
+            let time = line["time"] as? Double ?? -1
+            #expect(text != previous, "\(text) reported twice in a row: \(run.stdoutText)")
+            previous = text
+            // The text shown at that time: at a whole second the overlay may still show the
+            // second before (it counts its own frames).
+            let second = Int(time.rounded(.down))
+            let shown = [second] + (time == time.rounded() && second > 0 ? [second - 1] : [])
+            #expect(shown.map { String(format: "ELAPSED 00:00:%02d", $0) }.contains(text), "\(line)")
+        }
+        #expect(lines.first?["time"] as? Double == 0, "\(run.stdoutText)")
+    }
+
+    @Test func ctlTextReadsTheNextFrameAndTextStillsKeepTheirText() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let label = folder.path("label.png")
+        try Self.drawLabel(label)
+        let (movie, socket) = (folder.path("m.mp4"), folder.path("control"))
+        let run = try CamrecBinary.start(Self.options(label: label) + ["--max-duration", "none", "--text", "--control", socket, movie],
+                                         environment: Self.camera())
+        defer { run.signal(SIGKILL) }
+        try #require(RecordingWait.frames(30, socket: socket), "\(run.stderrText)")
+        // The reader runs at the lowest priority: SCHED_IDLE (5) and nice 19, in a thread of its own.
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(run.pid)/task")) ?? []
+        let reader = tasks.first { (try? String(contentsOfFile: "/proc/\(run.pid)/task/\($0)/comm", encoding: .utf8)) == "camrec-text\n" }
+        let stat = try String(contentsOfFile: "/proc/\(run.pid)/task/\(try #require(reader, "no camrec-text thread"))/stat", encoding: .utf8)
+        let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []
+        // After the name: field 3 is the state; nice is field 19, the policy field 41.
+        #expect(fields.count > 38 && fields[16] == "19" && fields[38] == "5", "\(stat)")
+
+        let reply = try CamrecBinary.run(["ctl", socket, "text", "--timeout", "60s"], timeout: 90)
+        #expect(reply.status == 0, "\(reply.stdoutText) \(reply.stderr)")
+        let answer = try #require((try? JSONSerialization.jsonObject(with: reply.stdout)) as? [String: Any], "\(reply.stdoutText)")
+        #expect(answer["ok"] as? Bool == true && answer["trigger"] as? String == "control", "\(answer)")
+        Self.checkWords(answer)
+        let frame = try #require(answer["frame"] as? Int, "\(answer)")
+        #expect(frame >= 30 && abs((answer["time"] as? Double ?? -1) - Double(frame) / 30) < 0.001, "\(answer)")
+        // The same reading is the run's text line.
+        try #require(run.waitForLine(type: "text"), "\(run.stderrText)")
+        #expect(run.lines(type: "text").first?["frame"] as? Int == frame)
+
+        // A still: its text is read from the file written and kept beside it.
+        let still = try CamrecBinary.run(["ctl", socket, "still"], timeout: 30)
+        #expect(still.status == 0, "\(still.stdoutText)")
+        try #require(run.waitForLines(type: "text", count: 2, timeout: 120), "\(run.stderrText)")
+        let stillText = try #require(run.lines(type: "text").last)
+        #expect(stillText["trigger"] as? String == "still" && stillText["input"] as? String == folder.path("m-still-0001.jpg"), "\(stillText)")
+        Self.checkWords(stillText)
+        #expect(stillText["text_file"] as? String == folder.path("m-still-0001.txt"))
+        #expect((try? String(contentsOfFile: folder.path("m-still-0001.txt"), encoding: .utf8)) == Self.label + "\n")
+
+        #expect(RecordingWait.stop(socket: socket))
+        #expect(run.wait() == 0, "\(run.stderrText)")
+        // Nothing is read after the result.
+        #expect(run.jsonLines.last?["type"] as? String == "result")
+    }
+
+    @Test func ctlTextIsRefusedWhereNoTextIsReadAndAMissingModelStopsBeforeRecording() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let (movie, socket) = (folder.path("m.mp4"), folder.path("control"))
+        let run = try CamrecBinary.start(["--device", "/dev/video0", "--size", "1280x720", "--max-duration", "none",
+                                          "--control", socket, "--json", movie], environment: Self.camera())
+        defer { run.signal(SIGKILL) }
+        try #require(RecordingWait.frames(5, socket: socket), "\(run.stderrText)")
+        let refused = try CamrecBinary.run(["ctl", socket, "text"], timeout: 30)
+        #expect(refused.status == 1 && refused.stdoutText.contains("this recording reads no text: start camrec with --text or --text-every T"),
+                "\(refused.stdoutText)")
+        #expect(RecordingWait.stop(socket: socket))
+        #expect(run.wait() == 0, "\(run.stderrText)")
+
+        let missing = try CamrecBinary.run(["--device", "/dev/video0", "-t", "2", "--text-every", "1s", "--text-lang", "eng+qqq", "--json",
+                                            folder.path("none.mp4")], environment: Self.camera())
+        #expect(missing.status == 69 && missing.stderr.contains("tesseract-ocr-qqq"), "\(missing.stderr)")
+        #expect(JSONLines.parse(missing).map { $0["type"] as? String } == ["error"], "\(missing.stdoutText)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix("none") }
+        #expect(written.isEmpty, "\(written)")
+        // Usage errors come first.
+        let usage = try CamrecBinary.run(["--device", "/dev/video0", "--text-changes", folder.path("none.mp4")], environment: Self.camera())
+        #expect(usage.status == 64 && usage.stderr.contains("--text-changes goes with --text-every"), "\(usage.stderr)")
+        let region = try CamrecBinary.run(["--device", "/dev/video0", "--size", "1280x720", "--text-every", "1s", "--text-region", "1300,0,10,10",
+                                           folder.path("none.mp4")], environment: Self.camera())
+        #expect(region.status == 64 && region.stderr.contains("lies outside the 1280x720 picture"), "\(region.stderr)")
+    }
+}
