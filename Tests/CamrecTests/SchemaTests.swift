@@ -54,10 +54,19 @@ import Testing
         result = try run(["text", "--json", "--region", "0,0,320,200", label], log: log)
         #expect(result.status == 0 && result.stdoutText.contains("Gate 7"), "\(result.stderr)")
         // text while recording: periodic readings (frame, trigger, skipped) and a still's (text_file).
-        result = try run(["--device", "test", "--size", "640x360", "--max-duration", "2", "--overlay-image", label, "--text",
-                          "--text-every", "1s", "--still-every", "1", "--json", folder.path("text.mp4")], log: log)
-        #expect(result.status == 0 && result.stdoutText.contains("\"trigger\":\"periodic\"")
-                && result.stdoutText.contains("\"text_file\""), "\(result.stderr)")
+        // Stopped once both are out (the reader runs at the lowest priority: on a busy
+        // machine its lines come when they come).
+        let textSocket = folder.path("text-control")
+        let reading = try CamrecBinary.start(["--device", "test", "--size", "640x360", "--max-duration", "none", "--overlay-image",
+                                              label, "--text", "--text-every", "1s", "--still-every", "1", "--control", textSocket,
+                                              "--json", folder.path("text.mp4")])
+        defer { reading.signal(SIGKILL) }
+        #expect(reading.waitUntil(timeout: 180) { lines in
+            lines.contains { $0["trigger"] as? String == "periodic" } && lines.contains { $0["text_file"] != nil }
+        }, "\(String(decoding: reading.stdoutData, as: UTF8.self)) \(reading.stderrText)")
+        #expect(RecordingWait.stop(socket: textSocket))
+        #expect(reading.wait(timeout: 120) == 0, "\(reading.stderrText)")
+        JSONLog.write(arguments: ["--text-every", "1s", "--text"], stdout: reading.stdoutData, to: log)
         // segment and deleted.
         result = try run(["--device", "test", "--size", "320x240", "--max-duration", "1.5", "--segment", "0.5", "--keep", "1",
                           "--json", folder.path("seg.mp4")], log: log)
