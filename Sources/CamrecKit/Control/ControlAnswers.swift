@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// What a recording does for each control-socket command, SIGUSR1/SIGUSR2 and the keys,
 /// for one camera or several: every command goes to every camera; with several, replies
@@ -97,56 +96,17 @@ public enum ControlAnswers {
     /// reply is its still; several: the first camera's still with `cameras`, every still written.
     private static func still(_ run: some ControlledRun) -> String {
         let recorders = run.cameraRecorders
-        let outcomes = recorders.map { recorder -> (Outcome, DispatchSemaphore)? in
-            let (outcome, done) = (Outcome(), DispatchSemaphore(value: 0))
-            let queued = recorder.requestStill(.control) { result in
-                outcome.set(result)
-                done.signal()
-            }
-            return queued ? (outcome, done) : nil
+        let answers: CameraAnswers<ResultFile> = askEveryCamera(
+            recorders, timeout: stillTimeout, late: "the still is taking longer than 10 s"
+        ) { recorder, done in recorder.requestStill(.control, completion: done) }
+        guard answers.asked else { return ControlReply.error("the recording is not running") }
+        let files = answers.values.map { camera, file in
+            var file = file
+            if recorders.count > 1 { file.device = recorders[camera].config.source.deviceName }
+            return file
         }
-        guard outcomes.contains(where: { $0 != nil }) else { return ControlReply.error("the recording is not running") }
-        var files: [ResultFile] = []
-        var errors: [String] = []
-        for (index, waiting) in outcomes.enumerated() {
-            guard let (outcome, done) = waiting else { continue }
-            let device = recorders[index].config.source.deviceName
-            let name = recorders.count == 1 ? "" : "camera \(index + 1) (\(device)): "
-            guard done.wait(timeout: .now() + stillTimeout) == .success, let result = outcome.get() else {
-                errors.append(name + "the still is taking longer than 10 s")
-                continue
-            }
-            switch result {
-            case .success(var file):
-                if recorders.count > 1 { file.device = device }
-                files.append(file)
-            case .failure(let error):
-                errors.append(name + error.message)
-            }
-        }
-        guard let first = files.first else { return ControlReply.error(errors.joined(separator: "; ")) }
+        guard let first = files.first else { return ControlReply.error(answers.errors.joined(separator: "; ")) }
         guard recorders.count > 1 else { return ControlReply.success(first) }
-        return ControlReply.success(StillsReply(first: first, cameras: files))
-    }
-
-    /// Hands a still's outcome from the stills thread to the control thread.
-    private final class Outcome: Sendable {
-        private let value = Mutex<Result<ResultFile, CamrecError>?>(nil)
-        func set(_ result: Result<ResultFile, CamrecError>) { value.withLock { $0 = result } }
-        func get() -> Result<ResultFile, CamrecError>? { value.withLock { $0 } }
-    }
-
-    /// The first camera's still, its fields at the top level, and every camera's in `cameras`.
-    private struct StillsReply: Encodable {
-        let first: ResultFile
-        let cameras: [ResultFile]
-
-        enum Key: String, CodingKey { case cameras }
-
-        func encode(to encoder: any Encoder) throws {
-            try first.encode(to: encoder)
-            var container = encoder.container(keyedBy: Key.self)
-            try container.encode(cameras, forKey: .cameras)
-        }
+        return ControlReply.success(CamerasReply(first: first, cameras: files))
     }
 }
