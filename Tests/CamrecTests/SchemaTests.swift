@@ -53,17 +53,22 @@ import Testing
                                             "-frames:v", "1", label])
         result = try run(["text", "--json", "--region", "0,0,320,200", label], log: log)
         #expect(result.status == 0 && result.stdoutText.contains("Gate 7"), "\(result.stderr)")
-        // text while recording: periodic readings (frame, trigger, skipped) and a still's (text_file).
-        // Stopped once both are out (the reader runs at the lowest priority: on a busy
-        // machine its lines come when they come).
+        // text while recording: periodic readings (frame, trigger, skipped), a still's
+        // (text_file) and ctl text's reply. Each waited for (the reader runs at the lowest
+        // priority: on a busy machine its lines come when they come).
         let textSocket = folder.path("text-control")
         let reading = try CamrecBinary.start(["--device", "test", "--size", "640x360", "--max-duration", "none", "--overlay-image",
-                                              label, "--text", "--text-every", "1s", "--still-every", "1", "--control", textSocket,
+                                              label, "--text", "--text-every", "1s", "--control", textSocket,
                                               "--json", folder.path("text.mp4")])
         defer { reading.signal(SIGKILL) }
-        #expect(reading.waitUntil(timeout: 180) { lines in
-            lines.contains { $0["trigger"] as? String == "periodic" } && lines.contains { $0["text_file"] != nil }
-        }, "\(String(decoding: reading.stdoutData, as: UTF8.self)) \(reading.stderrText)")
+        #expect(reading.waitUntil(timeout: 180) { lines in lines.contains { $0["trigger"] as? String == "periodic" } },
+                "\(String(decoding: reading.stdoutData, as: UTF8.self)) \(reading.stderrText)")
+        result = try run(["ctl", textSocket, "still"], log: log)
+        #expect(result.status == 0, "\(result.stdoutText) \(result.stderr)")
+        #expect(reading.waitUntil(timeout: 180) { lines in lines.contains { $0["text_file"] != nil } },
+                "\(String(decoding: reading.stdoutData, as: UTF8.self)) \(reading.stderrText)")
+        result = try run(["ctl", textSocket, "text", "--timeout", "120s"], log: log, timeout: 180)
+        #expect(result.status == 0 && result.stdoutText.contains("\"lines\""), "\(result.stdoutText) \(result.stderr)")
         #expect(RecordingWait.stop(socket: textSocket))
         #expect(reading.wait(timeout: 120) == 0, "\(reading.stderrText)")
         JSONLog.write(arguments: ["--text-every", "1s", "--text"], stdout: reading.stdoutData, to: log)
