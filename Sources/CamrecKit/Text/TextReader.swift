@@ -23,6 +23,10 @@ final class TextReader: Sendable {
         /// Its luma plane; nil when the encoder's input has none.
         let grey: GreyImage?
         let pts: UInt64
+        /// Where it is in the movie, taken when it is handed over (it passed the gate before
+        /// the encoder's input): a reader kept waiting for seconds finds it still, where the
+        /// gate remembers only the last few seconds.
+        let place: (frame: MovieFrameLookup, file: Int)
         /// Whether it is a periodic reading (`--text-every`), not only one asked for.
         let periodic: Bool
         /// Periodic readings passed over since the last frame handed over (the reader busy).
@@ -165,8 +169,10 @@ final class TextReader: Sendable {
         guard let taken else { return }
         let layout = buffer.videoMeta ?? pad.currentCaps?.videoLayout
         let grey = layout.flatMap { layout in layout.hasLumaPlane ? buffer.withBytes { GreyImage(luma: $0, layout: layout) } ?? nil : nil }
+        let place = gate.place(pts: pts)
         state.withLockWaking { state in
-            state.frame = Frame(grey: grey, pts: pts, periodic: taken.periodic, skipped: taken.skipped, answers: taken.answers)
+            state.frame = Frame(grey: grey, pts: pts, place: place, periodic: taken.periodic, skipped: taken.skipped,
+                                answers: taken.answers)
         }
     }
 
@@ -269,7 +275,7 @@ final class TextReader: Sendable {
         } catch {
             return .failure(error)
         }
-        let place = context.gate.place(pts: frame.pts)
+        let place = frame.place.frame == .pending ? context.gate.place(pts: frame.pts) : frame.place
         var time: Double?
         var index: Int?
         if case .found(let found, let seconds) = place.frame {
