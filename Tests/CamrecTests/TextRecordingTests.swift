@@ -33,6 +33,27 @@ struct TextRecordingTests {
          "--overlay-image-position", "bottom-left", "--text-region", "20,590,470,110", "--json"]
     }
 
+    /// What an open-ended recording with `arguments` printed, stopped (through a control
+    /// socket) once `count` text lines are out and then `moreFrames` more frames recorded:
+    /// the reader runs at the lowest priority, so on a busy machine its readings come when
+    /// they come (the frames due meanwhile counted as skipped), not within a fixed time.
+    static func recordUntilRead(_ arguments: [String], count: Int, moreFrames: Int = 0,
+                                in folder: TemporaryFolder) throws -> (lines: [[String: Any]], stdout: String, stderr: String,
+                                                                       result: [String: Any]?) {
+        let socket = folder.path("control")
+        let recording = try CamrecBinary.start(arguments + ["-t", "none", "--control", socket], environment: Self.camera())
+        defer { recording.signal(SIGKILL) }
+        try #require(recording.waitForLines(type: "text", count: count, timeout: 180), "\(recording.stderrText)")
+        if moreFrames > 0 {
+            let now = RecordingWait.currentFrames(socket: socket) ?? 0
+            try #require(RecordingWait.frames(now + moreFrames, socket: socket), "\(recording.stderrText)")
+        }
+        try #require(RecordingWait.stop(socket: socket))
+        try #require(recording.wait(timeout: 120) == 0, "\(recording.stderrText)")
+        return (recording.lines(type: "text"), String(decoding: recording.stdoutData, as: UTF8.self), recording.stderrText,
+                recording.lines(type: "result").first)
+    }
+
     /// The label's words are read, each with its box in the bottom-left corner, where it is
     /// drawn (in the frame's pixels, not the region's).
     static func checkWords(_ line: [String: Any], sourceLocation: SourceLocation = #_sourceLocation) {
@@ -51,19 +72,9 @@ struct TextRecordingTests {
         let label = folder.path("label.png")
         try Self.drawLabel(label)
         let movie = folder.path("m.mp4")
-        let socket = folder.path("control")
-        // Open-ended, stopped once two readings are out: the reader runs at the lowest
-        // priority, so on a busy machine its readings come when they come (and the frames
-        // due meanwhile are counted as skipped), not within a fixed time.
-        let recording = try CamrecBinary.start(Self.options(label: label) + ["-t", "none", "--text-every", "1s",
-                                                                            "--control", socket, movie],
-                                               environment: Self.camera())
-        defer { recording.signal(SIGKILL) }
-        try #require(recording.waitForLines(type: "text", count: 2, timeout: 180), "\(recording.stderrText)")
-        try #require(RecordingWait.stop(socket: socket))
-        try #require(recording.wait(timeout: 120) == 0, "\(recording.stderrText)")
-        let run = (stdoutText: String(decoding: recording.stdoutData, as: UTF8.self), stderr: recording.stderrText)
-        let lines = recording.lines(type: "text")
+        let read = try Self.recordUntilRead(Self.options(label: label) + ["--text-every", "1s", movie], count: 2, in: folder)
+        let run = (stdoutText: read.stdout, stderr: read.stderr)
+        let lines = read.lines
         #expect(lines.count >= 2, "\(run.stdoutText)")
         var times: [Double] = []
         var skipped = 0
@@ -88,7 +99,7 @@ struct TextRecordingTests {
         }
         // The movie has every camera frame (less any the camera reported dropped), stamps
         // without a gap.
-        let result = try #require(recording.lines(type: "result").first)
+        let result = try #require(read.result)
         let dropped = result["dropped_frames"] as? Int ?? -1
         let probe = try MediaProbe.probe(movie)
         let stampsSeen = try EventClipTests.stamps(movie).compactMap { $0 }
@@ -110,20 +121,12 @@ struct TextRecordingTests {
         let label = folder.path("label.png")
         try Self.drawLabel(label)
         let movie = folder.path("m.mp4")
-        let socket = folder.path("control")
-        let recording = try CamrecBinary.start(Self.options(label: label) + ["-t", "none", "--text-every", "500ms", "--text-changes",
-                                                                            "--control", socket, movie],
-                                               environment: Self.camera())
-        defer { recording.signal(SIGKILL) }
-        // The first reading, then readings of the same label for a few seconds more of camera
-        // time (as many as the machine lets the reader make): none is reported.
-        try #require(recording.waitForLine(type: "text", timeout: 180), "\(recording.stderrText)")
-        let now = RecordingWait.currentFrames(socket: socket) ?? 0
-        try #require(RecordingWait.frames(now + 90, socket: socket), "\(recording.stderrText)")
-        try #require(RecordingWait.stop(socket: socket))
-        try #require(recording.wait(timeout: 120) == 0, "\(recording.stderrText)")
-        let lines = recording.lines(type: "text")
-        try #require(lines.count == 1, "\(String(decoding: recording.stdoutData, as: UTF8.self))")
+        // The first reading, then readings of the same label for 3 s more of camera time (as
+        // many as the machine lets the reader make): none is reported.
+        let read = try Self.recordUntilRead(Self.options(label: label) + ["--text-every", "500ms", "--text-changes", movie],
+                                            count: 1, moreFrames: 90, in: folder)
+        let lines = read.lines
+        try #require(lines.count == 1, "\(read.stdout)")
         Self.checkWords(lines[0])
         #expect(lines[0]["time"] as? Double == 0, "\(lines[0])")
     }
@@ -134,18 +137,12 @@ struct TextRecordingTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let movie = folder.path("m.mp4")
-        let socket = folder.path("control")
-        let recording = try CamrecBinary.start(["--device", "/dev/video0", "--size", "1280x720", "--fps", "30", "-t", "none",
-                                                "--overlay", "ELAPSED {elapsed}", "--overlay-position", "bottom-right",
-                                                "--text-every", "500ms", "--text-changes", "--text-region", "900,640,380,80",
-                                                "--control", socket, "--json", movie],
-                                               environment: Self.camera())
-        defer { recording.signal(SIGKILL) }
-        try #require(recording.waitForLines(type: "text", count: 2, timeout: 180), "\(recording.stderrText)")
-        try #require(RecordingWait.stop(socket: socket))
-        try #require(recording.wait(timeout: 120) == 0, "\(recording.stderrText)")
-        let run = (stdoutText: String(decoding: recording.stdoutData, as: UTF8.self), stderr: recording.stderrText)
-        let lines = recording.lines(type: "text")
+        let read = try Self.recordUntilRead(["--device", "/dev/video0", "--size", "1280x720", "--fps", "30",
+                                             "--overlay", "ELAPSED {elapsed}", "--overlay-position", "bottom-right",
+                                             "--text-every", "500ms", "--text-changes", "--text-region", "900,640,380,80",
+                                             "--json", movie], count: 2, in: folder)
+        let run = (stdoutText: read.stdout, stderr: read.stderr)
+        let lines = read.lines
         #expect(lines.count >= 2, "\(run.stdoutText)")
         var previous: String?
         for line in lines {
