@@ -236,7 +236,9 @@ struct EventClipTests {
             // flash) is cut off at its start, so its onset cannot be measured there.
             guard flash + whole.offsets[index] >= sound.lowerBound + 0.005 else { continue }
             compared += 1
-            #expect(abs(offset) <= 1.0 / 30, "clip offsets \(cut.offsets)")
+            // Within a frame (a flash shows in the first frame captured at or after its click)
+            // and the sound server's jitter (3 ms, as below): a run measured 33.35 ms.
+            #expect(abs(offset) <= 1.0 / 30 + 0.003, "clip offsets \(cut.offsets)")
             #expect(abs(offset - whole.offsets[index]) <= 0.003, "clip \(cut.offsets), movie \(whole.offsets)")
         }
         #expect(compared >= 2, "\(cut)")
