@@ -120,11 +120,12 @@ public struct ReencodedJoin: Sendable {
         if first.sound != nil {
             description += " concat name=sounds ! queue ! audioconvert ! avenc_aac ! aacparse ! mux."
         }
-        for (index, part) in parts.enumerated() {
+        for index in parts.indices {
             description += " filesrc name=source\(index) ! qtdemux name=demux\(index)"
                 + " demux\(index).video_0 ! queue ! decodebin ! videoconvert ! videoscale add-borders=true ! \(picture)"
                 + " ! capssetter caps=\"\(rate)\" ! pictures.sink_\(index)"
-            if part.sound != nil, let sound = first.sound {
+            // (Every part has sound, or none: run refuses a mix.)
+            if let sound = first.sound {
                 description += " demux\(index).audio_0 ! queue ! decodebin ! audioconvert ! audioresample"
                     + " ! audio/x-raw,format=F32LE,layout=interleaved,rate=\(sound.rate),channels=\(sound.channels)"
                     + " ! sounds.sink_\(index)"
@@ -170,29 +171,12 @@ public struct ReencodedJoin: Sendable {
             throw CamrecError(.invalidInput, "cannot read \(path): \(error)")
         }
         guard let video = movie.tracks.first(where: \.isVideo), !video.samples.isEmpty,
-              let size = visualSize(video.sampleEntry)
+              let size = SampleEntry.visualSize(of: video.sampleEntry)
         else { throw CamrecError(.invalidInput, "\(path) has no picture to join") }
         let ticks = Trimmer.typicalDuration(video)
-        let sound = movie.tracks.first(where: \.isAudio).flatMap { audioFormat($0.sampleEntry) }
+        let sound = movie.tracks.first(where: \.isAudio).flatMap { SampleEntry.audioFormat(of: $0.sampleEntry) }
         let seconds = Double(video.samples.reduce(0) { $0 + Int64($1.duration) }) / Double(max(1, video.timescale))
         return Part(path: path, width: size.width, height: size.height, frames: video.samples.count,
                     rate: (Int(video.timescale), Int(ticks)), sound: sound, seconds: seconds)
-    }
-
-    /// A visual sample entry's width and height (ISO 14496-12 `VisualSampleEntry`).
-    static func visualSize(_ entry: [UInt8]) -> (width: Int, height: Int)? {
-        guard entry.count >= 36 else { return nil }
-        let width = Int(entry[32]) << 8 | Int(entry[33])
-        let height = Int(entry[34]) << 8 | Int(entry[35])
-        return width > 0 && height > 0 ? (width, height) : nil
-    }
-
-    /// An audio sample entry's sample rate and channel count (`AudioSampleEntry`; Opus
-    /// entries always say 48000).
-    static func audioFormat(_ entry: [UInt8]) -> (rate: Int, channels: Int)? {
-        guard entry.count >= 36 else { return nil }
-        let channels = Int(entry[24]) << 8 | Int(entry[25])
-        let rate = Int(entry[32]) << 8 | Int(entry[33])
-        return channels > 0 && rate > 0 ? (rate, channels) : nil
     }
 }
