@@ -53,6 +53,9 @@ let package = Package(
         // A file's birth time (statx), which Swift's Glibc module does not import: when a
         // partial movie killed before its first header was created, for `camrec recover`.
         .target(name: "CFileTimes"),
+        // Starting a command in a process group of its own, with no camrec descriptor and
+        // default signals, and a descriptor that says when it ended: `--on-file` hooks.
+        .target(name: "CProcess"),
         .target(name: "V4L2", dependencies: ["CV4L2", "MediaValues"]),
         // Reads and writes plain MP4/QuickTime sample tables: trim's stream copy.
         .target(name: "MP4"),
@@ -74,7 +77,7 @@ let package = Package(
         // re-exports CamrecCore, Recover and Trim for the command line (Exports.swift).
         .target(
             name: "CamrecKit",
-            dependencies: ["CamrecCore", "Recover", "Trim", "MP4", "GStreamer", "V4L2", "MediaValues", "CRTSPServerShim", "CTesseractShim"],
+            dependencies: ["CamrecCore", "Recover", "Trim", "MP4", "GStreamer", "V4L2", "MediaValues", "CRTSPServerShim", "CTesseractShim", "CProcess"],
             // Sources/CamrecKit/Pipelines links to the top-level pipelines/ folder: the
             // templates are compiled in, so an installed binary needs no data files.
             resources: [.embedInCode("Pipelines")]

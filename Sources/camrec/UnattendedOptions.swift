@@ -1,7 +1,7 @@
 import ArgumentParsing
 import CamrecKit
 
-/// The options of runs nobody watches: segments, retention and reconnect.
+/// The options of runs nobody watches: segments, retention, reconnect and `--on-file` commands.
 enum UnattendedOptions {
     static let specs = [
         OptionSpec(["--segment"], value: "T", help: "cut the run into movies of exactly T of video each (10m, 1h; none: only on `ctl split` and reconnects); OUTPUT may then hold strftime fields (cam-%Y%m%d-%H%M%S.mp4) and/or a counter (%04d); a plain name gets NAME-0001.EXT, NAME-0002.EXT, … (several cameras: NAME-1-0001.EXT, …, NAME-2-0001.EXT, …)", summary: "cut the run into movies of T each (10m, 1h)"),
@@ -11,13 +11,19 @@ enum UnattendedOptions {
         OptionSpec(["--min-free"], value: "SIZE", help: "with --segment: delete the oldest movies of OUTPUT's name pattern to keep SIZE free on its file system; when nothing is left to delete, finalise and stop (disk-full, exit 74)", summary: "delete the oldest to keep SIZE free"),
         OptionSpec(["--reconnect"], help: "when the camera is lost, finish the movie, wait for the same camera to come back (even at another /dev/videoN) and go on in a new movie (implies --segment none unless --segment is given; with --standby, go on making clips)", summary: "wait for a lost camera, then go on"),
         OptionSpec(["--recover-partials"], help: "at start, recover the unfinished movies (NAME.partial.EXT) an earlier run of the same OUTPUT or segment series left, as camrec recover --in-place does; empty ones are removed", summary: "first recover earlier runs' .partial movies"),
+        OptionSpec(["--on-file"], value: "CMD", help: "run CMD for every file the run finishes (movie, segment, clip, still), once it is synced and in place: CMD is split into words as a shell would, and nothing else (no shell runs unless CMD starts with one: sh -c '…'); {file} in a word is the file's path; its environment has CAMREC_FILE, CAMREC_KIND, CAMREC_START (ms since 1970), CAMREC_DURATION, CAMREC_FRAMES, CAMREC_CAMERA, CAMREC_SERIES, and its standard input the file's JSON line; each ends in a hook line", summary: "run CMD for each finished file ({file}, CAMREC_FILE)"),
+        OptionSpec(["--on-file-jobs"], value: "N", help: "with --on-file: run at most N commands at once (default: 2); the others wait in order", summary: "at most N --on-file commands at once (default: 2)"),
+        OptionSpec(["--on-file-timeout"], value: "T", help: "with --on-file: stop a command (SIGTERM to its process group, SIGKILL 2 s later) that runs longer than T (default: 10m); at the run's end camrec waits at most T for the commands still queued", summary: "stop an --on-file command after T (default: 10m)"),
         OptionSpec(["--reconnect-timeout"], value: "T", help: "with --reconnect: stop (camera-lost, exit 79) when the camera is not back after T (default: wait for ever)", summary: "give a lost camera up after T (exit 79)"),
     ]
 
     /// The unattended-run options as given.
     static func request(_ parsed: ParsedArguments) -> UnattendedRequest {
-        UnattendedRequest(segment: parsed.value("--segment"), utc: parsed.flag("--utc"), keep: parsed.value("--keep"),
+        var request = UnattendedRequest(segment: parsed.value("--segment"), utc: parsed.flag("--utc"), keep: parsed.value("--keep"),
                           keepSize: parsed.value("--keep-size"), minFree: parsed.value("--min-free"), reconnect: parsed.flag("--reconnect"),
                           reconnectTimeout: parsed.value("--reconnect-timeout"), recoverPartials: parsed.flag("--recover-partials"))
+        (request.onFile, request.onFileJobs) = (parsed.value("--on-file"), parsed.value("--on-file-jobs"))
+        request.onFileTimeout = parsed.value("--on-file-timeout")
+        return request
     }
 }

@@ -203,32 +203,45 @@ struct SegmentTests {
     let files = (1...5).map { Candidate(path: "m\($0)", bytes: 100, modified: Double($0)) }
 
     @Test func keepDeletesTheOldestBeyondN() {
-        let (deleted, short) = RetentionPolicy(keep: 3).victims(files.shuffled(), freeBytes: 0)
+        let (deleted, short, _) = RetentionPolicy(keep: 3).victims(files.shuffled(), freeBytes: 0)
         #expect(deleted.map(\.0.path) == ["m1", "m2"])
         #expect(deleted.allSatisfy { $0.1 == .keep })
         #expect(!short)
     }
 
     @Test func keepSizeDeletesTheOldestUntilTheTotalFits() {
-        let (deleted, _) = RetentionPolicy(keepBytes: 250).victims(files, freeBytes: 0)
+        let (deleted, _, _) = RetentionPolicy(keepBytes: 250).victims(files, freeBytes: 0)
         #expect(deleted.map(\.0.path) == ["m1", "m2", "m3"])
         #expect(deleted.allSatisfy { $0.1 == .keepSize })
     }
 
     @Test func minFreeDeletesUntilEnoughIsFreeOrNothingIsLeft() {
-        let (deleted, short) = RetentionPolicy(minFree: 1_000).victims(files, freeBytes: 850)
+        let (deleted, short, _) = RetentionPolicy(minFree: 1_000).victims(files, freeBytes: 850)
         #expect(deleted.map(\.0.path) == ["m1", "m2"])
         #expect(!short)
         // The newest is always kept.
-        let (all, stillShort) = RetentionPolicy(minFree: 10_000).victims(files, freeBytes: 850)
+        let (all, stillShort, _) = RetentionPolicy(minFree: 10_000).victims(files, freeBytes: 850)
         #expect(all.map(\.0.path) == ["m1", "m2", "m3", "m4"])
         #expect(stillShort)
         #expect(RetentionPolicy(keepBytes: 10).victims(files, freeBytes: 0).deletions.count == 4)
         #expect(RetentionPolicy(minFree: 10_000).victims([], freeBytes: 850).stillShort)
     }
 
+    @Test func heldFilesArePassedOverForTheNextOldestAndWait() {
+        // m1 and m3 have an --on-file command running: --keep 3 deletes m2 and m4 instead.
+        let (deleted, _, waiting) = RetentionPolicy(keep: 2).victims(files, freeBytes: 0, held: ["m1", "m3"])
+        #expect(deleted.map(\.0.path) == ["m2", "m4"])
+        #expect(waiting == ["m1", "m3"])
+        // Every deletable one held: nothing goes, and the rule waits.
+        let (none, _, all) = RetentionPolicy(keep: 1).victims(files, freeBytes: 0, held: ["m1", "m2", "m3", "m4"])
+        #expect(none.isEmpty)
+        #expect(all == ["m1", "m2", "m3", "m4"])
+        // The newest is kept whether held or not, and a met rule touches nothing held.
+        #expect(RetentionPolicy(keep: 5).victims(files, freeBytes: 0, held: ["m1"]).waiting.isEmpty)
+    }
+
     @Test func rulesCombineAndNothingGoesWhenAllAreMet() {
-        let (deleted, _) = RetentionPolicy(keep: 4, keepBytes: 1_000, minFree: 100).victims(files, freeBytes: 500)
+        let (deleted, _, _) = RetentionPolicy(keep: 4, keepBytes: 1_000, minFree: 100).victims(files, freeBytes: 500)
         #expect(deleted.map(\.0.path) == ["m1"])
         #expect(RetentionPolicy(keep: 10, keepBytes: 10_000, minFree: 10).victims(files, freeBytes: 500).deletions.isEmpty)
     }

@@ -20,13 +20,14 @@ package enum AtomicFile {
         }
     }
 
-    /// A flushed temporary file in `folder` holding `bytes`; the caller removes it.
-    package static func writeTemporary(_ bytes: [UInt8], in folder: String) throws(CamrecError) -> String {
-        let temporary = folder + "/.camrec-still-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+    /// A flushed temporary file in `folder` holding `bytes` (`what` it is, for messages); the
+    /// caller removes it.
+    package static func writeTemporary(_ bytes: [UInt8], in folder: String, what: String = "a still") throws(CamrecError) -> String {
+        let temporary = folder + "/.camrec-\(what == "a still" ? "still" : "file")-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
         // 0666: the umask decides what others may do, as with every tool.
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard fd >= 0 else {
-            throw CamrecError(.cannotCreateOutput, "cannot write a still in \(folder): \(systemMessage(errno))")
+            throw CamrecError(.cannotCreateOutput, "cannot write \(what) in \(folder): \(systemMessage(errno))")
         }
         var written = 0
         let failure: Int32? = bytes.withUnsafeBytes { buffer -> Int32? in
@@ -44,7 +45,7 @@ package enum AtomicFile {
         if let failure {
             unlink(temporary)
             throw CamrecError(failure == ENOSPC ? .diskFull : .cannotCreateOutput,
-                              "cannot write a still in \(folder): \(systemMessage(failure))")
+                              "cannot write \(what) in \(folder): \(systemMessage(failure))")
         }
         return temporary
     }

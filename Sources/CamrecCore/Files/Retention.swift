@@ -42,17 +42,22 @@ public struct RetentionPolicy: Sendable, Equatable {
         case minFree = "min-free"
     }
 
-    /// The files to delete, oldest first, with the rule that deletes each, and whether the
-    /// free-space rule is still unmet afterwards (nothing left to delete).
-    func victims(_ files: [Candidate], freeBytes: Int64) -> (deletions: [(Candidate, Rule)], stillShort: Bool) {
+    /// The files to delete, oldest first, with the rule that deletes each; whether the
+    /// free-space rule is still unmet afterwards (nothing left to delete); and the `held`
+    /// files a rule would have deleted (an `--on-file` command still has them): they are
+    /// passed over for the next oldest, and wait for a later pass.
+    func victims(_ files: [Candidate], freeBytes: Int64, held: Set<String> = [])
+        -> (deletions: [(Candidate, Rule)], stillShort: Bool, waiting: [String]) {
         let ordered = files.sorted { ($0.modified, $0.path) < ($1.modified, $1.path) }
-        var kept = ordered[...]
+        var count = ordered.count
         var total = ordered.reduce(Int64(0)) { $0 + $1.bytes }
         var free = freeBytes
         var deletions: [(Candidate, Rule)] = []
-        while kept.count > 1, let oldest = kept.first {
+        var waiting: [String] = []
+        // The newest is always kept.
+        for oldest in ordered.dropLast() {
             let rule: Rule
-            if let keep, kept.count > keep {
+            if let keep, count > keep {
                 rule = .keep
             } else if let keepBytes, total > keepBytes {
                 rule = .keepSize
@@ -61,13 +66,22 @@ public struct RetentionPolicy: Sendable, Equatable {
             } else {
                 break
             }
-            kept.removeFirst()
+            if held.contains(oldest.path) {
+                waiting.append(oldest.path)
+                continue
+            }
+            count -= 1
             total -= oldest.bytes
             free += oldest.bytes
             deletions.append((oldest, rule))
         }
         let stillShort = minFree.map { free < $0 } ?? false
-        return (deletions, stillShort)
+        return (deletions, stillShort, waiting)
+    }
+
+    /// The warning for a file a rule would delete that an `--on-file` command still has.
+    package static func waitingMessage(_ path: String) -> String {
+        "retention keeps \(path) until its --on-file command has ended, and deletes the next oldest instead (or, if none, waits)"
     }
 
     /// Free bytes for an unprivileged writer on the file system holding `folder`.
@@ -121,13 +135,16 @@ package struct RetentionKeeper {
     /// stopping, no movie will follow, so nothing is deleted to make room (`--min-free`
     /// deletes nothing; `--keep` and `--keep-size`, which bound what is kept whatever comes
     /// next, still apply to the movies the run finishes).
-    package func apply(freeSpaceOnly: Bool = false, stopping: Bool = false) -> (deleted: [DeletedFile], stillShort: Bool) {
+    /// `waiting`: the files a rule would have deleted that `holds` holds (an `--on-file`
+    /// command has them), kept for now.
+    package func apply(freeSpaceOnly: Bool = false, stopping: Bool = false, holds: FileHolds = .process)
+        -> (deleted: [DeletedFile], stillShort: Bool, waiting: [String]) {
         var policy = policy
         if stopping { policy.minFree = nil }
-        guard policy.isActive else { return ([], false) }
+        guard policy.isActive else { return ([], false, []) }
         let free = RetentionPolicy.freeBytes(in: naming.folder) ?? Int64.max
-        if freeSpaceOnly, free >= policy.minFree ?? 0 { return ([], false) }
-        let (victims, stillShort) = policy.victims(candidates(), freeBytes: free)
+        if freeSpaceOnly, free >= policy.minFree ?? 0 { return ([], false, []) }
+        let (victims, stillShort, waiting) = policy.victims(candidates(), freeBytes: free, held: holds.paths)
         var deleted: [DeletedFile] = []
         for (file, rule) in victims where unlink(file.path) == 0 {
             deleted.append(DeletedFile(path: file.path, bytes: file.bytes, rule: rule))
@@ -135,6 +152,6 @@ package struct RetentionKeeper {
         if !deleted.isEmpty { Destination.syncFolder(of: victims[0].0.path) }
         // Freed space is measured again: the estimate above assumed every byte comes back.
         let short = policy.minFree.map { (RetentionPolicy.freeBytes(in: naming.folder) ?? Int64.max) < $0 } ?? false
-        return (deleted, stillShort && short)
+        return (deleted, stillShort && short, waiting)
     }
 }

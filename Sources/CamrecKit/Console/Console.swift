@@ -71,23 +71,34 @@ public final class Console: Sendable {
     /// One JSON object on stdout, with `"type"` first.
     public func emit<Value: Encodable>(_ value: Value, type: String) {
         guard json else { return }
-        let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
-        guard let body = try? encoder.encode(value), body.first == UInt8(ascii: "{") else { return }
-        // "type" goes first so that a person reading the lines sees what each one is.
-        var line = Array("{\"type\":\"\(type)\"".utf8)
         // The last lines say how many lines before them a reader that fell behind missed.
         let essential = type == "result" || type == "error"
-        if essential, jsonStream.isQueued {
-            line.append(contentsOf: Array(",\"dropped_lines\":\(jsonStream.droppedLines)".utf8))
-        }
-        if body.count > 2 { line.append(UInt8(ascii: ",")) }
-        line.append(contentsOf: body.dropFirst())
+        let dropped = essential && jsonStream.isQueued ? jsonStream.droppedLines : nil
+        guard var line = Self.jsonBytes(value, type: type, droppedLines: dropped) else { return }
         line.append(UInt8(ascii: "\n"))
         lines.withLock { _ in
             jsonStream.write(&line, essential: essential)
         }
+    }
+
+    /// `value`'s JSON line as `--json` prints it (without its newline): what an `--on-file`
+    /// command reads on its standard input.
+    public static func jsonLine<Value: Encodable>(_ value: Value, type: String) -> String? {
+        jsonBytes(value, type: type, droppedLines: nil).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// `value` as a JSON object with `"type"` first (and `dropped_lines` after it when given).
+    private static func jsonBytes<Value: Encodable>(_ value: Value, type: String, droppedLines: Int?) -> [UInt8]? {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+        guard let body = try? encoder.encode(value), body.first == UInt8(ascii: "{") else { return nil }
+        // "type" goes first so that a person reading the lines sees what each one is.
+        var line = Array("{\"type\":\"\(type)\"".utf8)
+        if let droppedLines { line.append(contentsOf: Array(",\"dropped_lines\":\(droppedLines)".utf8)) }
+        if body.count > 2 { line.append(UInt8(ascii: ",")) }
+        line.append(contentsOf: body.dropFirst())
+        return line
     }
 
     private func writeErr(_ text: String, essential: Bool = false) {

@@ -97,6 +97,25 @@ public struct RecordingPrinter: Sendable {
         }
     }
 
+    /// How a file's `--on-file` command ended: its `hook` line, and a line for people when
+    /// it failed (a success is said only in JSON: a still a second would flood stderr).
+    public func show(_ hook: HookLine) {
+        console.emit(hook, type: "hook")
+        guard !hook.succeeded else { return }
+        let how: String
+        if let error = hook.error {
+            how = error
+        } else if hook.timedOut {
+            how = String(cFormat: "stopped after %.1f s (--on-file-timeout)", hook.duration)
+        } else if let signal = hook.signal {
+            how = "killed by signal \(signal)"
+        } else {
+            how = "exit status \(hook.exitStatus ?? -1)"
+        }
+        let said = hook.stderr.map { ": " + ($0.split(separator: "\n").last.map(String.init) ?? $0) } ?? ""
+        console.say("camrec: --on-file command for \(hook.file) failed (\(how))\(said)")
+    }
+
     /// An event of a run without a movie (`camrec still`, `camrec preview`): a still has no
     /// movie time, so its line gives its size instead.
     public func showWithoutMovie(_ event: RecordingEvent) {

@@ -57,6 +57,8 @@ final class ClipRecorder: Sendable {
         var feedEnded = false
         /// Live Photos: the still written for each clip number (nil: it failed).
         var stills: [Int: String?] = [:]
+        /// Clips retention passed over because their `--on-file` command had them (warned once each).
+        var waitedFor: Set<String> = []
     }
 
     private let shared: Monitor<State>
@@ -360,12 +362,15 @@ final class ClipRecorder: Sendable {
     private func applyRetention() {
         guard let policy = settings.retention else { return }
         retentionLock.withLock { _ in
-            let (deleted, stillShort) = RetentionKeeper(policy: policy, naming: naming).apply()
+            let (deleted, stillShort, waiting) = RetentionKeeper(policy: policy, naming: naming).apply()
             for file in deleted {
                 events(.deleted(file))
                 shared.withLock { $0.files.removeAll { $0.path == file.path } }
             }
-            if stillShort {
+            for path in waiting where shared.withLock({ $0.waitedFor.insert(path).inserted }) {
+                events(.warning(RetentionPolicy.waitingMessage(path)))
+            }
+            if stillShort, waiting.isEmpty {
                 events(.warning("free space stays below --min-free with only the newest clip left: clips go on, but the disk is nearly full"))
             }
         }

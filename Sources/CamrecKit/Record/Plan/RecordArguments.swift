@@ -89,6 +89,8 @@ public struct RecordArguments: Sendable, Equatable {
         try lapse?.check(limit: limit)
         let template = try Self.template(pipeline)
         let run = try unattended.resolve(output: output, clips: clips)
+        let hooks = try HookSettings.resolve(command: unattended.onFile, jobs: unattended.onFileJobs,
+                                             timeout: unattended.onFileTimeout, path: environment["PATH"])
         // --reconnect names its movies as segments; standby makes none, only clips.
         let segments = clips.standby ? nil : run.segments
         let stillSettings = try StillSettings.parse(pattern: stills, format: stillFormat, quality: stillQuality, every: stillEvery,
@@ -146,6 +148,7 @@ public struct RecordArguments: Sendable, Equatable {
         job.controlPath = control
         job.printPipeline = printPipeline
         job.stillQualityGiven = stillQuality != nil
+        job.hooks = hooks
         job.warnings = warnings
         if let lapse, maxDuration == nil {
             // A time-lapse is for long runs: the default limit would make a very short movie.

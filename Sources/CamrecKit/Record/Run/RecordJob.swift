@@ -27,6 +27,8 @@ public struct RecordJob {
     public var controlPath: String?
     /// `--print-pipeline`: print the gst-launch-1.0 lines and create nothing.
     public var printPipeline = false
+    /// `--on-file`: the command run for each finished file; nil: none.
+    public var hooks: HookSettings?
     /// Whether `--still-quality` was given (it does nothing for an MJPEG camera's stills).
     public var stillQualityGiven = false
     /// Said as warnings before the run starts, after the setup's own (e.g. a password on
@@ -104,13 +106,52 @@ public struct RecordJob {
         let servers = try LiveOutputs.startServers(for: setup, console: console)
         defer { for server in servers { server.close() } }
         let run = RecordingRun(setup, previews: previews, servers: servers)
+        let hooks = self.hooks.map { settings in
+            RunHooks(FileHooks(settings: settings, ledgerFor: request.output, report: { printer.show($0) },
+                               warn: { printer.show(.warning($0)) }), series: request.output)
+        }
+        // An earlier run's files whose commands never ended go first.
+        hooks?.resumeEarlierRuns()
+        // A failure still waits for the commands of the files already published.
+        defer { hooks?.finish() }
         let driven = try RunControls(run: run, controlPath: controlPath, setHandler: controls.setHandler,
                                      previews: previews, console: console)
         defer { driven.end() }
-        let result = try run.run { event in printer.show(event) }
+        // The result line comes last: after the commands of its files have ended.
+        var result = try run.run { event in
+            printer.show(event)
+            hooks?.published(event)
+        }
         controls.restore()
+        if let hooks {
+            hooks.published(result)
+            hooks.finish()
+            Self.retainAfterHooks(setup, result: &result, printer: printer)
+        }
         printer.show(result)
         return result.exitStatus
+    }
+
+    /// Retention once more once the `--on-file` commands have ended: a movie or clip kept
+    /// for its command while the run went on may go now (stopping: only `--keep` and
+    /// `--keep-size`, as at every run's end).
+    private static func retainAfterHooks(_ setup: RunSetup, result: inout RecordingResult, printer: RecordingPrinter) {
+        for config in setup.recorded {
+            var keepers: [RetentionKeeper] = []
+            if let segments = config.segments, segments.retention.isActive {
+                keepers.append(RetentionKeeper(policy: segments.retention, naming: segments.naming))
+            }
+            if let clips = config.clips, let policy = clips.retention {
+                keepers.append(RetentionKeeper(policy: policy, naming: clips.naming(moviePath: clips.namedAfter ?? config.outputPath)))
+            }
+            for keeper in keepers {
+                for var file in keeper.apply(stopping: true).deleted {
+                    if setup.recorded.count > 1 { file.device = config.source.deviceName }
+                    printer.show(.deleted(file))
+                    result.files.removeAll { $0.path == file.path }
+                }
+            }
+        }
     }
 
     /// The sound for a recording from `camera` (its path; nil for the test pattern, or

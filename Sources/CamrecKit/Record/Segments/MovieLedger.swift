@@ -15,6 +15,8 @@ final class MovieLedger {
     private(set) var committed: [ResultFile] = []
     /// Segments lost while the run went on, by their final names (see `RecordingResult.lostMovies`).
     private(set) var lost: [String] = []
+    /// Movies retention passed over because their `--on-file` command had them (warned once each).
+    private var waitedFor: Set<String> = []
 
     init(plan: OutputPlan, gate: FrameGate, segmented: Bool, startOrigin: (@Sendable () -> UInt64?)? = nil) {
         self.plan = plan
@@ -64,12 +66,17 @@ final class MovieLedger {
     /// true when free space stays below `--min-free` with nothing left to delete. While
     /// `stopping`, nothing more is deleted to make room: no movie will need it.
     func applyRetention(freeSpaceOnly: Bool = false, stopping: Bool, events: @Sendable (RecordingEvent) -> Void) -> Bool {
-        let (deleted, stillShort) = plan.applyRetention(freeSpaceOnly: freeSpaceOnly, stopping: stopping)
+        let (deleted, stillShort, waiting) = plan.applyRetention(freeSpaceOnly: freeSpaceOnly, stopping: stopping)
         for file in deleted {
             events(.deleted(file))
             committed.removeAll { $0.path == file.path }
         }
-        return stillShort
+        for path in waiting where waitedFor.insert(path).inserted {
+            events(.warning(RetentionPolicy.waitingMessage(path)))
+        }
+        // A held movie is free once its command ends: the rule waits for it rather than
+        // stopping the run as disk-full.
+        return stillShort && waiting.isEmpty
     }
 
     /// The movies are finalised (EOS reached the sink): commits those not committed yet;

@@ -302,8 +302,9 @@ final class OutputPlan: Sendable {
     /// for `--min-free`); `stillShort` when free space stays below `--min-free`. Once the
     /// run is `stopping`, nothing is deleted to make room for a movie that will not be
     /// written (see ``RetentionKeeper/apply(freeSpaceOnly:stopping:)``).
-    func applyRetention(freeSpaceOnly: Bool = false, stopping: Bool = false) -> (deleted: [DeletedFile], stillShort: Bool) {
-        guard let segments, segments.retention.isActive else { return ([], false) }
+    func applyRetention(freeSpaceOnly: Bool = false, stopping: Bool = false)
+        -> (deleted: [DeletedFile], stillShort: Bool, waiting: [String]) {
+        guard let segments, segments.retention.isActive else { return ([], false, []) }
         return RetentionKeeper(policy: segments.retention, naming: segments.naming)
             .apply(freeSpaceOnly: freeSpaceOnly, stopping: stopping)
     }

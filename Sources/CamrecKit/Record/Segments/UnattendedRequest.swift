@@ -20,6 +20,8 @@ public struct UnattendedRequest: Sendable, Equatable {
     public var reconnectTimeout: String?
     /// `--recover-partials`.
     public var recoverPartials = false
+    /// `--on-file CMD`, `--on-file-jobs N`, `--on-file-timeout T`.
+    public var onFile, onFileJobs, onFileTimeout: String?
 
     public init(segment: String? = nil, utc: Bool = false, keep: String? = nil, keepSize: String? = nil,
                 minFree: String? = nil, reconnect: Bool = false, reconnectTimeout: String? = nil,

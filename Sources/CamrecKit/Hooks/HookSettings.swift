@@ -1,0 +1,48 @@
+/// `--on-file CMD`, `--on-file-jobs N`, `--on-file-timeout T`: what runs for each finished
+/// file, how many at once, and for how long at most.
+public struct HookSettings: Sendable, Equatable {
+    /// The command.
+    public var command: HookCommand
+    /// Commands running at once, at most (the rest wait in order).
+    public var jobs: Int
+    /// How long one command may run before its process group is stopped.
+    public var timeout: Duration
+
+    /// The default for `--on-file-jobs`.
+    public static let defaultJobs = 2
+    /// The default for `--on-file-timeout`.
+    public static let defaultTimeout: Duration = .seconds(600)
+
+    public init(command: HookCommand, jobs: Int = defaultJobs, timeout: Duration = defaultTimeout) {
+        self.command = command
+        self.jobs = jobs
+        self.timeout = timeout
+    }
+
+    /// The settings the options ask for; nil without `--on-file`. Usage errors: a bad
+    /// command, a program not found, `--on-file-jobs` or `--on-file-timeout` without
+    /// `--on-file` or out of range.
+    public static func resolve(command: String?, jobs: String?, timeout: String?,
+                               path: String?) throws(CamrecError) -> HookSettings? {
+        guard let command else {
+            if let option = [("--on-file-jobs", jobs), ("--on-file-timeout", timeout)].first(where: { $0.1 != nil })?.0 {
+                throw OptionValue.refusal("\(option) needs --on-file CMD, the command it applies to")
+            }
+            return nil
+        }
+        let parsed = try HookCommand.parse(command, option: "--on-file")
+        try parsed.check(path: path)
+        let count = try OptionValue.parse("--on-file-jobs", jobs) { (text: String) throws(ValueError) -> Int in
+            guard let count = Int(text), (1...64).contains(count) else {
+                throw ValueError("give how many commands may run at once, 1 to 64, e.g. --on-file-jobs 2")
+            }
+            return count
+        } ?? defaultJobs
+        let limit = try OptionValue.parse("--on-file-timeout", timeout) { (text: String) throws(ValueError) -> Duration in
+            let time = try TimeSpec.parse(text)
+            guard time.nanoseconds > 0 else { throw ValueError("give a time longer than 0, e.g. --on-file-timeout 10m") }
+            return .nanoseconds(time.nanoseconds)
+        } ?? defaultTimeout
+        return HookSettings(command: parsed, jobs: count, timeout: limit)
+    }
+}
