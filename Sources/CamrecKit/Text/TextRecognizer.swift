@@ -6,16 +6,23 @@ import Glibc
 /// One Tesseract instance with its languages loaded (once: loading a model costs more than
 /// reading a picture), and how camrec reads a camera's picture with it: the region cut
 /// out, small pictures scaled up, light text on a dark ground inverted, and a second
-/// reading in the other polarity when the first finds little. Not for sharing between
-/// threads: one per thread that recognises.
+/// reading in the other polarity (light text's dark outlines taken away) when the first
+/// finds little, the two merged line by line. Not for sharing between threads: one per
+/// thread that recognises.
 final class TextRecognizer {
     private let engine: OpaquePointer
     /// The languages, as Tesseract takes them ("eng+deu").
     let languages: String
 
     /// Below this mean confidence (0-1), or with no word, a picture is read again in the
-    /// other polarity and the better reading kept.
+    /// other polarity and the two readings merged (``merge(_:_:)``).
     static let secondReadingBelow = 0.7
+
+    /// The dark outline taken away from light text in the second reading: dark lines
+    /// narrower than 2 × this + 1 pixels, in the picture's own pixels (a camera's clock or
+    /// a caption is outlined 1-2 px wide). More would join the letters of small light text
+    /// whose outlines touch.
+    static let outlineRadius = 1
 
     /// Loads libtesseract and the models of `languages` (checked to be installed first).
     init(languages: [String]) throws(CamrecError) {
@@ -55,13 +62,22 @@ final class TextRecognizer {
             part = cropped
         }
         let factor = Self.scale(width: part.width, height: part.height)
+        // First the text that stands out of the ground: dark on a light one, light on a dark one.
+        let lightOnDark = part.looksLightOnDark
         let scaled = part.scaled(by: factor)
-        let lightOnDark = scaled.looksLightOnDark
         let first = try read(lightOnDark ? scaled.inverted() : scaled)
         var best = first
         if Self.mean(first) < Self.secondReadingBelow {
-            let second = try read(lightOnDark ? scaled : scaled.inverted())
-            if Self.score(second) > Self.score(first) { best = second }
+            // Then the text of the other polarity. Light text on a light ground is legible
+            // only by a dark outline or shadow around its letters (a camera's clock,
+            // captions, signs over a busy scene): that outline, thinner than a letter's
+            // stroke, is taken away first, or it would be read as the ink and the letters
+            // as hollow shapes. (Not the reverse: dark text on a dark picture is mostly a
+            // dark-on-light label in a dark scene, whose small letters taking away thin
+            // light details would join.)
+            let other = lightOnDark ? scaled : part.closed(radius: Self.outlineRadius).scaled(by: factor).inverted()
+            let second = try read(other)
+            best = Self.merge(first, second)
         }
         let originX = region.map { max(0, $0.x) } ?? 0, originY = region.map { max(0, $0.y) } ?? 0
         return best.map { word in
@@ -80,6 +96,50 @@ final class TextRecognizer {
 
     private static func score(_ words: [TextResult.RawWord]) -> Double {
         words.reduce(0) { $0 + $1.confidence * Double($1.text.count) }
+    }
+
+    /// Two readings of one picture in the two polarities, as one: a picture holds text of
+    /// both (a dark label and a light clock), each read well in one of them and as noise or
+    /// nothing in the other. Line by line: a line of one that overlaps none of the other's
+    /// is kept; where lines overlap, the reading that scores more there (confidence times
+    /// characters) is kept. The lines come top to bottom (then left to right), each
+    /// reading's blocks and lines numbered apart.
+    static func merge(_ first: [TextResult.RawWord], _ second: [TextResult.RawWord]) -> [TextResult.RawWord] {
+        typealias Line = (words: [TextResult.RawWord], left: Int, top: Int, right: Int, bottom: Int)
+        func lines(_ words: [TextResult.RawWord], offset: Int) -> [Line] {
+            var order: [Int] = []
+            var members: [Int: [TextResult.RawWord]] = [:]
+            for var word in words {
+                if members[word.line] == nil { order.append(word.line) }
+                word.line += offset
+                word.block += offset
+                members[word.line - offset, default: []].append(word)
+            }
+            return order.compactMap { members[$0] }.map { group in
+                (group, group.map(\.left).min() ?? 0, group.map(\.top).min() ?? 0, group.map(\.right).max() ?? 0, group.map(\.bottom).max() ?? 0)
+            }
+        }
+        func overlap(_ a: Line, _ b: Line) -> Bool {
+            a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom
+        }
+        let offset = (first.map { max($0.line, $0.block) }.max() ?? -1) + 1
+        var kept = lines(first, offset: 0)
+        for line in lines(second, offset: offset) {
+            let rivals = kept.indices.filter { overlap(kept[$0], line) }
+            if score(line.words) > rivals.reduce(0, { $0 + score(kept[$1].words) }) {
+                kept = kept.indices.filter { !rivals.contains($0) }.map { kept[$0] } + [line]
+            }
+        }
+        // Top to bottom; lines side by side (one's middle within the other's height) left to right.
+        var rows: [[Line]] = []
+        for line in kept.sorted(by: { $0.top < $1.top }) {
+            if let head = rows.last?.first, (line.top + line.bottom) / 2 < head.bottom {
+                rows[rows.count - 1].append(line)
+            } else {
+                rows.append([line])
+            }
+        }
+        return rows.flatMap { $0.sorted { $0.left < $1.left } }.flatMap(\.words)
     }
 
     /// One pass of Tesseract over a grey picture.
