@@ -60,7 +60,7 @@ struct TextPreparationTests {
         #expect(GreyImage(width: 3, height: 1, pixels: [1, 2, 3]).closed(radius: 0).pixels == [1, 2, 3])
     }
 
-    @Test func twoReadingsMergeLineByLineKeepingTheBetterWhereTheyOverlap() {
+    @Test func twoReadingsMergeWordByWordKeepingTheBetterWhereTheyOverlap() {
         typealias Raw = TextResult.RawWord
         // The first reading: a light clock read as hollow shapes (low confidence) at the top,
         // and a dark label read well below it.
@@ -69,22 +69,29 @@ struct TextPreparationTests {
             Raw(text: "Dock", confidence: 0.95, left: 100, top: 300, right: 160, bottom: 324, block: 1, line: 1),
             Raw(text: "14", confidence: 0.95, left: 170, top: 300, right: 200, bottom: 324, block: 1, line: 1),
         ]
-        // The second: the clock read well, the label as noise, and a line beside the clock.
+        // The second: the label as noise, the clock read well, a word far beside the clock,
+        // and the end of the label's line that the first did not read.
         let second = [
             Raw(text: "noise", confidence: 0.3, left: 110, top: 302, right: 190, bottom: 320, block: 0, line: 0),
             Raw(text: "12:04", confidence: 0.9, left: 100, top: 101, right: 170, bottom: 124, block: 1, line: 1),
             Raw(text: "05", confidence: 0.9, left: 180, top: 101, right: 210, bottom: 124, block: 1, line: 1),
             Raw(text: "CAM", confidence: 0.9, left: 400, top: 98, right: 460, bottom: 122, block: 2, line: 2),
+            Raw(text: "kWh", confidence: 0.9, left: 210, top: 301, right: 250, bottom: 324, block: 3, line: 3),
         ]
         let merged = TextRecognizer.merge(first, second)
-        #expect(merged.map(\.text) == ["12:04", "05", "CAM", "Dock", "14"])
-        // Each reading's lines and blocks stay apart.
-        #expect(merged.map(\.line) == [3, 3, 4, 1, 1] && merged.map(\.block) == [3, 3, 4, 1, 1])
+        #expect(merged.map(\.text) == ["12:04", "05", "CAM", "Dock", "14", "kWh"])
+        // The clock's words take the line they replaced; "kWh" joins the line beside it; the
+        // second's other lines and blocks are numbered after the first's.
+        #expect(merged.map(\.line) == [0, 0, 4, 1, 1, 1] && merged.map(\.block) == [0, 0, 4, 1, 1, 1])
         let result = TextResult(input: "a.png", time: nil, captured: nil, width: 640, height: 480, region: nil, languages: "eng", words: merged)
-        #expect(result.text == "12:04 05\nCAM\nDock 14")
+        #expect(result.text == "12:04 05\nCAM\nDock 14 kWh")
         // A reading with nothing overlapping the other's is added whole; an empty one changes nothing.
         #expect(TextRecognizer.merge(first, []) == first)
         #expect(TextRecognizer.merge([], Array(second[1...2])).map(\.text) == ["12:04", "05"])
+        // A word read better in the first stays (the second's "06:66" is worse than "00:00").
+        let digits = [Raw(text: "00:00", confidence: 0.85, left: 10, top: 10, right: 60, bottom: 30, block: 0, line: 0)]
+        let worse = [Raw(text: "06:66", confidence: 0.6, left: 11, top: 10, right: 60, bottom: 30, block: 0, line: 0)]
+        #expect(TextRecognizer.merge(digits, worse) == digits)
     }
 
     @Test func smallPicturesAreScaledUpMore() {
