@@ -94,8 +94,11 @@ final class TextRecognizer {
         words.isEmpty ? 0 : words.map(\.confidence).reduce(0, +) / Double(words.count)
     }
 
+    /// How much a reading of a place is worth: its characters, each weighed by its word's
+    /// confidence squared, so that junk (a few long words of confidence 0.2-0.4 from the
+    /// busy parts of a scene) does not outweigh a well-read word it overlaps.
     private static func score(_ words: [TextResult.RawWord]) -> Double {
-        words.reduce(0) { $0 + $1.confidence * Double($1.text.count) }
+        words.reduce(0) { $0 + $1.confidence * $1.confidence * Double($1.text.count) }
     }
 
     /// Two readings of one picture in the two polarities, as one: a picture holds text of
@@ -103,10 +106,10 @@ final class TextRecognizer {
     /// nothing in the other, and even one line may be read better in parts (the letters
     /// in one, the digits in the other). Word by word: a word of the second that overlaps
     /// none of the first's is added; where words overlap, the second's replaces the
-    /// first's when it scores more (confidence times characters), and its line then joins
-    /// theirs; a line of the second that replaced nothing joins a line of the first beside
-    /// it in its row. The second's other lines and blocks are numbered after the first's. The lines come top to
-    /// bottom (lines side by side left to right), each line's words left to right.
+    /// first's when it scores more (``score(_:)``), and its line then joins theirs; a line
+    /// of the second that replaced nothing joins a line of the first beside it in its row.
+    /// The second's other lines and blocks are numbered after the first's. The lines come
+    /// top to bottom (lines side by side left to right), each line's words left to right.
     static func merge(_ first: [TextResult.RawWord], _ second: [TextResult.RawWord]) -> [TextResult.RawWord] {
         typealias Word = TextResult.RawWord
         func overlap(_ a: Word, _ b: Word) -> Bool {
@@ -117,9 +120,10 @@ final class TextRecognizer {
         // A line of the second reading that replaced words of one of the first's joins it.
         var joins: [Int: (line: Int, block: Int)] = [:]
         for word in second {
-            let rivals = kept.indices.filter { overlap(kept[$0].word, word) }
+            // Only the first's words are rivals: the second's own words do not compete.
+            let rivals = kept.indices.filter { !kept[$0].second && overlap(kept[$0].word, word) }
             guard score([word]) > score(rivals.map { kept[$0].word }) else { continue }
-            if let rival = rivals.first(where: { !kept[$0].second }), joins[word.line] == nil {
+            if let rival = rivals.first, joins[word.line] == nil {
                 joins[word.line] = (kept[rival].word.line, kept[rival].word.block)
             }
             kept = kept.indices.filter { !rivals.contains($0) }.map { kept[$0] } + [(word, true)]

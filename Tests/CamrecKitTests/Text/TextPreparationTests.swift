@@ -92,6 +92,15 @@ struct TextPreparationTests {
         let digits = [Raw(text: "00:00", confidence: 0.85, left: 10, top: 10, right: 60, bottom: 30, block: 0, line: 0)]
         let worse = [Raw(text: "06:66", confidence: 0.6, left: 11, top: 10, right: 60, bottom: 30, block: 0, line: 0)]
         #expect(TextRecognizer.merge(digits, worse) == digits)
+        // Junk (many characters of low confidence) does not outweigh a well-read word over it.
+        let junk = [Raw(text: "Yn", confidence: 0.73, left: 413, top: 483, right: 459, bottom: 498, block: 0, line: 0),
+                    Raw(text: "wing", confidence: 0.44, left: 412, top: 506, right: 449, bottom: 519, block: 1, line: 1),
+                    Raw(text: "aeeaaeeaae", confidence: 0.2, left: 380, top: 470, right: 480, bottom: 530, block: 2, line: 2)]
+        // The second's own words do not compete ("tine" and "3" overlap: both stay).
+        let read = [Raw(text: "EXIT", confidence: 0.91, left: 384, top: 478, right: 478, bottom: 510, block: 0, line: 0),
+                    Raw(text: "tine", confidence: 0.66, left: 242, top: 300, right: 330, bottom: 325, block: 1, line: 1),
+                    Raw(text: "3", confidence: 0.73, left: 317, top: 296, right: 333, bottom: 334, block: 1, line: 1)]
+        #expect(TextRecognizer.merge(junk, read).map(\.text) == ["tine", "3", "EXIT"])
     }
 
     @Test func smallPicturesAreScaledUpMore() {
