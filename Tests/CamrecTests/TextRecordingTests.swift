@@ -204,6 +204,60 @@ struct TextRecordingTests {
         #expect(run.jsonLines.last?["type"] as? String == "result")
     }
 
+    @Test func ctlTextIsAnsweredWhileStillsComeFasterThanTheyAreRead() throws {
+        // A still every 100 ms, each read whole (1280x720: several tenths of a second at
+        // least): the stills waiting for their text reach the most kept, and then more
+        // keep coming. `ctl text` is answered at the next reading all the same.
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let label = folder.path("label.png")
+        try Self.drawLabel(label)
+        let (movie, socket) = (folder.path("m.mp4"), folder.path("control"))
+        let run = try CamrecBinary.start(["--device", "/dev/video0", "--size", "1280x720", "--fps", "30", "--overlay-image", label,
+                                          "--overlay-image-position", "bottom-left", "--json", "--max-duration", "none", "--text",
+                                          "--still-every", "100ms", "--control", socket, movie], environment: Self.camera())
+        defer { run.signal(SIGKILL) }
+        let full = "stills are waiting for theirs already"
+        try #require(run.waitUntil(timeout: 180) { lines in
+            lines.contains { $0["type"] as? String == "warning" && ($0["message"] as? String)?.contains(full) == true }
+        }, "\(run.stderrText)")
+
+        let reply = try CamrecBinary.run(["ctl", socket, "text", "--timeout", "60s"], timeout: 90)
+        #expect(reply.status == 0, "\(reply.stdoutText) \(reply.stderr)")
+        let answer = try #require((try? JSONSerialization.jsonObject(with: reply.stdout)) as? [String: Any], "\(reply.stdoutText)")
+        #expect(answer["ok"] as? Bool == true && answer["trigger"] as? String == "control", "\(answer)")
+        // A reading of the frame after the request (read whole, the label's text may be
+        // lost where the camera's sweeping white bar touches its white ground).
+        #expect((answer["frame"] as? Int).map { $0 > 0 } == true && answer["input"] as? String == movie, "\(answer)")
+        // The stills waiting are read after it (their sidecars written), not dropped.
+        try #require(run.waitUntil(timeout: 180) { lines in
+            let texts = lines.filter { $0["type"] as? String == "text" }
+            guard let control = texts.firstIndex(where: { $0["trigger"] as? String == "control" }) else { return false }
+            return texts[(control + 1)...].contains { $0["trigger"] as? String == "still" }
+        }, "\(run.stderrText)")
+        #expect(RecordingWait.stop(socket: socket))
+        #expect(run.wait(timeout: 120) == 0, "\(run.stderrText)")
+
+        // Every still has its text beside it, or a warning naming it says it is not read.
+        let warnings = run.lines(type: "warning").compactMap { $0["message"] as? String }
+        let stills = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasSuffix(".jpg") }
+        #expect(stills.count > 16, "\(stills)")
+        var unread = 0
+        for still in stills {
+            let path = folder.path(still)
+            let sidecar = String(path.dropLast(4)) + ".txt"
+            if FileManager.default.fileExists(atPath: sidecar) { continue }
+            unread += 1
+            #expect(warnings.contains { $0.hasPrefix("the text of \(path) is not ") }, "\(path): \(warnings)")
+        }
+        #expect(unread < stills.count, "no still was read: \(warnings)")
+        for line in run.lines(type: "text") where line["trigger"] as? String == "still" {
+            let input = line["input"] as? String ?? ""
+            #expect(line["text_file"] as? String == String(input.dropLast(4)) + ".txt", "\(line)")
+        }
+        #expect(run.jsonLines.last?["type"] as? String == "result")
+    }
+
     @Test func ctlTextIsRefusedWhereNoTextIsReadAndAMissingModelStopsBeforeRecording() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

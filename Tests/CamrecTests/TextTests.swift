@@ -88,6 +88,34 @@ struct TextTests {
         }
     }
 
+    @Test(arguments: [16, 24, 32])
+    func lightTextOutlinedInDarkIsReadOnABusyPicture(capPixels: Int) throws {
+        // White letters with a 2 px black outline (as a camera's clock or a caption) over a
+        // colourful fractal whose median is light: read as they are, the outlines are the
+        // ink and the letters hollow shapes.
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let size = Int((Double(capPixels) / Self.capHeight).rounded())
+        let phrases = [Phrase(text: "DOCK 14 north", x: 100, y: 200), Phrase(text: "Gate open", x: 200, y: 560)]
+        let draws = phrases.map {
+            "drawtext=fontfile=\(Self.font):text='\($0.text)':fontsize=\(size):fontcolor=white:borderw=2:bordercolor=black:x=\($0.x):y=\($0.y)"
+        }
+        let picture = folder.path("outlined-\(capPixels).png")
+        let make = try ChildProcess.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "mandelbrot=s=1280x720",
+                                                   "-vf", (draws + ["noise=alls=8:allf=u"]).joined(separator: ","), "-frames:v", "1", picture])
+        try #require(make.status == 0, "ffmpeg: \(make.stderr)")
+        let run = try CamrecBinary.run(["text", "--json", picture], timeout: 120)
+        try #require(run.status == 0, "\(run.stderr)")
+        let line = try #require(JSONLines.parse(run).first { $0["type"] as? String == "text" }, "\(run.stdoutText)")
+        let words = line["words"] as? [[String: Any]] ?? []
+        for phrase in phrases { Self.checkPhrase(phrase, size: size, in: words, label: "outlined \(capPixels) px") }
+        // The phrases' lines in reading order (the fractal may add a word of noise of its own).
+        let text = line["text"] as? String ?? ""
+        let first = try #require(text.range(of: "DOCK 14 north"), "\(text)")
+        let second = try #require(text.range(of: "Gate open"), "\(text)")
+        #expect(first.lowerBound < second.lowerBound, "\(text)")
+    }
+
     @Test func aRegionReadsOnlyItsPartWithBoxesInThePicture() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

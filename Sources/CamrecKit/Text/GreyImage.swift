@@ -64,6 +64,50 @@ struct GreyImage: Equatable, Sendable {
         return GreyImage(width: newWidth, height: newHeight, pixels: target)
     }
 
+    /// With the dark details thinner than `2 × radius + 1` pixels filled in by the light
+    /// around them (a morphological closing: a maximum, then a minimum, over squares of that
+    /// side). Light text drawn over a light or busy ground is legible only by a dark outline
+    /// or shadow around its letters (a camera's clock, captions, signs): read as it is, the
+    /// outline is the ink and the letters come out hollow; closed, they are solid light
+    /// letters on the ground.
+    func closed(radius: Int) -> GreyImage {
+        filtered(radius: radius, by: max).filtered(radius: radius, by: min)
+    }
+
+    /// Each pixel replaced by `pick` (min or max) of the square of side `2 × radius + 1`
+    /// around it (clipped to the picture), as a row pass and then a column pass.
+    private func filtered(radius: Int, by pick: (UInt8, UInt8) -> UInt8) -> GreyImage {
+        guard radius > 0 else { return self }
+        var rows = pixels
+        let (width, height) = (self.width, self.height)
+        pixels.withUnsafeBufferPointer { source in
+            rows.withUnsafeMutableBufferPointer { target in
+                for y in 0..<height {
+                    let start = y * width
+                    for x in 0..<width {
+                        var value = source[start + x]
+                        for other in max(0, x - radius)...min(width - 1, x + radius) { value = pick(value, source[start + other]) }
+                        target[start + x] = value
+                    }
+                }
+            }
+        }
+        var columns = rows
+        rows.withUnsafeBufferPointer { source in
+            columns.withUnsafeMutableBufferPointer { target in
+                for y in 0..<height {
+                    let range = max(0, y - radius)...min(height - 1, y + radius)
+                    for x in 0..<width {
+                        var value = source[y * width + x]
+                        for other in range { value = pick(value, source[other * width + x]) }
+                        target[y * width + x] = value
+                    }
+                }
+            }
+        }
+        return GreyImage(width: width, height: height, pixels: columns)
+    }
+
     /// Light for dark and dark for light.
     func inverted() -> GreyImage {
         GreyImage(width: width, height: height, pixels: pixels.map { 255 - $0 })

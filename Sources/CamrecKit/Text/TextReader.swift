@@ -53,6 +53,8 @@ final class TextReader: Sendable {
         var skipped = 0
         /// Stills written (`--text`) whose text is still to read, oldest first.
         var stills: [String] = []
+        /// The still being read, until its reading is reported.
+        var readingStill: String?
     }
 
     /// What the reader's thread does next.
@@ -66,6 +68,8 @@ final class TextReader: Sendable {
 
     private let state: Monitor<State>
     private let probe = Mutex<ProbeToken?>(nil)
+    /// Where readings and warnings go (`text`, `warning` lines).
+    private let events: @Sendable (RecordingEvent) -> Void
 
     /// How long ``finish()`` waits for a reading under way, so that its line comes before
     /// the result's.
@@ -80,6 +84,7 @@ final class TextReader: Sendable {
          movie: @escaping @Sendable (Int) -> String,
          events: @escaping @Sendable (RecordingEvent) -> Void) throws(CamrecError) {
         state = Monitor(State(schedule: settings.every.map { TextSchedule(every: $0, rate: rate) }))
+        self.events = events
         let pad: Pad
         do {
             pad = try pipeline.element(named: "encoder").staticPad("sink")
@@ -107,9 +112,9 @@ final class TextReader: Sendable {
         }
     }
 
-    /// Stops taking frames, waits a little for the reading under way (see `finishWait`;
-    /// one still under way then is never reported) and answers the requests left with a
-    /// failure.
+    /// Stops taking frames, waits a little for the reading under way and the stills waiting
+    /// (see `finishWait`; a still under way then is not reported, and those still waiting
+    /// are not read: a warning names each) and answers the requests left with a failure.
     func finish() {
         let token = probe.withLock { token in
             defer { token = nil }
@@ -123,6 +128,12 @@ final class TextReader: Sendable {
         }
         // A reading being reported when the time ran out is let finish: the line is whole.
         if !done { state.wait(until: { !$0.reporting }) { state, _ in state.abandoned = true } }
+        let (unread, cut) = state.withLock { state in
+            defer { state.stills = [] }
+            return (state.stills, state.abandoned ? state.readingStill : nil)
+        }
+        if let cut { events(.warning("the text of \(cut) is not reported: the recording ended while it was read")) }
+        for path in unread { events(.warning("the text of \(path) is not read: the recording ended first")) }
     }
 
     /// Reads the text of the still at `path` when the reader is free (before the next
@@ -203,12 +214,15 @@ final class TextReader: Sendable {
         state.withLockWaking { $0.busy = false }
         while true {
             // A frame handed over comes first (it may answer `ctl text`), then the stills
-            // waiting; no frame is taken meanwhile (busy).
-            let next: Work? = state.wait(until: { $0.frame != nil || !$0.stills.isEmpty || $0.closed }) { state, _ in
+            // waiting; no frame is taken meanwhile (busy). While `ctl text` waits, no still
+            // is begun: the reader stays idle for the next frame, which answers it, so that
+            // stills coming faster than the reader reads them cannot keep it waiting.
+            let next: Work? = state.wait(until: Self.hasWork) { state, _ in
                 if state.abandoned { return nil }
-                if !state.stills.isEmpty, state.frame == nil {
+                if Self.stillComesNext(state) {
                     state.busy = true
-                    return .still(state.stills.removeFirst())
+                    state.readingStill = state.stills.removeFirst()
+                    return state.readingStill.map(Work.still)
                 }
                 defer { state.frame = nil }
                 return state.frame.map(Work.frame)
@@ -236,8 +250,22 @@ final class TextReader: Sendable {
             state.withLockWaking { state in
                 state.reporting = false
                 state.busy = false
+                state.readingStill = nil
             }
         }
+    }
+
+    /// Whether the reader's thread has something to do: a frame handed over, a still to
+    /// read while no request waits for the next frame, or the end.
+    private static func hasWork(_ state: State) -> Bool {
+        state.frame != nil || stillComesNext(state) || state.closed
+    }
+
+    /// Whether the next thing read is a still: one waits, and neither a frame handed over
+    /// nor a request for the next frame (a still begun now would keep it waiting for a
+    /// whole reading, or for good while stills keep coming faster than they are read).
+    private static func stillComesNext(_ state: State) -> Bool {
+        !state.stills.isEmpty && state.frame == nil && state.asked.isEmpty
     }
 
     /// Runs `body` (which reports a reading) unless ``finish()`` gave up waiting for it.

@@ -39,6 +39,70 @@ struct TextPreparationTests {
         #expect(light.inverted().pixels == dark)
     }
 
+    @Test func closingFillsThinDarkLinesAndKeepsWideDarkAreas() {
+        // A light picture, 12 wide: a dark line 2 px wide (an outline) at x 2-3, a dark
+        // area 5 px wide (a letter's body, or a dark ground) at x 6-10.
+        var pixels = [UInt8](repeating: 200, count: 12 * 7)
+        for y in 0..<7 {
+            for x in [2, 3] { pixels[y * 12 + x] = 10 }
+            for x in 6...10 { pixels[y * 12 + x] = 30 }
+        }
+        let closed = GreyImage(width: 12, height: 7, pixels: pixels).closed(radius: 1)
+        for y in 0..<7 {
+            let row = Array(closed.pixels[(y * 12)..<(y * 12 + 12)])
+            #expect(row[0...5].allSatisfy { $0 == 200 } && row[11] == 200, "row \(y): \(row)")
+            #expect(row[6...10].allSatisfy { $0 == 30 }, "row \(y): \(row)")
+        }
+        // A dark dot inside a light letter's stroke goes too; nothing is made darker.
+        var dot = [UInt8](repeating: 250, count: 25)
+        dot[12] = 0
+        #expect(GreyImage(width: 5, height: 5, pixels: dot).closed(radius: 1).pixels.allSatisfy { $0 == 250 })
+        #expect(GreyImage(width: 3, height: 1, pixels: [1, 2, 3]).closed(radius: 0).pixels == [1, 2, 3])
+    }
+
+    @Test func twoReadingsMergeWordByWordKeepingTheBetterWhereTheyOverlap() {
+        typealias Raw = TextResult.RawWord
+        // The first reading: a light clock read as hollow shapes (low confidence) at the top,
+        // and a dark label read well below it.
+        let first = [
+            Raw(text: "MEMERV4", confidence: 0.4, left: 100, top: 100, right: 260, bottom: 124, block: 0, line: 0),
+            Raw(text: "Dock", confidence: 0.95, left: 100, top: 300, right: 160, bottom: 324, block: 1, line: 1),
+            Raw(text: "14", confidence: 0.95, left: 170, top: 300, right: 200, bottom: 324, block: 1, line: 1),
+        ]
+        // The second: the label as noise, the clock read well, a word far beside the clock,
+        // and the end of the label's line that the first did not read.
+        let second = [
+            Raw(text: "noise", confidence: 0.3, left: 110, top: 302, right: 190, bottom: 320, block: 0, line: 0),
+            Raw(text: "12:04", confidence: 0.9, left: 100, top: 101, right: 170, bottom: 124, block: 1, line: 1),
+            Raw(text: "05", confidence: 0.9, left: 180, top: 101, right: 210, bottom: 124, block: 1, line: 1),
+            Raw(text: "CAM", confidence: 0.9, left: 400, top: 98, right: 460, bottom: 122, block: 2, line: 2),
+            Raw(text: "kWh", confidence: 0.9, left: 210, top: 301, right: 250, bottom: 324, block: 3, line: 3),
+        ]
+        let merged = TextRecognizer.merge(first, second)
+        #expect(merged.map(\.text) == ["12:04", "05", "CAM", "Dock", "14", "kWh"])
+        // The clock's words take the line they replaced; "kWh" joins the line beside it; the
+        // second's other lines and blocks are numbered after the first's.
+        #expect(merged.map(\.line) == [0, 0, 4, 1, 1, 1] && merged.map(\.block) == [0, 0, 4, 1, 1, 1])
+        let result = TextResult(input: "a.png", time: nil, captured: nil, width: 640, height: 480, region: nil, languages: "eng", words: merged)
+        #expect(result.text == "12:04 05\nCAM\nDock 14 kWh")
+        // A reading with nothing overlapping the other's is added whole; an empty one changes nothing.
+        #expect(TextRecognizer.merge(first, []) == first)
+        #expect(TextRecognizer.merge([], Array(second[1...2])).map(\.text) == ["12:04", "05"])
+        // A word read better in the first stays (the second's "06:66" is worse than "00:00").
+        let digits = [Raw(text: "00:00", confidence: 0.85, left: 10, top: 10, right: 60, bottom: 30, block: 0, line: 0)]
+        let worse = [Raw(text: "06:66", confidence: 0.6, left: 11, top: 10, right: 60, bottom: 30, block: 0, line: 0)]
+        #expect(TextRecognizer.merge(digits, worse) == digits)
+        // Junk (many characters of low confidence) does not outweigh a well-read word over it.
+        let junk = [Raw(text: "Yn", confidence: 0.73, left: 413, top: 483, right: 459, bottom: 498, block: 0, line: 0),
+                    Raw(text: "wing", confidence: 0.44, left: 412, top: 506, right: 449, bottom: 519, block: 1, line: 1),
+                    Raw(text: "aeeaaeeaae", confidence: 0.2, left: 380, top: 470, right: 480, bottom: 530, block: 2, line: 2)]
+        // The second's own words do not compete ("tine" and "3" overlap: both stay).
+        let read = [Raw(text: "EXIT", confidence: 0.91, left: 384, top: 478, right: 478, bottom: 510, block: 0, line: 0),
+                    Raw(text: "tine", confidence: 0.66, left: 242, top: 300, right: 330, bottom: 325, block: 1, line: 1),
+                    Raw(text: "3", confidence: 0.73, left: 317, top: 296, right: 333, bottom: 334, block: 1, line: 1)]
+        #expect(TextRecognizer.merge(junk, read).map(\.text) == ["tine", "3", "EXIT"])
+    }
+
     @Test func smallPicturesAreScaledUpMore() {
         #expect(TextRecognizer.scale(width: 640, height: 360) == 3)
         #expect(TextRecognizer.scale(width: 1280, height: 720) == 2)
