@@ -65,7 +65,7 @@ import TestSupport
         #expect(HookedFile.milliseconds(iso8601: "2026-12-01T10:04:30.25Z") == 1_796_119_470_250)
         #expect(HookedFile.milliseconds(iso8601: "2026-12-01T10:04:30.2509Z") == 1_796_119_470_250)
         #expect(HookedFile.milliseconds(iso8601: "2026-12-01T10:04:30-00:30") == 1_796_121_270_000)
-        for bad in ["", "2026-12-01", "2026-12-01T10:04:30", "2026-12-01T10:04:30.Z", "2026-12-01T10:04:30+0100", "x026-12-01T10:04:30Z"] {
+        for bad in ["", "2026-12-01", "2026-12-01T10:04:30", "2026-12-01T10:04:30+0100", "x026-12-01T10:04:30Z"] {
             #expect(HookedFile.milliseconds(iso8601: bad) == nil, "\(bad)")
         }
     }

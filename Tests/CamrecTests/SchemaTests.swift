@@ -72,10 +72,10 @@ import Testing
         #expect(RecordingWait.stop(socket: textSocket))
         #expect(reading.wait(timeout: 120) == 0, "\(reading.stderrText)")
         JSONLog.write(arguments: ["--text-every", "1s", "--text"], stdout: reading.stdoutData, to: log)
-        // segment and deleted.
+        // segment, deleted and hook (a command that fails and says why).
         result = try run(["--device", "test", "--size", "320x240", "--max-duration", "1.5", "--segment", "0.5", "--keep", "1",
-                          "--json", folder.path("seg.mp4")], log: log)
-        #expect(result.status == 0, "\(result.stderr)")
+                          "--on-file", "sh -c 'echo cannot upload >&2; exit 3'", "--json", folder.path("seg.mp4")], log: log)
+        #expect(result.status == 0 && result.stdoutText.contains("\"type\":\"hook\""), "\(result.stderr)")
         // A time-lapse: its started line and result.
         result = try run(["--device", "test", "--size", "320x240", "--max-duration", "1", "--timelapse", "100ms",
                           "--json", folder.path("lapse.mp4")], log: log)

@@ -55,43 +55,6 @@ public struct HookedFile: Sendable, Codable, Equatable {
     /// Milliseconds since 1970 of an ISO 8601 time as camrec writes them
     /// (`2026-12-01T11:04:30.250+01:00`, `…Z`); nil for any other text.
     static func milliseconds(iso8601 text: String) -> Int64? {
-        let bytes = Array(text.utf8)
-        func number(_ from: Int, _ count: Int) -> Int? {
-            guard from + count <= bytes.count else { return nil }
-            var value = 0
-            for byte in bytes[from..<(from + count)] {
-                guard byte >= 48, byte <= 57 else { return nil }
-                value = value * 10 + Int(byte - 48)
-            }
-            return value
-        }
-        guard bytes.count >= 20, bytes[4] == 45, bytes[7] == 45, bytes[10] == 84, bytes[13] == 58, bytes[16] == 58,
-              let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-              let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2) else { return nil }
-        var index = 19
-        var milliseconds = 0
-        if bytes[index] == 46 {
-            var digits = 0
-            index += 1
-            while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
-                if digits < 3 { milliseconds = milliseconds * 10 + Int(bytes[index] - 48) }
-                digits += 1
-                index += 1
-            }
-            guard digits > 0 else { return nil }
-            if digits < 3 { for _ in digits..<3 { milliseconds *= 10 } }
-        }
-        guard index < bytes.count else { return nil }
-        let offset: Int
-        if bytes[index] == 90, index + 1 == bytes.count {
-            offset = 0
-        } else if bytes[index] == 43 || bytes[index] == 45, index + 6 == bytes.count, bytes[index + 3] == 58,
-                  let hours = number(index + 1, 2), let minutes = number(index + 4, 2) {
-            offset = (bytes[index] == 43 ? 1 : -1) * (hours * 3600 + minutes * 60)
-        } else {
-            return nil
-        }
-        let time = CivilTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
-        return time.unixSeconds(in: .offset(offset)) * 1000 + Int64(milliseconds)
+        ISO8601Time.milliseconds(text)
     }
 }
