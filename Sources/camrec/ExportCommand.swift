@@ -31,7 +31,7 @@ enum ExportCommand: Subcommand {
             OptionSpec(["--force", "-f"], help: "replace OUT if it exists"),
             OptionSpec(["--json"], help: "print an export JSON line per movie written on stdout"),
             OptionSpec(["--quiet", "-q"], help: "print nothing on stderr but errors"),
-        ],
+        ] + UnattendedOptions.onFileSpecs,
         positionals: [PositionalSpec("SERIES", help: "the series: the OUTPUT given to camrec record (cam.mp4) or one of its movies (camrec ls lists them)")],
         discussion: """
             The movie holds exactly the frames captured from --from up to --to (each
@@ -75,20 +75,22 @@ enum ExportCommand: Subcommand {
             """
     )
 
-    static func validate(_ parsed: ParsedArguments) throws(UsageError) -> ExportRequest {
+    static func validate(_ parsed: ParsedArguments) throws(UsageError) -> ExportJob {
         do {
-            return try ExportRequest(
+            var job = ExportJob(request: try ExportRequest(
                 series: parsed.positionals, from: parsed.value("--from"), to: parsed.value("--to"),
                 output: parsed.value("--output"), splitAtGaps: parsed.flag("--split-at-gaps"),
                 force: parsed.flag("--force"), utc: parsed.flag("--utc"), speed: parsed.value("--speed"),
                 timelapse: parsed.value("--timelapse"), reencode: parsed.flag("--reencode")
-            )
+            ))
+            job.hooks = try UnattendedOptions.hooks(parsed)
+            return job
         } catch {
             throw UsageError(error.message)
         }
     }
 
-    static func run(_ request: ExportRequest, console: Console) throws(CamrecError) -> ExitStatus {
-        try ExportJob(request: request).run(console: console)
+    static func run(_ job: ExportJob, console: Console) throws(CamrecError) -> ExitStatus {
+        try job.run(console: console)
     }
 }

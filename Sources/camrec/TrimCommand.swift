@@ -29,7 +29,7 @@ enum TrimCommand: Subcommand {
             OptionSpec(["--mode"], value: "MODE", help: "accurate (default: re-encode only the edge GOPs), keyframe (pure copy from the keyframe at or before the start) or reencode (everything)"),
             OptionSpec(["--json"], help: "print JSON lines on stdout: progress (after a second), then the result"),
             OptionSpec(["--quiet", "-q"], help: "print nothing on stderr but errors"),
-        ],
+        ] + UnattendedOptions.onFileSpecs,
         positionals: [PositionalSpec("INPUT", help: "the movie to trim")],
         discussion: """
             Times are on the input's presentation timeline, as ffprobe shows frame times:
@@ -59,16 +59,19 @@ enum TrimCommand: Subcommand {
             """
     )
 
-    static func run(_ request: TrimRequest, console: Console) throws(CamrecError) -> ExitStatus {
-        try TrimmingJob(request: request).run(console: console)
+    static func run(_ job: TrimmingJob, console: Console) throws(CamrecError) -> ExitStatus {
+        try job.run(console: console)
     }
 
     /// Turns the command line into a typed request (all checks that need no media).
-    static func validate(_ parsed: ParsedArguments) throws(UsageError) -> TrimRequest {
+    static func validate(_ parsed: ParsedArguments) throws(UsageError) -> TrimmingJob {
         try usage { () throws(CamrecError) in
-            try TrimRequest.parse(input: parsed.positional("INPUT"), start: parsed.value("--start"), end: parsed.value("--end"),
-                                  mode: parsed.value("--mode"), output: parsed.value("--output"), inPlace: parsed.flag("--in-place"),
-                                  force: parsed.flag("--force"))
+            var job = TrimmingJob(request: try TrimRequest.parse(
+                input: parsed.positional("INPUT"), start: parsed.value("--start"), end: parsed.value("--end"),
+                mode: parsed.value("--mode"), output: parsed.value("--output"), inPlace: parsed.flag("--in-place"),
+                force: parsed.flag("--force")))
+            job.hooks = try UnattendedOptions.hooks(parsed)
+            return job
         }
     }
 }

@@ -136,4 +136,32 @@ import TestSupport
         #expect(second.stderr.contains("an earlier run left unfinished"), "\(second.stderr)")
         #expect(!FileManager.default.fileExists(atPath: ledger))
     }
+
+    @Test func trimAndExportRunTheCommandForTheMovieTheyWrite() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let series = folder.path("cam.mp4")
+        let recorded = try CamrecBinary.run(["--device", "test", "--size", "320x240", "--max-duration", "1.5", "--segment", "0.5",
+                                             "--json", series], timeout: 120)
+        try #require(recorded.status == 0, "\(recorded.stderr)")
+        let save = "sh -c 'cat > \"$CAMREC_FILE.json\"; echo \"$CAMREC_KIND $CAMREC_FRAMES\" > \"$CAMREC_FILE.env\"'"
+        let trimmed = folder.path("cut.mp4")
+        let trim = try CamrecBinary.run(["trim", "--start", "0.2", "-o", trimmed, "--on-file", save, "--json", folder.path("cam-0001.mp4")])
+        #expect(trim.status == 0, "\(trim.stderr)")
+        let trimHook = hookLines(JSONLines.parse(trim))
+        #expect(trimHook.count == 1 && trimHook.first?["file"] as? String == trimmed && trimHook.first?["kind"] as? String == "trim", "\(trimHook)")
+        let frames = try MediaProbe.probe(trimmed).frames
+        #expect(try String(contentsOfFile: trimmed + ".env", encoding: .utf8) == "trim \(frames)\n")
+        let trimLine = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: trimmed + ".json"))) as? [String: Any]
+        #expect(trimLine?["type"] as? String == "result" && trimLine?["output"] as? String == trimmed, "\(String(describing: trimLine))")
+        let exported = folder.path("all.mp4")
+        let export = try CamrecBinary.run(["export", "-o", exported, "--on-file", save, "--json", series])
+        #expect(export.status == 0, "\(export.stderr)")
+        let exportHook = hookLines(JSONLines.parse(export))
+        #expect(exportHook.count == 1 && exportHook.first?["kind"] as? String == "export" && exportHook.first?["exit_status"] as? Int == 0,
+                "\(exportHook)")
+        #expect(try String(contentsOfFile: exported + ".env", encoding: .utf8) == "export 45\n")
+        let exportLine = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: exported + ".json"))) as? [String: Any]
+        #expect(exportLine?["type"] as? String == "export" && exportLine?["path"] as? String == exported)
+    }
 }

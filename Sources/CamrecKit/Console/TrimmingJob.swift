@@ -11,6 +11,8 @@ public struct TrimmingJob: Sendable {
 
     /// What to cut, and where the result goes.
     public var request: TrimRequest
+    /// `--on-file`: the command run for the movie written; nil: none.
+    public var hooks: HookSettings?
 
     /// The trim of `request`.
     public init(request: TrimRequest) {
@@ -24,6 +26,11 @@ public struct TrimmingJob: Sendable {
         Self.stopOnSignals(control, console: console, what: "trim")
         let result = try Trimmer.run(request, control: control)
         printer.show(result)
+        if let hooks {
+            FileHooks.runOnce(hooks, for: HookedFile(path: result.output, kind: "trim", duration: result.duration, frames: result.frames,
+                                                      line: Console.jsonLine(result, type: "result") ?? ""),
+                              console: console)
+        }
         return .success
     }
 

@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// `--on-file CMD`, `--on-file-jobs N`, `--on-file-timeout T`: what runs for each finished
 /// file, how many at once, and for how long at most.
 public struct HookSettings: Sendable, Equatable {
@@ -23,7 +25,7 @@ public struct HookSettings: Sendable, Equatable {
     /// command, a program not found, `--on-file-jobs` or `--on-file-timeout` without
     /// `--on-file` or out of range.
     public static func resolve(command: String?, jobs: String?, timeout: String?,
-                               path: String?) throws(CamrecError) -> HookSettings? {
+                               path: String? = ProcessInfo.processInfo.environment["PATH"]) throws(CamrecError) -> HookSettings? {
         guard let command else {
             if let option = [("--on-file-jobs", jobs), ("--on-file-timeout", timeout)].first(where: { $0.1 != nil })?.0 {
                 throw OptionValue.refusal("\(option) needs --on-file CMD, the command it applies to")

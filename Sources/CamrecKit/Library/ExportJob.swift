@@ -10,6 +10,9 @@ import Glibc
 public struct ExportJob: Sendable {
     public var request: ExportRequest
 
+    /// `--on-file`: the command run for each movie written, once all are; nil: none.
+    public var hooks: HookSettings?
+
     public init(request: ExportRequest) { self.request = request }
 
     /// An `export` line: one output.
@@ -83,6 +86,7 @@ public struct ExportJob: Sendable {
             throw CamrecError(.cannotCreateOutput, "\(existing) already exists; use --force to replace it (nothing was written)")
         }
         var made: [String] = []
+        var written: [HookedFile] = []
         for (group, path) in zip(groups, paths) {
             let result: SeriesTrimResult
             do throws(CamrecError) {
@@ -98,8 +102,10 @@ public struct ExportJob: Sendable {
             }
             made.append(path)
             for warning in result.trim.warnings { Self.warn(warning, console: console) }
-            show(result, of: Self.merged(group), series: series, from: from, to: to, describe: describe, console: console)
+            written.append(show(result, of: Self.merged(group), series: series, from: from, to: to, describe: describe, console: console))
         }
+        // Once every movie is written (a failure takes back those made before).
+        if let hooks { FileHooks.runOnce(hooks, for: written, console: console) }
         return .success
     }
 
@@ -230,7 +236,7 @@ public struct ExportJob: Sendable {
     private func show(
         _ result: SeriesTrimResult, of output: ExportPlan.Output, series: LibrarySeries, from: Int64, to: Int64,
         describe: (Int64) -> String, console: Console
-    ) {
+    ) -> HookedFile {
         let trim = result.trim
         let first = LibraryLines.time(result.firstFrameMilliseconds, utc: request.utc)
         // A cut ends where its last frame does (past its gaps: where its last movie or the
@@ -240,17 +246,20 @@ public struct ExportJob: Sendable {
             span = min(to, end) - result.firstFrameMilliseconds
         }
         let last = LibraryLines.time(result.firstFrameMilliseconds + span, utc: request.utc)
+        let line = Line(
+            path: trim.output, series: series.name, from: describe(from), to: describe(to), start: first, end: last, duration: trim.duration,
+            frames: trim.frames, framesCopied: trim.framesCopied, framesReencoded: trim.framesReencoded,
+            audioPackets: trim.audioPackets, bytes: trim.bytes, movies: output.movies.map(\.path),
+            chapters: result.chapters.map { ChapterLine(start: $0.start, title: $0.title) },
+            gaps: output.gaps.map { LibraryLines.gap($0) }, splitReason: output.splitReason,
+            reencodedJoins: output.joinedReasons.isEmpty ? nil : output.joinedReasons,
+            speed: speed(of: output), interval: interval(of: output),
+            framesDecoded: result.timelapse?.framesDecoded, keyframesOnly: result.timelapse?.keyframesOnly
+        )
+        let hooked = HookedFile(path: trim.output, kind: "export", start: result.firstFrameMilliseconds, duration: trim.duration,
+                                frames: trim.frames, series: series.name, line: Console.jsonLine(line, type: "export") ?? "")
         if console.json {
-            console.emit(Line(
-                path: trim.output, series: series.name, from: describe(from), to: describe(to), start: first, end: last, duration: trim.duration,
-                frames: trim.frames, framesCopied: trim.framesCopied, framesReencoded: trim.framesReencoded,
-                audioPackets: trim.audioPackets, bytes: trim.bytes, movies: output.movies.map(\.path),
-                chapters: result.chapters.map { ChapterLine(start: $0.start, title: $0.title) },
-                gaps: output.gaps.map { LibraryLines.gap($0) }, splitReason: output.splitReason,
-                reencodedJoins: output.joinedReasons.isEmpty ? nil : output.joinedReasons,
-                speed: speed(of: output), interval: interval(of: output),
-                framesDecoded: result.timelapse?.framesDecoded, keyframesOnly: result.timelapse?.keyframesOnly
-            ), type: "export")
+            console.emit(line, type: "export")
         } else if let timelapse = result.timelapse {
             let how = timelapse.keyframesOnly ? "keyframes only" : "\(timelapse.framesDecoded) frames decoded"
             console.say(
@@ -267,6 +276,7 @@ public struct ExportJob: Sendable {
                         : " all re-encoded to join \(output.joinedReasons.count + 1) parts of other sizes or codecs")
             )
         }
+        return hooked
     }
 }
 
