@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -41,4 +42,13 @@ int camrec_pidfd(pid_t pid) {
 
 int camrec_pipe(int fds[2]) {
     return pipe2(fds, O_CLOEXEC);
+}
+
+int camrec_thread_nice(int value) {
+    id_t thread = (id_t)syscall(SYS_gettid);
+    errno = 0;
+    int current = getpriority(PRIO_PROCESS, thread);
+    /* Never nicer to the commands than camrec itself is run (a camrec started at nice 19). */
+    if (errno == 0 && current >= value) return 0;
+    return setpriority(PRIO_PROCESS, thread, value);
 }

@@ -168,7 +168,7 @@ import TestSupport
         let gate = folder.path("gate")
         let started = folder.path("started")
         // Each command says it started, then waits for the test to open the gate.
-        let command = try HookCommand.parse("sh -c 'echo \"$CAMREC_FILE\" >> \(started); while [ ! -e \(gate) ]; do sleep 0.05; done'",
+        let command = try HookCommand.parse("sh -c 'echo \"$CAMREC_FILE\" >> \(started); cut -d\" \" -f19 /proc/$$/stat > \"$CAMREC_FILE.nice\"; while [ ! -e \(gate) ]; do sleep 0.05; done'",
                                             option: "--on-file")
         let lines = Mutex<[HookLine]>([])
         let holds = FileHolds()
@@ -196,6 +196,11 @@ import TestSupport
         #expect(Set(order.prefix(2)) == Set(files.prefix(2)))
         #expect(holds.paths.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: ledger.path))
+        // Each ran at nice 10 or more (field 19 of /proc/PID/stat; more when the test runs niced).
+        for file in files {
+            let nice = (try? String(contentsOfFile: file + ".nice", encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            #expect((nice ?? 0) >= 10, "\(file): nice \(String(describing: nice))")
+        }
     }
 
     @Test func filesLeftInTheLedgerRunFirstInTheNextRun() throws {

@@ -20,4 +20,8 @@ int camrec_pidfd(pid_t pid);
 /* pipe2(fds, O_CLOEXEC): a pipe no other child inherits. 0, or -1 with errno. */
 int camrec_pipe(int fds[2]);
 
+/* Raises the calling thread's nice value to `value` unless it is already that nice (on
+ * Linux nice is per thread, and a process the thread starts inherits it). 0, or -1 with errno. */
+int camrec_thread_nice(int value);
+
 #endif

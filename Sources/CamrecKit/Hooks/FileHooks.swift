@@ -1,3 +1,4 @@
+import CProcess
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -8,8 +9,8 @@ import Glibc
 /// waits for a command on the caller's thread: `enqueue` only appends (a recording calls it
 /// from its streaming and stills threads). A queued or running file is held from retention
 /// (`FileHolds.process`), and listed in the series' ledger until its command has ended, so
-/// that a run killed before then leaves it for the next run. ``finish()`` waits for the
-/// queue at the end of the job, at most `timeout`.
+/// that a run killed before then leaves it for the next run. Commands run at nice 10.
+/// ``finish()`` waits for the queue at the end of the job, at most `timeout`.
 public final class FileHooks: Sendable {
     private struct State: Sendable {
         var queue: [Entry] = []
@@ -33,6 +34,9 @@ public final class FileHooks: Sendable {
         var earlierRun: Bool
         var pid: Int32?
     }
+
+    /// The nice value commands run at.
+    static let niceness: Int32 = 10
 
     private let settings: HookSettings
     private let ledger: HookLedger?
@@ -141,6 +145,9 @@ public final class FileHooks: Sendable {
     // MARK: The commands
 
     private func work() {
+        // Its commands inherit the thread's nice value: they take only the CPU the
+        // recording leaves (an upload, a transcode of 20 files at once).
+        _ = camrec_thread_nice(Self.niceness)
         while let (number, entry) = take() {
             let file = entry.file
             let process = HookProcess(arguments: settings.command.arguments(for: file.path),
