@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import shlex
 import signal
@@ -187,6 +188,17 @@ class RssSampler:
 
 
 # ---- statistics -------------------------------------------------------------------------
+
+def json_lines(path) -> list[dict]:
+    """The JSON lines of a file camrec's stdout went to (other lines left out)."""
+    lines = []
+    for text in Path(path).read_text(errors="replace").splitlines():
+        try:
+            lines.append(json.loads(text))
+        except ValueError:
+            continue
+    return lines
+
 
 def median(values):
     values = [v for v in values if v is not None]

@@ -4,11 +4,10 @@ them. camrec's alone: no peer runs a command per file while recording. Opt-in (-
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 
-from .common import Child, log, median
+from .common import Child, json_lines, log, median
 from .section import Context, SectionResult, SummaryRow, table
 from .textrec import frames_in
 from .tools import YUYV_720
@@ -51,12 +50,7 @@ def one_run(ctx: Context, run_dir: Path, name: str, hooked: bool, seconds: float
     argv = ctx.toolbox.camrec_record(YUYV_720, "/dev/video0", seconds, movie, extra=extra)
     done = Child(argv, ctx.toolbox.env(YUYV_720.vcam("/dev/video0")), run_dir, name, nice=ctx.nice,
                  timeout=seconds * 4 + 300).wait()
-    lines = []
-    for text in Path(done.stdout_path).read_text(errors="replace").splitlines():
-        try:
-            lines.append(json.loads(text))
-        except ValueError:
-            continue
+    lines = json_lines(done.stdout_path)
     hooks = [line for line in lines if line.get("type") == "hook"]
     result = next((line for line in lines if line.get("type") == "result"), {})
     return {

@@ -5,11 +5,10 @@ recording. Opt-in (--only textrec)."""
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 
-from .common import Child, log, median, run_quiet
+from .common import Child, json_lines, log, median, run_quiet
 from .section import Context, SectionResult, SummaryRow, table
 from .tools import YUYV_720
 
@@ -47,12 +46,7 @@ def one_run(ctx: Context, run_dir: Path, name: str, extra: list[str], seconds: f
                                      extra=["--overlay-image", str(png), "--overlay-image-position", "bottom-left", *extra])
     done = Child(argv, ctx.toolbox.env(YUYV_720.vcam("/dev/video0")), run_dir, name, nice=ctx.nice,
                  timeout=seconds * 4 + 60).wait()
-    lines = []
-    for text in Path(done.stdout_path).read_text(errors="replace").splitlines():
-        try:
-            lines.append(json.loads(text))
-        except ValueError:
-            continue
+    lines = json_lines(done.stdout_path)
     readings = [line for line in lines if line.get("type") == "text"]
     result = next((line for line in lines if line.get("type") == "result"), {})
     return {
