@@ -19,7 +19,7 @@ enum UnattendedOptions {
     static let onFileSpecs = [
         OptionSpec(["--on-file"], value: "CMD", help: "run CMD for every file camrec finishes (record: each movie, segment, clip and still; trim and export: each movie written), once it is synced and in place: CMD is split into words as a shell would, and nothing else (no shell runs unless CMD starts with one: sh -c '…'); {file} in a word is the file's path; its environment has CAMREC_FILE, CAMREC_KIND, CAMREC_START (ms since 1970), CAMREC_DURATION, CAMREC_FRAMES, CAMREC_CAMERA, CAMREC_SERIES, and its standard input the file's JSON line; each ends in a hook line", summary: "run CMD for each finished file"),
         OptionSpec(["--on-file-jobs"], value: "N", help: "with --on-file: run at most N commands at once (default: 2); the others wait in order", summary: "--on-file: N commands at once (default: 2)"),
-        OptionSpec(["--on-file-timeout"], value: "T", help: "with --on-file: stop a command (SIGTERM to its process group, SIGKILL 2 s later) that runs longer than T (default: 10m); at the run's end camrec waits at most T for the commands still queued", summary: "--on-file: stop one after T (default: 10m)"),
+        OptionSpec(["--on-file-timeout"], value: "T", help: "with --on-file: stop a command (SIGTERM to its process group, SIGKILL 2 s later) that runs longer than T (default: 10m); at the run's end camrec waits at most T (and 3 s) for the commands still queued", summary: "--on-file: stop one after T (default: 10m)"),
     ]
 
     /// `--on-file`'s settings as given (nil without it), checked.

@@ -239,7 +239,8 @@ import TestSupport
         let hooks = FileHooks(settings: HookSettings(command: command, jobs: 1, timeout: .milliseconds(300)), ledgerFor: series,
                               holds: FileHolds(), report: { line in lines.withLock { $0.append(line) } },
                               warn: { text in warnings.withLock { $0.append(text) } })
-        let files = (1...3).map { folder.path("cam-000\($0).mp4") }
+        // More than the end's wait (0.3 s and the 3 s grace) lets run one at a time.
+        let files = (1...20).map { folder.path("cam-\($0).mp4") }
         for file in files { hooks.enqueue(HookedFile(path: file, kind: "segment", line: "{}")) }
         hooks.finish()
         // Some were judged (stopped at their limit); what the end cut short stays listed.

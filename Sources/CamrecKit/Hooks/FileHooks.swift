@@ -98,11 +98,13 @@ public final class FileHooks: Sendable {
         if startWorker { NamedThread.start("camrec-on-file") { [self] in work() } }
     }
 
-    /// Waits for every queued command to end, at most `timeout` from now; then stops the
+    /// Waits for every queued command to end, at most `timeout` (and 3 s) from now; then stops the
     /// running ones (SIGTERM to their groups, SIGKILL 2 s later) and leaves the queued ones
     /// in the ledger for the next run (a warning says so). Call once, at the job's end.
     public func finish() {
-        let deadline = ContinuousClock.now + settings.timeout
+        // A command already running ends by its own limit (and SIGKILL's grace) before this:
+        // only what the end itself cut short is left for the next run.
+        let deadline = ContinuousClock.now + settings.timeout + HookProcess.termGrace + .seconds(1)
         let done = state.wait(until: { $0.queue.isEmpty && $0.running.isEmpty }, deadline: deadline) { state, ready -> Bool in
             if !ready {
                 state.closed = true
