@@ -162,21 +162,22 @@ public final class FileHooks: Sendable {
                     if state.closed { killpg(pid, SIGTERM) }
                 }
             }
-            let stoppedAtEnd = state.withLockWaking { state -> Bool in
-                state.running[number] = nil
-                // Stopped because the run's wait ran out: not judged, so kept for the next run.
-                let interrupted = state.closed && outcome.signal != nil
-                if interrupted { state.queue.append(Entry(file: file, earlierRun: entry.earlierRun, pid: nil)) }
-                state.dirty = true
-                return interrupted
-            }
-            startLedgerWriter()
-            // Said before the file is let go: retention's `deleted` line for it comes after.
+            // Stopped because the run's wait ran out: not judged, so kept for the next run.
+            let stoppedAtEnd = state.withLock { $0.closed && outcome.signal != nil }
+            // Said before the file is let go (retention's `deleted` line for it comes after),
+            // and before `finish` can see it done (camrec exits once it returns).
             report(HookLine(file: file.path, kind: file.kind, exitStatus: outcome.exitStatus, signal: outcome.signal,
                             timedOut: outcome.timedOut || stoppedAtEnd, duration: (outcome.seconds * 1000).rounded() / 1000,
                             stderr: outcome.stderrTail.isEmpty ? nil : outcome.stderrTail, error: outcome.failure,
                             earlierRun: entry.earlierRun ? true : nil))
-            holds.release(file.path)
+            // A file left for the next run stays held: the run's last retention keeps it.
+            if !stoppedAtEnd { holds.release(file.path) }
+            state.withLockWaking { state in
+                state.running[number] = nil
+                if stoppedAtEnd { state.queue.append(Entry(file: file, earlierRun: entry.earlierRun, pid: nil)) }
+                state.dirty = true
+            }
+            startLedgerWriter()
         }
     }
 
