@@ -49,6 +49,7 @@ extension ClipRecorder {
             }
             if stillShort, waiting.isEmpty {
                 events(.warning("free space stays below --min-free with only the newest clip left: clips go on, but the disk is nearly full"))
+                if let line = DiskLowLine(policy: policy, folder: naming.folder, action: "going-on") { events(.diskLow(line)) }
             }
         }
     }

@@ -172,6 +172,15 @@ final class ClipRecorder: Sendable {
     /// A Live Photo's trigger is at its still's frame: `at` (the recording's running time)
     /// and `withStill` (the still is paired with the clip once `stillTaken` reports it).
     func trigger(at explicit: UInt64? = nil, after: TimeSpec? = nil, withStill: Bool = false) -> Result<TriggerOutcome, CamrecError> {
+        var started: ClipStartLine?
+        let outcome = trigger(at: explicit, after: after, withStill: withStill, started: &started)
+        // Said outside the lock: a reader of the events may ask the recorder anything.
+        if let started { events(.clipStarted(started)) }
+        return outcome
+    }
+
+    private func trigger(at explicit: UInt64?, after: TimeSpec?, withStill: Bool,
+                         started: inout ClipStartLine?) -> Result<TriggerOutcome, CamrecError> {
         shared.withLock { state -> Result<TriggerOutcome, CamrecError> in
             guard !state.ended else { return .failure(CamrecError(.usage, "no clip: the recording is ending")) }
             guard let newest = state.newest, let caps = state.caps, !state.hasSound || state.soundCaps != nil else {
@@ -206,6 +215,9 @@ final class ClipRecorder: Sendable {
                     if case .failure(let error) = made { return .failure(error) }
                     return .failure(CamrecError(.failure, "no clip"))
                 }
+                let origin = state.firstPTS ?? first.pts
+                let seconds = { (time: UInt64) in (Double(time - min(time, origin)) / 1e6).rounded() / 1e3 }
+                started = ClipStartLine(clip: number, path: final, time: seconds(time), start: seconds(clip.start))
                 for packet in kept.packets { writer.push(packet.payload) }
                 if writer.hasSound {
                     for packet in state.soundPreRoll.clip(from: first.pts).packets { writer.pushAudio(packet.payload) }
