@@ -50,6 +50,20 @@ CamrecValueKind camrec_value_kind(GType type) {
     }
 }
 
+guint camrec_value_doubles(const GValue *value, double *out, guint max) {
+    if (!G_VALUE_HOLDS(value, G_TYPE_VALUE_ARRAY)) return 0;
+    guint count = 0;
+    /* `level` posts GValueArray (deprecated in GLib, still what GStreamer 1.22 sends). */
+    G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+    GValueArray *array = g_value_get_boxed(value);
+    for (guint i = 0; array != NULL && i < array->n_values && count < max; i++) {
+        GValue *item = g_value_array_get_nth(array, i);
+        if (G_VALUE_HOLDS_DOUBLE(item)) out[count++] = g_value_get_double(item);
+    }
+    G_GNUC_END_IGNORE_DEPRECATIONS
+    return count;
+}
+
 char *camrec_param_range(GParamSpec *spec) {
     if (G_IS_PARAM_SPEC_INT(spec)) {
         GParamSpecInt *p = G_PARAM_SPEC_INT(spec);

@@ -1,9 +1,11 @@
 import CGStreamer
 import CGStreamerShim
 
-/// The simple fields of a message's structure (strings, integers, booleans), copied when
-/// the message is parsed: splitmuxsink's `splitmuxsink-fragment-closed` carries the
-/// fragment's `location` and its end as `running-time`. Other kinds of field are left out.
+/// The simple fields of a message's structure (strings, integers, booleans, doubles and
+/// arrays of doubles), copied when the message is parsed: splitmuxsink's
+/// `splitmuxsink-fragment-closed` carries the fragment's `location` and its end as
+/// `running-time`; `level`'s `level` message its `rms` per channel. Other kinds of field
+/// are left out.
 public struct MessageFields: Sendable, Equatable {
     /// The fields, by name.
     public private(set) var values: [String: Value] = [:]
@@ -14,6 +16,9 @@ public struct MessageFields: Sendable, Equatable {
         case integer(Int64)
         case unsigned(UInt64)
         case bool(Bool)
+        case double(Double)
+        /// A GValueArray of doubles (at most 16 are kept).
+        case doubles([Double])
     }
 
     /// Fields given as values (tests).
@@ -34,6 +39,11 @@ public struct MessageFields: Sendable, Equatable {
             case CAMREC_VALUE_INT64: values[name] = .integer(Int64(g_value_get_int64(value)))
             case CAMREC_VALUE_INT: values[name] = .integer(Int64(g_value_get_int(value)))
             case CAMREC_VALUE_BOOLEAN: values[name] = .bool(g_value_get_boolean(value) != 0)
+            case CAMREC_VALUE_DOUBLE: values[name] = .double(g_value_get_double(value))
+            case CAMREC_VALUE_BOXED:
+                var numbers = [Double](repeating: 0, count: 16)
+                let count = Int(camrec_value_doubles(value, &numbers, guint(numbers.count)))
+                if count > 0 { values[name] = .doubles(Array(numbers.prefix(count))) }
             default: break
             }
         }
@@ -52,5 +62,11 @@ public struct MessageFields: Sendable, Equatable {
         case .integer(let number) where number >= 0: UInt64(number)
         default: nil
         }
+    }
+
+    /// An array-of-doubles field (`level`'s `rms`).
+    public func doubles(_ name: String) -> [Double]? {
+        if case .doubles(let numbers) = values[name] { return numbers }
+        return nil
     }
 }

@@ -11,6 +11,7 @@ enum ClipOptions {
         OptionSpec(["--standby"], help: "record no movie, only clips on triggers (OUTPUT names them and picks the container; nothing is written to it); enables clips", summary: "record no movie, only clips"),
         OptionSpec(["--on-motion"], help: "a change in the picture triggers a clip (small grey frames compared a few times a second; noise and slow light changes ignored); enables clips", summary: "a change in the picture makes a clip"),
         OptionSpec(["--motion-sensitivity"], value: "S", help: "with --on-motion: 0 (only large, clear changes) to 1 (small, faint ones); default 0.5", summary: "0 (large changes only) to 1 (faint); 0.5"),
+        OptionSpec(["--on-sound"], value: "LEVEL[:T]", help: "sound at or above LEVEL dBFS (e.g. -30; 0 is full scale) for at least T (default: 200ms) triggers a clip at its onset, as --on-motion does (a JSON sound line each); needs --audio; enables clips", summary: "loud sound (LEVEL dBFS for T) makes a clip"),
         OptionSpec(["--motion-mask"], value: "FILE", help: "with --on-motion: a PNG (any size, scaled to the picture) whose dark regions are not watched; a missing file or one that is not a PNG is refused (exit 65)", summary: "a PNG whose dark regions are not watched"),
         OptionSpec(["--live-photo"], help: "each clip also gets the still of its trigger's frame (a Live Photo); enables clips", summary: "each clip also gets its trigger's still"),
     ]
@@ -23,14 +24,17 @@ enum ClipOptions {
         before it as camrec trim cuts. A trigger while a clip is written extends it.
         --live-photo (or ctl clip --still) also writes the still of the trigger's frame,
         named in the clip's line. --standby records no movie: only the clips.
-        --on-motion makes a change in the picture a trigger (a JSON motion line each).
+        --on-motion makes a change in the picture a trigger (a JSON motion line each),
+        --on-sound -30 a sound louder than -30 dBFS for 200 ms (a JSON sound line each).
         """
 
     /// The clip options as given.
     static func request(_ parsed: ParsedArguments) -> ClipRequest {
-        ClipRequest(preRoll: parsed.value("--pre-roll"), postRoll: parsed.value("--post-roll"), maxClip: parsed.value("--max-clip"),
+        var request = ClipRequest(preRoll: parsed.value("--pre-roll"), postRoll: parsed.value("--post-roll"), maxClip: parsed.value("--max-clip"),
                     pattern: parsed.value("--clips"), standby: parsed.flag("--standby"), onMotion: parsed.flag("--on-motion"),
                     motionSensitivity: parsed.value("--motion-sensitivity"), motionMask: parsed.value("--motion-mask"),
                     livePhoto: parsed.flag("--live-photo"))
+        request.onSound = parsed.value("--on-sound")
+        return request
     }
 }

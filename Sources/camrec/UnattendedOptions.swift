@@ -24,7 +24,7 @@ enum UnattendedOptions {
 
     /// `--on-event` and its two options (record).
     static let onEventSpecs = [
-        OptionSpec(["--on-event"], value: "CMD", help: "run CMD for every event of the run: motion, clip-started, camera-lost, camera-back, disk-low (each also a JSON line); split into words as --on-file's CMD; {event} in a word is the event's name; its environment has CAMREC_EVENT, CAMREC_TIME (ms since 1970), CAMREC_CAMERA, CAMREC_CLIP (clip-started), CAMREC_SERIES, and its standard input the event's JSON line; each ends in a hook line; at most 100 wait, more are dropped", summary: "run CMD for each event (motion, camera lost, …)"),
+        OptionSpec(["--on-event"], value: "CMD", help: "run CMD for every event of the run: motion, sound, clip-started, camera-lost, camera-back, disk-low (each also a JSON line); split into words as --on-file's CMD; {event} in a word is the event's name; its environment has CAMREC_EVENT, CAMREC_TIME (ms since 1970), CAMREC_CAMERA, CAMREC_CLIP (clip-started), CAMREC_SERIES, and its standard input the event's JSON line; each ends in a hook line; at most 100 wait, more are dropped", summary: "run CMD for each event (motion, camera lost, …)"),
         OptionSpec(["--on-event-jobs"], value: "N", help: "with --on-event: run at most N commands at once (default: 2)", summary: "--on-event: N commands at once (default: 2)"),
         OptionSpec(["--on-event-timeout"], value: "T", help: "with --on-event: stop a command that runs longer than T (default: 10m), as --on-file-timeout", summary: "--on-event: stop one after T (default: 10m)"),
     ]

@@ -25,6 +25,8 @@ import TestSupport
         #expect(lost?.line.contains(#""camera":2"#) == true)
         let back = HookedEvent(.cameraBack(device: "/dev/video1", gap: 2.5, camera: nil), time: 1, camera: "/dev/video0", series: nil)
         #expect(back?.name == "camera-back" && back?.line.contains(#""gap":2.5"#) == true)
+        let sound = HookedEvent(.sound(SoundLine(time: 2.5, level: -12.5, clip: 3)), time: 1, camera: "/dev/video0", series: nil)
+        #expect(sound?.name == "sound" && sound?.line == #"{"type":"sound","clip":3,"level":-12.5,"time":2.5}"#)
         let low = HookedEvent(.diskLow(DiskLowLine(folder: "/rec", free: 10, minFree: 20, action: "stopping")), time: 1, camera: nil, series: nil)
         #expect(low?.line == #"{"type":"disk-low","action":"stopping","folder":"/rec","free":10,"min_free":20}"#)
         // Files and everything else are not events.

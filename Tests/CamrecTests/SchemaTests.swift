@@ -130,6 +130,10 @@ import Testing
                           "--on-event", "sh -c 'exit 1'", "--json", folder.path("motion.mkv")], log: log, environment: scene)
         #expect(result.status == 0 && ["\"motion\"", "\"clip-started\"", "\"disk-low\"", "\"event\":\"motion\""].allSatisfy(result.stdoutText.contains),
                 "\(result.stdoutText) \(result.stderr)")
+        // A sound line: the test tone is louder than -30 dBFS from its start.
+        result = try run(["--device", "test", "--size", "320x240", "--audio", "test", "-t", "2", "--on-sound", "-30", "--standby",
+                          "--post-roll", "0.5s", "--json", folder.path("sound.mkv")], log: log)
+        #expect(result.status == 0 && result.stdoutText.contains("\"type\":\"sound\""), "\(result.stdoutText) \(result.stderr)")
         // ctl replies: status, still, clip, refused, done; the clip line.
         let socket = folder.path("ctl.sock")
         let clipping = ["--device", "test", "--size", "320x240", "--max-duration", "none",

@@ -59,6 +59,10 @@ typedef enum {
 
 CamrecValueKind camrec_value_kind(GType type);
 
+/// The doubles a GValueArray holds (the `level` element's `rms` and `peak`, one per
+/// channel), at most `max` of them into `out`; 0 when `value` holds no such array.
+guint camrec_value_doubles(const GValue *value, double *out, guint max);
+
 /// The allowed range of a numeric property as text ("0 - 4294967295"), or NULL for other
 /// kinds; the caller frees it with g_free.
 char *camrec_param_range(GParamSpec *spec);

@@ -70,6 +70,10 @@ public struct RecordingPrinter: Sendable {
         case .diskLow(let line):
             // People read the warning that comes with it.
             console.emit(line, type: "disk-low")
+        case .sound(let line):
+            console.emit(line, type: "sound")
+            console.say("camrec: sound at " + String(cFormat: "%.2f s (%.1f dBFS)", line.time, line.level)
+                + (line.clip.map { ": clip \($0)" } ?? ""))
         case .motion(let line):
             console.emit(line, type: "motion")
             console.say("camrec: motion at " + String(cFormat: "%.2f s (%.1f%% of the picture)", line.time, line.area * 100)

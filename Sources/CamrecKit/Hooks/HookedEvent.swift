@@ -1,7 +1,7 @@
 /// An event of a running recording that an `--on-event` command runs for, with what its
 /// environment says of it.
 public struct HookedEvent: Sendable, Equatable {
-    /// What happened: "motion", "clip-started", "camera-lost", "camera-back" or "disk-low".
+    /// What happened: "motion", "sound", "clip-started", "camera-lost", "camera-back" or "disk-low".
     public var name: String
     /// When camrec saw it: milliseconds since 1970.
     public var time: Int64
@@ -15,7 +15,7 @@ public struct HookedEvent: Sendable, Equatable {
     public var line: String
 
     /// The events `--on-event` runs for.
-    public static let names = ["motion", "clip-started", "camera-lost", "camera-back", "disk-low"]
+    public static let names = ["motion", "sound", "clip-started", "camera-lost", "camera-back", "disk-low"]
 
     public init(name: String, time: Int64, camera: String? = nil, clip: String? = nil, series: String? = nil, line: String) {
         self.name = name
@@ -34,6 +34,8 @@ public struct HookedEvent: Sendable, Equatable {
         switch event {
         case .motion(let line):
             made = ("motion", line.device ?? camera, nil, Console.jsonLine(line, type: "motion"))
+        case .sound(let line):
+            made = ("sound", camera, nil, Console.jsonLine(line, type: "sound"))
         case .clipStarted(let line):
             made = ("clip-started", line.device ?? camera, line.path, Console.jsonLine(line, type: "clip-started"))
         case .cameraLost(let message, let which):

@@ -55,6 +55,8 @@ public struct RecordConfig: Sendable {
     public var text: RecordingTextSettings?
     /// `--on-motion`: motion in the picture triggers clips; nil: it does not.
     public var motion: MotionSettings?
+    /// `--on-sound`: loud sound triggers clips; nil: it does not.
+    public var soundTrigger: SoundTriggerSettings?
     /// Several cameras with `--on-motion`: where this camera's motion detections go (the
     /// frame's capture time, ns on the pipelines' clock): the run triggers a clip on every
     /// camera and returns this camera's clip number. Nil: the camera's own clips.

@@ -78,7 +78,7 @@ public struct RecordPipeline: Sendable {
             // Standby: the sound goes only to the clips (and the server).
             let muxerPad = serveSound + (config.standby && !printed ? Self.standbySoundFeed : clipSound + "mux.audio_0")
             values["audio"] = config.audio.map { audio in
-                audio.branch(muxerPad: muxerPad) { value in
+                audio.branch(muxerPad: muxerPad, level: config.soundTrigger != nil) { value in
                     printed ? ShellQuoting.quote(value) : "\"" + Self.escapeForParser(value) + "\""
                 }
             } ?? ""

@@ -30,6 +30,8 @@ public enum RecordingEvent: Sendable {
     case diskLow(DiskLowLine)
     /// `--on-motion`: the picture changed.
     case motion(MotionLine)
+    /// `--on-sound`: the sound stayed above its level.
+    case sound(SoundLine)
     /// `--text-every`, `camrec ctl SOCKET text`, `--text` stills: the text of a frame or a still.
     case text(TextResult)
 }

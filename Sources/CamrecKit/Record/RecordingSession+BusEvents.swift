@@ -9,6 +9,10 @@ extension RecordingSession {
             // With segments, splitmuxsink finalises the last movies on threads of their own
             // and says so for each (none when nothing was recorded).
             return .endOfStream(finalising: elements.muxer != nil && gate.frames > 0 ? plan.openMovies : [], at: now)
+        case .element(_, "level", let fields):
+            // --on-sound: the sound's level goes to the clips' trigger; nothing for the machine.
+            clips?.heard(fields)
+            return nil
         case .element(let source, "splitmuxsink-fragment-closed", let fields):
             guard let muxer = elements.muxer, source.is(muxer), let location = fields.string("location"),
                   let index = plan.openMovie(at: location) else { return nil }

@@ -41,7 +41,7 @@ final class RecordingSession {
     /// The sound branch (`--audio`); nil for a silent movie.
     let sound: SoundBranch?
     /// Event clips while the session runs.
-    private var clips: SessionClips?
+    var clips: SessionClips?
     /// Clips the run's earlier pipelines made (numbers go on after a reconnect).
     private let clipsBefore: Int
     /// The preview window (`--preview`), fed by the appsink "preview"; nil without.

@@ -44,14 +44,16 @@ public struct AudioSettings: Sendable, Equatable {
     /// (e.g. "mux.audio_0"): source → queue → conversion to the encoder's channels and
     /// rate → `audiorate` (named "audiorate": lost samples become silence of the same
     /// length, so the sound never shifts; it counts them; `tolerance` 5 ms, below the 10 ms
-    /// a source loses at once, instead of its 40-ms default) → encoder (named
+    /// a source loses at once, instead of its 40-ms default) → with `level` (`--on-sound`),
+    /// `level` named "soundlevel", which posts the sound's RMS every 50 ms → encoder (named
     /// "audioencoder") → muxer.
-    public func branch(muxerPad: String, quote: (String) -> String) -> String {
+    public func branch(muxerPad: String, level: Bool = false, quote: (String) -> String) -> String {
         let raw = "audio/x-raw,channels=\(channels),rate=\(rate)"
         let sourceCaps = input.channels.map { " ! audio/x-raw,channels=\($0)" } ?? ""
         return sourceElement(quote: quote) + sourceCaps
             + " ! queue name=audioqueue max-size-buffers=0 max-size-bytes=0 max-size-time=10000000000"
             + " ! audioconvert ! audioresample ! " + raw + " ! audiorate name=audiorate skip-to-first=true tolerance=5000000"
+            + (level ? " ! level name=soundlevel interval=\(SoundTriggerSettings.interval) post-messages=true" : "")
             + " ! \(codec.encoder) name=audioencoder \(codec.bitrateProperty(kilobits: bitrate)) ! " + muxerPad
     }
 }

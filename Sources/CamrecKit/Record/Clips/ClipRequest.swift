@@ -22,6 +22,8 @@ public struct ClipRequest: Sendable, Equatable {
     public var motionMask: String?
     /// `--live-photo`.
     public var livePhoto = false
+    /// `--on-sound LEVEL[:T]`.
+    public var onSound: String?
 
     public init(preRoll: String? = nil, postRoll: String? = nil, maxClip: String? = nil, pattern: String? = nil,
                 standby: Bool = false, onMotion: Bool = false, motionSensitivity: String? = nil,
@@ -40,7 +42,17 @@ public struct ClipRequest: Sendable, Equatable {
     /// Whether any clip option is given.
     public var isWanted: Bool {
         [preRoll, postRoll, maxClip, pattern, motionMask, motionSensitivity].contains { $0 != nil }
-            || livePhoto || standby || onMotion
+            || livePhoto || standby || onMotion || onSound != nil
+    }
+
+    /// `--on-sound`'s trigger (nil without it); `hasSound`: the run records sound.
+    public func soundTrigger(hasSound: Bool) throws(CamrecError) -> SoundTriggerSettings? {
+        guard let onSound else { return nil }
+        let settings = try SoundTriggerSettings.parse(onSound)
+        guard hasSound else {
+            throw OptionValue.refusal("--on-sound listens to the recording's sound: add --audio SOURCE (camrec devices lists the sources), e.g. --audio default")
+        }
+        return settings
     }
 
     /// The clips (nil: no clip option, triggers make none) and the motion trigger (nil
@@ -72,7 +84,8 @@ public struct ClipRequest: Sendable, Equatable {
         } else if sensitivity != nil || motionMask != nil {
             throw OptionValue.refusal("\(sensitivity != nil ? "--motion-sensitivity" : "--motion-mask") needs --on-motion")
         }
-        guard preRoll != nil || postRoll != nil || maxClip != nil || livePhoto || naming != nil || standby || motion != nil else {
+        guard preRoll != nil || postRoll != nil || maxClip != nil || livePhoto || naming != nil || standby || motion != nil
+                || onSound != nil else {
             return (nil, motion)
         }
         var settings = ClipSettings(preRoll: preRoll ?? .zero, postRoll: postRoll ?? ClipSettings.defaultPostRoll,

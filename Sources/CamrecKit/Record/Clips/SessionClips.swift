@@ -1,8 +1,8 @@
 import GStreamer
 
 /// A recording session's event clips: the `ClipRecorder` fed by the pipeline's clip
-/// appsinks, the motion trigger, and the triggers the control hands on (`ctl clip`,
-/// SIGUSR2, a key, a Live Photo), each placing its capture time on the clips' timeline.
+/// appsinks, the motion and sound triggers, and the triggers the control hands on (`ctl
+/// clip`, SIGUSR2, a key, a Live Photo), each placing its capture time on the clips' timeline.
 final class SessionClips {
     let recorder: ClipRecorder
     private let feedToken: AppSinkCallbacksToken
@@ -10,6 +10,11 @@ final class SessionClips {
     private var motion: MotionWatcher?
     private let gate: FrameGate
     private let pipeline: Pipeline
+    /// `--on-sound`'s detector, fed on the session's bus thread only.
+    private var soundTrigger: SoundTrigger?
+    /// Several cameras: where a trigger goes (every camera's clips); nil: this recorder's.
+    private let runTrigger: (@Sendable (UInt64) -> Int?)?
+    private let events: @Sendable (RecordingEvent) -> Void
 
     /// Starts the clips of `config` (nil without clip options), fed by `elements`' clip
     /// appsinks; numbers go on after `clipsBefore` clips of the run's earlier pipelines.
@@ -21,14 +26,21 @@ final class SessionClips {
         let chain = (parser.hasPrefix("! ") ? String(parser.dropFirst(2)) + " ! " : "") + config.container.muxer
         // Several cameras trigger at the newest frame of any of them, up to a few frames
         // before this camera's own newest: half a second more pre-roll covers that.
+        // --on-sound triggers at a sound's onset, known once it has lasted T: T and half a
+        // second more (the sound's way through the pipeline) go back that far.
+        var slack: UInt64 = config.startBarrier == nil || config.composition != nil ? 0 : 500_000_000
+        if let sound = config.soundTrigger { slack = max(slack, sound.hold + 500_000_000) }
         let recorder = ClipRecorder(settings: settings, moviePath: settings.namedAfter ?? config.outputPath, muxer: chain,
                                     frameDuration: UInt64(gate.frameDuration * 1e9), clipsBefore: clipsBefore,
-                                    slack: config.startBarrier == nil || config.composition != nil ? 0 : 500_000_000,
+                                    slack: slack,
                                     captureTime: Self.captureTime(gate: gate, pipeline: pipeline), tags: config.stills.tags,
                                     events: events)
         self.recorder = recorder
         self.gate = gate
         self.pipeline = pipeline
+        self.events = events
+        runTrigger = config.motionTrigger
+        soundTrigger = config.soundTrigger.map(SoundTrigger.init)
         feedToken = recorder.attach(to: feed)
         soundToken = elements.clipSound.map { recorder.attachSound(to: $0) }
         if let motion = config.motion {
@@ -39,6 +51,47 @@ final class SessionClips {
                 remove()
                 throw error
             }
+        }
+    }
+
+    /// `--on-sound`: the level of a stretch of sound (the `level` element's message), which
+    /// may trigger a clip at the loud sound's onset and be a `sound` event. Called on the
+    /// session's bus thread.
+    func heard(_ fields: MessageFields) {
+        guard var trigger = soundTrigger, let time = fields.unsigned("running-time"),
+              let duration = fields.unsigned("duration"), let loudest = fields.doubles("rms")?.max() else { return }
+        let outcome = trigger.feed(time: time, duration: duration, level: loudest)
+        soundTrigger = trigger
+        // Sound before the movie's first frame (held back by --settle) starts nothing.
+        guard let outcome, let first = gate.firstFramePTS, let clipFirst = recorder.firstFrameTime else { return }
+        // Each trigger keeps the clip going until the next extension is due, and the
+        // post-roll after it: the clip ends a post-roll (and at most half a second) after
+        // the sound fell below the level.
+        let keepOn = recorder.settings.postRoll.nanoseconds + Int64(SoundTrigger.extensionInterval)
+        switch outcome {
+        case .stillLoud(let time):
+            // The clip goes on while the sound does; said in no line (the clip's triggers list it).
+            let at = max(time, first)
+            if let runTrigger {
+                _ = runTrigger(at &+ pipeline.baseTime)
+            } else {
+                _ = recorder.trigger(at: at - first + clipFirst, after: TimeSpec(nanoseconds: keepOn))
+            }
+        case .trigger(let fired):
+            let onset = max(fired.onset, first)
+            var clip: Int?
+            if let runTrigger {
+                clip = runTrigger(onset &+ pipeline.baseTime)
+                _ = runTrigger(max(fired.confirmed, first) &+ pipeline.baseTime)
+            } else {
+                let heard = Int64(max(fired.confirmed, onset) - onset)
+                switch recorder.trigger(at: onset - first + clipFirst, after: TimeSpec(nanoseconds: heard + keepOn)) {
+                case .success(.started(_, let number)), .success(.extended(_, let number)): clip = number
+                case .failure(let error): events(.warning("loud sound, but no clip: \(error.message)"))
+                }
+            }
+            events(.sound(SoundLine(time: (Double(onset - first) / 1e6).rounded() / 1e3, level: (fired.level * 10).rounded() / 10,
+                                    clip: clip)))
         }
     }
 

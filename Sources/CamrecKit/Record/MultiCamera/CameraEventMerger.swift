@@ -68,6 +68,9 @@ final class CameraEventMerger: Sendable {
         case .motion(var line):
             if devices.indices.contains(camera) { line.device = devices[camera] }
             return .motion(line)
+        case .sound:
+            // The run's one sound: about no one camera.
+            return event
         case .clipStarted(var line):
             if devices.indices.contains(camera) { line.device = devices[camera] }
             return .clipStarted(line)

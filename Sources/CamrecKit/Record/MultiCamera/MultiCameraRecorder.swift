@@ -40,8 +40,9 @@ public final class MultiCameraRecorder: Sendable {
         let made = configs.enumerated().map { index, config in
             var config = config
             config.startBarrier = StartBarrier.Member(barrier: barrier, camera: index)
-            // Motion seen by one camera makes a clip on every camera, at the frame's instant.
-            if config.motion != nil {
+            // Motion seen by one camera (or the run's sound) makes a clip on every camera, at
+            // the frame's (the sound's) instant.
+            if config.motion != nil || config.soundTrigger != nil {
                 config.motionTrigger = { @Sendable capture in
                     let recorders = shared.state.withLock { $0.recorders }
                     return Self.clip(recorders, at: capture, camera: index, merger: shared.state.withLock { $0.merger })

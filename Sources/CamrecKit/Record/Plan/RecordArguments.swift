@@ -76,6 +76,7 @@ public struct RecordArguments: Sendable, Equatable {
             throw OptionValue.refusal("cannot tell the format of '\(output)': end OUTPUT with .mp4, .mov or .mkv")
         }
         let (clipSettings, motion) = try clips.resolve(output: output, container: container, utc: unattended.utc)
+        let soundTrigger = try clips.soundTrigger(hasSound: sound.source != nil)
         if clips.standby, unattended.segment != nil {
             throw OptionValue.refusal("--standby records no movie, so --segment does not apply to it: leave it out, or record continuously with clips instead")
         }
@@ -138,6 +139,7 @@ public struct RecordArguments: Sendable, Equatable {
         settings.recoverPartials = unattended.recoverPartials
         settings.motion = motion
         settings.motionMask = clips.motionMask
+        settings.soundTrigger = soundTrigger
         settings.text = textSettings
         settings.preview = previewRequest.settings
         settings.serve = serveSettings

@@ -21,6 +21,8 @@ public struct RunSettings: Sendable {
     public var recoverPartials = false
     /// `--on-motion`; nil: motion triggers nothing.
     public var motion: MotionSettings?
+    /// `--on-sound`; nil: sound triggers nothing.
+    public var soundTrigger: SoundTriggerSettings?
     /// `--motion-mask PNG`, loaded at the size motion is looked for at.
     public var motionMask: String?
     /// `--text`, `--text-every`; nil: no text is read.

@@ -114,6 +114,8 @@ public struct RunSetup: Sendable {
                          motionSize: FrameSize) throws(CamrecError) {
         config.clips = clips
         config.motion = settings.motion
+        // Only a movie that records the sound hears it (several cameras: the run's sound is one camera's).
+        config.soundTrigger = config.audio == nil ? nil : settings.soundTrigger
         if let mask = settings.motionMask {
             config.motion?.mask = try MotionMask.load(mask, size: motionSize)
         }
