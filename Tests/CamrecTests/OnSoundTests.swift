@@ -71,4 +71,25 @@ import TestSupport
             #expect((peak ?? -100) > -10, "\(path): \(volume.stderr.suffix(400))")
         }
     }
+
+    @Test func withSeveralCamerasTheRunsSoundMakesOneClipOnEveryCamera() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var environment = try VirtualCameraEnvironment.shared().environment(spec: [MultiCameraTests.camera(0), MultiCameraTests.camera(1)].joined(separator: ";"))
+        environment["CAMREC_DEVICE_PATHS"] = nil
+        // The test tone is loud from its start to the end: one trigger, one clip per camera
+        // that goes on as long as the sound (it is never cut into pieces).
+        let result = try CamrecBinary.run(["-d", "/dev/video0", "-d", "/dev/video1", "--size", "320x240", "--audio", "test", "-t", "3",
+                                           "--on-sound", "-30", "--standby", "--post-roll", "0.3s", "--json", folder.path("both.mkv")],
+                                          environment: environment, timeout: 120)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = JSONLines.parse(result)
+        #expect(lines.filter { $0["type"] as? String == "sound" }.count == 1, "\(result.stdoutText)")
+        let clips = lines.filter { $0["type"] as? String == "clip" }
+        #expect(Set(clips.compactMap { $0["device"] as? String }) == ["/dev/video0", "/dev/video1"] && clips.count == 2, "\(clips)")
+        for clip in clips {
+            guard let path = clip["path"] as? String else { continue }
+            #expect(try MediaProbe.probe(path).duration >= 2.5, "\(path)")
+        }
+    }
 }

@@ -57,10 +57,11 @@ public struct RecordConfig: Sendable {
     public var motion: MotionSettings?
     /// `--on-sound`: loud sound triggers clips; nil: it does not.
     public var soundTrigger: SoundTriggerSettings?
-    /// Several cameras with `--on-motion`: where this camera's motion detections go (the
-    /// frame's capture time, ns on the pipelines' clock): the run triggers a clip on every
-    /// camera and returns this camera's clip number. Nil: the camera's own clips.
-    public var motionTrigger: (@Sendable (UInt64) -> Int?)?
+    /// Several cameras with `--on-motion` or `--on-sound`: where this camera's motion
+    /// detections (and the run's loud sounds) go (the capture time, ns on the pipelines'
+    /// clock, and the post-roll for this trigger, nil: the clips' own): the run triggers a
+    /// clip on every camera and returns this camera's clip number. Nil: the camera's own clips.
+    public var runTrigger: (@Sendable (UInt64, TimeSpec?) -> Int?)?
     /// Several cameras in one run: this camera's place at the barrier that starts all
     /// their movies at one instant (`MultiCameraRecorder`); nil for a run of one camera.
     public var startBarrier: StartBarrier.Member?

@@ -13,7 +13,7 @@ final class SessionClips {
     /// `--on-sound`'s detector, fed on the session's bus thread only.
     private var soundTrigger: SoundTrigger?
     /// Several cameras: where a trigger goes (every camera's clips); nil: this recorder's.
-    private let runTrigger: (@Sendable (UInt64) -> Int?)?
+    private let runTrigger: (@Sendable (UInt64, TimeSpec?) -> Int?)?
     private let events: @Sendable (RecordingEvent) -> Void
 
     /// Starts the clips of `config` (nil without clip options), fed by `elements`' clip
@@ -39,14 +39,14 @@ final class SessionClips {
         self.gate = gate
         self.pipeline = pipeline
         self.events = events
-        runTrigger = config.motionTrigger
+        runTrigger = config.runTrigger
         soundTrigger = config.soundTrigger.map(SoundTrigger.init)
         feedToken = recorder.attach(to: feed)
         soundToken = elements.clipSound.map { recorder.attachSound(to: $0) }
         if let motion = config.motion {
             do throws(CamrecError) {
                 self.motion = try Self.watchMotion(motion, pipeline: pipeline, size: config.picture.orientation.outputSize(config.size),
-                                                   recorder: recorder, gate: gate, runTrigger: config.motionTrigger, events: events)
+                                                   recorder: recorder, gate: gate, runTrigger: config.runTrigger, events: events)
             } catch {
                 remove()
                 throw error
@@ -73,18 +73,17 @@ final class SessionClips {
             // The clip goes on while the sound does; said in no line (the clip's triggers list it).
             let at = max(time, first)
             if let runTrigger {
-                _ = runTrigger(at &+ pipeline.baseTime)
+                _ = runTrigger(at &+ pipeline.baseTime, TimeSpec(nanoseconds: keepOn))
             } else {
                 _ = recorder.trigger(at: at - first + clipFirst, after: TimeSpec(nanoseconds: keepOn))
             }
         case .trigger(let fired):
             let onset = max(fired.onset, first)
             var clip: Int?
+            let heard = Int64(max(fired.confirmed, onset) - onset)
             if let runTrigger {
-                clip = runTrigger(onset &+ pipeline.baseTime)
-                _ = runTrigger(max(fired.confirmed, first) &+ pipeline.baseTime)
+                clip = runTrigger(onset &+ pipeline.baseTime, TimeSpec(nanoseconds: heard + keepOn))
             } else {
-                let heard = Int64(max(fired.confirmed, onset) - onset)
                 switch recorder.trigger(at: onset - first + clipFirst, after: TimeSpec(nanoseconds: heard + keepOn)) {
                 case .success(.started(_, let number)), .success(.extended(_, let number)): clip = number
                 case .failure(let error): events(.warning("loud sound, but no clip: \(error.message)"))
@@ -149,7 +148,7 @@ final class SessionClips {
     /// Starts the motion trigger: each detection triggers a clip at its frame and is a
     /// `motion` event.
     private static func watchMotion(_ settings: MotionSettings, pipeline: Pipeline, size: FrameSize, recorder: ClipRecorder,
-                                    gate: FrameGate, runTrigger: (@Sendable (UInt64) -> Int?)?,
+                                    gate: FrameGate, runTrigger: (@Sendable (UInt64, TimeSpec?) -> Int?)?,
                                     events: @escaping @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> MotionWatcher {
         do {
             return try MotionWatcher(settings: settings, pipeline: pipeline, width: MotionSettings.width,
@@ -159,7 +158,7 @@ final class SessionClips {
                 var clip: Int?
                 if let runTrigger {
                     // Several cameras: the run triggers every camera at this frame's capture time.
-                    clip = runTrigger(pts &+ pipeline.baseTime)
+                    clip = runTrigger(pts &+ pipeline.baseTime, nil)
                 } else {
                     let time = UInt64(max(0, Int64(bitPattern: pts) + Int64(bitPattern: clipFirst) - Int64(bitPattern: first)))
                     switch recorder.trigger(at: time) {

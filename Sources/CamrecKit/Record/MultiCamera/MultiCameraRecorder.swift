@@ -43,9 +43,9 @@ public final class MultiCameraRecorder: Sendable {
             // Motion seen by one camera (or the run's sound) makes a clip on every camera, at
             // the frame's (the sound's) instant.
             if config.motion != nil || config.soundTrigger != nil {
-                config.motionTrigger = { @Sendable capture in
+                config.runTrigger = { @Sendable capture, after in
                     let recorders = shared.state.withLock { $0.recorders }
-                    return Self.clip(recorders, at: capture, camera: index, merger: shared.state.withLock { $0.merger })
+                    return Self.clip(recorders, at: capture, after: after, camera: index, merger: shared.state.withLock { $0.merger })
                 }
             }
             return Recorder(config: config, template: template,
@@ -110,13 +110,14 @@ public final class MultiCameraRecorder: Sendable {
 
     /// Camera `camera`'s motion at capture time `capture`: a clip on every camera at that
     /// instant; returns that camera's clip number (nil: it made none, with a warning).
-    private static func clip(_ recorders: [Recorder], at capture: UInt64, camera: Int, merger: CameraEventMerger?) -> Int? {
+    private static func clip(_ recorders: [Recorder], at capture: UInt64, after: TimeSpec?, camera: Int,
+                             merger: CameraEventMerger?) -> Int? {
         var number: Int?
         for (index, recorder) in recorders.enumerated() {
-            switch recorder.requestClip(atCaptureTime: capture) {
+            switch recorder.requestClip(atCaptureTime: capture, after: after) {
             case .success(let trigger)?: if index == camera { number = trigger.clip }
             case .failure(let error)?:
-                merger?.note(.warning("\(merger?.name(index) ?? "camera \(index + 1)"): motion, but no clip: \(error.message)"))
+                merger?.note(.warning("\(merger?.name(index) ?? "camera \(index + 1)"): a trigger, but no clip: \(error.message)"))
             case nil: break
             }
         }
