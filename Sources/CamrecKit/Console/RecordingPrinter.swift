@@ -86,6 +86,15 @@ public struct RecordingPrinter: Sendable {
             console.emit(CameraBackLine(device: device, gap: gap, camera: camera?.index), type: "camera-back")
             let which = camera.map { "camera \($0.index) (\($0.device)) back at " } ?? "camera back at "
             console.say("camrec: \(which)\(device)" + String(cFormat: " after %.1f s: recording goes on", gap))
+        case .schedule(let line):
+            console.emit(line, type: "schedule")
+            let end = line.end.split(separator: "T").last.map { String($0.prefix(8)) } ?? line.end
+            switch line.state {
+            case .waiting:
+                console.say("camrec: schedule: the camera is closed until the next window, \(Self.civil(line.start)) to \(end)")
+            case .recording:
+                console.say("camrec: schedule: recording the window \(Self.civil(line.start)) to \(end)")
+            }
         case .settled(let outcome):
             console.emit(SettledLine(settleMs: outcome.milliseconds, stable: outcome.stable, frames: outcome.frames,
                                      device: outcome.device, camera: outcome.camera), type: "settled")
@@ -95,6 +104,16 @@ public struct RecordingPrinter: Sendable {
             console.say("camrec: \(which)\(how)" + String(cFormat: " after %.2f s (%ld frames not recorded): ",
                                                            Double(outcome.milliseconds) / 1000, outcome.frames) + then)
         }
+    }
+
+    /// An ISO 8601 time as people read it: `2026-12-04 07:30:00 +01:00`.
+    static func civil(_ iso: String) -> String {
+        var text = iso.replacing("T", with: " ")
+        if let dot = text.firstIndex(of: ".") {
+            let zone = text[dot...].drop(while: { $0 == "." || $0.isNumber })
+            text = String(text[..<dot]) + " " + (zone == "Z" ? "UTC" : zone)
+        }
+        return text
     }
 
     /// How a file's `--on-file` command ended: its `hook` line, and a line for people when

@@ -28,6 +28,8 @@ public enum RecordingEvent: Sendable {
     case motion(MotionLine)
     /// `--text-every`, `camrec ctl SOCKET text`, `--text` stills: the text of a frame or a still.
     case text(TextResult)
+    /// `--schedule`: camrec waits for a window with the camera closed, or starts recording one.
+    case schedule(ScheduleLine)
 }
 
 /// One camera of a run of several, as the lines about it name it.
