@@ -13,7 +13,10 @@ public struct RecordingPrinter: Sendable {
         switch event {
         case .started(let start):
             console.emit(start, type: "started")
-            let limit = start.maxDuration.map { " for up to " + limitTime($0) } ?? " until stopped"
+            var limit = start.maxDuration.map { " for up to " + limitTime($0) } ?? " until stopped"
+            if let end = start.windowEnd {
+                limit = " until the window's end, \(Self.civil(end))" + (start.maxDuration.map { " (at most " + limitTime($0) + ")" } ?? "")
+            }
             let from = start.device == "test" ? "the test pattern" : "\(start.device) (\(start.format))"
             if start.standby == true {
                 console.say("camrec: standby on \(from) at \(start.size) \(start.fps) fps: no movie, clips on triggers (named after \(start.path))\(limit)")

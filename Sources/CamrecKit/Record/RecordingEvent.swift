@@ -76,6 +76,9 @@ public struct RecordingStart: Sendable, Codable, Equatable {
     public var formatReason: String?
     /// The limit in seconds, nil for none.
     public var maxDuration: Double?
+    /// `--schedule`: the end of the window this movie records (ISO 8601 with the zone),
+    /// where it ends; nil without a schedule.
+    public var windowEnd: String?
     /// The pipeline as a gst-launch-1.0 line.
     public var pipeline: String
     /// The camera controls set for the run (`--set`, `--flash`); nil when none.

@@ -68,12 +68,20 @@ public final class ScheduledRun: Sendable {
                 let before = movies
                 let result: RecordingResult
                 do {
+                    let end = WallTime(seconds: window.end, nanoseconds: 0).iso8601(utc: utc)
                     result = try run.run { event in
-                        // A window's movies are numbered on from the earlier windows'.
-                        if case .segment(var file) = event {
+                        switch event {
+                        case .segment(var file):
+                            // A window's movies are numbered on from the earlier windows'.
                             file.index = file.index.map { $0 + before }
                             events(.segment(file))
-                        } else {
+                        case .started(var start):
+                            start.windowEnd = end
+                            events(.started(start))
+                        case .stopping(.maxDuration):
+                            // The window's end (or its --max-duration): its segment line says the rest.
+                            break
+                        default:
                             events(event)
                         }
                     }
