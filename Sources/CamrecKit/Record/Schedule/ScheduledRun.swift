@@ -44,7 +44,7 @@ public final class ScheduledRun: Sendable {
                     events: @escaping @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
         var machine = self.machine
         var total = RecordingResult(reason: .signal, files: [], droppedFrames: 0)
-        var movies = 0
+        var numbered = Numbering()
         while true {
             if let stop = state.withLock({ $0.stop }) {
                 total.reason = stop
@@ -58,50 +58,69 @@ public final class ScheduledRun: Sendable {
                 _ = clock.wait(until: until)
             case .record(let window):
                 events(.schedule(ScheduleLine(.recording, window, utc: utc)))
-                let run = try makeRun(window)
-                let pending = state.withLock { state -> (StopReason, Int)? in
-                    state.current = run
-                    return state.stop.map { ($0, state.requests) }
-                }
-                // A stop asked for while the run was being made reaches it now.
-                if let (reason, requests) = pending { run.requestStop(reason, requests: requests) }
-                let before = movies
-                let result: RecordingResult
-                do {
-                    let end = WallTime(seconds: window.end, nanoseconds: 0).iso8601(utc: utc)
-                    result = try run.run { event in
-                        switch event {
-                        case .segment(var file):
-                            // A window's movies are numbered on from the earlier windows'.
-                            file.index = file.index.map { $0 + before }
-                            events(.segment(file))
-                        case .started(var start):
-                            start.windowEnd = end
-                            events(.started(start))
-                        case .stopping(.maxDuration):
-                            // The window's end (or its --max-duration): its segment line says the rest.
-                            break
-                        default:
-                            events(event)
-                        }
-                    }
-                } catch {
-                    state.withLock { $0.current = nil }
-                    throw error
-                }
-                state.withLock { $0.current = nil }
+                let result = try record(window, run: try makeRun(window), numbered: &numbered, events: events)
                 machine.recorded(window, at: clock.now())
                 windowEnded(result)
-                var files = result.files
-                for index in files.indices where files[index].kind == "movie" {
-                    files[index].index = files[index].index.map { $0 + before }
-                }
-                movies += result.files.count { $0.kind == "movie" }
-                total.add(result, files: files)
+                total.add(result)
                 // The window's end stops its run as --max-duration would; anything else ends the schedule.
                 guard result.reason == .maxDuration else { return total }
             }
         }
+    }
+
+    /// Movies and clips of the earlier windows: a window's are numbered on from them.
+    private struct Numbering: Sendable {
+        var movies = 0
+        var clips = 0
+    }
+
+    /// Records `window` with `run`, which the controls reach meanwhile; its files and
+    /// lines numbered on from the earlier windows' (`numbered`, updated).
+    private func record(_ window: ScheduleWindow, run: any WindowRun, numbered: inout Numbering,
+                        events: @escaping @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
+        let pending = state.withLock { state -> (StopReason, Int)? in
+            state.current = run
+            return state.stop.map { ($0, state.requests) }
+        }
+        defer { state.withLock { $0.current = nil } }
+        // A stop asked for while the run was being made reaches it now.
+        if let (reason, requests) = pending { run.requestStop(reason, requests: requests) }
+        let before = numbered
+        // The window's highest movie and clip numbers (retention may take files out of its result).
+        let highest = Mutex(Numbering())
+        let end = WallTime(seconds: window.end, nanoseconds: 0).iso8601(utc: utc)
+        var result = try run.run { event in
+            switch event {
+            case .segment(var file):
+                highest.withLock { $0.movies = max($0.movies, file.index ?? 0) }
+                file.index = file.index.map { $0 + before.movies }
+                events(.segment(file))
+            case .clip(var file):
+                highest.withLock { $0.clips = max($0.clips, file.index ?? 0) }
+                file.index = file.index.map { $0 + before.clips }
+                events(.clip(file))
+            case .started(var start):
+                start.windowEnd = end
+                events(.started(start))
+            case .stopping(.maxDuration):
+                // The window's end (or its --max-duration): its segment line says the rest.
+                break
+            default:
+                events(event)
+            }
+        }
+        let seen = highest.withLock { $0 }
+        let indexes = { (kind: String) in result.files.compactMap { $0.kind == kind ? $0.index : nil }.max() ?? 0 }
+        numbered.movies += max(seen.movies, indexes("movie"))
+        numbered.clips += max(seen.clips, indexes("clip"))
+        for index in result.files.indices {
+            switch result.files[index].kind {
+            case "movie": result.files[index].index = result.files[index].index.map { $0 + before.movies }
+            case "clip": result.files[index].index = result.files[index].index.map { $0 + before.clips }
+            default: break
+            }
+        }
+        return result
     }
 }
 
@@ -126,11 +145,10 @@ extension ScheduledRun: ControlledRun {
 }
 
 extension RecordingResult {
-    /// Adds a window's result (its files as `files`) to the run's: every file, the frames
-    /// lost, and its last words.
-    mutating func add(_ window: RecordingResult, files: [ResultFile]) {
+    /// Adds a window's result to the run's: every file, the frames lost, and its last words.
+    mutating func add(_ window: RecordingResult) {
         reason = window.reason
-        self.files += files
+        files += window.files
         droppedFrames += window.droppedFrames
         corruptFrames += window.corruptFrames
         if let message = window.message { self.message = message }
