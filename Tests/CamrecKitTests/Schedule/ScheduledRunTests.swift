@@ -19,6 +19,8 @@ struct ScheduledRunTests {
             var script: [Step] = []
             var woken = false
             var waits: [WallTime] = []
+            /// What `ctl status` answered during each wait.
+            var statusReplies: [String] = []
         }
         let state: Mutex<State>
         /// What a scripted stop stops.
@@ -40,6 +42,10 @@ struct ScheduledRunTests {
         }
 
         func wait(until deadline: WallTime) -> ClockWake {
+            if let run = stopping {
+                let reply = ControlAnswers.answer(.status, run: run)
+                state.withLock { $0.statusReplies.append(reply) }
+            }
             let step = state.withLock { state -> Step? in
                 state.waits.append(deadline)
                 return state.script.isEmpty ? nil : state.script.removeFirst()
@@ -152,6 +158,9 @@ struct ScheduledRunTests {
         }, events: { lines.add($0) })
         #expect(result.reason == .signal && result.files.isEmpty && result.exitStatus == .success)
         #expect(lines.all == [line("waiting", window(day: 0))])
+        // Asked while waiting, the control socket says so (and nothing records).
+        let reply = try #require(clock.state.withLock { $0.statusReplies.first })
+        #expect(reply.contains("\"ok\":false") && reply.contains("waiting for the schedule's next window (2026-11-30 09:00:00 UTC to 2026-11-30 10:00:00 UTC)"), "\(reply)")
     }
 
     /// The clock stepped forward into the window while camrec waited: it records at once,

@@ -19,6 +19,8 @@ extension RecordingRun: WindowRun {}
 public final class ScheduledRun: Sendable {
     private struct State {
         var current: (any WindowRun)?
+        /// The window waited for, while waiting.
+        var next: ScheduleWindow?
         var stop: StopReason?
         var requests = 0
     }
@@ -55,6 +57,7 @@ public final class ScheduledRun: Sendable {
                 _ = clock.wait(until: until)
             case .wait(let until, let next, let announce):
                 if announce { events(.schedule(ScheduleLine(.waiting, next, utc: utc))) }
+                state.withLock { $0.next = next }
                 _ = clock.wait(until: until)
             case .record(let window):
                 events(.schedule(ScheduleLine(.recording, window, utc: utc)))
@@ -80,6 +83,7 @@ public final class ScheduledRun: Sendable {
                         events: @escaping @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
         let pending = state.withLock { state -> (StopReason, Int)? in
             state.current = run
+            state.next = nil
             return state.stop.map { ($0, state.requests) }
         }
         defer { state.withLock { $0.current = nil } }
@@ -135,6 +139,12 @@ extension ScheduledRun: ControlledRun {
         }
         current?.requestStop(reason, requests: requests)
         clock.wake()
+    }
+
+    public var idleReason: String? {
+        guard let next = state.withLock({ $0.current == nil ? $0.next : nil }) else { return nil }
+        let line = ScheduleLine(.waiting, next, utc: utc)
+        return "waiting for the schedule's next window (\(RecordingPrinter.civil(line.start)) to \(RecordingPrinter.civil(line.end))): the camera is closed"
     }
 
     public func splitNow() -> Bool { state.withLock { $0.current }?.splitNow() ?? false }
