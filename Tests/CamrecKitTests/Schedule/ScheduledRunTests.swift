@@ -185,4 +185,25 @@ struct ScheduledRunTests {
         #expect(durations.count == 2 && abs(durations[0] - 1800) < 0.1 && abs(durations[1] - 3600) < 0.1, "\(durations)")
         #expect(lines.all.filter { $0.hasPrefix("recording") } == [line("recording", window(day: 0)), line("recording", window(day: 0))])
     }
+
+    /// Berlin's night of 24-25 October 2026, when the clocks go back: the night shift
+    /// 22:00-06:00 records 9 h, and the next starts at 22:00 CET (21:00 UTC).
+    @Test func aNightShiftOverTheChangeBackRecordsNineHours() throws {
+        // Saturday 24 October, 21:00 CEST.
+        let clock = TestClock(at: RuleZone.utc(2026, 10, 24, 19, 0))
+        let run = ScheduledRun(schedule: try Schedule(parsing: "daily 22:00-06:00"), zone: RuleZone.berlin, utc: false,
+                               lead: 3 * Self.second, clock: clock)
+        clock.stopping = run
+        var windows: [ScheduleWindow] = []
+        var durations: [Double] = []
+        _ = try run.run(makeRun: { window in
+            windows.append(window)
+            clock.state.withLock { $0.script = [.stop] }
+            return TestWindowRun(window, clock: clock)
+        }, windowEnded: { result in durations += result.files.compactMap(\.duration) }, events: { _ in })
+        #expect(windows == [ScheduleWindow(start: RuleZone.utc(2026, 10, 24, 20, 0), end: RuleZone.utc(2026, 10, 25, 5, 0))])
+        #expect(durations.count == 1 && abs(durations[0] - 9 * 3600) < 0.1, "\(durations)")
+        // Then it waited for Sunday 22:00 CET, less the camera's lead.
+        #expect(clock.state.withLock { $0.waits.last } == WallTime(seconds: RuleZone.utc(2026, 10, 25, 21, 0) - 3, nanoseconds: 0))
+    }
 }
