@@ -56,6 +56,8 @@ let package = Package(
         // Starting a command in a process group of its own, with no camrec descriptor and
         // default signals, and a descriptor that says when it ended: `--on-file` hooks.
         .target(name: "CProcess"),
+        // A timerfd on the wall clock that ends when the clock is set: `--schedule`'s waits.
+        .target(name: "CWallTimer"),
         .target(name: "V4L2", dependencies: ["CV4L2", "MediaValues"]),
         // Reads and writes plain MP4/QuickTime sample tables: trim's stream copy.
         .target(name: "MP4"),
@@ -77,7 +79,7 @@ let package = Package(
         // re-exports CamrecCore, Recover and Trim for the command line (Exports.swift).
         .target(
             name: "CamrecKit",
-            dependencies: ["CamrecCore", "Recover", "Trim", "MP4", "GStreamer", "V4L2", "MediaValues", "CRTSPServerShim", "CTesseractShim", "CProcess"],
+            dependencies: ["CamrecCore", "Recover", "Trim", "MP4", "GStreamer", "V4L2", "MediaValues", "CRTSPServerShim", "CTesseractShim", "CProcess", "CWallTimer"],
             // Sources/CamrecKit/Pipelines links to the top-level pipelines/ folder: the
             // templates are compiled in, so an installed binary needs no data files.
             resources: [.embedInCode("Pipelines")]

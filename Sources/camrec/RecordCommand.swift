@@ -12,10 +12,10 @@ enum RecordCommand: Subcommand {
                         options: CameraOptions.specs + PictureControlOptions.specs + [PictureControlOptions.settleSpec],
                         discussion: PictureControlOptions.discussion),
             OptionGroup("output", title: "Output and limits", abstract: "Output and limits: when the recording stops, and what camrec prints.", options: [
-                OptionSpec(["--max-duration", "-t"], value: "T", help: "stop by itself after T: 600, 90s, 10m, 1h2m3s, 00:10:00; 0 or none for no limit (default: 10m)", summary: "stop after T (default: 10m; 0: no limit)"),
+                OptionSpec(["--max-duration", "-t"], value: "T", help: "stop by itself after T: 600, 90s, 10m, 1h2m3s, 00:10:00; 0 or none for no limit (default: 10m; with --schedule none: the windows end the movies, and a T given caps each)", summary: "stop after T (default: 10m; 0: no limit)"),
                 OptionSpec(["--timelapse"], value: "T", help: "a time-lapse: keep one camera frame every T of capture time (e.g. 10s, 500ms; longer than one camera frame) and play them at the movie's frame rate (--fps); --max-duration, --segment and --still-every stay capture time; no --audio, no event clips", summary: "keep one frame every T, played at the normal rate"),
                 OptionSpec(["--force", "-f"], help: "replace OUTPUT if it exists"),
-                OptionSpec(["--json"], help: "print JSON lines on stdout: started, settled, still, segment, clip-started, clip, motion, sound, deleted, disk-low, hook, camera-lost, camera-back, warning, result", summary: "print JSON lines on stdout"),
+                OptionSpec(["--json"], help: "print JSON lines on stdout: schedule, started, settled, still, segment, clip-started, clip, motion, sound, deleted, disk-low, hook, camera-lost, camera-back, warning, result", summary: "print JSON lines on stdout"),
                 OptionSpec(["--quiet", "-q"], help: "print nothing on stderr but errors"),
                 OptionSpec(["--print-pipeline"], help: "print the gst-launch-1.0 line that would run, and exit", summary: "print the gst-launch-1.0 line, and exit"),
                 OptionSpec(["--pipeline"], value: "FILE", help: "record with this pipeline template instead of the built-in one (pipelines/record.pipeline: same placeholders and element names)", summary: "record with this pipeline template"),
@@ -31,8 +31,8 @@ enum RecordCommand: Subcommand {
                 NAME.partial.EXT and renamed to OUTPUT once finalised; after a crash that file
                 holds all but about the last second (camrec recover finishes it).
                 """),
-            OptionGroup("unattended", title: "Unattended runs", abstract: "Unattended runs: segments, retention, reconnecting to a lost camera, and remote control.",
-                        options: UnattendedOptions.specs + [
+            OptionGroup("unattended", title: "Unattended runs", abstract: "Unattended runs: segments, retention, reconnecting to a lost camera, recording windows, and remote control.",
+                        options: UnattendedOptions.specs + ScheduleOptions.specs + [
                 OptionSpec(["--control"], value: "PATH", help: "create a control socket (mode 0600) for `camrec ctl PATH still|stop|status|split|clip|text|set NAME=VALUE`", summary: "a control socket for camrec ctl PATH …"),
             ]),
             OptionGroup("encoding", title: "Encoding", abstract: "Encoding: the movie's video codec, its encoder, quality and keyframes.", options: EncodingOptions.specs + [
@@ -124,6 +124,7 @@ enum RecordOptions {
         given.clips = ClipOptions.request(parsed)
         given.pipeline = parsed.value("--pipeline")
         given.unattended = UnattendedOptions.request(parsed)
+        ScheduleOptions.add(parsed, to: &given.unattended)
         (given.stills, given.stillFormat) = (parsed.value("--stills"), parsed.value("--still-format"))
         (given.stillQuality, given.stillEvery) = (parsed.value("--still-quality"), parsed.value("--still-every"))
         given.control = parsed.value("--control")

@@ -5,7 +5,7 @@ import CamrecKit
 enum UnattendedOptions {
     static let specs: [OptionSpec] = [
         OptionSpec(["--segment"], value: "T", help: "cut the run into movies of exactly T of video each (10m, 1h; none: only on `ctl split` and reconnects); OUTPUT may then hold strftime fields (cam-%Y%m%d-%H%M%S.mp4) and/or a counter (%04d); a plain name gets NAME-0001.EXT, NAME-0002.EXT, … (several cameras: NAME-1-0001.EXT, …, NAME-2-0001.EXT, …)", summary: "cut the run into movies of T each (10m, 1h)"),
-        OptionSpec(["--utc"], help: "with --segment: time fields in names are UTC (default: local time)", summary: "time fields in names are UTC"),
+        OptionSpec(["--utc"], help: "with --segment: time fields in names are UTC (default: local time); with --schedule: its windows are UTC too", summary: "time fields in names are UTC"),
         OptionSpec(["--keep"], value: "N", help: "with --segment: keep only the newest N movies of OUTPUT's name pattern (this run's and earlier runs'; several cameras: of each camera's series), deleting the oldest", summary: "keep only the newest N movies"),
         OptionSpec(["--keep-size"], value: "SIZE", help: "with --segment: keep the movies of OUTPUT's name pattern within SIZE in all (500M, 20G; several cameras: each camera's series), deleting the oldest", summary: "keep the movies within SIZE in all (20G)"),
         OptionSpec(["--min-free"], value: "SIZE", help: "with --segment: delete the oldest movies of OUTPUT's name pattern to keep SIZE free on its file system; when nothing is left to delete, finalise and stop (disk-full, exit 74)", summary: "delete the oldest to keep SIZE free"),

@@ -161,6 +161,14 @@ import Testing
         result = try run(["ctl", cameraSocket, "stop"], log: log)
         #expect(fromCamera.wait() == 0)
 
+        // schedule: waiting for a window two hours away, then stopped (a normal stop, no file).
+        let scheduled = ["--device", "test", "--schedule", "daily 00:00-00:01, daily 12:00-12:01", "--utc", "--json", folder.path("sched.mp4")]
+        let waiting = try CamrecBinary.start(scheduled)
+        #expect(waiting.waitForLine(type: "schedule"), "\(waiting.stderrText)")
+        waiting.signal(SIGINT)
+        #expect(waiting.wait() == 0, "\(waiting.stderrText)")
+        JSONLog.write(arguments: scheduled, stdout: waiting.stdoutData, to: log)
+
         let check = try checkLog(log, extra: ["--require-all"])
         #expect(check.status == 0, "\(check.stderr)\n\(check.stdoutText)")
     }

@@ -13,7 +13,10 @@ public struct RecordingPrinter: Sendable {
         switch event {
         case .started(let start):
             console.emit(start, type: "started")
-            let limit = start.maxDuration.map { " for up to " + limitTime($0) } ?? " until stopped"
+            var limit = start.maxDuration.map { " for up to " + limitTime($0) } ?? " until stopped"
+            if let end = start.windowEnd {
+                limit = " until the window's end, \(Self.civil(end))" + (start.maxDuration.map { " (at most " + limitTime($0) + ")" } ?? "")
+            }
             let from = start.device == "test" ? "the test pattern" : "\(start.device) (\(start.format))"
             if start.standby == true {
                 console.say("camrec: standby on \(from) at \(start.size) \(start.fps) fps: no movie, clips on triggers (named after \(start.path))\(limit)")
@@ -96,6 +99,15 @@ public struct RecordingPrinter: Sendable {
             console.emit(CameraBackLine(device: device, gap: gap, camera: camera?.index), type: "camera-back")
             let which = camera.map { "camera \($0.index) (\($0.device)) back at " } ?? "camera back at "
             console.say("camrec: \(which)\(device)" + String(cFormat: " after %.1f s: recording goes on", gap))
+        case .schedule(let line):
+            console.emit(line, type: "schedule")
+            let end = line.end.split(separator: "T").last.map { String($0.prefix(8)) } ?? line.end
+            switch line.state {
+            case .waiting:
+                console.say("camrec: schedule: the camera is closed until the next window, \(Self.civil(line.start)) to \(end)")
+            case .recording:
+                console.say("camrec: schedule: recording the window \(Self.civil(line.start)) to \(end)")
+            }
         case .settled(let outcome):
             console.emit(SettledLine(settleMs: outcome.milliseconds, stable: outcome.stable, frames: outcome.frames,
                                      device: outcome.device, camera: outcome.camera), type: "settled")
@@ -105,6 +117,16 @@ public struct RecordingPrinter: Sendable {
             console.say("camrec: \(which)\(how)" + String(cFormat: " after %.2f s (%ld frames not recorded): ",
                                                            Double(outcome.milliseconds) / 1000, outcome.frames) + then)
         }
+    }
+
+    /// An ISO 8601 time as people read it: `2026-12-04 07:30:00 +01:00`.
+    static func civil(_ iso: String) -> String {
+        var text = iso.replacing("T", with: " ")
+        if let dot = text.firstIndex(of: ".") {
+            let zone = text[dot...].drop(while: { $0 == "." || $0.isNumber })
+            text = String(text[..<dot]) + " " + (zone == "Z" ? "UTC" : zone)
+        }
+        return text
     }
 
     /// How a file's `--on-file` (or an event's `--on-event`) command ended: its `hook` line, and a line for people when

@@ -10,6 +10,8 @@ public enum ControlAnswers {
     /// The reply to `command` (`set` and `clip` have handlers of their own; see
     /// ``clip(_:run:)`` and `PreparedControls.setReply`).
     public static func answer(_ command: ControlCommand, run: some ControlledRun) -> String {
+        // Between a schedule's windows only stop has something to do.
+        if let idle = run.idleReason, command != .stop { return ControlReply.error(idle) }
         switch command {
         case .set:
             // The server hands `set` to the cameras' controls; it never comes here.
@@ -39,6 +41,7 @@ public enum ControlAnswers {
     /// `clip [--after T] [--still]`: asks for an event clip (with `--still`, a Live Photo);
     /// several cameras: one per camera, at the same instant.
     public static func clip(_ argument: String?, run: some ControlledRun) -> String {
+        if let idle = run.idleReason { return ControlReply.error(idle) }
         guard let (after, still) = clipArguments(argument) else {
             return ControlReply.error("clip takes --after T and --still (e.g. clip --after 20s --still)")
         }
@@ -52,6 +55,7 @@ public enum ControlAnswers {
 
     /// A clip asked for by SIGUSR2 or the key c: nil, or the line to say why none is made.
     public static func clipAsked(_ run: some ControlledRun) -> String? {
+        if let idle = run.idleReason { return "camrec: no clip: " + idle }
         if let missing = noClips(run) { return "camrec: no clip: " + missing }
         switch run.clipNow(after: nil, still: false) {
         case nil: return "camrec: no clip: the recording is not running"
@@ -63,6 +67,7 @@ public enum ControlAnswers {
     /// A still asked for by SIGUSR1 or the key s (every camera its newest frame): nil, or
     /// the line to say why none is taken.
     public static func stillAsked(_ run: some ControlledRun, by trigger: StillTrigger) -> String? {
+        if let idle = run.idleReason { return "camrec: no still: " + idle }
         let taken = run.cameraRecorders.map { $0.requestStill(trigger) }
         return taken.contains(true) ? nil : "camrec: no still: the recording is not running"
     }

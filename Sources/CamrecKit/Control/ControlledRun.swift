@@ -15,6 +15,13 @@ public protocol ControlledRun: AnyObject, Sendable {
     func status() -> RecorderStatus?
     /// Asks for an event clip now (see `Recorder.requestClip`); nil when nothing records.
     func clipNow(after: TimeSpec?, still: Bool) -> Result<ClipTrigger, CamrecError>?
+    /// Why nothing records now although the run goes on (`--schedule` between windows), as
+    /// the replies to the commands that need a recording say it; nil while recording.
+    var idleReason: String? { get }
+}
+
+extension ControlledRun {
+    public var idleReason: String? { nil }
 }
 
 extension Recorder: ControlledRun {

@@ -43,6 +43,7 @@ extension RecordingSession {
             let movieFrame = UInt64((1e9 / max(config.rate.framesPerSecond, 0.001)).rounded())
             let composed = config.composition != nil
             let (startBarrier, pipeline, segmentGrid) = (config.startBarrier, pipeline, config.segmentGrid)
+            let windowed = config.window != nil
             return pad.addProbe(.buffer) { [decimator, timelapse] info in
                 guard let buffer = info.buffer else { return .pass }
                 let pts = buffer.pts
@@ -52,6 +53,13 @@ extension RecordingSession {
                     guard let kept = decimator.keep(pts: pts) else { return .drop }
                     slot = kept.time
                 }
+                // --schedule: when the frame was captured, on the wall clock (the camera
+                // opened before the window; the movie ends at the window's end).
+                let capture: (() -> WallTime?)? = windowed ? {
+                    guard let pts, let now = pipeline.clockTime else { return nil }
+                    return CaptureTime.of(runningTime: pts, baseTime: pipeline.baseTime, clockNow: now, wallNow: .now())
+                } : nil
+                if let capture, gate.isBeforeWindow(pts: pts, capture: capture) { return .drop }
                 if let audioGate, !audioGate.hasStarted, let pts {
                     switch audioGate.mayStart(at: pts) {
                     case .go: break
@@ -84,7 +92,7 @@ extension RecordingSession {
                     slot = kept.capture
                     movieTime = kept.movie
                 }
-                var decision = gate.admit(pts: pts, slot: slot, movieTime: movieTime, keyframe: keyframe) {
+                var decision = gate.admit(pts: pts, slot: slot, movieTime: movieTime, keyframe: keyframe, capture: capture) {
                     // The sound ends where the last frame does.
                     if let audioGate, let end = gate.videoEnd { audioGate.close(at: end) }
                     bus.postApplicationMessage(RecordingControl.Wake.limit)

@@ -77,6 +77,10 @@ public struct RecordConfig: Sendable {
     /// `pipelines/compose.pipeline`; nil: `source` is the one camera, named "src".
     public var composition: Composition?
 
+    /// `--schedule`: the window of the wall clock this movie records (its frames captured
+    /// before the start are held back, and it ends at the end); nil: no schedule.
+    public var window: RecordingWindow?
+
     /// The rate at which the gate's frames step: a time-lapse's one per interval, else `rate`.
     /// `--max-duration` counts frames at it.
     var gateRate: FrameRateValue { timelapse?.captureRate ?? rate }

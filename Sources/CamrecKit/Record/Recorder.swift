@@ -94,7 +94,10 @@ public final class Recorder: Sendable {
 
     /// Records until the limit, a stop request, or a failure; returns every file made.
     public func run(events: @escaping @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
-        let plan = try OutputPlan(config: config)
+        // A schedule's window names its first movie after its start (the camera opens before it).
+        let now = Date()
+        let named = config.window.map { Date(timeIntervalSince1970: Double($0.start.seconds) + Double($0.start.nanoseconds) / 1e9) }
+        let plan = try OutputPlan(config: config, now: max(now, named ?? now))
         // Standby writes no movie: the claim only checked that the folder takes files.
         if config.standby { plan.discardOpen() }
         // Unfinished movies an earlier camrec left here are mentioned once, never touched

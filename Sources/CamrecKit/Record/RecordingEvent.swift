@@ -34,6 +34,8 @@ public enum RecordingEvent: Sendable {
     case sound(SoundLine)
     /// `--text-every`, `camrec ctl SOCKET text`, `--text` stills: the text of a frame or a still.
     case text(TextResult)
+    /// `--schedule`: camrec waits for a window with the camera closed, or starts recording one.
+    case schedule(ScheduleLine)
 }
 
 /// One camera of a run of several, as the lines about it name it.
@@ -80,6 +82,9 @@ public struct RecordingStart: Sendable, Codable, Equatable {
     public var formatReason: String?
     /// The limit in seconds, nil for none.
     public var maxDuration: Double?
+    /// `--schedule`: the end of the window this movie records (ISO 8601 with the zone),
+    /// where it ends; nil without a schedule.
+    public var windowEnd: String?
     /// The pipeline as a gst-launch-1.0 line.
     public var pipeline: String
     /// The camera controls set for the run (`--set`, `--flash`); nil when none.

@@ -81,7 +81,7 @@ final class RecordingSession {
         let gate = FrameGate(limit: config.maxDuration, rate: config.rate, segment: config.segments?.length,
                              stillEvery: config.stills.every, settle: config.settle,
                              measuresKeyframes: config.encoder.isPassthrough,
-                             captureRate: config.timelapse?.captureRate)
+                             captureRate: config.timelapse?.captureRate, window: config.window)
         self.gate = gate
         locationToken = try muxers.nameSegments(of: elements.muxer, plan: plan, gate: gate)
         let sound = try SoundBranch.install(config.audio, in: pipeline, length: gate.movieLength)

@@ -32,6 +32,8 @@ final class FrameGate: Sendable {
         var lastPTS: UInt64?
         /// The pipeline's base time (a frame's clock time is its timestamp plus it), when told.
         var baseTime: UInt64?
+        /// `--schedule`: the window of the wall clock the movie records; nil without.
+        var window: WindowLimit?
 
         /// The movie file being written, summed up.
         func summary(frameDuration: Double) -> SegmentSummary {
@@ -57,14 +59,18 @@ final class FrameGate: Sendable {
     /// on its grid of capture time, one per interval, and the limit, segments, periodic
     /// stills and lost frames are reckoned on that grid (half a slot of tolerance), while
     /// the movie files' timelines count movie frames at `rate`.
+    /// With `window` (`--schedule`), the frames captured before its start are held back and
+    /// the movie ends at its end, or at `limit` if that comes first (`WindowLimit`).
     init(limit: TimeSpec?, rate: FrameRateValue, segment: TimeSpec? = nil, stillEvery: TimeSpec? = nil,
-         settle: TimeSpec = .zero, measuresKeyframes: Bool = false, captureRate: FrameRateValue? = nil) {
+         settle: TimeSpec = .zero, measuresKeyframes: Bool = false, captureRate: FrameRateValue? = nil,
+         window: RecordingWindow? = nil) {
         let step = captureRate ?? rate
         jobs = Mutex(Jobs(limit: DurationLimit(limit: limit, rate: step), drops: DropCounter(rate: step),
                           segments: SegmentClock(length: segment, rate: step),
                           stills: stillEvery.map { StillSchedule(every: $0, rate: step) },
                           settle: SettleWindow(limit: settle, rate: rate),
-                          keyframes: measuresKeyframes ? KeyframeGaps() : nil))
+                          keyframes: measuresKeyframes ? KeyframeGaps() : nil,
+                          window: window.map { WindowLimit($0, rate: step) }))
         frameDuration = 1 / max(rate.framesPerSecond, 1)
     }
 
@@ -85,7 +91,12 @@ final class FrameGate: Sendable {
     /// keyframe (the frames before it cannot be shown) and a segment starts at the first
     /// keyframe at or after its boundary, since it cannot be asked for one. Raw frames are
     /// all keyframes: the encoder makes one where a segment starts.
-    func admit(pts: UInt64?, slot: UInt64? = nil, movieTime: UInt64? = nil, keyframe: Bool = true, onLimit: () -> Void,
+    ///
+    /// `capture` gives the frame's capture time on the wall clock, for a movie of a
+    /// schedule's window (called under the gate's lock: it only reads clocks); reaching the
+    /// window's end is reaching the limit.
+    func admit(pts: UInt64?, slot: UInt64? = nil, movieTime: UInt64? = nil, keyframe: Bool = true,
+               capture: (() -> WallTime?)? = nil, onLimit: () -> Void,
                onSegmentStart: (UInt64) -> Void = { _ in },
                onStillDue: (UInt64) -> Void = { _ in }) -> ProbeDecision {
         var reachedNow = false
@@ -99,6 +110,18 @@ final class FrameGate: Sendable {
             // (`measureSettling`); the limit, drops and timeline start after the window.
             if jobs.settle?.isSettling(pts ?? time) == true { return .pass }
             if jobs.runFirst == nil, !keyframe { return .drop }
+            if var window = jobs.window, let capture, let taken = capture() {
+                let decision = window.decide(capture: taken)
+                jobs.window = window
+                switch decision {
+                case .early: return .drop
+                case .inside: break
+                case .ended:
+                    jobs.limit.close()
+                    reachedNow = true
+                    return .drop
+                }
+            }
             guard jobs.limit.admits(time) else {
                 // Frames lost just before the limit show no gap to a later frame.
                 if let latest = jobs.limit.latestStart { jobs.drops.noteEnd(latestStart: latest) }
@@ -144,6 +167,18 @@ final class FrameGate: Sendable {
             guard jobs.timeline.firstCapture == nil, let pts = jobs.timeline.firstPTS, let time = capture(pts) else { return nil }
             jobs.timeline.firstCapture = time
             return (jobs.finished.count, time)
+        }
+    }
+
+    /// `--schedule`: whether the frame with timestamp `pts`, captured at `capture()` on
+    /// the wall clock, comes before the movie's window (the camera opened early): asked
+    /// before the frame's other gates (the sound's start, several cameras' barrier), which
+    /// must not start on it. A settling frame is not early: it goes on to be measured.
+    func isBeforeWindow(pts: UInt64?, capture: () -> WallTime?) -> Bool {
+        jobs.withLock { jobs in
+            guard let window = jobs.window, !window.opened else { return false }
+            if let pts, jobs.settle?.isSettling(pts) == true { return false }
+            return capture().map(window.isEarly) ?? false
         }
     }
 

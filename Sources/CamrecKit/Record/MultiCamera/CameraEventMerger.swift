@@ -63,7 +63,7 @@ final class CameraEventMerger: Sendable {
             return .segment(marked(file, camera: camera))
         case .clip(let file):
             return .clip(marked(file, camera: camera))
-        case .text:
+        case .text, .schedule:
             return event
         case .motion(var line):
             if devices.indices.contains(camera) { line.device = devices[camera] }

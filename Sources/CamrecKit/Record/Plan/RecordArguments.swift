@@ -68,7 +68,12 @@ public struct RecordArguments: Sendable, Equatable {
         let sound = try AudioRequest.parse(source: audio, bitrate: audioBitrate)
         let previewRequest = try PreviewRequest.parse(given: preview, value: previewValue, stops: previewStops)
         let (serveSettings, warnings) = try serve.resolve(environment: environment)
-        let limit = try OptionValue.parse("--max-duration", maxDuration, MaxDuration.parseLimit) ?? MaxDuration.defaultLimit
+        let schedule = try OptionValue.parse("--schedule", unattended.schedule) { (text: String) throws(ValueError) in
+            try Schedule(parsing: text)
+        }
+        // With a schedule, the windows' ends stop the movies; --max-duration, given, caps each.
+        let limit = try OptionValue.parse("--max-duration", maxDuration, MaxDuration.parseLimit)
+            ?? (schedule == nil ? MaxDuration.defaultLimit : nil)
         guard let output else {
             throw OptionValue.refusal("missing OUTPUT: give the movie to write, e.g. camrec out.mp4 (see camrec --help)")
         }
@@ -124,6 +129,7 @@ public struct RecordArguments: Sendable, Equatable {
         request.standby = clips.standby
         request.segments = segments
         request.segmentGiven = unattended.segment != nil
+        request.scheduled = schedule != nil
         request.retention = run.retention
         request.settle = settleTime
         request.codecCopy = encoding.codec == .copy
@@ -154,8 +160,9 @@ public struct RecordArguments: Sendable, Equatable {
         job.stillQualityGiven = stillQuality != nil
         job.hooks = hooks
         job.eventHooks = eventHooks
+        job.schedule = schedule.map { ScheduleSettings(schedule: $0, utc: unattended.utc) }
         job.warnings = warnings
-        if let lapse, maxDuration == nil {
+        if let lapse, maxDuration == nil, schedule == nil {
             // A time-lapse is for long runs: the default limit would make a very short movie.
             let frames = MaxDuration.frames(in: limit ?? MaxDuration.defaultLimit, at: lapse.captureRate)
             job.warnings.append("--timelapse \(lapse.interval.description) stops after the default --max-duration of \(MaxDuration.defaultLimit.description) of capture time (\(frames) frames): give --max-duration, e.g. 8h, or none to record until stopped")

@@ -51,11 +51,11 @@ public enum RecordingPlanner {
             return RecordingPlan(topology: .separateMovies(allOrNothing: request.allOrNothing), movies: cameras,
                                  cameraStills: [], standby: request.standby, overwrite: request.force, warnings: warnings)
         }
-        // The canvas's own series only with --segment: --reconnect brings a lost camera
-        // back into its cell, in the same movie. Its stills and clips read {index} and
-        // {device} as "canvas".
+        // The canvas's own series only with --segment or --schedule (a movie per window):
+        // --reconnect brings a lost camera back into its cell, in the same movie. Its
+        // stills and clips read {index} and {device} as "canvas".
         let canvas = try outputs(request, movie: request.output,
-                                 segments: request.segmentGiven ? request.segments : nil,
+                                 segments: request.segmentGiven || request.scheduled ? request.segments : nil,
                                  stillsPattern: request.stillsPattern.map(canvasName),
                                  clipsPattern: request.clipsPattern.map(canvasName))
         for (index, camera) in cameras.enumerated() where camera.stills.naming.path(1) == canvas.stills.naming.path(1) {
@@ -153,7 +153,7 @@ public enum RecordingPlanner {
         }
         // A lost camera comes back into its cell, in the same movie: --reconnect alone makes
         // no series for retention to keep in check (clips are kept in check by it too).
-        if !request.segmentGiven, request.retention != nil, request.clips == nil {
+        if !request.segmentGiven, !request.scheduled, request.retention != nil, request.clips == nil {
             throw CamrecError(.usage, "with --layout, --keep, --keep-size and --min-free apply to a series: add --segment T (e.g. --segment 10m); --reconnect alone brings a lost camera back into the same movie")
         }
         if request.customPipeline {

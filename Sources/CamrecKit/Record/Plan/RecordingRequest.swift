@@ -35,6 +35,8 @@ public struct RecordingRequest: Sendable, Equatable {
     public var segments: SegmentSettings?
     /// Whether `--segment` itself was given (`--reconnect` alone implies a series).
     public var segmentGiven = false
+    /// `--schedule`: a movie (or series) per window, so a canvas's movies are a series too.
+    public var scheduled = false
     /// `--keep`, `--keep-size`, `--min-free`.
     public var retention: RetentionPolicy?
     /// `--settle`.

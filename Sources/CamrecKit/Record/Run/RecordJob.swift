@@ -31,6 +31,8 @@ public struct RecordJob {
     public var hooks: HookSettings?
     /// `--on-event`: the command run for each event; nil: none.
     public var eventHooks: HookSettings?
+    /// `--schedule`: record only inside its windows; nil: record now.
+    public var schedule: ScheduleSettings?
     /// Whether `--still-quality` was given (it does nothing for an MJPEG camera's stills).
     public var stillQualityGiven = false
     /// Said as warnings before the run starts, after the setup's own (e.g. a password on
@@ -107,7 +109,6 @@ public struct RecordJob {
         // The live stream listens before the cameras' pipelines start (a taken port stops camrec here).
         let servers = try LiveOutputs.startServers(for: setup, console: console)
         defer { for server in servers { server.close() } }
-        let run = RecordingRun(setup, previews: previews, servers: servers)
         let queue = { (settings: HookSettings, ledger: String?) in
             HookQueue(settings: settings, ledgerFor: ledger, report: { printer.show($0) }, warn: { printer.show(.warning($0)) })
         }
@@ -118,13 +119,30 @@ public struct RecordJob {
         hooks?.resumeEarlierRuns()
         // A failure still waits for the commands of the files already published.
         defer { hooks?.finish() }
-        let driven = try RunControls(run: run, controlPath: controlPath, setHandler: controls.setHandler,
-                                     previews: previews, console: console)
-        defer { driven.end() }
-        // The result line comes last: after the commands of its files have ended.
-        var result = try run.run { event in
+        let events: @Sendable (RecordingEvent) -> Void = { event in
             printer.show(event)
             hooks?.published(event)
+        }
+        // The result line comes last: after the commands of its files have ended.
+        var result: RecordingResult
+        if let schedule {
+            // A run per window, each ending its movie at the window's end; between them
+            // the camera is closed and camrec waits on the clock.
+            let lead = ScheduleSettings.cameraLead.nanoseconds + settings.settle.nanoseconds
+            let scheduled = ScheduledRun(schedule: schedule.schedule, zone: schedule.zone, utc: schedule.utc, lead: lead,
+                                         clock: try SystemScheduleClock())
+            let driven = try RunControls(run: scheduled, controlPath: controlPath, setHandler: controls.setHandler,
+                                         previews: previews, console: console)
+            defer { driven.end() }
+            result = try scheduled.run(makeRun: { window in
+                RecordingRun(setup.windowed(RecordingWindow(window)), previews: previews, servers: servers)
+            }, windowEnded: { hooks?.published($0) }, events: events)
+        } else {
+            let run = RecordingRun(setup, previews: previews, servers: servers)
+            let driven = try RunControls(run: run, controlPath: controlPath, setHandler: controls.setHandler,
+                                         previews: previews, console: console)
+            defer { driven.end() }
+            result = try run.run(events: events)
         }
         controls.restore()
         if let hooks {

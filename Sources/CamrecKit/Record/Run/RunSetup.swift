@@ -214,6 +214,15 @@ public struct RunSetup: Sendable {
         }
     }
 
+    /// The run for one window of `--schedule`: every movie records `window` (its first
+    /// frame at the start, its last before the end).
+    public func windowed(_ window: RecordingWindow) -> RunSetup {
+        var setup = self
+        for index in setup.cameras.indices { setup.cameras[index].window = window }
+        setup.canvas?.window = window
+        return setup
+    }
+
     /// The `gst-launch-1.0` lines the run would start (`--print-pipeline`), one per pipeline.
     public func commandLines() throws(CamrecError) -> [String] {
         var lines: [String] = []

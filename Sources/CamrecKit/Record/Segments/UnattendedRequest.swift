@@ -1,8 +1,8 @@
 /// What a run nobody watches asks for (`--segment`, `--utc`, `--keep`, `--keep-size`,
-/// `--min-free`, `--reconnect`, `--reconnect-timeout`, `--recover-partials`), as given, and
-/// the rules that turn it into segments, retention and reconnecting: retention applies to
-/// segmented runs and event clips, `--reconnect` names its movies as segments, and
-/// `--reconnect-timeout` needs `--reconnect`.
+/// `--min-free`, `--reconnect`, `--reconnect-timeout`, `--recover-partials`, `--schedule`),
+/// as given, and the rules that turn it into segments, retention and reconnecting:
+/// retention applies to segmented runs and event clips, `--reconnect` and `--schedule`
+/// name their movies as segments, and `--reconnect-timeout` needs `--reconnect`.
 public struct UnattendedRequest: Sendable, Equatable {
     /// `--segment T` (none: cut only on request).
     public var segment: String?
@@ -24,6 +24,8 @@ public struct UnattendedRequest: Sendable, Equatable {
     public var onFile, onFileJobs, onFileTimeout: String?
     /// `--on-event CMD`, `--on-event-jobs N`, `--on-event-timeout T`, as given.
     public var onEvent, onEventJobs, onEventTimeout: String?
+    /// `--schedule SPEC`.
+    public var schedule: String?
 
     public init(segment: String? = nil, utc: Bool = false, keep: String? = nil, keepSize: String? = nil,
                 minFree: String? = nil, reconnect: Bool = false, reconnectTimeout: String? = nil,
@@ -38,7 +40,7 @@ public struct UnattendedRequest: Sendable, Equatable {
         self.recoverPartials = recoverPartials
     }
 
-    /// The series of `output`'s movies (nil: one movie; `--reconnect` alone implies one),
+    /// The series of `output`'s movies (nil: one movie; `--reconnect` or `--schedule` alone implies one),
     /// the retention (for the movies of a series and for event clips; nil when none is
     /// given) and the reconnecting (nil without `--reconnect`), for a run whose event clips
     /// are `clips`. Every refusal is a usage error.
@@ -50,7 +52,8 @@ public struct UnattendedRequest: Sendable, Equatable {
             guard length.nanoseconds > 0 else { throw ValueError("a segment must be longer than 0, e.g. 10m; none cuts only on request") }
             return length
         }
-        let segmented = segment != nil || reconnect
+        // Each window of a schedule is a movie of its own: the run is a series.
+        let segmented = segment != nil || reconnect || schedule != nil
         // --utc also names clips (--clips PATTERN).
         let given = (utc && clips.pattern == nil ? ["--utc"] : [])
             + [("--keep", keep), ("--keep-size", keepSize), ("--min-free", minFree)].filter { $0.1 != nil }.map { $0.0 }
