@@ -15,7 +15,7 @@ enum RecordCommand: Subcommand {
                 OptionSpec(["--max-duration", "-t"], value: "T", help: "stop by itself after T: 600, 90s, 10m, 1h2m3s, 00:10:00; 0 or none for no limit (default: 10m)", summary: "stop after T (default: 10m; 0: no limit)"),
                 OptionSpec(["--timelapse"], value: "T", help: "a time-lapse: keep one camera frame every T of capture time (e.g. 10s, 500ms; longer than one camera frame) and play them at the movie's frame rate (--fps); --max-duration, --segment and --still-every stay capture time; no --audio, no event clips", summary: "keep one frame every T, played at the normal rate"),
                 OptionSpec(["--force", "-f"], help: "replace OUTPUT if it exists"),
-                OptionSpec(["--json"], help: "print JSON lines on stdout: started, settled, still, segment, clip, deleted, hook, camera-lost, camera-back, warning, result", summary: "print JSON lines on stdout"),
+                OptionSpec(["--json"], help: "print JSON lines on stdout: started, settled, still, segment, clip-started, clip, motion, deleted, disk-low, hook, camera-lost, camera-back, warning, result", summary: "print JSON lines on stdout"),
                 OptionSpec(["--quiet", "-q"], help: "print nothing on stderr but errors"),
                 OptionSpec(["--print-pipeline"], help: "print the gst-launch-1.0 line that would run, and exit", summary: "print the gst-launch-1.0 line, and exit"),
                 OptionSpec(["--pipeline"], value: "FILE", help: "record with this pipeline template instead of the built-in one (pipelines/record.pipeline: same placeholders and element names)", summary: "record with this pipeline template"),

@@ -11,7 +11,7 @@ enum UnattendedOptions {
         OptionSpec(["--min-free"], value: "SIZE", help: "with --segment: delete the oldest movies of OUTPUT's name pattern to keep SIZE free on its file system; when nothing is left to delete, finalise and stop (disk-full, exit 74)", summary: "delete the oldest to keep SIZE free"),
         OptionSpec(["--reconnect"], help: "when the camera is lost, finish the movie, wait for the same camera to come back (even at another /dev/videoN) and go on in a new movie (implies --segment none unless --segment is given; with --standby, go on making clips)", summary: "wait for a lost camera, then go on"),
         OptionSpec(["--recover-partials"], help: "at start, recover the unfinished movies (NAME.partial.EXT) an earlier run of the same OUTPUT or segment series left, as camrec recover --in-place does; empty ones are removed", summary: "first recover earlier runs' .partial movies"),
-    ] + onFileSpecs + [
+    ] + onFileSpecs + onEventSpecs + [
         OptionSpec(["--reconnect-timeout"], value: "T", help: "with --reconnect: stop (camera-lost, exit 79) when the camera is not back after T (default: wait for ever)", summary: "give a lost camera up after T (exit 79)"),
     ]
 
@@ -20,6 +20,13 @@ enum UnattendedOptions {
         OptionSpec(["--on-file"], value: "CMD", help: "run CMD for every file camrec finishes (record: each movie, segment, clip and still; trim and export: each movie written), once it is synced and in place: CMD is split into words as a shell would, and nothing else (no shell runs unless CMD starts with one: sh -c '…'); {file} in a word is the file's path; its environment has CAMREC_FILE, CAMREC_KIND, CAMREC_START (ms since 1970), CAMREC_DURATION, CAMREC_FRAMES, CAMREC_CAMERA, CAMREC_SERIES, and its standard input the file's JSON line; each ends in a hook line", summary: "run CMD for each finished file"),
         OptionSpec(["--on-file-jobs"], value: "N", help: "with --on-file: run at most N commands at once (default: 2); the others wait in order", summary: "--on-file: N commands at once (default: 2)"),
         OptionSpec(["--on-file-timeout"], value: "T", help: "with --on-file: stop a command (SIGTERM to its process group, SIGKILL 2 s later) that runs longer than T (default: 10m); at the run's end camrec waits at most T (and 3 s) for the commands still queued", summary: "--on-file: stop one after T (default: 10m)"),
+    ]
+
+    /// `--on-event` and its two options (record).
+    static let onEventSpecs = [
+        OptionSpec(["--on-event"], value: "CMD", help: "run CMD for every event of the run: motion, clip-started, camera-lost, camera-back, disk-low (each also a JSON line); split into words as --on-file's CMD; {event} in a word is the event's name; its environment has CAMREC_EVENT, CAMREC_TIME (ms since 1970), CAMREC_CAMERA, CAMREC_CLIP (clip-started), CAMREC_SERIES, and its standard input the event's JSON line; each ends in a hook line; at most 100 wait, more are dropped", summary: "run CMD for each event (motion, camera lost, …)"),
+        OptionSpec(["--on-event-jobs"], value: "N", help: "with --on-event: run at most N commands at once (default: 2)", summary: "--on-event: N commands at once (default: 2)"),
+        OptionSpec(["--on-event-timeout"], value: "T", help: "with --on-event: stop a command that runs longer than T (default: 10m), as --on-file-timeout", summary: "--on-event: stop one after T (default: 10m)"),
     ]
 
     /// `--on-file`'s settings as given (nil without it), checked.
@@ -35,6 +42,8 @@ enum UnattendedOptions {
                           reconnectTimeout: parsed.value("--reconnect-timeout"), recoverPartials: parsed.flag("--recover-partials"))
         (request.onFile, request.onFileJobs) = (parsed.value("--on-file"), parsed.value("--on-file-jobs"))
         request.onFileTimeout = parsed.value("--on-file-timeout")
+        (request.onEvent, request.onEventJobs) = (parsed.value("--on-event"), parsed.value("--on-event-jobs"))
+        request.onEventTimeout = parsed.value("--on-event-timeout")
         return request
     }
 }

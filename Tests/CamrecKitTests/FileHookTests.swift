@@ -173,7 +173,7 @@ import TestSupport
         let lines = Mutex<[HookLine]>([])
         let holds = FileHolds()
         let series = folder.path("cam.mp4")
-        let hooks = FileHooks(settings: HookSettings(command: command, jobs: 2, timeout: .seconds(120)), ledgerFor: series,
+        let hooks = HookQueue(settings: HookSettings(command: command, jobs: 2, timeout: .seconds(120)), ledgerFor: series,
                               holds: holds, report: { line in lines.withLock { $0.append(line) } }, warn: { _ in })
         let files = (1...5).map { folder.path("cam-000\($0).mp4") }
         for file in files {
@@ -217,7 +217,7 @@ import TestSupport
         let command = try HookCommand.parse("sh -c 'echo \"$CAMREC_FILE $CAMREC_START\" >> \(ran)'", option: "--on-file")
         let lines = Mutex<[HookLine]>([])
         let warnings = Mutex<[String]>([])
-        let hooks = FileHooks(settings: HookSettings(command: command, jobs: 1), ledgerFor: series, holds: FileHolds(),
+        let hooks = HookQueue(settings: HookSettings(command: command, jobs: 1), ledgerFor: series, holds: FileHolds(),
                               report: { line in lines.withLock { $0.append(line) } }, warn: { text in warnings.withLock { $0.append(text) } })
         hooks.resumeEarlierRuns()
         let new = folder.path("cam-0003.mp4")
@@ -236,7 +236,7 @@ import TestSupport
         let command = try HookCommand.parse("sleep 600", option: "--on-file")
         let lines = Mutex<[HookLine]>([])
         let warnings = Mutex<[String]>([])
-        let hooks = FileHooks(settings: HookSettings(command: command, jobs: 1, timeout: .milliseconds(300)), ledgerFor: series,
+        let hooks = HookQueue(settings: HookSettings(command: command, jobs: 1, timeout: .milliseconds(300)), ledgerFor: series,
                               holds: FileHolds(), report: { line in lines.withLock { $0.append(line) } },
                               warn: { text in warnings.withLock { $0.append(text) } })
         // More than the end's wait (0.3 s and the 3 s grace) lets run one at a time.

@@ -96,7 +96,7 @@ import Testing
         #expect(run.wait() == 0, "\(run.stderrText)")
         let lines = run.jsonLines
         let types = lines.compactMap { $0["type"] as? String }.filter { $0 != "warning" }
-        #expect(types == ["started", "camera-lost", "camera-back", "clip", "result"], "\(types)")
+        #expect(types == ["started", "camera-lost", "camera-back", "clip-started", "clip", "result"], "\(types)")
         #expect(lines.last?["reason"] as? String == "max-duration")
         #expect(folder.contents.filter { !$0.hasPrefix("ctl") } == ["s-clip-0001.mp4"], "no movie, only the clip: \(folder.contents)")
         // The 5-s post-roll outlasts the run: the clip ends with the run's last frame, at

@@ -123,11 +123,13 @@ import Testing
         // encoder lines: one that works, one that does not (with its reason), auto's choice.
         result = try run(["encoders", "--json"], log: log, environment: FakeHardwareEncoder.environment(), timeout: 180)
         #expect(result.status == 0, "\(result.stderr)")
-        // A motion line: an object enters the emulated camera's still scene (standby: clips only).
+        // motion, clip-started and disk-low lines, and an event's hook line: an object enters
+        // the emulated camera's still scene (standby: clips only; a --min-free no disk has).
         let scene = try VirtualCameraEnvironment.shared().environment(spec: "/dev/video0,formats=yuyv,sizes=320x240@30,objects=105:20")
-        result = try run(["--size", "320x240", "-t", "5", "--on-motion", "--standby", "--post-roll", "0.5s", "--json",
-                          folder.path("motion.mkv")], log: log, environment: scene)
-        #expect(result.status == 0 && result.stdoutText.contains("\"motion\""), "\(result.stdoutText) \(result.stderr)")
+        result = try run(["--size", "320x240", "-t", "5", "--on-motion", "--standby", "--post-roll", "0.5s", "--min-free", "9000T",
+                          "--on-event", "sh -c 'exit 1'", "--json", folder.path("motion.mkv")], log: log, environment: scene)
+        #expect(result.status == 0 && ["\"motion\"", "\"clip-started\"", "\"disk-low\"", "\"event\":\"motion\""].allSatisfy(result.stdoutText.contains),
+                "\(result.stdoutText) \(result.stderr)")
         // ctl replies: status, still, clip, refused, done; the clip line.
         let socket = folder.path("ctl.sock")
         let clipping = ["--device", "test", "--size", "320x240", "--max-duration", "none",

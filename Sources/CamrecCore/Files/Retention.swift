@@ -85,7 +85,7 @@ public struct RetentionPolicy: Sendable, Equatable {
     }
 
     /// Free bytes for an unprivileged writer on the file system holding `folder`.
-    static func freeBytes(in folder: String) -> Int64? {
+    package static func freeBytes(in folder: String) -> Int64? {
         var info = statvfs()
         guard statvfs(folder, &info) == 0 else { return nil }
         return Int64(info.f_bavail) * Int64(info.f_frsize)

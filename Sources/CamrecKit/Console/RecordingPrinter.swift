@@ -64,6 +64,12 @@ public struct RecordingPrinter: Sendable {
             let short = file.preRollShort == true ? "; the pre-roll was shorter than asked" : ""
             console.say("camrec: clip \(file.index ?? 0) saved: \(file.path) (\(counted(file.frames ?? 0, "frame")), "
                 + String(cFormat: "%.2f s, ", file.duration ?? 0) + humanBytes(file.bytes) + short + ")")
+        case .clipStarted(let line):
+            console.emit(line, type: "clip-started")
+            console.say("camrec: clip \(line.clip) started" + String(cFormat: " at %.2f s", line.time) + ": \(line.path)")
+        case .diskLow(let line):
+            // People read the warning that comes with it.
+            console.emit(line, type: "disk-low")
         case .motion(let line):
             console.emit(line, type: "motion")
             console.say("camrec: motion at " + String(cFormat: "%.2f s (%.1f%% of the picture)", line.time, line.area * 100)
@@ -97,7 +103,7 @@ public struct RecordingPrinter: Sendable {
         }
     }
 
-    /// How a file's `--on-file` command ended: its `hook` line, and a line for people when
+    /// How a file's `--on-file` (or an event's `--on-event`) command ended: its `hook` line, and a line for people when
     /// it failed (a success is said only in JSON: a still a second would flood stderr).
     public func show(_ hook: HookLine) {
         console.emit(hook, type: "hook")
@@ -106,14 +112,15 @@ public struct RecordingPrinter: Sendable {
         if let error = hook.error {
             how = error
         } else if hook.timedOut {
-            how = String(cFormat: "stopped after %.1f s (--on-file-timeout)", hook.duration)
+            how = String(cFormat: "stopped after %.1f s (", hook.duration) + (hook.file == nil ? "--on-event-timeout)" : "--on-file-timeout)")
         } else if let signal = hook.signal {
             how = "killed by signal \(signal)"
         } else {
             how = "exit status \(hook.exitStatus ?? -1)"
         }
         let said = hook.stderr.map { ": " + ($0.split(separator: "\n").last.map(String.init) ?? $0) } ?? ""
-        console.say("camrec: --on-file command for \(hook.file) failed (\(how))\(said)")
+        let what = hook.file.map { "--on-file command for \($0)" } ?? "--on-event command for \(hook.event ?? "an event")"
+        console.say("camrec: \(what) failed (\(how))\(said)")
     }
 
     /// An event of a run without a movie (`camrec still`, `camrec preview`): a still has no

@@ -27,7 +27,7 @@ public struct TrimmingJob: Sendable {
         let result = try Trimmer.run(request, control: control)
         printer.show(result)
         if let hooks {
-            FileHooks.runOnce(hooks, for: HookedFile(path: result.output, kind: "trim", duration: result.duration, frames: result.frames,
+            HookQueue.runOnce(hooks, for: HookedFile(path: result.output, kind: "trim", duration: result.duration, frames: result.frames,
                                                       line: Console.jsonLine(result, type: "result") ?? ""),
                               console: console)
         }

@@ -1,7 +1,8 @@
 import FoundationEssentials
 
-/// `--on-file CMD`, `--on-file-jobs N`, `--on-file-timeout T`: what runs for each finished
-/// file, how many at once, and for how long at most.
+/// `--on-file CMD`, `--on-file-jobs N`, `--on-file-timeout T` (or `--on-event CMD`,
+/// `--on-event-jobs N`, `--on-event-timeout T`): what runs for each finished file (or each
+/// event), how many at once, and for how long at most.
 public struct HookSettings: Sendable, Equatable {
     /// The command.
     public var command: HookCommand
@@ -21,28 +22,32 @@ public struct HookSettings: Sendable, Equatable {
         self.timeout = timeout
     }
 
-    /// The settings the options ask for; nil without `--on-file`. Usage errors: a bad
-    /// command, a program not found, `--on-file-jobs` or `--on-file-timeout` without
-    /// `--on-file` or out of range.
-    public static func resolve(command: String?, jobs: String?, timeout: String?,
+    /// The settings the options ask for; nil without `option` (`--on-file` or `--on-event`).
+    /// Usage errors: a bad command, a program not found, `{file}` in an event's command,
+    /// `OPTION-jobs` or `OPTION-timeout` without `option` or out of range.
+    public static func resolve(_ option: String = "--on-file", command: String?, jobs: String?, timeout: String?,
                                path: String? = ProcessInfo.processInfo.environment["PATH"]) throws(CamrecError) -> HookSettings? {
+        let (jobsOption, timeoutOption) = (option + "-jobs", option + "-timeout")
         guard let command else {
-            if let option = [("--on-file-jobs", jobs), ("--on-file-timeout", timeout)].first(where: { $0.1 != nil })?.0 {
-                throw OptionValue.refusal("\(option) needs --on-file CMD, the command it applies to")
+            if let given = [(jobsOption, jobs), (timeoutOption, timeout)].first(where: { $0.1 != nil })?.0 {
+                throw OptionValue.refusal("\(given) needs \(option) CMD, the command it applies to")
             }
             return nil
         }
-        let parsed = try HookCommand.parse(command, option: "--on-file")
+        let parsed = try HookCommand.parse(command, option: option)
+        if option == "--on-event", parsed.words.contains(where: { $0.contains("{file}") }) {
+            throw OptionValue.refusal("--on-event runs for events, which have no file: use {event} (the event's name), or read its JSON line on standard input; --on-file runs for files")
+        }
         try parsed.check(path: path)
-        let count = try OptionValue.parse("--on-file-jobs", jobs) { (text: String) throws(ValueError) -> Int in
+        let count = try OptionValue.parse(jobsOption, jobs) { (text: String) throws(ValueError) -> Int in
             guard let count = Int(text), (1...64).contains(count) else {
-                throw ValueError("give how many commands may run at once, 1 to 64, e.g. --on-file-jobs 2")
+                throw ValueError("give how many commands may run at once, 1 to 64, e.g. \(jobsOption) 2")
             }
             return count
         } ?? defaultJobs
-        let limit = try OptionValue.parse("--on-file-timeout", timeout) { (text: String) throws(ValueError) -> Duration in
+        let limit = try OptionValue.parse(timeoutOption, timeout) { (text: String) throws(ValueError) -> Duration in
             let time = try TimeSpec.parse(text)
-            guard time.nanoseconds > 0 else { throw ValueError("give a time longer than 0, e.g. --on-file-timeout 10m") }
+            guard time.nanoseconds > 0 else { throw ValueError("give a time longer than 0, e.g. \(timeoutOption) 10m") }
             return .nanoseconds(time.nanoseconds)
         } ?? defaultTimeout
         return HookSettings(command: parsed, jobs: count, timeout: limit)

@@ -1,11 +1,14 @@
 import Synchronization
 
-/// A recording's `--on-file` commands: one for each still, segment and clip as its event
-/// says it is in place, and, at the end, for each file of the result that no event
-/// announced (the one movie of a run without segments, a segment kept as written). Files
-/// kept under their temporary `.partial` names are not finished: no command runs for them.
+/// A recording's `--on-file` and `--on-event` commands. `--on-file`: one for each still,
+/// segment and clip as its event says it is in place, and, at the end, for each file of
+/// the result that no event announced (the one movie of a run without segments, a segment
+/// kept as written); files kept under their temporary `.partial` names are not finished: no
+/// command runs for them. `--on-event`: one for each motion, clip started, camera lost or
+/// back, and disk low (see ``HookedEvent``).
 public final class RunHooks: Sendable {
-    private let hooks: FileHooks
+    private let files: HookQueue?
+    private let events: HookQueue?
     private let series: String
     private let announced = Mutex<Set<String>>([])
     private let finished = Mutex(false)
@@ -13,20 +16,28 @@ public final class RunHooks: Sendable {
     /// name their own.
     private let camera = Mutex<String?>(nil)
 
-    /// The commands for the run whose OUTPUT (as given) is `series`.
-    public init(_ hooks: FileHooks, series: String) {
-        self.hooks = hooks
+    /// The commands for the run whose OUTPUT (as given) is `series`: `files` for its files,
+    /// `events` for its events (nil: none).
+    public init(files: HookQueue?, events: HookQueue?, series: String) {
+        self.files = files
+        self.events = events
         self.series = series
     }
 
-    /// Queues the command for the file `event` announces, if any.
+    /// Queues the command for the file or the event `event` announces, if any.
     public func published(_ event: RecordingEvent) {
         switch event {
         case .started(let start): camera.withLock { $0 = start.device }
         case .still(let file): queue(file, kind: "still")
         case .segment(let file): queue(file, kind: "segment")
         case .clip(let file): queue(file, kind: "clip")
-        default: break
+        default:
+            guard let events else { return }
+            let now = WallTime.now()
+            if let hooked = HookedEvent(event, time: now.seconds * 1000 + now.nanoseconds / 1_000_000,
+                                        camera: camera.withLock { $0 }, series: series) {
+                events.enqueue(hooked)
+            }
         }
     }
 
@@ -37,22 +48,30 @@ public final class RunHooks: Sendable {
         }
     }
 
-    /// Queues what an earlier run of the series left (see ``FileHooks/resumeEarlierRuns()``).
+    /// Queues what an earlier run of the series left (see ``HookQueue/resumeEarlierRuns()``).
     public func resumeEarlierRuns() {
-        hooks.resumeEarlierRuns()
+        files?.resumeEarlierRuns()
     }
 
-    /// Waits for the queued commands (see ``FileHooks/finish()``); once: later calls return at once.
+    /// Waits for the queued commands (see ``HookQueue/finish()``), both queues at once;
+    /// once: later calls return at once.
     public func finish() {
         guard finished.withLock({ finished in
             defer { finished = true }
             return !finished
         }) else { return }
-        hooks.finish()
+        guard let files, let events else { return (files ?? events)?.finish() ?? () }
+        let eventsDone = Monitor(false)
+        NamedThread.start("camrec-on-event") {
+            events.finish()
+            eventsDone.withLockWaking { $0 = true }
+        }
+        files.finish()
+        eventsDone.wait(until: { $0 }) { _, _ in }
     }
 
     private func queue(_ file: ResultFile, kind: String) {
-        guard announced.withLock({ $0.insert(file.path).inserted }) else { return }
-        hooks.enqueue(HookedFile(file, kind: kind, camera: camera.withLock { $0 }, series: series))
+        guard let files, announced.withLock({ $0.insert(file.path).inserted }) else { return }
+        files.enqueue(HookedFile(file, kind: kind, camera: camera.withLock { $0 }, series: series))
     }
 }

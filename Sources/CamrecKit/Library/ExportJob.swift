@@ -105,7 +105,7 @@ public struct ExportJob: Sendable {
             written.append(show(result, of: Self.merged(group), series: series, from: from, to: to, describe: describe, console: console))
         }
         // Once every movie is written (a failure takes back those made before).
-        if let hooks { FileHooks.runOnce(hooks, for: written, console: console) }
+        if let hooks { HookQueue.runOnce(hooks, for: written, console: console) }
         return .success
     }
 

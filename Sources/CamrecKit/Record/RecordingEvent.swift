@@ -22,8 +22,12 @@ public enum RecordingEvent: Sendable {
     case cameraBack(device: String, gap: Double, camera: RunCamera? = nil)
     /// With `--settle`: the picture settled (or the limit came first); the movie starts now.
     case settled(SettleOutcome)
+    /// A trigger started an event clip (its `clip` event follows once it is in place).
+    case clipStarted(ClipStartLine)
     /// An event clip is complete (in place; `kind` "clip").
     case clip(ResultFile)
+    /// `--min-free`: free space stays below it with nothing left to delete.
+    case diskLow(DiskLowLine)
     /// `--on-motion`: the picture changed.
     case motion(MotionLine)
     /// `--text-every`, `camrec ctl SOCKET text`, `--text` stills: the text of a frame or a still.

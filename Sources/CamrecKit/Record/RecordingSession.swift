@@ -3,26 +3,26 @@ import GStreamer
 
 /// One run of a `Recorder`: the pipeline, its gate and the bus loop.
 final class RecordingSession {
-    private let control: RecordingControl
-    private let config: RecordConfig
-    private let plan: OutputPlan
-    private let pipeline: Pipeline
+    let control: RecordingControl
+    let config: RecordConfig
+    let plan: OutputPlan
+    let pipeline: Pipeline
     /// Stops the pipeline, giving up (and saying so) on one that never stops.
-    private let stopper: PipelineStopper
+    let stopper: PipelineStopper
     private let bus: Bus
     /// The pipeline's named elements, looked up once.
-    private let elements: RecordingElements
-    private let gate: FrameGate
+    let elements: RecordingElements
+    let gate: FrameGate
     /// Frames the gate let through so far (what `--max-duration` counts; in standby, the
     /// frames encoded for the clips).
     var recordedFrames: Int { gate.frames }
     /// Several cameras: the clock time of the first frame recorded; nil before it (and for one camera).
     var firstFrameClockTime: UInt64? { gate.firstFrameClockTime }
     private let gateToken: ProbeToken
-    private let frameGuard: FrameGuard?
+    let frameGuard: FrameGuard?
     private let frameGuardToken: ProbeToken?
     /// `--layout`: the canvas's parts (start barrier, cameras' stills, reconnect).
-    private let canvas: CanvasSession?
+    let canvas: CanvasSession?
     /// Has v4l2src queue `CameraQueueDepth` buffers with the camera instead of 4.
     private let cameraQueue: CameraQueueDepth.Probes?
     private let commandLine: String
@@ -37,9 +37,9 @@ final class RecordingSession {
     /// The muxers of the movie files (fragment headers mended, Matroska dates).
     private let muxers: MovieMuxers
     /// The movies this session publishes.
-    private let movies: MovieLedger
+    let movies: MovieLedger
     /// The sound branch (`--audio`); nil for a silent movie.
-    private let sound: SoundBranch?
+    let sound: SoundBranch?
     /// Event clips while the session runs.
     private var clips: SessionClips?
     /// Clips the run's earlier pipelines made (numbers go on after a reconnect).
@@ -211,7 +211,7 @@ final class RecordingSession {
     /// Stops the still triggers and takes the stills already asked for (their frames are
     /// still in the pipeline), ends the event clips, then stops the pipeline. Returns the
     /// clips and stills written.
-    private func stopPipeline() -> [ResultFile] {
+    func stopPipeline() -> [ResultFile] {
         var files = stills?.finish() ?? []
         // After the stills: the text of those just taken is read too.
         text?.finish()
@@ -222,7 +222,7 @@ final class RecordingSession {
         return files
     }
 
-    private var corruptFrames: UInt64 { frameGuard?.corruptFrames ?? 0 }
+    var corruptFrames: UInt64 { frameGuard?.corruptFrames ?? 0 }
 
 
     /// Reads the bus until the file is finalised (EOS), aborted, or failed: translates each
@@ -309,101 +309,10 @@ final class RecordingSession {
         }
     }
 
-    /// The machine's event for a bus message; nil for messages it does not care about.
-    private func event(for message: Message, at now: ContinuousClock.Instant) -> RecordingMachine.Event? {
-        switch message {
-        case .endOfStream:
-            // With segments, splitmuxsink finalises the last movies on threads of their own
-            // and says so for each (none when nothing was recorded).
-            return .endOfStream(finalising: elements.muxer != nil && gate.frames > 0 ? plan.openMovies : [], at: now)
-        case .element(let source, "splitmuxsink-fragment-closed", let fields):
-            guard let muxer = elements.muxer, source.is(muxer), let location = fields.string("location"),
-                  let index = plan.openMovie(at: location) else { return nil }
-            return .movieClosed(index, open: plan.openMovies)
-        case .application(_, RecordingControl.Wake.limit):
-            return .limitReached(now)
-        case .application(_, RecordingControl.Wake.stop):
-            let (reason, count) = control.pendingStop
-            return .stopRequested(reason ?? .signal, count: count, now)
-        case .application(_, RecordingControl.Wake.noSound):
-            return .noSound
-        case .application(_, RecordingControl.Wake.corruptFrame):
-            return .firstCorruptFrame
-        case .application(_, RecordingControl.Wake.splitFailed):
-            return .failed(.signal(object: elements.muxer?.name ?? "mux", name: "split-at-running-time"))
-        case .error(var failure):
-            // A file sink names the claimed file by its descriptor: say its name instead.
-            failure.message = plan.readable(failure.message)
-            failure.debug = plan.readable(failure.debug)
-            if let camera = elements.camera, failure.source.is(camera) {
-                return .cameraFailed(failure, framesRecorded: gate.frames, now)
-            }
-            if let event = canvas?.cameraFailed(failure, framesRecorded: gate.frames, at: now) { return event }
-            if let sound, failure.source.is(sound.source) {
-                return .soundFailed(failure, framesRecorded: gate.frames)
-            }
-            if failure.isResourceError(.noSpaceLeft) { return .diskFull }
-            return .failed(.element(failure))
-        case .warning(let failure):
-            return .warning("\(failure.source.name): \(plan.readable(failure.message))")
-        default:
-            return nil
-        }
-    }
-
     /// The recording's logic (see ``RecordingMachine``), fed by `loop`.
     private var machine = RecordingMachine(start: .now)
 
     /// The machine decided to stop (or the source ended): retention deletes nothing more to
     /// make room, as no movie will need it (issue 29 item 7).
-    private var isStopping: Bool { machine.state != .recording }
-
-    /// The file is finalised (EOS reached the sink, and with segments the machine saw the
-    /// last movies closed, or gave up on `unfinished`): commits what is not yet. `requested`
-    /// is the stop that was asked for, nil when the source ended by itself.
-    private func finish(requested: StopReason?, message: String?, unfinished: [Int],
-                        events: @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
-        let reason = requested ?? .signal
-        let stillFiles = stopPipeline()
-        guard gate.frames > 0 else {
-            plan.discardOpen()
-            if requested == .signal || requested == .control {
-                // Asked to stop before the first frame came: nothing to keep, nothing wrong.
-                return RecordingResult(reason: reason, files: stillFiles, droppedFrames: 0, corruptFrames: corruptFrames,
-                                       message: "stopped before the first frame: no movie was made")
-            }
-            throw CamrecError(.failure, "no frames were recorded: the source delivered nothing")
-        }
-        let notes = try movies.commitAtEnd(unfinished: unfinished)
-        _ = movies.applyRetention(stopping: isStopping, events: events)
-        let said = ([message].compactMap { $0 } + notes).joined(separator: "; ")
-        return RecordingResult(reason: reason, files: movies.committed + stillFiles, droppedFrames: gate.droppedFrames,
-                               corruptFrames: corruptFrames, message: said.isEmpty ? nil : said)
-    }
-
-    /// Stops at once and keeps what the open movies hold (see `OutputPlan.keepUnfinalised`).
-    private func keepUnfinalised(reason: StopReason, cause: String) -> RecordingResult {
-        let stillFiles = stopPipeline()
-        // An aborted movie is not finished: it stays under its temporary name, never under
-        // OUTPUT, for `camrec recover` to finalise.
-        let (keptNow, notes, keptPartials) = movies.keepOpen(publish: reason != .aborted)
-        let committed = movies.committed
-        guard gate.frames > 0, keptNow > 0 || config.standby else {
-            plan.discardOpen()
-            let note = committed.isEmpty
-                ? cause + ": nothing of the movie was written, so no file was kept"
-                : cause + ": the finished movies are kept; nothing of the last one was written"
-            return RecordingResult(reason: reason, files: committed + stillFiles, droppedFrames: gate.droppedFrames,
-                                   corruptFrames: corruptFrames, message: note)
-        }
-        var note = cause + ": the recording so far is kept as written, not finalised (it plays)"
-        if !keptPartials.isEmpty {
-            let names = keptPartials.joined(separator: " ")
-            note = cause + ": the recording so far is kept unfinalised in \(names) (it plays; camrec recover \(names) finalises it)"
-        }
-        if config.standby { note = cause + ": the clips made so far are kept" }
-        for problem in notes { note += "; \(problem)" }
-        return RecordingResult(reason: reason, files: committed + stillFiles, droppedFrames: gate.droppedFrames,
-                               corruptFrames: corruptFrames, message: note)
-    }
+    var isStopping: Bool { machine.state != .recording }
 }

@@ -13,7 +13,7 @@ import Glibc
 /// the keyframe it had to start from and the start are hidden or re-encoded), and moved
 /// to `NAME-clip-0001.EXT`. Nothing here ever blocks the movie's branch.
 final class ClipRecorder: Sendable {
-    private struct Active: Sendable {
+    struct Active: Sendable {
         var writer: ClipWriter
         var number: Int
         /// Where it goes once complete.
@@ -23,11 +23,11 @@ final class ClipRecorder: Sendable {
         var hasStill: Bool
     }
 
-    private let settings: ClipSettings
-    private let naming: SegmentNaming
+    let settings: ClipSettings
+    let naming: SegmentNaming
     private let muxer: String
-    private let frameDuration: UInt64
-    private let events: @Sendable (RecordingEvent) -> Void
+    let frameDuration: UInt64
+    let events: @Sendable (RecordingEvent) -> Void
     /// When the frame at a clip time was captured (wall clock), given the clips' first
     /// frame's time; nil when not known.
     private let captureTime: (@Sendable (_ time: UInt64, _ clipsFirst: UInt64) -> WallTime?)?
@@ -35,7 +35,7 @@ final class ClipRecorder: Sendable {
     private let tags: StillTags?
 
     /// What the feeds' threads, the triggers' callers and the clips' threads share.
-    private struct State: Sendable {
+    struct State: Sendable {
         var preRoll: PreRoll<ClipPacket>
         /// The sound's pre-roll (every packet decodes on its own), when the recording has sound.
         var soundPreRoll: PreRoll<ClipPacket>
@@ -61,7 +61,7 @@ final class ClipRecorder: Sendable {
         var waitedFor: Set<String> = []
     }
 
-    private let shared: Monitor<State>
+    let shared: Monitor<State>
 
     /// Clips beside `moviePath`, written with `muxer` (the movie's, gst-launch syntax);
     /// `clipsBefore` clips were made by the run's earlier pipelines (before a reconnect),
@@ -172,6 +172,15 @@ final class ClipRecorder: Sendable {
     /// A Live Photo's trigger is at its still's frame: `at` (the recording's running time)
     /// and `withStill` (the still is paired with the clip once `stillTaken` reports it).
     func trigger(at explicit: UInt64? = nil, after: TimeSpec? = nil, withStill: Bool = false) -> Result<TriggerOutcome, CamrecError> {
+        var started: ClipStartLine?
+        let outcome = trigger(at: explicit, after: after, withStill: withStill, started: &started)
+        // Said outside the lock: a reader of the events may ask the recorder anything.
+        if let started { events(.clipStarted(started)) }
+        return outcome
+    }
+
+    private func trigger(at explicit: UInt64?, after: TimeSpec?, withStill: Bool,
+                         started: inout ClipStartLine?) -> Result<TriggerOutcome, CamrecError> {
         shared.withLock { state -> Result<TriggerOutcome, CamrecError> in
             guard !state.ended else { return .failure(CamrecError(.usage, "no clip: the recording is ending")) }
             guard let newest = state.newest, let caps = state.caps, !state.hasSound || state.soundCaps != nil else {
@@ -206,6 +215,9 @@ final class ClipRecorder: Sendable {
                     if case .failure(let error) = made { return .failure(error) }
                     return .failure(CamrecError(.failure, "no clip"))
                 }
+                let origin = state.firstPTS ?? first.pts
+                let seconds = { (time: UInt64) in (Double(time - min(time, origin)) / 1e6).rounded() / 1e3 }
+                started = ClipStartLine(clip: number, path: final, time: seconds(time), start: seconds(clip.start))
                 for packet in kept.packets { writer.push(packet.payload) }
                 if writer.hasSound {
                     for packet in state.soundPreRoll.clip(from: first.pts).packets { writer.pushAudio(packet.payload) }
@@ -329,75 +341,5 @@ final class ClipRecorder: Sendable {
     /// The running time of the newest encoded frame; nil before the first.
     var newestFrameTime: UInt64? { shared.withLock { $0.newest } }
 
-    /// A Live Photo's still for clip `number` was written (or not).
-    func stillTaken(forClip number: Int, _ result: Result<ResultFile, CamrecError>) {
-        shared.withLockWaking { state in
-            if case .success(let file) = result { state.stills[number] = file.path } else { state.stills[number] = .some(nil) }
-        }
-    }
-
-    /// Waits (at most 10 s) for clip `number`'s still; its path, nil when none was written.
-    private func awaitStill(forClip number: Int) -> String? {
-        shared.wait(until: { $0.stills[number] != nil }, deadline: ContinuousClock.now + .seconds(10)) { state, _ in
-            state.stills[number] ?? nil
-        }
-    }
-
-    /// Moves the finalised file into place as it is, through the one publisher (flushed,
-    /// never replacing a file that appeared meanwhile, FAT and exFAT included).
-    private func move(_ writer: ClipWriter, to final: String, frames: Int) -> ResultFile? {
-        do {
-            try Destination.publish(writer.path, as: final, replace: false)
-        } catch {
-            events(.warning("clip kept at \(writer.path): \(error.message)"))
-            return nil
-        }
-        var info = stat()
-        let bytes = stat(final, &info) == 0 ? Int64(info.st_size) : 0
-        return ResultFile(path: final, kind: "clip", duration: Double(UInt64(frames) * frameDuration) / 1e9,
-                          frames: frames, bytes: bytes)
-    }
-
-    /// `--keep` and friends over the clips (one clip thread at a time: they finish in turn).
-    private func applyRetention() {
-        guard let policy = settings.retention else { return }
-        retentionLock.withLock { _ in
-            let (deleted, stillShort, waiting) = RetentionKeeper(policy: policy, naming: naming).apply()
-            for file in deleted {
-                events(.deleted(file))
-                shared.withLock { $0.files.removeAll { $0.path == file.path } }
-            }
-            for path in waiting where shared.withLock({ $0.waitedFor.insert(path).inserted }) {
-                events(.warning(RetentionPolicy.waitingMessage(path)))
-            }
-            if stillShort, waiting.isEmpty {
-                events(.warning("free space stays below --min-free with only the newest clip left: clips go on, but the disk is nearly full"))
-            }
-        }
-    }
-
-    private let retentionLock = Mutex(())
-
-    // MARK: Names
-
-    /// The next clip's number and name, a name whose final and partial files are both
-    /// free: the counter moves on past taken names; a pattern without a counter (time
-    /// fields only) gets `-2`, `-3`, … as segments do. `lastNumber` is the shared state's.
-    private func nextName(after lastNumber: inout Int) -> (Int, String) {
-        let number = lastNumber + 1
-        lastNumber = number
-        let date = Date()
-        var counter = number
-        var collision = 1
-        while true {
-            let path = naming.path(counter: counter, date: date, collision: collision)
-            if access(path, F_OK) != 0, access(Self.partialPath(path), F_OK) != 0 { return (number, path) }
-            if naming.hasCounter { counter += 1 } else { collision += 1 }
-        }
-    }
-
-    private static func partialPath(_ final: String) -> String {
-        let (stem, ext) = OutputFile.split(final)
-        return stem + ".partial" + ext
-    }
+    let retentionLock = Mutex(())
 }

@@ -68,6 +68,12 @@ final class CameraEventMerger: Sendable {
         case .motion(var line):
             if devices.indices.contains(camera) { line.device = devices[camera] }
             return .motion(line)
+        case .clipStarted(var line):
+            if devices.indices.contains(camera) { line.device = devices[camera] }
+            return .clipStarted(line)
+        case .diskLow(var line):
+            if devices.indices.contains(camera) { line.device = devices[camera] }
+            return .diskLow(line)
         case .settled(var outcome):
             // Each camera settles in its own time: its line names it.
             outcome.device = runCamera(camera)?.device

@@ -91,6 +91,8 @@ public struct RecordArguments: Sendable, Equatable {
         let run = try unattended.resolve(output: output, clips: clips)
         let hooks = try HookSettings.resolve(command: unattended.onFile, jobs: unattended.onFileJobs,
                                              timeout: unattended.onFileTimeout, path: environment["PATH"])
+        let eventHooks = try HookSettings.resolve("--on-event", command: unattended.onEvent, jobs: unattended.onEventJobs,
+                                                  timeout: unattended.onEventTimeout, path: environment["PATH"])
         // --reconnect names its movies as segments; standby makes none, only clips.
         let segments = clips.standby ? nil : run.segments
         let stillSettings = try StillSettings.parse(pattern: stills, format: stillFormat, quality: stillQuality, every: stillEvery,
@@ -150,6 +152,7 @@ public struct RecordArguments: Sendable, Equatable {
         job.printPipeline = printPipeline
         job.stillQualityGiven = stillQuality != nil
         job.hooks = hooks
+        job.eventHooks = eventHooks
         job.warnings = warnings
         if let lapse, maxDuration == nil {
             // A time-lapse is for long runs: the default limit would make a very short movie.

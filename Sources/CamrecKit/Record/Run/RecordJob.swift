@@ -29,6 +29,8 @@ public struct RecordJob {
     public var printPipeline = false
     /// `--on-file`: the command run for each finished file; nil: none.
     public var hooks: HookSettings?
+    /// `--on-event`: the command run for each event; nil: none.
+    public var eventHooks: HookSettings?
     /// Whether `--still-quality` was given (it does nothing for an MJPEG camera's stills).
     public var stillQualityGiven = false
     /// Said as warnings before the run starts, after the setup's own (e.g. a password on
@@ -111,10 +113,12 @@ public struct RecordJob {
         let servers = try LiveOutputs.startServers(for: setup, console: console)
         defer { for server in servers { server.close() } }
         let run = RecordingRun(setup, previews: previews, servers: servers)
-        let hooks = self.hooks.map { settings in
-            RunHooks(FileHooks(settings: settings, ledgerFor: request.output, report: { printer.show($0) },
-                               warn: { printer.show(.warning($0)) }), series: request.output)
+        let queue = { (settings: HookSettings, ledger: String?) in
+            HookQueue(settings: settings, ledgerFor: ledger, report: { printer.show($0) }, warn: { printer.show(.warning($0)) })
         }
+        let hooks = self.hooks == nil && eventHooks == nil ? nil
+            : RunHooks(files: self.hooks.map { queue($0, request.output) }, events: eventHooks.map { queue($0, nil) },
+                       series: request.output)
         // An earlier run's files whose commands never ended go first.
         hooks?.resumeEarlierRuns()
         // A failure still waits for the commands of the files already published.
@@ -131,7 +135,7 @@ public struct RecordJob {
         if let hooks {
             hooks.published(result)
             hooks.finish()
-            Self.retainAfterHooks(setup, result: &result, printer: printer)
+            if self.hooks != nil { Self.retainAfterHooks(setup, result: &result, printer: printer) }
         }
         printer.show(result)
         return result.exitStatus

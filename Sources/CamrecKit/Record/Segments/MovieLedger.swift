@@ -17,6 +17,8 @@ final class MovieLedger {
     private(set) var lost: [String] = []
     /// Movies retention passed over because their `--on-file` command had them (warned once each).
     private var waitedFor: Set<String> = []
+    /// The `disk-low` event was sent (once: the run stops after it).
+    private var saidLow = false
 
     init(plan: OutputPlan, gate: FrameGate, segmented: Bool, startOrigin: (@Sendable () -> UInt64?)? = nil) {
         self.plan = plan
@@ -76,7 +78,13 @@ final class MovieLedger {
         }
         // A held movie is free once its command ends: the rule waits for it rather than
         // stopping the run as disk-full.
-        return stillShort && waiting.isEmpty
+        let full = stillShort && waiting.isEmpty
+        if full, !saidLow, let segments = plan.segments,
+           let line = DiskLowLine(policy: segments.retention, folder: segments.naming.folder, action: "stopping") {
+            saidLow = true
+            events(.diskLow(line))
+        }
+        return full
     }
 
     /// The movies are finalised (EOS reached the sink): commits those not committed yet;

@@ -22,6 +22,8 @@ public struct UnattendedRequest: Sendable, Equatable {
     public var recoverPartials = false
     /// `--on-file CMD`, `--on-file-jobs N`, `--on-file-timeout T`.
     public var onFile, onFileJobs, onFileTimeout: String?
+    /// `--on-event CMD`, `--on-event-jobs N`, `--on-event-timeout T`, as given.
+    public var onEvent, onEventJobs, onEventTimeout: String?
 
     public init(segment: String? = nil, utc: Bool = false, keep: String? = nil, keepSize: String? = nil,
                 minFree: String? = nil, reconnect: Bool = false, reconnectTimeout: String? = nil,

@@ -4,14 +4,16 @@ import FoundationEssentials
 import Glibc
 #endif
 
-/// The `--on-file` commands of one job: a queue of finished files, at most `jobs` commands
-/// running at once on threads of their own, each bounded by `timeout`. Nothing here ever
-/// waits for a command on the caller's thread: `enqueue` only appends (a recording calls it
-/// from its streaming and stills threads). A queued or running file is held from retention
-/// (`FileHolds.process`), and listed in the series' ledger until its command has ended, so
-/// that a run killed before then leaves it for the next run. Commands run at nice 10.
+/// The `--on-file` (or `--on-event`) commands of one job: a queue of finished files (or
+/// events), at most `jobs` commands running at once on threads of their own, each bounded
+/// by `timeout`. Nothing here ever waits for a command on the caller's thread: `enqueue`
+/// only appends (a recording calls it from its streaming and stills threads). A queued or
+/// running file is held from retention (`FileHolds.process`), and listed in the series'
+/// ledger until its command has ended, so that a run killed before then leaves it for the
+/// next run; an event is a moment, so none is kept for the next run, and at most
+/// `maxQueuedEvents` wait (more are dropped, with a warning). Commands run at nice 10.
 /// ``finish()`` waits for the queue at the end of the job, at most `timeout`.
-public final class FileHooks: Sendable {
+public final class HookQueue: Sendable {
     private struct State: Sendable {
         var queue: [Entry] = []
         /// Taken off the queue, by a number of its own; its process once started.
@@ -24,19 +26,24 @@ public final class FileHooks: Sendable {
         /// The ledger's content changed since it was last written.
         var dirty = false
         var ledgerRunning = false
+        /// Events dropped because `maxQueuedEvents` were waiting.
+        var droppedEvents = 0
 
         /// The process groups of the running commands.
         var groups: [Int32] { running.values.compactMap(\.pid) }
     }
 
     private struct Entry: Sendable {
-        var file: HookedFile
+        var subject: HookSubject
         var earlierRun: Bool
         var pid: Int32?
     }
 
     /// The nice value commands run at.
     static let niceness: Int32 = 10
+    /// Events waiting for a command, at most: more are dropped (a burst of motion must not
+    /// grow the queue without end while the commands are slow).
+    static let maxQueuedEvents = 100
 
     private let settings: HookSettings
     private let ledger: HookLedger?
@@ -87,15 +94,33 @@ public final class FileHooks: Sendable {
 
     private func enqueue(_ file: HookedFile, earlierRun: Bool) {
         holds.hold(file.path)
+        enqueue(Entry(subject: .file(file), earlierRun: earlierRun, pid: nil))
+        startLedgerWriter()
+    }
+
+    /// Queues `event`'s command; returns at once. When `maxQueuedEvents` wait already, the
+    /// event is dropped (the first drop is said in a warning, the count at the end).
+    public func enqueue(_ event: HookedEvent) {
+        let dropped = state.withLock { state -> Int? in
+            guard state.queue.count(where: { $0.subject.file == nil }) >= Self.maxQueuedEvents else { return nil }
+            state.droppedEvents += 1
+            return state.droppedEvents
+        }
+        if dropped == 1 {
+            warn("\(settings.command.option): \(Self.maxQueuedEvents) events wait for their command already: more are dropped until the commands catch up (the run goes on)")
+        }
+        if dropped == nil { enqueue(Entry(subject: .event(event), earlierRun: false, pid: nil)) }
+    }
+
+    private func enqueue(_ entry: Entry) {
         let startWorker = state.withLockWaking { state -> Bool in
-            state.queue.append(Entry(file: file, earlierRun: earlierRun, pid: nil))
-            state.dirty = true
+            state.queue.append(entry)
+            if entry.subject.file != nil { state.dirty = true }
             guard !state.closed, state.workers < settings.jobs else { return false }
             state.workers += 1
             return true
         }
-        startLedgerWriter()
-        if startWorker { NamedThread.start("camrec-on-file") { [self] in work() } }
+        if startWorker { NamedThread.start("camrec" + settings.command.option.dropFirst()) { [self] in work() } }
     }
 
     /// Waits for every queued command to end, at most `timeout` (and 3 s) from now; then stops the
@@ -118,12 +143,20 @@ public final class FileHooks: Sendable {
                 return ready
             }
             if !killed { state.wait(until: { $0.running.isEmpty }) { _, _ in } }
-            let left = state.withLock { $0.queue.map(\.file.path) }
+            let left = state.withLock { $0.queue.compactMap(\.subject.file?.path) }
+            let events = state.withLock { $0.queue.count(where: { $0.subject.file == nil }) }
+            if events > 0 {
+                warn("\(settings.command.option): \(events) event\(events == 1 ? "" : "s") got no command: the run's end came first (--on-event-timeout)")
+            }
             if !left.isEmpty {
                 warn("the run's --on-file commands did not all run within --on-file-timeout after its end: "
                      + "\(left.count) file\(left.count == 1 ? "" : "s") left for the next run of the same OUTPUT (\(ledger?.path ?? "no list kept")): "
                      + left.joined(separator: ", "))
             }
+        }
+        let dropped = state.withLock { $0.droppedEvents }
+        if dropped > 0 {
+            warn("\(settings.command.option): \(dropped) event\(dropped == 1 ? "" : "s") dropped in all: the commands could not keep up")
         }
         // The ledger's last state written (what is left, or nothing).
         markDirty()
@@ -139,7 +172,7 @@ public final class FileHooks: Sendable {
     /// See ``runOnce(_:for:console:)``.
     static func runOnce(_ settings: HookSettings, for files: [HookedFile], console: Console) {
         let printer = RecordingPrinter(console: console)
-        let hooks = FileHooks(settings: settings, ledgerFor: nil, report: { printer.show($0) }, warn: { printer.show(.warning($0)) })
+        let hooks = HookQueue(settings: settings, ledgerFor: nil, report: { printer.show($0) }, warn: { printer.show(.warning($0)) })
         for file in files { hooks.enqueue(file) }
         hooks.finish()
     }
@@ -151,10 +184,10 @@ public final class FileHooks: Sendable {
         // recording leaves (an upload, a transcode of 20 files at once).
         _ = camrec_thread_nice(Self.niceness)
         while let (number, entry) = take() {
-            let file = entry.file
-            let process = HookProcess(arguments: settings.command.arguments(for: file.path),
-                                      environment: baseEnvironment + file.environment,
-                                      input: Array((file.line + "\n").utf8), timeout: settings.timeout)
+            let subject = entry.subject
+            let process = HookProcess(arguments: subject.arguments(settings.command),
+                                      environment: baseEnvironment + subject.environment,
+                                      input: subject.input, timeout: settings.timeout)
             let outcome = process.run { pid in
                 // Registered so that `finish` can stop it; a run already closed stops it at once.
                 state.withLock { state in
@@ -166,16 +199,17 @@ public final class FileHooks: Sendable {
             let stoppedAtEnd = state.withLock { $0.closed && outcome.signal != nil }
             // Said before the file is let go (retention's `deleted` line for it comes after),
             // and before `finish` can see it done (camrec exits once it returns).
-            report(HookLine(file: file.path, kind: file.kind, exitStatus: outcome.exitStatus, signal: outcome.signal,
+            let event: HookedEvent? = if case .event(let event) = subject { event } else { nil }
+            report(HookLine(file: subject.file?.path, event: event?.name, kind: subject.file?.kind ?? "event", exitStatus: outcome.exitStatus, signal: outcome.signal,
                             timedOut: outcome.timedOut || stoppedAtEnd, duration: (outcome.seconds * 1000).rounded() / 1000,
                             stderr: outcome.stderrTail.isEmpty ? nil : outcome.stderrTail, error: outcome.failure,
                             earlierRun: entry.earlierRun ? true : nil))
             // A file left for the next run stays held: the run's last retention keeps it.
-            if !stoppedAtEnd { holds.release(file.path) }
+            if let file = subject.file, !stoppedAtEnd { holds.release(file.path) }
             state.withLockWaking { state in
                 state.running[number] = nil
-                if stoppedAtEnd { state.queue.append(Entry(file: file, earlierRun: entry.earlierRun, pid: nil)) }
-                state.dirty = true
+                if stoppedAtEnd, subject.file != nil { state.queue.append(Entry(subject: subject, earlierRun: entry.earlierRun, pid: nil)) }
+                if subject.file != nil { state.dirty = true }
             }
             startLedgerWriter()
         }
@@ -223,7 +257,7 @@ public final class FileHooks: Sendable {
                         return nil
                     }
                     state.dirty = false
-                    return state.queue.map(\.file) + state.running.values.map(\.file)
+                    return state.queue.compactMap(\.subject.file) + state.running.values.compactMap(\.subject.file)
                 }
                 guard let pending else { return }
                 do throws(CamrecError) {
