@@ -132,6 +132,39 @@ import Testing
                 "\(printed.stdoutText)")
     }
 
+    /// `--layout`: each camera is masked in its own pixels before it is placed, so the
+    /// canvas and each camera's own stills are black there (`--mask 50%,50%,50%,50%`: the
+    /// bottom right quarter of each camera's picture).
+    @Test func withALayoutEachCameraIsMaskedInItsOwnPixels() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var environment = try VirtualCameraEnvironment.shared().environment(
+            spec: "/dev/video0,formats=yuyv,sizes=320x240@30,overrun=wait;/dev/video2,formats=mjpeg,sizes=320x240@30,overrun=wait")
+        environment["CAMREC_DEVICE_PATHS"] = nil
+        let movie = folder.path("both.mp4")
+        let run = try CamrecBinary.run(["-d", "/dev/video0", "-d", "/dev/video2", "--layout", "side-by-side", "--canvas", "640x480",
+                                        "--mask", "50%,50%,50%,50%", "--still-every", "1s", "--max-duration", "2", "--json", movie],
+                                       environment: environment, timeout: 120)
+        try #require(run.status == 0, "\(run.stderr.suffix(2000))")
+        let lines = JSONLines.parse(run)
+        let listed = try #require((lines.last?["layout"] as? [String: Any])?["cameras"] as? [[String: Any]], "\(run.stdoutText)")
+        let frame = try Luma.frame(movie, index: 45)
+        for camera in listed {
+            let (x, y) = (try #require(camera["x"] as? Int), try #require(camera["y"] as? Int))
+            let (w, h) = (try #require(camera["width"] as? Int), try #require(camera["height"] as? Int))
+            #expect(Self.mean(frame, x: (x + w / 2 + 2)..<(x + w - 2), y: (y + h / 2 + 2)..<(y + h - 2)) <= 20, "\(camera)")
+            #expect(Self.mean(frame, x: (x + 2)..<(x + w / 2 - 2), y: (y + 20)..<(y + h / 2 - 2)) > 40, "\(camera)")
+        }
+        // Each camera's own stills (320x240) and the canvas's (640x480).
+        let stills = lines.filter { $0["type"] as? String == "still" }.compactMap { $0["path"] as? String }
+        let own = try stills.map { try Luma.image($0) }.filter { $0.width == 320 }
+        #expect(own.count >= 2, "\(stills)")
+        for picture in own {
+            #expect(Self.mean(picture, x: 162..<318, y: 122..<238) <= 20)
+            #expect(Self.mean(picture, x: 2..<158, y: 20..<118) > 40)
+        }
+    }
+
     /// Every refusal is one line and leaves nothing behind: --codec copy (64), a rectangle
     /// outside the picture or empty (64), a missing mask image (66), one that is not a PNG (65).
     @Test func refusals() throws {
