@@ -4,11 +4,13 @@
 #include "CamrecElements.h"
 
 #include "camrecflip.h"
+#include "camrecmask.h"
 
 
 gboolean camrec_elements_plugin_init(GstPlugin *plugin)
 {
-    return gst_element_register(plugin, "camrecflip", GST_RANK_NONE, CAMREC_TYPE_FLIP);
+    return gst_element_register(plugin, "camrecflip", GST_RANK_NONE, CAMREC_TYPE_FLIP)
+        && gst_element_register(plugin, "camrecmask", GST_RANK_NONE, CAMREC_TYPE_MASK);
 }
 
 gboolean camrec_elements_register(void)

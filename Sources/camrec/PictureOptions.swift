@@ -1,7 +1,8 @@
 import ArgumentParsing
 import CamrecKit
 
-/// The picture options of `camrec` and `camrec still`: orientation and overlays, declared once.
+/// The picture options of `camrec`, `camrec still` and `camrec preview`: orientation and
+/// overlays, declared once (the masks: `MaskOptions`).
 enum PictureOptions {
     static let specs = [
         OptionSpec(["--rotate"], value: "DEG", help: "turn the picture 90, 180 or 270 degrees clockwise (in the pixels, before encoding; 90 and 270 swap width and height)", summary: "turn the picture 90, 180 or 270 degrees"),
@@ -13,14 +14,17 @@ enum PictureOptions {
         OptionSpec(["--overlay-image-position"], value: "POS", help: "where the image goes: the positions of --overlay-position (default: top-right)", summary: "where the image goes (default: top-right)"),
     ]
 
-    /// The picture asked for (rotation, flips, overlays), typed once; the image file is
-    /// read when the command runs (`PictureRequest.resolve()`).
+    /// The picture asked for (rotation, flips, overlays, masks: every command with these
+    /// options has `MaskOptions`' too), typed once; the image files are read when the command
+    /// runs (`PictureRequest.resolve()`).
     static func request(_ parsed: ParsedArguments) throws(UsageError) -> PictureRequest {
-        try usage { () throws(CamrecError) in
+        var request = try usage { () throws(CamrecError) in
             try PictureRequest.parse(rotate: parsed.value("--rotate"), flip: parsed.value("--flip"), mirror: parsed.flag("--mirror"),
                                      overlay: parsed.value("--overlay"), overlayPosition: parsed.value("--overlay-position"),
                                      overlayImage: parsed.value("--overlay-image"),
                                      overlayImagePosition: parsed.value("--overlay-image-position"))
         }
+        request.mask = try MaskOptions.request(parsed)
+        return request
     }
 }

@@ -7,7 +7,7 @@ enum PreviewCommand: Subcommand {
         name: "camrec preview",
         abstract: "Show the camera in a window, recording nothing.",
         usage: "camrec preview [options]",
-        options: CameraOptions.specs + PictureControlOptions.specs + PictureOptions.specs + [
+        options: CameraOptions.specs + PictureControlOptions.specs + PictureOptions.specs + MaskOptions.specs + [
             OptionSpec(["--stills"], value: "PATTERN", help: "where the key s and SIGUSR1 put stills: a pattern with one counter (shots/img-%04d.jpg; its extension, .jpg, .jpeg or .png, picks the format) or a folder (default: preview-still-0001.jpg, … in the current folder); existing files are never replaced"),
             OptionSpec(["--still-format"], value: "FMT", help: "jpeg (default) or png; a --stills pattern's extension decides"),
             OptionSpec(["--still-quality"], value: "Q", help: "JPEG quality, 1-100 (default: 90)"),

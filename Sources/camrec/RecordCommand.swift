@@ -40,8 +40,8 @@ enum RecordCommand: Subcommand {
             ], discussion: EncodingOptions.discussion),
             OptionGroup("sound", title: "Sound", abstract: "Sound: recording sound with the picture, kept in sync with it.",
                         options: AudioOptions.specs, discussion: AudioOptions.discussion),
-            OptionGroup("picture", title: "Picture", abstract: "Picture: rotation, mirroring, and text or an image burnt into the picture.",
-                        options: PictureOptions.specs),
+            OptionGroup("picture", title: "Picture", abstract: "Picture: rotation, mirroring, privacy masks, and text or an image burnt into the picture.",
+                        options: PictureOptions.specs + MaskOptions.specs),
             OptionGroup("stills", title: "Stills and clips", abstract: "Stills and clips: photos while recording, and event clips around triggers.", options: [
                 OptionSpec(["--stills"], value: "PATTERN", help: "where stills go: a pattern with one counter (shots/img-%04d.jpg; its extension, .jpg, .jpeg or .png, picks the format) or a folder (default: beside OUTPUT, NAME-still-0001.jpg); checked at start like OUTPUT; existing files are never replaced", summary: "where stills go: a pattern or a folder"),
                 OptionSpec(["--still-format"], value: "FMT", help: "jpeg (default) or png; a --stills pattern's extension decides (a different --still-format is an error)", summary: "jpeg (default) or png"),

@@ -7,7 +7,7 @@ enum StillCommand: Subcommand {
         name: "camrec still",
         abstract: "Take a photo from a camera, after its auto-exposure has settled.",
         usage: "camrec still [options] OUTPUT",
-        options: CameraOptions.specs + PictureControlOptions.specs + PictureOptions.specs + [
+        options: CameraOptions.specs + PictureControlOptions.specs + PictureOptions.specs + MaskOptions.specs + [
             OptionSpec(["--count", "-n"], value: "N", help: "take N photos (default: 1)"),
             OptionSpec(["--interval", "-i"], value: "T", help: "time between photos of a series (default: 1s)"),
             OptionSpec(["--settle"], value: "T", help: "wait at most T for the brightness to settle before the first photo; 0 takes the first frame (default: 3s)"),

@@ -41,6 +41,7 @@ public struct PreviewJob {
         }
         defer { window.close() }
         let resolution = try camera.resolve()
+        try picture.mask.check(frame: picture.orientation.outputSize(resolution.size))
         let controls = try PreparedControls.prepare(self.controls, source: resolution.source)
         var config = PreviewConfig(source: resolution.source, size: resolution.size, rate: resolution.rate, stills: stills)
         config.picture = picture

@@ -16,12 +16,15 @@ public struct OverlayImage: Sendable, Equatable {
 
     /// Reads and checks the PNG at `path`: it must exist, be readable and be a PNG whose
     /// header gives a size. Errors are `invalidInput` (exit 65), as for trim's input.
-    /// `option` names the option in messages (`--motion-mask` reads its PNG the same way).
-    public static func load(_ path: String, position: OverlayPosition, option: String = "--overlay-image") throws(CamrecError) -> OverlayImage {
+    /// `option` names the option in messages (`--motion-mask` and `--mask-image` read their
+    /// PNG the same way); `missing` is the kind of error for a file that is not there
+    /// (`--mask-image`: `noCamera`, exit 66, as for a missing input).
+    public static func load(_ path: String, position: OverlayPosition, option: String = "--overlay-image",
+                            missing: CamrecError.Kind = .invalidInput) throws(CamrecError) -> OverlayImage {
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
         var info = stat()
         guard stat(absolute, &info) == 0 else {
-            throw CamrecError(.invalidInput, "\(option) \(path): no such file: give a PNG image (e.g. a logo with transparency)")
+            throw CamrecError(missing, "\(option) \(path): no such file: give a PNG image" + (option == "--overlay-image" ? " (e.g. a logo with transparency)" : ""))
         }
         guard info.st_mode & S_IFMT != S_IFDIR else {
             throw CamrecError(.invalidInput, "\(option) \(path) is a folder: give a PNG image file")

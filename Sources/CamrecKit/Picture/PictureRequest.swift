@@ -11,6 +11,8 @@ public struct PictureRequest: Sendable, Equatable {
     public var imagePath: String?
     /// `--overlay-image-position`.
     public var imagePosition: OverlayPosition
+    /// `--mask`, `--mask-image`.
+    public var mask: MaskRequest = .none
 
     /// A request as the options give it.
     public init(orientation: Orientation, text: OverlayText?, textPosition: OverlayPosition,
@@ -51,9 +53,11 @@ public struct PictureRequest: Sendable, Equatable {
                               imagePath: overlayImage, imagePosition: imagePosition)
     }
 
-    /// The settings, with the image read and checked (exit 65 when it is missing or not a PNG).
+    /// The settings, with the images read and checked (exit 65 when the overlay image is
+    /// missing or not a PNG; the mask image: 66 when missing, 65 when not a PNG).
     public func resolve() throws(CamrecError) -> PictureSettings {
         let image = try imagePath.map { path throws(CamrecError) in try OverlayImage.load(path, position: imagePosition) }
-        return PictureSettings(orientation: orientation, text: text, textPosition: textPosition, image: image)
+        return PictureSettings(orientation: orientation, text: text, textPosition: textPosition, image: image,
+                               mask: try mask.resolve())
     }
 }

@@ -66,7 +66,8 @@ public struct RecordPipeline: Sendable {
         // (A canvas is I420 already, and its picture only overlays: each camera is turned
         // in its own branch, `Composition`.)
         Self.addPicture(config.picture, size: config.size, printed: printed, to: &values, template: template,
-                        convertFirst: config.composition == nil ? "videoconvert ! video/x-raw,format=I420" + colorimetry : nil)
+                        convertFirst: config.composition == nil ? "videoconvert ! video/x-raw,format=I420" + colorimetry : nil,
+                        tapsScene: motionTapsScene(printed: printed))
         addMotion(to: &values, printed: printed)
         addPreview(to: &values, printed: printed)
         // A template written before {audio} existed records silent movies.
@@ -153,8 +154,15 @@ public struct RecordPipeline: Sendable {
         + " max-size-bytes=0 max-size-time=5000000000 ! appsink name=clipsound sync=false async=false"
         + " wait-on-eos=false encodedaudio. !"
 
-    /// Fills {motion}: the motion trigger's branch off the camera's tee (`--on-motion`), or
-    /// nothing. A template written before {motion} existed works while it is not asked for.
+    /// Whether the motion branch takes the picture before the privacy masks (from the tee
+    /// "scene" that {picture} then holds): motion detection sees what the masks hide.
+    private func motionTapsScene(printed: Bool) -> Bool {
+        config.motion != nil && !printed && !config.picture.mask.isEmpty
+    }
+
+    /// Fills {motion}: the motion trigger's branch off the camera's tee (`--on-motion`; with
+    /// privacy masks, off the tee before them), or nothing. A template written before
+    /// {motion} existed works while it is not asked for.
     private func addMotion(to values: inout [String: String], printed: Bool) {
         guard config.motion != nil || template.placeholders.contains("motion") else { return }
         guard config.motion != nil, !printed else {
@@ -168,7 +176,8 @@ public struct RecordPipeline: Sendable {
            !config.picture.isActive { decode = "! jpegdec " }
         let size = config.picture.orientation.outputSize(config.size)
         let height = MotionSettings.height(for: size)
-        values["motion"] = "t. ! queue name=motionqueue leaky=downstream max-size-buffers=1 max-size-bytes=0 max-size-time=0 "
+        let tee = motionTapsScene(printed: printed) ? PictureSettings.sceneTee : "t"
+        values["motion"] = "\(tee). ! queue name=motionqueue leaky=downstream max-size-buffers=1 max-size-bytes=0 max-size-time=0 "
             + decode + "! videoscale ! videoconvert ! video/x-raw,format=GRAY8,width=\(MotionSettings.width),height=\(height)"
             + " ! appsink name=motion drop=true max-buffers=1 sync=false async=false wait-on-eos=false"
     }
@@ -221,11 +230,12 @@ public struct RecordPipeline: Sendable {
     /// `--pipeline` written before it existed) still works while nothing is done to the
     /// picture; when something is, rendering says the placeholder is missing.
     /// `convertFirst` (gst-launch syntax, without "! ") comes before the picture's elements
-    /// when there are any.
+    /// when there are any. `tapsScene`: a tee named "scene" before the masks (for motion).
     static func addPicture(_ picture: PictureSettings, size: FrameSize, printed: Bool,
-                           to values: inout [String: String], template: PipelineTemplate, convertFirst: String? = nil) {
+                           to values: inout [String: String], template: PipelineTemplate, convertFirst: String? = nil,
+                           tapsScene: Bool = false) {
         guard picture.isActive || template.placeholders.contains("picture") else { return }
-        let fragment = picture.fragment(cameraSize: size, printed: printed) { value in
+        let fragment = picture.fragment(cameraSize: size, printed: printed, tapsScene: tapsScene) { value in
             printed ? ShellQuoting.quote(value) : "\"" + escapeForParser(value) + "\""
         }
         values["picture"] = fragment.isEmpty ? "" : (convertFirst.map { "! " + $0 + " " } ?? "") + fragment

@@ -73,6 +73,7 @@ public struct StillJob {
             target = .series(naming)
         }
         let resolution = try camera.resolve()
+        try picture.mask.check(frame: picture.orientation.outputSize(resolution.size))
         var config = StillConfig(source: resolution.source, size: resolution.size, rate: resolution.rate, format: format,
                                  output: target, count: count, interval: interval, settle: settle)
         config.picture = picture

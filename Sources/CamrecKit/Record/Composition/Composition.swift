@@ -40,15 +40,20 @@ public struct Composition: Sendable {
     /// `--rotate`, `--flip`, `--mirror`: done to every camera's picture before it is
     /// placed (its rectangle fits the turned picture) and before its own stills are taken.
     public let orientation: Orientation
+    /// `--mask`, `--mask-image`: filled in every camera's picture (in its own pixels, after
+    /// `orientation`) before it is placed and before its own stills are taken.
+    public let mask: PrivacyMask
 
     /// The composition of `cameras` (path and chosen format, in order) on `canvas` with
-    /// `layout`, for a movie at `rate`, each camera's picture turned by `orientation`.
+    /// `layout`, for a movie at `rate`, each camera's picture turned by `orientation`, then
+    /// masked by `mask`.
     public init(layout: CanvasLayout, canvas: FrameSize, cameras: [(path: String, format: CameraFormat)], rate: FrameRateValue,
-                orientation: Orientation = .identity) {
+                orientation: Orientation = .identity, mask: PrivacyMask = .none) {
         precondition(!cameras.isEmpty, "a composition needs a camera")
         self.layout = layout
         self.canvas = canvas
         self.orientation = orientation
+        self.mask = mask
         let rects = layout.rectangles(canvas: canvas, sizes: cameras.map { orientation.outputSize($0.format.size) })
         self.cameras = zip(cameras, rects).map { Camera(path: $0.path, format: $0.format, rect: $1) }
         barrier = StartBarrier(cameras: cameras.count + 1, frameInterval: UInt64(1e9 / max(rate.framesPerSecond, 1)))
@@ -108,12 +113,16 @@ public struct Composition: Sendable {
         // camera's own stills show its picture as the canvas does.
         let turn = orientation.isIdentity ? "" : "! videoconvert name=turnconvert\(number) ! capsfilter name=turnformat\(number)"
             + " caps=video/x-raw,format=I420 ! \(PictureSettings.orientElement) name=orient\(number) method=\(orientation.videoDirection) "
+        // Masked (camrecmask, in place, in whatever raw format the branch carries) after the
+        // turn, before the tee: the canvas and the camera's own stills never show what it hides.
+        let masking = mask.isEmpty ? "" : "! " + mask.element(name: "mask\(number)", frame: orientation.outputSize(camera.format.size),
+                                                               quote: quote) + " "
         // A queue per camera: its decoding and scaling run on their own thread, and the
         // camera's capture thread never waits for the canvas. After decoding, a tee keeps
         // the camera's newest whole frame in an appsink for its own stills (it holds one
         // frame and drops the rest: no work unless a still is asked for).
         return "v4l2src device=\(quote(path)) name=camera\(number) ! capsfilter name=format\(number) caps=\(camera.format.caps)"
-            + " ! queue name=cell\(number) max-size-buffers=3 max-size-bytes=0 max-size-time=0 leaky=downstream \(decode)\(turn)"
+            + " ! queue name=cell\(number) max-size-buffers=3 max-size-bytes=0 max-size-time=0 leaky=downstream \(decode)\(turn)\(masking)"
             + "! tee name=whole\(number) ! videoscale name=scale\(number) ! videoconvert name=convert\(number)"
             + " ! capsfilter name=fit\(number) caps=video/x-raw,format=I420,colorimetry=bt601,width=\(camera.rect.width),height=\(camera.rect.height),"
             + "pixel-aspect-ratio=1/1" + (pad.map { " ! " + $0 } ?? "")
@@ -129,7 +138,8 @@ public struct Composition: Sendable {
         case .h264: ["parse\(number)", "decode\(number)"]
         }
         let turning = orientation.isIdentity ? [] : ["turnconvert\(number)", "turnformat\(number)", "orient\(number)"]
-        return ["camera\(number)", "format\(number)", "cell\(number)"] + decoding + turning
+        let masking = mask.isEmpty ? [] : ["mask\(number)"]
+        return ["camera\(number)", "format\(number)", "cell\(number)"] + decoding + turning + masking
             + ["whole\(number)", "scale\(number)", "convert\(number)", "fit\(number)", Self.stillSinkName(index)]
     }
 

@@ -133,6 +133,7 @@ public struct RecordArguments: Sendable, Equatable {
         request.retention = run.retention
         request.settle = settleTime
         request.codecCopy = encoding.codec == .copy
+        request.masked = picture.mask.isWanted
         request.preview = previewRequest.mode != .off
         request.serve = serveSettings != nil
         request.customPipeline = template.text != PipelineTemplate.record.text

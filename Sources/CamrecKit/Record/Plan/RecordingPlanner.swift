@@ -7,6 +7,10 @@ import FoundationEssentials
 public enum RecordingPlanner {
     /// Refuses what no camera could change (exit 64), before any camera is looked for.
     public static func check(_ request: RecordingRequest) throws(CamrecError) {
+        // A mask is burnt into decoded frames; copied frames are never decoded.
+        if request.codecCopy, request.masked {
+            throw CamrecError(.usage, "--mask and --mask-image black out parts of decoded frames, but --codec copy stores the camera's frames as they come, never decoded: give --codec h264 (or leave --codec out) to record masked")
+        }
         guard request.isSeveralCameras else { return }
         let devices = request.devices
         if request.outputPerDevice {

@@ -43,6 +43,8 @@ public struct RecordingRequest: Sendable, Equatable {
     public var settle: TimeSpec = .zero
     /// `--codec copy`.
     public var codecCopy = false
+    /// `--mask` or `--mask-image` (refused with `--codec copy`).
+    public var masked = false
     /// `--preview` (not off).
     public var preview = false
     /// `--serve`.

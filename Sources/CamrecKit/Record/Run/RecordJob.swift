@@ -91,6 +91,11 @@ public struct RecordJob {
         for config in setup.recorded {
             try config.text?.check(frameSize: config.picture.orientation.outputSize(config.size))
         }
+        // --mask rectangles in pixels must lie inside each camera's (turned) picture.
+        for (index, config) in setup.cameras.enumerated() {
+            try config.picture.mask.check(frame: config.picture.orientation.outputSize(config.size),
+                                          camera: several ? "camera \(index + 1) (\(devices[index])): " : "")
+        }
         let controls = try CameraControlSet(self.controls, setup: setup, devices: devices, check: !printPipeline) { warning in
             printer.show(.warning(warning))
         }

@@ -46,7 +46,8 @@ public struct RunSettings: Sendable {
     public func needsDecoding(composes: Bool) -> [String] {
         var reasons: [String] = []
         if composes { reasons.append("--layout composes the cameras' pictures") }
-        if picture.isActive { reasons.append("--rotate, --flip, --mirror or an overlay changes the picture") }
+        if picture.changesPicture { reasons.append("--rotate, --flip, --mirror or an overlay changes the picture") }
+        if !picture.mask.isEmpty { reasons.append("--mask and --mask-image black out parts of the picture") }
         if settle.nanoseconds > 0 { reasons.append("--settle measures the picture") }
         if text != nil { reasons.append("--text and --text-every read the picture at the encoder's input") }
         if let timelapse { reasons.append("--timelapse \(timelapse.interval.description) keeps one frame in many and retimes it") }

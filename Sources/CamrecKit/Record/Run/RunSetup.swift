@@ -140,7 +140,7 @@ public struct RunSetup: Sendable {
         }
         let first = cameras[0]
         var composition = Composition(layout: canvas.layout, canvas: canvas.size, cameras: sources, rate: first.rate,
-                                      orientation: settings.picture.orientation)
+                                      orientation: settings.picture.orientation, mask: settings.picture.mask)
         composition.allOrNothing = canvas.allOrNothing
         // Each camera's own stills are named as they would be without --layout (the plan's cameraStills).
         composition.cameraStillNaming = cameras.map(\.stills.naming)
@@ -160,9 +160,11 @@ public struct RunSetup: Sendable {
         // The canvas's stills show every camera: their names, in order.
         config.stills.tags.camera = cameras.compactMap(\.stills.tags.camera).joined(separator: " + ")
         config.audio = first.audio
-        // Each camera is turned in its own branch; the overlays are drawn on the canvas.
+        // Each camera is turned and masked in its own branch (so its own stills are masked
+        // too); the overlays are drawn on the canvas.
         config.picture = settings.picture
         config.picture.orientation = .identity
+        config.picture.mask = .none
         // --settle: the canvas starts once every camera's picture on it is stable.
         config.settle = settings.settle
         config.timelapse = settings.timelapse
