@@ -5,11 +5,11 @@ the same x264 encoder. Opt-in (--only masks)."""
 from __future__ import annotations
 
 import dataclasses
-import os
 import time
 from pathlib import Path
 
 from .common import Child, load_average, log, median, ratio_text, spread
+from .filters import FilterTimer
 from .media import probe_video, recording_drops
 from .section import Context, SectionResult, SummaryRow, table
 from .tools import YUYV_720
@@ -82,26 +82,11 @@ def filters_alone(ctx: Context) -> tuple[list[str], tuple[float | None, float | 
     ffmpeg's three drawbox filters, each minus a pass-through run of the same tool."""
     frames = 150 if ctx.settings.quick else 300
     run_dir = ctx.dir("masks/alone")
-    caps = "video/x-raw,format=I420,width=1280,height=720,framerate=30/1"
     rectangles = " ".join(f"{x},{y},{w},{h}" for x, y, w, h in BOXES)
-
-    def gst(middle, name):
-        argv = ["gst-launch-1.0", "-q", "videotestsrc", f"num-buffers={frames}", "pattern=snow", "!", caps, *middle,
-                "!", "fakesink"]
-        env = dict(os.environ)
-        env["GST_PLUGIN_PATH"] = str(ctx.toolbox.plugin_dir)
-        return Child(argv, env, run_dir, name, nice=ctx.nice, timeout=120).wait().cpu
-
-    def ff(vf, name):
-        argv = ["ffmpeg", "-v", "error", "-nostdin", "-f", "lavfi", "-i", "testsrc2=s=1280x720:r=30,format=yuv420p",
-                "-frames:v", str(frames), "-vf", vf, "-f", "null", "-"]
-        return Child(argv, dict(os.environ), run_dir, name, nice=ctx.nice, timeout=120).wait().cpu
-
     log("masks: the filters alone (camrecmask and ffmpeg's drawbox, no camera, no encoder)")
-    base_g = median([gst([], f"gst-pass{r}") for r in range(3)])
-    base_f = median([ff("null", f"ff-pass{r}") for r in range(3)])
-    g = [(gst(["!", "camrecmask", f"rectangles={rectangles}"], f"gst-{r}") - base_g) / frames * 1000 for r in range(3)]
-    f = [(ff(f"format=yuv420p,{DRAWBOX}", f"ff-{r}") - base_f) / frames * 1000 for r in range(3)]
+    timer = FilterTimer(ctx, run_dir, frames)
+    g = timer.gst(["!", "camrecmask", f"rectangles={rectangles}"], "gst")
+    f = timer.ffmpeg(f"format=yuv420p,{DRAWBOX}", "ff")
     row = ["3 rectangles", f"`camrecmask rectangles=\"{rectangles}\"`", spread(g, "{:.3f}", " ms"),
            "`drawbox` ×3", spread(f, "{:.3f}", " ms")]
     return row, (median(g), median(f))

@@ -4,11 +4,11 @@ and in ffmpeg doing the same with its own filters (transpose, hflip, drawtext, o
 from __future__ import annotations
 
 import dataclasses
-import os
 import time
 from pathlib import Path
 
 from .common import Child, load_average, log, median, ratio_text, run_quiet, spread
+from .filters import FilterTimer
 from .media import probe_video, recording_drops
 from .section import Context, SectionResult, SummaryRow, table
 from .tools import YUYV_720
@@ -128,28 +128,13 @@ ALONE = (
 def filters_alone(ctx: Context) -> list[list[str]]:
     frames = 150 if ctx.settings.quick else 300
     run_dir = ctx.dir("picture/alone")
-    caps = "video/x-raw,format=I420,width=1280,height=720,framerate=30/1"
-
-    def gst(middle, name):
-        argv = ["gst-launch-1.0", "-q", "videotestsrc", f"num-buffers={frames}", "pattern=snow", "!", caps, *middle,
-                "!", "fakesink"]
-        env = dict(os.environ)
-        env["GST_PLUGIN_PATH"] = str(ctx.toolbox.plugin_dir)
-        return Child(argv, env, run_dir, name, nice=ctx.nice, timeout=120).wait().cpu
-
-    def ff(vf, name):
-        argv = ["ffmpeg", "-v", "error", "-nostdin", "-f", "lavfi", "-i", "testsrc2=s=1280x720:r=30,format=yuv420p",
-                "-frames:v", str(frames), "-vf", vf, "-f", "null", "-"]
-        return Child(argv, dict(os.environ), run_dir, name, nice=ctx.nice, timeout=120).wait().cpu
-
     log("picture: the filters alone (GStreamer's elements and ffmpeg's filters, no camera, no encoder)")
-    base_g = median([gst([], f"gst-pass{r}") for r in range(3)])
-    base_f = median([ff("null", f"ff-pass{r}") for r in range(3)])
+    timer = FilterTimer(ctx, run_dir, frames)
     rows = []
     for name, middle, reference, vf in ALONE:
-        g = [(gst(middle, f"gst-{r}") - base_g) / frames * 1000 for r in range(3)]
-        v = [(gst(reference, f"gst-ref-{r}") - base_g) / frames * 1000 for r in range(3)] if reference else []
-        f = [(ff(f"format=yuv420p,{vf}", f"ff-{r}") - base_f) / frames * 1000 for r in range(3)]
+        g = timer.gst(middle, "gst")
+        v = timer.gst(reference, "gst-ref") if reference else []
+        f = timer.ffmpeg(f"format=yuv420p,{vf}", "ff")
         element = " ".join(w for w in middle if w != "!").split(" text=")[0]
         other = " ".join(w for w in reference if w != "!") if reference else ""
         ctx.shared.setdefault("picture-alone", {})[name] = (element, median(g), vf.split("=")[0], median(f))
