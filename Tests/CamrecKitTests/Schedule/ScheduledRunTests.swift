@@ -89,8 +89,14 @@ struct ScheduledRunTests {
             var file = ResultFile(path: "shop-\(window.start).mp4", kind: "movie",
                                   duration: Double(end - start) / 1e9, frames: nil, bytes: 1)
             file.index = 1
+            // A motion starts the window's first clip.
+            events(.clipStarted(ClipStartLine(clip: 1, path: "shop-clip-\(window.start).mp4", time: 1, start: 1)))
+            events(.motion(MotionLine(time: 1, area: 0.1, clip: 1)))
+            var clip = ResultFile(path: "shop-clip-\(window.start).mp4", kind: "clip", duration: 1, frames: 30, bytes: 1)
+            clip.index = 1
+            events(.clip(clip))
             events(.segment(file))
-            return RecordingResult(reason: .maxDuration, files: [file], droppedFrames: 2)
+            return RecordingResult(reason: .maxDuration, files: [clip, file], droppedFrames: 2)
         }
 
         var cameraRecorders: [Recorder] { [] }
@@ -107,6 +113,9 @@ struct ScheduledRunTests {
             switch event {
             case .schedule(let schedule): line = "\(schedule.state.rawValue) \(schedule.startMs / 1000)-\(schedule.endMs / 1000)"
             case .segment(let file): line = "segment \(file.index ?? 0) \(file.path)"
+            case .clipStarted(let started): line = "clip-started \(started.clip)"
+            case .motion(let motion): line = "motion \(motion.clip ?? 0)"
+            case .clip(let file): line = "clip \(file.index ?? 0)"
             default: line = "other"
             }
             lines.withLock { $0.append(line) }
@@ -120,8 +129,9 @@ struct ScheduledRunTests {
 
     func line(_ state: String, _ window: ScheduleWindow) -> String { "\(state) \(window.start)-\(window.end)" }
 
-    /// Two windows on two days, then a stop while waiting for the third: every movie in the
-    /// result, numbered on, the lines in order, a normal stop.
+    /// Two windows on two days, then a stop while waiting for the third: every movie and
+    /// clip in the result, numbered on (in every line that names a clip), the lines in
+    /// order, a normal stop.
     @Test func recordsEachWindowAndStopsCleanlyWhileWaiting() throws {
         let clock = TestClock(at: Self.monday + 8 * 3600, script: [])
         let run = ScheduledRun(schedule: try Schedule(parsing: "daily 09:00-10:00"), zone: UTCZone(), utc: true,
@@ -136,11 +146,14 @@ struct ScheduledRunTests {
             return TestWindowRun(window, clock: clock)
         }, events: { lines.add($0) })
         #expect(windows == [window(day: 0), window(day: 1)])
-        #expect(lines.all == [line("waiting", window(day: 0)), line("recording", window(day: 0)), "segment 1 shop-\(window(day: 0).start).mp4",
-                              line("waiting", window(day: 1)), line("recording", window(day: 1)), "segment 2 shop-\(window(day: 1).start).mp4",
+        #expect(lines.all == [line("waiting", window(day: 0)), line("recording", window(day: 0)),
+                              "clip-started 1", "motion 1", "clip 1", "segment 1 shop-\(window(day: 0).start).mp4",
+                              line("waiting", window(day: 1)), line("recording", window(day: 1)),
+                              "clip-started 2", "motion 2", "clip 2", "segment 2 shop-\(window(day: 1).start).mp4",
                               line("waiting", window(day: 2))])
         #expect(result.reason == .signal && result.exitStatus == .success)
-        #expect(result.files.map(\.index) == [1, 2] && result.droppedFrames == 4)
+        #expect(result.files.map(\.index) == [1, 1, 2, 2] && result.files.map(\.kind) == ["clip", "movie", "clip", "movie"])
+        #expect(result.droppedFrames == 4)
         // The camera opened 3 s before each window.
         #expect(clock.state.withLock { $0.waits.first } == WallTime(seconds: window(day: 0).start - 3, nanoseconds: 0))
     }
@@ -179,7 +192,7 @@ struct ScheduledRunTests {
             // The wait after the first window: the clock is stepped back an hour; after the second, a stop.
             clock.state.withLock { $0.script = count == 1 ? [.step(-3600 * Self.second)] : [.stop] }
             return TestWindowRun(window, clock: clock)
-        }, windowEnded: { result in durations += result.files.compactMap(\.duration) }, events: { lines.add($0) })
+        }, windowEnded: { result in durations += result.files.filter { $0.kind == "movie" }.compactMap(\.duration) }, events: { lines.add($0) })
         #expect(count == 2)
         // 30 minutes (started late, at 09:30), then the hour the step back gave again.
         #expect(durations.count == 2 && abs(durations[0] - 1800) < 0.1 && abs(durations[1] - 3600) < 0.1, "\(durations)")
@@ -200,7 +213,7 @@ struct ScheduledRunTests {
             windows.append(window)
             clock.state.withLock { $0.script = [.stop] }
             return TestWindowRun(window, clock: clock)
-        }, windowEnded: { result in durations += result.files.compactMap(\.duration) }, events: { _ in })
+        }, windowEnded: { result in durations += result.files.filter { $0.kind == "movie" }.compactMap(\.duration) }, events: { _ in })
         #expect(windows == [ScheduleWindow(start: RuleZone.utc(2026, 10, 24, 20, 0), end: RuleZone.utc(2026, 10, 25, 5, 0))])
         #expect(durations.count == 1 && abs(durations[0] - 9 * 3600) < 0.1, "\(durations)")
         // Then it waited for Sunday 22:00 CET, less the camera's lead.

@@ -103,6 +103,15 @@ public final class ScheduledRun: Sendable {
                 highest.withLock { $0.clips = max($0.clips, file.index ?? 0) }
                 file.index = file.index.map { $0 + before.clips }
                 events(.clip(file))
+            case .clipStarted(var line):
+                line.clip += before.clips
+                events(.clipStarted(line))
+            case .motion(var line):
+                line.clip = line.clip.map { $0 + before.clips }
+                events(.motion(line))
+            case .sound(var line):
+                line.clip = line.clip.map { $0 + before.clips }
+                events(.sound(line))
             case .started(var start):
                 start.windowEnd = end
                 events(.started(start))
