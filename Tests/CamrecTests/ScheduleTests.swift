@@ -67,6 +67,53 @@ import Testing
         #expect((result["files"] as? [[String: Any]])?.map { $0["path"] as? String } == [folder.path("shop-0001.mp4")])
     }
 
+    @Test func betweenWindowsStandbyMakesClipsWithTheCameraOpen() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // A window of 3 s, 12 s from now: before it, about 9 s of standby (until the camera
+        // is needed for the window, 3 s before it), where the test tone (louder than -30
+        // dBFS from its start) makes a clip.
+        let start = Int(Date().timeIntervalSince1970.rounded(.up)) + 12
+        let run = try CamrecBinary.start(["--device", "/dev/video0", "--size", "320x240", "--fps", "30", "--audio", "test",
+                                          "--schedule", Self.spec(start: start, length: 3), "--utc", "--between-windows", "standby",
+                                          "--on-sound", "-30", "--post-roll", "0.5s", "--json", folder.path("shop.mkv")],
+                                         environment: environment())
+        defer { if run.process.isRunning { run.signal(SIGKILL) } }
+        try #require(run.waitForLine(type: "segment", timeout: 120), "\(run.stderrText)")
+        // After the window: standby again, until tomorrow's; stopped there.
+        #expect(run.waitUntil { lines in lines.count { $0["type"] as? String == "started" } >= 3 }, "\(run.stderrText)")
+        run.signal(SIGINT)
+        #expect(run.wait() == 0, "\(run.stderrText)")
+        let lines = run.jsonLines
+        let kinds = lines.compactMap { line -> String? in
+            guard let type = line["type"] as? String, ["schedule", "started", "segment"].contains(type) else { return nil }
+            return type + ((line["state"] as? String).map { " " + $0 } ?? "") + (line["standby"] as? Bool == true ? " standby" : "")
+        }
+        #expect(kinds == ["schedule waiting", "started standby", "schedule recording", "started", "segment", "schedule waiting",
+                          "started standby"], "\(kinds)")
+        // The standby's clip ended before the camera was needed for the window; the window's
+        // movie is its 3 s to the frame; every clip is numbered on.
+        let clips = lines.filter { $0["type"] as? String == "clip" }
+        #expect(clips.compactMap { $0["index"] as? Int } == Array(1...clips.count) && clips.count >= 2, "\(clips)")
+        let first = try #require(clips.first)
+        let began = try #require(Self.milliseconds(first["start"] as? String ?? ""), "\(first)")
+        let length = try #require(first["duration"] as? Double)
+        #expect(length > 2 && began + length * 1000 <= Double(start * 1000) - 2500, "clip from \(began) for \(length) s, window at \(start * 1000)")
+        #expect(try MediaProbe.probe(first["path"] as? String ?? "").duration > 2)
+        #expect(try MediaProbe.probe(folder.path("shop-0001.mkv")).frames == 90)
+        #expect(lines.last?["reason"] as? String == "signal")
+    }
+
+    @Test func betweenWindowsIsCheckedBeforeAnyCameraOpens() throws {
+        for (arguments, said) in [(["--between-windows", "standby", "--on-motion"], "needs --schedule"),
+                                  (["--schedule", "daily 09:00-10:00", "--between-windows", "standby"], "give what triggers them"),
+                                  (["--schedule", "daily 09:00-10:00", "--between-windows", "open", "--on-motion"], "give closed"),
+                                  (["--schedule", "daily 09:00-10:00", "--between-windows", "standby", "--standby", "--on-motion"], "leave out --between-windows")] {
+            let result = try CamrecBinary.run(["help", "--check-args"] + arguments + ["shop.mp4"])
+            #expect(result.status == 64 && result.stderr.contains(said), "\(arguments): \(result.stderr)")
+        }
+    }
+
     @Test func aStopWhileWaitingEndsCleanlyWithNoFile() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -161,7 +161,10 @@ public struct RecordArguments: Sendable, Equatable {
         job.stillQualityGiven = stillQuality != nil
         job.hooks = hooks
         job.eventHooks = eventHooks
+        let standbyBetween = try ScheduleSettings.standbyBetween(unattended.betweenWindows, scheduled: schedule != nil,
+                                                                 clips: clipSettings != nil, standby: clips.standby)
         job.schedule = schedule.map { ScheduleSettings(schedule: $0, utc: unattended.utc) }
+        job.schedule?.standbyBetween = standbyBetween
         job.warnings = warnings
         if let lapse, maxDuration == nil, schedule == nil {
             // A time-lapse is for long runs: the default limit would make a very short movie.

@@ -139,9 +139,12 @@ public struct RecordJob {
             let driven = try RunControls(run: scheduled, controlPath: controlPath, setHandler: controls.setHandler,
                                          previews: previews, console: console)
             defer { driven.end() }
+            let standby: ((RecordingWindow) throws(CamrecError) -> any WindowRun)? = schedule.standbyBetween ? { gap in
+                RecordingRun(setup.standby(gap), previews: previews, servers: servers)
+            } : nil
             result = try scheduled.run(makeRun: { window in
                 RecordingRun(setup.windowed(RecordingWindow(window)), previews: previews, servers: servers)
-            }, windowEnded: { hooks?.published($0) }, events: events)
+            }, makeStandbyRun: standby, windowEnded: { hooks?.published($0) }, events: events)
         } else {
             let run = RecordingRun(setup, previews: previews, servers: servers)
             let driven = try RunControls(run: run, controlPath: controlPath, setHandler: controls.setHandler,

@@ -225,6 +225,27 @@ public struct RunSetup: Sendable {
         return setup
     }
 
+    /// The setup of the standby between a schedule's windows (`--between-windows standby`):
+    /// every movie of `windowed(window)` makes no movie, only its event clips.
+    public func standby(_ window: RecordingWindow) -> RunSetup {
+        var setup = windowed(window)
+        // A canvas is the one movie of its cameras.
+        if var canvas = setup.canvas {
+            Self.makeStandby(&canvas)
+            setup.canvas = canvas
+        } else {
+            for index in setup.cameras.indices { Self.makeStandby(&setup.cameras[index]) }
+        }
+        return setup
+    }
+
+    private static func makeStandby(_ config: inout RecordConfig) {
+        // No movie is written: OUTPUT only names the clips, and nothing is cut into segments.
+        config.standby = true
+        config.overwrite = true
+        config.segments = nil
+    }
+
     /// The `gst-launch-1.0` lines the run would start (`--print-pipeline`), one per pipeline.
     public func commandLines() throws(CamrecError) -> [String] {
         var lines: [String] = []

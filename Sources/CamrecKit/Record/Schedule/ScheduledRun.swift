@@ -41,7 +41,11 @@ public final class ScheduledRun: Sendable {
     /// Records every window with the run `makeRun` makes for it, until stopped; returns
     /// every file of every window. `windowEnded` gets each window's own result as it ends
     /// (for the `--on-file` commands of its files).
+    ///
+    /// `makeStandbyRun` (`--between-windows standby`): the run that makes only clips between
+    /// the windows, until the camera is needed for the next (nil: the camera is closed).
     public func run(makeRun: (ScheduleWindow) throws(CamrecError) -> any WindowRun,
+                    makeStandbyRun: ((RecordingWindow) throws(CamrecError) -> any WindowRun)? = nil,
                     windowEnded: (RecordingResult) -> Void = { _ in },
                     events: @escaping @Sendable (RecordingEvent) -> Void) throws(CamrecError) -> RecordingResult {
         var machine = self.machine
@@ -58,7 +62,18 @@ public final class ScheduledRun: Sendable {
             case .wait(let until, let next, let announce):
                 if announce { events(.schedule(ScheduleLine(.waiting, next, utc: utc))) }
                 state.withLock { $0.next = next }
-                _ = clock.wait(until: until)
+                let now = clock.now().wall
+                guard let makeStandbyRun, until.seconds - now.seconds >= ScheduleSettings.shortestStandby else {
+                    _ = clock.wait(until: until)
+                    continue
+                }
+                // Clips only, until the camera is needed for the next window.
+                let gap = RecordingWindow(start: now, end: until)
+                let result = try record(ScheduleWindow(start: now.seconds, end: until.seconds), run: try makeStandbyRun(gap),
+                                        numbered: &numbered, events: events)
+                windowEnded(result)
+                total.add(result)
+                guard result.reason == .maxDuration else { return total }
             case .record(let window):
                 events(.schedule(ScheduleLine(.recording, window, utc: utc)))
                 let result = try record(window, run: try makeRun(window), numbered: &numbered, events: events)
@@ -215,6 +230,37 @@ public struct ScheduleSettings: Sendable, Equatable {
     public var schedule: Schedule
     /// `--utc`: the windows are UTC; otherwise the machine's local time.
     public var utc: Bool
+    /// `--between-windows standby`: between the windows the camera stays open making only
+    /// event clips; false: it is closed.
+    public var standbyBetween = false
+
+    /// A gap between windows shorter than this is waited out with the camera closed, even
+    /// with `--between-windows standby` (opening it would catch next to nothing).
+    public static let shortestStandby: Int64 = 5
+
+    /// `--between-windows WHAT` as given: whether it asks for standby. Usage errors: without
+    /// `--schedule`, a value other than closed or standby, standby without clips or with
+    /// `--standby` (which makes only clips already).
+    public static func standbyBetween(_ given: String?, scheduled: Bool, clips: Bool, standby: Bool) throws(CamrecError) -> Bool {
+        guard let given else { return false }
+        guard scheduled else {
+            throw OptionValue.refusal("--between-windows needs --schedule SPEC, the windows it is between")
+        }
+        switch given {
+        case "closed":
+            return false
+        case "standby":
+            guard clips else {
+                throw OptionValue.refusal("--between-windows standby makes event clips between the windows: give what triggers them, e.g. --on-motion, --on-sound -30 or --post-roll 10s for ctl clip")
+            }
+            guard !standby else {
+                throw OptionValue.refusal("--standby makes only clips, in the windows and between them alike: leave out --between-windows, or record the windows' movies without --standby")
+            }
+            return true
+        default:
+            throw OptionValue.refusal("--between-windows \(given): give closed (the camera closed between the windows) or standby (event clips between them)")
+        }
+    }
 
     /// How long before a window starts the camera opens, so that the movie's first frame
     /// is the first captured at the start: 3 s (a camera and its encoder start in about a

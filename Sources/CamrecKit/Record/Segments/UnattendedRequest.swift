@@ -26,6 +26,8 @@ public struct UnattendedRequest: Sendable, Equatable {
     public var onEvent, onEventJobs, onEventTimeout: String?
     /// `--schedule SPEC`.
     public var schedule: String?
+    /// `--between-windows closed|standby`.
+    public var betweenWindows: String?
 
     public init(segment: String? = nil, utc: Bool = false, keep: String? = nil, keepSize: String? = nil,
                 minFree: String? = nil, reconnect: Bool = false, reconnectTimeout: String? = nil,
