@@ -137,6 +137,37 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: ledger))
     }
 
+    @Test func aStopWhileWaitingForTheCommandsLeavesThemToTheNextRun() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let output = folder.path("cam.mp4")
+        let groups = folder.path("groups")
+        // Commands that would run for ten minutes: the end's wait is given up by a second stop.
+        let run = try CamrecBinary.start(["--device", "test", "--size", "320x240", "--max-duration", "none", "--segment", "0.5",
+                                          "--on-file", "sh -c 'echo $$ >> \(groups); exec sleep 600'", "--on-file-jobs", "1",
+                                          "--json", output])
+        defer {
+            if run.process.isRunning { run.signal(SIGKILL) }
+            for group in ((try? String(contentsOfFile: groups, encoding: .utf8)) ?? "").split(separator: "\n").compactMap({ Int32($0) }) {
+                kill(-group, SIGKILL)
+            }
+        }
+        #expect(run.waitForLines(type: "segment", count: 2), "\(run.stderrText)")
+        run.signal(SIGINT)
+        #expect(Wait.until(timeout: 60) { run.stderrText.contains("stop again to leave them for the next run") }, "\(run.stderrText)")
+        run.signal(SIGINT)
+        #expect(run.wait(timeout: 120) == 0, "\(run.stderrText)")
+        // Every segment is in place; none's command ended; all are listed for the next run.
+        let segments = run.lines(type: "segment").compactMap { $0["path"] as? String }
+        #expect(segments.count >= 3 && run.lines(type: "hook").isEmpty, "\(run.jsonLines)")
+        let listed = try String(contentsOfFile: folder.path(".cam.mp4.on-file"), encoding: .utf8).split(separator: "\n")
+            .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            .compactMap { $0["path"] as? String }
+        #expect(Set(listed) == Set(segments), "\(listed) \(segments)")
+        #expect(run.stderrText.contains("left for the next run"), "\(run.stderrText)")
+        #expect(run.jsonLines.last?["type"] as? String == "result")
+    }
+
     @Test func trimAndExportRunTheCommandForTheMovieTheyWrite() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -12,9 +12,12 @@ public struct RunControls {
     private let keys: KeyboardControl
 
     /// Starts watching the signals, listening at `controlPath` (nil: no socket) and reading keys.
-    /// `setHandler` answers `ctl set` (nil: the run has no camera controls).
+    /// `setHandler` answers `ctl set` (nil: the run has no camera controls). `onStopSignal`
+    /// is told of each stop signal too, after the run (e.g. to give up the wait for the
+    /// `--on-file` commands once the run has ended).
     public init(run: some ControlledRun, controlPath: String?, setHandler: ControlServer.SetHandler?,
-                previews: [PreviewWindow] = [], console: Console) throws(CamrecError) {
+                previews: [PreviewWindow] = [], console: Console,
+                onStopSignal: (@Sendable () -> Void)? = nil) throws(CamrecError) {
         SignalWatcher.startBatched(SignalWatcher.recordingSignals) { signals in
             for received in signals where received == SIGUSR1 {
                 if let line = ControlAnswers.stillAsked(run, by: .signal) { console.say(line) }
@@ -23,7 +26,10 @@ public struct RunControls {
                 if let line = ControlAnswers.clipAsked(run) { console.say(line) }
             }
             let stops = signals.count { $0 != SIGUSR1 && $0 != SIGUSR2 }
-            if stops > 0 { run.requestStop(.signal, requests: stops) }
+            if stops > 0 {
+                run.requestStop(.signal, requests: stops)
+                onStopSignal?()
+            }
         }
         server = try controlPath.map { path throws(CamrecError) in
             try ControlServer(path: path, setHandler: setHandler,

@@ -28,6 +28,8 @@ public final class HookQueue: Sendable {
         var ledgerRunning = false
         /// Events dropped because `maxQueuedEvents` were waiting.
         var droppedEvents = 0
+        /// `abandon()`: the end's wait is given up.
+        var abandoned = false
 
         /// The process groups of the running commands.
         var groups: [Int32] { running.values.compactMap(\.pid) }
@@ -130,7 +132,7 @@ public final class HookQueue: Sendable {
         // A command already running ends by its own limit (and SIGKILL's grace) before this:
         // only what the end itself cut short is left for the next run.
         let deadline = ContinuousClock.now + settings.timeout + HookProcess.termGrace + .seconds(1)
-        let done = state.wait(until: { $0.queue.isEmpty && $0.running.isEmpty }, deadline: deadline) { state, ready -> Bool in
+        let done = state.wait(until: { ($0.queue.isEmpty && $0.running.isEmpty) || $0.abandoned }, deadline: deadline) { state, ready -> Bool in
             if !ready {
                 state.closed = true
                 for pid in state.groups { killpg(pid, SIGTERM) }
@@ -153,6 +155,14 @@ public final class HookQueue: Sendable {
                      + "\(left.count) file\(left.count == 1 ? "" : "s") left for the next run of the same OUTPUT (\(ledger?.path ?? "no list kept")): "
                      + left.joined(separator: ", "))
             }
+        } else if state.withLock({ $0.abandoned }) {
+            // Queued files, and those whose command still runs (in its own group: it goes on).
+            let left = state.withLock { $0.queue.compactMap(\.subject.file?.path) + $0.running.values.compactMap(\.subject.file?.path) }
+            if !left.isEmpty, ledger != nil {
+                warn("asked to stop again while waiting for the --on-file commands: \(left.count) file\(left.count == 1 ? "" : "s") "
+                     + "whose command has not ended \(left.count == 1 ? "is" : "are") left for the next run of the same OUTPUT (\(ledger?.path ?? "")): "
+                     + left.joined(separator: ", "))
+            }
         }
         let dropped = state.withLock { $0.droppedEvents }
         if dropped > 0 {
@@ -161,6 +171,20 @@ public final class HookQueue: Sendable {
         // The ledger's last state written (what is left, or nothing).
         markDirty()
         state.wait(until: { !$0.ledgerRunning }) { _, _ in }
+    }
+
+    /// Commands queued or running now.
+    public var pending: Int { state.withLock { $0.queue.count + $0.running.count } }
+
+    /// Gives up the end's wait (a further stop signal while `finish` waits, or a run that was
+    /// aborted): no command starts any more, those running go on in their own process
+    /// groups, and `finish` returns at once, leaving every file whose command has not ended in
+    /// the ledger for the next run (a command may so run twice for a file, never zero times).
+    public func abandon() {
+        state.withLockWaking { state in
+            state.closed = true
+            state.abandoned = true
+        }
     }
 
     /// `camrec trim` and `export`: runs `settings`' command for each of `files` (no ledger:

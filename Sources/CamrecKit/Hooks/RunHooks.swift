@@ -70,6 +70,16 @@ public final class RunHooks: Sendable {
         eventsDone.wait(until: { $0 }) { _, _ in }
     }
 
+    /// Commands queued or running now, of both kinds.
+    public var pending: Int { (files?.pending ?? 0) + (events?.pending ?? 0) }
+
+    /// Gives up waiting for the commands (see ``HookQueue/abandon()``): camrec was asked to
+    /// stop again while it waited for them at the end, or the run was aborted.
+    public func abandon() {
+        files?.abandon()
+        events?.abandon()
+    }
+
     private func queue(_ file: ResultFile, kind: String) {
         guard let files, announced.withLock({ $0.insert(file.path).inserted }) else { return }
         files.enqueue(HookedFile(file, kind: kind, camera: camera.withLock { $0 }, series: series))

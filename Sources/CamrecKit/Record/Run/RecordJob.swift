@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Synchronization
 
 /// One `camrec` recording as its options ask for it, and the order in which it starts:
 /// the picture resolved (a bad `--overlay-image` first), the planner's checks, one camera's
@@ -128,6 +129,9 @@ public struct RecordJob {
             printer.show(event)
             hooks?.published(event)
         }
+        // A stop signal once the run has ended (camrec waits for the commands) gives up that wait.
+        let ended = Mutex(false)
+        let stopSignal: @Sendable () -> Void = { if ended.withLock({ $0 }) { hooks?.abandon() } }
         // The result line comes last: after the commands of its files have ended.
         var result: RecordingResult
         if let schedule {
@@ -137,7 +141,7 @@ public struct RecordJob {
             let scheduled = ScheduledRun(schedule: schedule.schedule, zone: schedule.zone, utc: schedule.utc, lead: lead,
                                          clock: try SystemScheduleClock())
             let driven = try RunControls(run: scheduled, controlPath: controlPath, setHandler: controls.setHandler,
-                                         previews: previews, console: console)
+                                         previews: previews, console: console, onStopSignal: stopSignal)
             defer { driven.end() }
             let standby: ((RecordingWindow) throws(CamrecError) -> any WindowRun)? = schedule.standbyBetween ? { gap in
                 RecordingRun(setup.standby(gap), previews: previews, servers: servers)
@@ -148,13 +152,22 @@ public struct RecordJob {
         } else {
             let run = RecordingRun(setup, previews: previews, servers: servers)
             let driven = try RunControls(run: run, controlPath: controlPath, setHandler: controls.setHandler,
-                                         previews: previews, console: console)
+                                         previews: previews, console: console, onStopSignal: stopSignal)
             defer { driven.end() }
             result = try run.run(events: events)
         }
         controls.restore()
+        ended.withLock { $0 = true }
+        // An aborted run (asked twice to stop) does not wait for its commands either: the
+        // files whose command has not ended are left for the next run.
+        if result.reason == .aborted { hooks?.abandon() }
         if let hooks {
             hooks.published(result)
+            let pending = hooks.pending
+            if pending > 0, result.reason != .aborted {
+                console.say("camrec: waiting for \(pending) --on-file/--on-event command\(pending == 1 ? "" : "s") to end "
+                            + "(stop again to leave them for the next run)")
+            }
             hooks.finish()
             if self.hooks != nil { Self.retainAfterHooks(setup, result: &result, printer: printer) }
         }
