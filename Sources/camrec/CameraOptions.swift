@@ -9,6 +9,9 @@ enum CameraOptions {
         OptionSpec(["--fps", "-r"], value: "N", help: "frame rate, e.g. 30 or 29.97 (default: 30 when the camera can)", summary: "frame rate, e.g. 30 or 29.97"),
     ]
 
+    /// `--camera-buffers` (record).
+    static let buffersSpec = OptionSpec(["--camera-buffers"], value: "N", help: "have the camera fill N buffers while camrec's capture thread waits for a CPU (4 to 32; default: half a second of frames, at most 16 MiB; gst-launch-1.0's v4l2src queues 4, ffmpeg 32): more lose fewer frames on a loaded machine, fewer take less memory", summary: "camera buffers, 4-32 (default: 0.5 s of frames)")
+
     /// The camera asked for (`--device`, `--size`, `--fps`), typed once for every
     /// camera-using subcommand.
     static func request(_ parsed: ParsedArguments) throws(UsageError) -> CameraRequest {

@@ -69,6 +69,27 @@ import Testing
         try expectStamps(URL(fileURLWithPath: movie), Array(0..<60))
     }
 
+    /// Issue 37 item 1: `--camera-buffers N` sets the depth, so that camrec can be compared
+    /// with gst-launch-1.0 at its own 4. At 4 the same starvation loses frames as
+    /// gst-launch's does; at 24, none; a depth out of 4…32 is a usage error.
+    @Test func cameraBuffersSetsTheDepth() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        for (count, loses) in [(4, true), (24, false)] {
+            let movie = folder.path("starved-\(count).mp4")
+            let run = try CamrecBinary.run(["--device", "/dev/video0", "--size", "320x240", "--fps", "30", "--camera-buffers", "\(count)",
+                                            "--max-duration", "2", "--json", movie], environment: env(spec: Self.starved))
+            #expect(run.status == 0, "\(run.stderr)")
+            let trace = CameraTrace(run.stderr)
+            #expect(trace.buffers == [count], "\(run.stderr)")
+            #expect(trace.lost.isEmpty != loses, "\(count) buffers, frames the camera lost: \(trace.lost)")
+        }
+        for bad in ["3", "33", "many"] {
+            let result = try CamrecBinary.run(["help", "--check-args", "--camera-buffers", bad, "out.mp4"])
+            #expect(result.status == 64 && result.stderr.contains("4 to 32"), "\(bad): \(result.stderr)")
+        }
+    }
+
     /// An encoder that falls behind (here a record branch slowed to 15 frames a second by
     /// `identity sleep-time`, in a `--pipeline` template) keeps frames waiting in the record
     /// queue. Camera buffers waiting there would leave the camera none once the backlog is

@@ -59,6 +59,11 @@ public struct CameraQueueDepth: Sendable, Equatable {
         buffers = min(Self.most, max(Self.fewest, min(byTime, byMemory)))
     }
 
+    /// Exactly `buffers`, within `fewest`…`most` (`--camera-buffers`).
+    public init(buffers: Int) {
+        self.buffers = min(Self.most, max(Self.fewest, buffers))
+    }
+
     /// The driver's buffer size for a camera format, as UVC drivers and the emulated camera
     /// size them: width × height × 2 (YUYV's frame; the bound for MJPEG and H.264 frames).
     static func frameBytes(of format: CameraFormat) -> Int {
@@ -93,24 +98,30 @@ public struct CameraQueueDepth: Sendable, Equatable {
 
     /// Installs the probes on the camera (the element named "src", a `v4l2src`) of
     /// `pipeline` for `source`, watching the queue named "record"; nil for the test pattern.
-    static func install(for source: VideoSource, in pipeline: Pipeline) throws(GStreamerError) -> Probes? {
+    /// `buffers` (`--camera-buffers`) overrides the depth camrec picks.
+    static func install(for source: VideoSource, buffers: Int? = nil, in pipeline: Pipeline) throws(GStreamerError) -> Probes? {
         guard case .camera(_, let format) = source else { return nil }
-        return try install(CameraQueueDepth(for: format), on: pipeline.element(named: "src"),
+        return try install(CameraQueueDepth(for: format, buffers: buffers), on: pipeline.element(named: "src"),
                            recordQueue: try? pipeline.element(named: "record"))
     }
 
-    /// The depth for `format`, copying every frame when it is compressed.
-    init(for format: CameraFormat) {
-        self.init(framesPerSecond: format.rate.framesPerSecond, frameBytes: Self.frameBytes(of: format))
+    /// The depth for `format` (or `buffers`, when given: `--camera-buffers`), copying every
+    /// frame when it is compressed.
+    init(for format: CameraFormat, buffers: Int? = nil) {
+        if let buffers {
+            self.init(buffers: buffers)
+        } else {
+            self.init(framesPerSecond: format.rate.framesPerSecond, frameBytes: Self.frameBytes(of: format))
+        }
         copiesEveryFrame = format.decoding != .none
     }
 
     /// Installs the probes on every camera of a canvas (`--layout`): elements `cameraN`, each
     /// watching its cell's queue `cellN`.
-    static func install(for composition: Composition, in pipeline: Pipeline) -> [Probes] {
+    static func install(for composition: Composition, buffers: Int? = nil, in pipeline: Pipeline) -> [Probes] {
         composition.cameras.enumerated().compactMap { index, camera in
             guard let element = try? pipeline.element(named: "camera\(index + 1)") else { return nil }
-            return try? install(CameraQueueDepth(for: camera.format), on: element,
+            return try? install(CameraQueueDepth(for: camera.format, buffers: buffers), on: element,
                                 recordQueue: try? pipeline.element(named: "cell\(index + 1)"))
         }
     }

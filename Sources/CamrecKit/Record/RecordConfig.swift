@@ -29,6 +29,8 @@ public struct RecordConfig: Sendable {
     public var reconnect: ReconnectSettings?
     /// `--settle`: the longest wait for a stable picture before the first recorded frame.
     public var settle: TimeSpec = .zero
+    /// `--camera-buffers`: the buffers each camera fills; nil: `CameraQueueDepth`'s choice.
+    public var cameraBuffers: Int?
     /// `--timelapse`: one frame kept every interval of capture time, played back at `rate`;
     /// nil records every frame. `maxDuration` and the segments' length are capture time then.
     public var timelapse: TimeLapse?

@@ -96,7 +96,8 @@ final class RecordingSession {
         if let storedTogether { startOrigin = { storedTogether.barrier.start } }
         movies = MovieLedger(plan: plan, gate: gate, segmented: config.segments != nil, startOrigin: startOrigin)
         if let composition = config.composition {
-            canvas = try CanvasSession(composition, reconnect: config.reconnect, elements: elements, pipeline: pipeline)
+            canvas = try CanvasSession(composition, reconnect: config.reconnect, cameraBuffers: config.cameraBuffers,
+                                       elements: elements, pipeline: pipeline)
         } else {
             canvas = nil
         }
@@ -110,7 +111,7 @@ final class RecordingSession {
         } catch {
             throw CamrecError(.usage, "the pipeline template needs a source named 'src' (\(error))")
         }
-        cameraQueue = config.composition != nil ? nil : try? CameraQueueDepth.install(for: config.source, in: pipeline)
+        cameraQueue = config.composition != nil ? nil : try? CameraQueueDepth.install(for: config.source, buffers: config.cameraBuffers, in: pipeline)
         do {
             var decimator: RateDecimator?
             // A time-lapse's frames are picked after the text is drawn: {frame} and

@@ -21,7 +21,7 @@ final class CanvasSession {
     /// Each camera's still taker, made by `makeStillTakers`.
     private var stillTakers: [StillTaker] = []
 
-    init(_ composition: Composition, reconnect: ReconnectSettings?, elements: RecordingElements,
+    init(_ composition: Composition, reconnect: ReconnectSettings?, cameraBuffers: Int? = nil, elements: RecordingElements,
          pipeline: Pipeline) throws(CamrecError) {
         self.composition = composition
         cameras = elements.canvasCameras
@@ -45,7 +45,7 @@ final class CanvasSession {
             CellReconnection(composition: composition, identities: CellReconnection.identities(of: composition),
                              timeout: $0.timeout, pipeline: pipeline)
         }
-        queues = CameraQueueDepth.install(for: composition, in: pipeline)
+        queues = CameraQueueDepth.install(for: composition, buffers: cameraBuffers, in: pipeline)
     }
 
     /// Ends the waits and takes the probes off (the session's pipeline is ending).

@@ -47,6 +47,8 @@ public struct RecordArguments: Sendable, Equatable {
     public var keepControls = false
     /// `--settle`.
     public var settle: String?
+    /// `--camera-buffers N`.
+    public var cameraBuffers: String?
     /// `--text`, `--text-changes`.
     public var text = false, textChanges = false
     /// `--text-every`, `--text-lang`, `--text-region`.
@@ -141,6 +143,12 @@ public struct RecordArguments: Sendable, Equatable {
         var settings = RunSettings(maxDuration: limit, container: container, encoding: encoding)
         settings.overwrite = force
         settings.settle = settleTime
+        settings.cameraBuffers = try OptionValue.parse("--camera-buffers", cameraBuffers) { (text: String) throws(ValueError) -> Int in
+            guard let count = Int(text), (CameraQueueDepth.fewest...CameraQueueDepth.most).contains(count) else {
+                throw ValueError("give how many buffers the camera fills, \(CameraQueueDepth.fewest) to \(CameraQueueDepth.most), e.g. --camera-buffers 8")
+            }
+            return count
+        }
         settings.timelapse = lapse
         settings.reconnect = run.reconnect
         settings.recoverPartials = unattended.recoverPartials

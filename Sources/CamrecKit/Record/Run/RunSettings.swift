@@ -13,6 +13,8 @@ public struct RunSettings: Sendable {
     public var picture: PictureSettings = .unchanged
     /// `--settle`.
     public var settle: TimeSpec = .zero
+    /// `--camera-buffers`: the buffers each camera fills; nil: `CameraQueueDepth`'s choice.
+    public var cameraBuffers: Int?
     /// `--timelapse`; nil: every frame.
     public var timelapse: TimeLapse?
     /// `--reconnect`; nil: a lost camera ends its movie.

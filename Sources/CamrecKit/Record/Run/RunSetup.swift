@@ -64,6 +64,7 @@ public struct RunSetup: Sendable {
             }
             config.picture = settings.picture
             config.settle = settings.settle
+            config.cameraBuffers = settings.cameraBuffers
             // --timelapse: each camera's frames are kept on its grid (a canvas's, on the canvas).
             if let timelapse = settings.timelapse {
                 var cameraRate = camera.rate
@@ -167,6 +168,7 @@ public struct RunSetup: Sendable {
         config.picture.mask = .none
         // --settle: the canvas starts once every camera's picture on it is stable.
         config.settle = settings.settle
+        config.cameraBuffers = settings.cameraBuffers
         config.timelapse = settings.timelapse
         // Event clips are cut from the canvas's encoded stream; motion is looked for on the canvas.
         try addClips(to: &config, outputs.clips, settings: settings, standby: standby, motionSize: canvas.size)
