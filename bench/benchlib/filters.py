@@ -40,3 +40,22 @@ class FilterTimer:
     def ffmpeg(self, vf: str, name: str, runs: int = 3) -> list[float]:
         """ms per frame of the ffmpeg filter graph `vf`."""
         return [(self._ffmpeg(vf, f"{name}-{r}") - self.base_ffmpeg) / self.frames * 1000 for r in range(runs)]
+
+
+def cameras_for(run: int, variant: int) -> tuple[str, str]:
+    """The two emulated cameras, camrec's first: which tool gets which alternates."""
+    return ("/dev/video0", "/dev/video1") if (run + variant) % 2 == 0 else ("/dev/video1", "/dev/video0")
+
+
+def side_by_side(ctx: Context, run_dir, key: str, devices: tuple[str, str], camrec: tuple[list[str], object],
+                 ffmpeg: tuple[list[str], object], camrec_first: bool, seconds: float) -> list[tuple[str, object, object]]:
+    """Runs camrec and ffmpeg at the same time, each on its own of the two 1280x720@30 YUYV emulated
+    cameras `devices` (camrec's first), the one asked for first started first; `camrec` and `ffmpeg`
+    are (argv, output). Returns (tool, finished child, output) for each, once both have ended."""
+    env = ctx.toolbox.env(f"{devices[0]},formats=yuyv,sizes=1280x720@30;{devices[1]},formats=yuyv,sizes=1280x720@30")
+    order = [("camrec", *camrec), ("ffmpeg", *ffmpeg)]
+    if not camrec_first:
+        order.reverse()
+    started = [(tool, Child(argv, env, run_dir, f"{tool}-{key}", nice=ctx.nice, timeout=seconds * 3 + 60), out)
+               for tool, argv, out in order]
+    return [(tool, child.wait(), out) for tool, child, out in started]

@@ -8,8 +8,8 @@ import dataclasses
 import time
 from pathlib import Path
 
-from .common import Child, load_average, log, median, ratio_text, spread
-from .filters import FilterTimer
+from .common import load_average, log, median, ratio_text, spread
+from .filters import FilterTimer, cameras_for, side_by_side
 from .media import probe_video, recording_drops
 from .section import Context, SectionResult, SummaryRow, table
 from .tools import YUYV_720
@@ -57,7 +57,7 @@ def measure(ctx: Context) -> tuple[dict, int, float, list[str]]:
         for i, variant in enumerate(VARIANTS):
             run_dir = ctx.dir(f"masks/run{r + 1}")
             # Side by side on two emulated cameras; which gets which camera and who starts first alternates.
-            devices = ("/dev/video0", "/dev/video1") if (r + i) % 2 == 0 else ("/dev/video1", "/dev/video0")
+            devices = cameras_for(r, i)
             log(f"masks: run {r + 1}/{runs}, {variant.name}, {seconds:g} s, camrec and ffmpeg side by side")
             out_c, out_f = run_dir / f"camrec-{variant.key}.mp4", run_dir / f"ffmpeg-{variant.key}.mp4"
             camrec = ctx.toolbox.camrec_record(mode, devices[0], seconds, out_c, list(variant.camrec))
@@ -65,14 +65,9 @@ def measure(ctx: Context) -> tuple[dict, int, float, list[str]]:
             if variant.ffmpeg:
                 at = ffmpeg.index("-c:v")
                 ffmpeg[at:at] = ["-vf", variant.ffmpeg]
-            env = ctx.toolbox.env(f"{devices[0]},formats=yuyv,sizes=1280x720@30;{devices[1]},formats=yuyv,sizes=1280x720@30")
-            order = [("camrec", camrec, out_c), ("ffmpeg", ffmpeg, out_f)]
-            if (r + i) % 2:
-                order.reverse()
-            started = [(tool, Child(argv, env, run_dir, f"{tool}-{variant.key}", nice=ctx.nice,
-                                    timeout=seconds * 3 + 60), out) for tool, argv, out in order]
-            for tool, child, out in started:
-                results[variant.key][tool].append(analyse(child.wait(), out))
+            for tool, finished, out in side_by_side(ctx, run_dir, variant.key, devices, (camrec, out_c), (ffmpeg, out_f),
+                                                    camrec_first=(r + i) % 2 == 0, seconds=seconds):
+                results[variant.key][tool].append(analyse(finished, out))
             loads.append(load_average().split()[0])
     return results, runs, seconds, loads
 
