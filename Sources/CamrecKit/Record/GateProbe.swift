@@ -6,7 +6,8 @@ extension RecordingSession {
     /// `--still-every`), after the camera-to-movie rate decimation, the sound's start
     /// (`--audio`: the movie starts with the first frame at or after the first sound) and,
     /// with several cameras, the start barrier. Where a segment starts the encoder is asked
-    /// for a keyframe there and the muxer splits at it.
+    /// for a keyframe there and the muxer splits at it. An end of stream before the first
+    /// frame goes no further (nothing is to be finalised).
     static func installGateProbe(config: RecordConfig, pipeline: Pipeline, gate: FrameGate, sound: SoundBranch?,
                                  control: RecordingControl, bus: Bus, plan: OutputPlan, muxer: Element?,
                                  encoderPad: Pad?,
@@ -44,7 +45,14 @@ extension RecordingSession {
             let composed = config.composition != nil
             let (startBarrier, pipeline, segmentGrid) = (config.startBarrier, pipeline, config.segmentGrid)
             let windowed = config.window != nil
-            return pad.addProbe(.buffer) { [decimator, timelapse] info in
+            return pad.addProbe([.buffer, .downstreamEvent]) { [decimator, timelapse] info in
+                if let event = info.event {
+                    // An end of stream before any frame went through (a camera that fails as it
+                    // starts: its source sends EOS as it stops) has nothing to finalise, and a
+                    // muxer that never started must not be told to (qtmux then writes a header
+                    // without caps: GStreamer-CRITICAL). The gate stays shut.
+                    return event.type == .endOfStream && gate.closeIfEmpty() ? .drop : .pass
+                }
                 guard let buffer = info.buffer else { return .pass }
                 let pts = buffer.pts
                 let keyframe = !passthrough || buffer.isKeyframe

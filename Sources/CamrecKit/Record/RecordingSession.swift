@@ -255,8 +255,16 @@ final class RecordingSession {
                 let action = actions.removeFirst()
                 switch action {
                 case .sendEndOfStream:
-                    sound?.endWithPicture(gate)
-                    pipeline.send(.endOfStream())
+                    // Nothing went through the gate yet (frames held at several cameras'
+                    // start barrier, or none came): nothing is to be finalised, and a muxer
+                    // that never started must not be told to (qtmux then writes a header
+                    // without caps: GStreamer-CRITICAL). The end is at once.
+                    if gate.closeIfEmpty() {
+                        actions += machine.handle(.endOfStream(finalising: [], at: now))
+                    } else {
+                        sound?.endWithPicture(gate)
+                        pipeline.send(.endOfStream())
+                    }
                 case .endSoundAtLastFrame:
                     sound?.endAtLastFrame(of: gate)
                 case .endSound:

@@ -262,6 +262,16 @@ final class FrameGate: Sendable {
         jobs.withLock { $0.limit.close() }
     }
 
+    /// Shuts the gate for good if no frame has gone through it yet, in one step (no frame can
+    /// slip through afterwards); whether it did.
+    func closeIfEmpty() -> Bool {
+        jobs.withLock { jobs in
+            guard jobs.runFirst == nil else { return false }
+            jobs.limit.close()
+            return true
+        }
+    }
+
     /// Asks for the next frame (or the first at or after timestamp `pts`) to start a new
     /// movie file (`camrec ctl … split`).
     func requestSplit(at pts: UInt64? = nil) {
