@@ -4,7 +4,9 @@
  * $CAMREC_SYNC_LOG: the size the file had when the flush began, all of which is on disk
  * once it returns (the file may have grown meanwhile; that part is not counted). A power
  * cut at any moment leaves at least that much of the file; the test cuts a copy of the
- * file to its last logged size and checks what still plays.
+ * file to its last logged size and checks what still plays. It also appends "> NS PATH"
+ * as a flush begins and "< NS PATH" as it returns (CLOCK_MONOTONIC, in ns), so that the
+ * test can tell a disk that was still busy flushing when the power went.
  *
  * Built by the test with the C compiler (cc -shared -fPIC synclog.c -ldl); never shipped.
  */
@@ -15,12 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
-static void note(int fd, const struct stat *before) {
+/* Appends "PREFIX PATH\n" for fd's file; PREFIX is the size flushed, or "> NS" / "< NS". */
+static void log_line(int fd, const struct stat *before, const char *prefix) {
     const char *log = getenv("CAMREC_SYNC_LOG");
     if (log == NULL || !S_ISREG(before->st_mode)) return;
-    const struct stat *info = before;
     char link[64];
     char path[4096];
     snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
@@ -28,7 +31,7 @@ static void note(int fd, const struct stat *before) {
     if (length <= 0) return;
     path[length] = '\0';
     char line[4200];
-    int count = snprintf(line, sizeof line, "%lld %s\n", (long long)info->st_size, path);
+    int count = snprintf(line, sizeof line, "%s %s\n", prefix, path);
     if (count <= 0 || (size_t)count >= sizeof line) return;
     int out = open(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
     if (out < 0) return;
@@ -38,12 +41,28 @@ static void note(int fd, const struct stat *before) {
     close(out);
 }
 
+static void note(int fd, const struct stat *before) {
+    char size[32];
+    snprintf(size, sizeof size, "%lld", (long long)before->st_size);
+    log_line(fd, before, size);
+}
+
+static void mark(int fd, const struct stat *before, char direction) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    char stamp[48];
+    snprintf(stamp, sizeof stamp, "%c %lld", direction, (long long)now.tv_sec * 1000000000LL + now.tv_nsec);
+    log_line(fd, before, stamp);
+}
+
 int fdatasync(int fd) {
     static int (*real)(int);
     if (real == NULL) real = (int (*)(int))dlsym(RTLD_NEXT, "fdatasync");
     struct stat before;
     int known = fstat(fd, &before) == 0;
+    if (known) mark(fd, &before, '>');
     int result = real(fd);
+    if (known) mark(fd, &before, '<');
     if (result == 0 && known) note(fd, &before);
     return result;
 }
@@ -53,7 +72,9 @@ int fsync(int fd) {
     if (real == NULL) real = (int (*)(int))dlsym(RTLD_NEXT, "fsync");
     struct stat before;
     int known = fstat(fd, &before) == 0;
+    if (known) mark(fd, &before, '>');
     int result = real(fd);
+    if (known) mark(fd, &before, '<');
     if (result == 0 && known) note(fd, &before);
     return result;
 }
