@@ -62,11 +62,12 @@ extension RecordingSession {
                     slot = kept.time
                 }
                 // --schedule: when the frame was captured, on the wall clock (the camera
-                // opened before the window; the movie ends at the window's end).
-                let capture: (() -> WallTime?)? = windowed ? {
-                    guard let pts, let now = pipeline.clockTime else { return nil }
-                    return CaptureTime.of(runningTime: pts, baseTime: pipeline.baseTime, clockNow: now, wallNow: .now())
-                } : nil
+                // opened before the window; the movie ends at the window's end). Read once,
+                // outside the gate's lock.
+                var capture: WallTime?
+                if windowed, let pts, let now = pipeline.clockTime {
+                    capture = CaptureTime.of(runningTime: pts, baseTime: pipeline.baseTime, clockNow: now, wallNow: .now())
+                }
                 if let capture, gate.isBeforeWindow(pts: pts, capture: capture) { return .drop }
                 if let audioGate, !audioGate.hasStarted, let pts {
                     switch audioGate.mayStart(at: pts) {

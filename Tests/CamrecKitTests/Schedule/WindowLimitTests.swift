@@ -57,11 +57,11 @@ struct WindowLimitTests {
         var early = 0
         for (index, capture) in Self.captures(from: -1_000_000_000, count: 150).enumerated() {
             let pts = UInt64(index) * UInt64(Self.frame)
-            if gate.isBeforeWindow(pts: pts, capture: { capture }) {
+            if gate.isBeforeWindow(pts: pts, capture: capture) {
                 early += 1
                 continue
             }
-            if case .pass = gate.admit(pts: pts, capture: { capture }, onLimit: { limits += 1 }) { passed += 1 }
+            if case .pass = gate.admit(pts: pts, capture: capture, onLimit: { limits += 1 }) { passed += 1 }
         }
         #expect(early == 30 && passed == 90 && limits == 1 && gate.isClosed)
     }
@@ -71,7 +71,7 @@ struct WindowLimitTests {
         let gate = FrameGate(limit: .seconds(1), rate: Self.rate, window: Self.window)
         var passed = 0
         for (index, capture) in Self.captures(from: 0, count: 150).enumerated() {
-            if case .pass = gate.admit(pts: UInt64(index) * UInt64(Self.frame), capture: { capture }, onLimit: {}) { passed += 1 }
+            if case .pass = gate.admit(pts: UInt64(index) * UInt64(Self.frame), capture: capture, onLimit: {}) { passed += 1 }
         }
         #expect(passed == 30)
     }

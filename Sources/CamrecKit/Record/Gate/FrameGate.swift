@@ -92,11 +92,10 @@ final class FrameGate: Sendable {
     /// keyframe at or after its boundary, since it cannot be asked for one. Raw frames are
     /// all keyframes: the encoder makes one where a segment starts.
     ///
-    /// `capture` gives the frame's capture time on the wall clock, for a movie of a
-    /// schedule's window (called under the gate's lock: it only reads clocks); reaching the
-    /// window's end is reaching the limit.
+    /// `capture` is the frame's capture time on the wall clock, for a movie of a schedule's
+    /// window; reaching the window's end is reaching the limit.
     func admit(pts: UInt64?, slot: UInt64? = nil, movieTime: UInt64? = nil, keyframe: Bool = true,
-               capture: (() -> WallTime?)? = nil, onLimit: () -> Void,
+               capture: WallTime? = nil, onLimit: () -> Void,
                onSegmentStart: (UInt64) -> Void = { _ in },
                onStillDue: (UInt64) -> Void = { _ in }) -> ProbeDecision {
         var reachedNow = false
@@ -110,8 +109,8 @@ final class FrameGate: Sendable {
             // (`measureSettling`); the limit, drops and timeline start after the window.
             if jobs.settle?.isSettling(pts ?? time) == true { return .pass }
             if jobs.runFirst == nil, !keyframe { return .drop }
-            if var window = jobs.window, let capture, let taken = capture() {
-                let decision = window.decide(capture: taken)
+            if var window = jobs.window, let capture {
+                let decision = window.decide(capture: capture)
                 jobs.window = window
                 switch decision {
                 case .early: return .drop
@@ -170,15 +169,15 @@ final class FrameGate: Sendable {
         }
     }
 
-    /// `--schedule`: whether the frame with timestamp `pts`, captured at `capture()` on
-    /// the wall clock, comes before the movie's window (the camera opened early): asked
-    /// before the frame's other gates (the sound's start, several cameras' barrier), which
-    /// must not start on it. A settling frame is not early: it goes on to be measured.
-    func isBeforeWindow(pts: UInt64?, capture: () -> WallTime?) -> Bool {
+    /// `--schedule`: whether the frame with timestamp `pts`, captured at `capture` on the
+    /// wall clock, comes before the movie's window (the camera opened early): asked before
+    /// the frame's other gates (the sound's start, several cameras' barrier), which must not
+    /// start on it. A settling frame is not early: it goes on to be measured.
+    func isBeforeWindow(pts: UInt64?, capture: WallTime) -> Bool {
         jobs.withLock { jobs in
             guard let window = jobs.window, !window.opened else { return false }
             if let pts, jobs.settle?.isSettling(pts) == true { return false }
-            return capture().map(window.isEarly) ?? false
+            return window.isEarly(capture)
         }
     }
 
