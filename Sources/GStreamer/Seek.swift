@@ -16,6 +16,9 @@ public struct SeekFlags: OptionSet, Sendable {
     public static let snapBefore = SeekFlags(rawValue: GST_SEEK_FLAG_SNAP_BEFORE.rawValue)
     /// With `keyUnit`: the keyframe nearest the position.
     public static let snapNearest = SeekFlags(rawValue: GST_SEEK_FLAG_SNAP_NEAREST.rawValue)
+    /// Play to the end (or `stop`) and post "segment-done" instead of ending the stream: a
+    /// further seek without `flush` then goes on seamlessly, its running time continuing.
+    public static let segment = SeekFlags(rawValue: GST_SEEK_FLAG_SEGMENT.rawValue)
 }
 
 extension Element {
