@@ -9,7 +9,7 @@ enum RecordCommand: Subcommand {
         usage: "camrec [record] [options] OUTPUT",
         groups: [
             OptionGroup("camera", title: "Camera", abstract: "Camera: which camera, at what size and frame rate, and its controls (exposure, focus, flash).",
-                        options: CameraOptions.specs + PictureControlOptions.specs + [PictureControlOptions.settleSpec, CameraOptions.buffersSpec],
+                        options: CameraOptions.specs + PictureControlOptions.specs + [PictureControlOptions.settleSpec, CameraOptions.buffersSpec, CameraOptions.loopSpec],
                         discussion: PictureControlOptions.discussion),
             OptionGroup("output", title: "Output and limits", abstract: "Output and limits: when the recording stops, and what camrec prints.", options: [
                 OptionSpec(["--max-duration", "-t"], value: "T", help: "stop by itself after T: 600, 90s, 10m, 1h2m3s, 00:10:00; 0 or none for no limit (default: 10m; with --schedule none: the windows end the movies, and a T given caps each)", summary: "stop after T (default: 10m; 0: no limit)"),
@@ -133,6 +133,7 @@ enum RecordOptions {
         (given.sets, given.flash, given.keepControls) = (parsed.values("--set"), parsed.value("--flash"), parsed.flag("--keep-controls"))
         given.settle = parsed.value("--settle")
         given.cameraBuffers = parsed.value("--camera-buffers")
+        given.loop = parsed.flag("--loop")
         (given.text, given.textEvery, given.textChanges) = (parsed.flag("--text"), parsed.value("--text-every"), parsed.flag("--text-changes"))
         (given.textLang, given.textRegion) = (parsed.value("--text-lang"), parsed.value("--text-region"))
         (given.force, given.printPipeline) = (parsed.flag("--force"), parsed.flag("--print-pipeline"))

@@ -65,3 +65,22 @@ extension GStreamerError {
         return .missingElement(factory, hint: PluginPackages.hint(for: factory))
     }
 }
+
+extension PluginPackages {
+    /// The Debian package whose plugins decode or demux `mediaType` (e.g. "video/x-vp9",
+    /// "video/quicktime"), for a movie GStreamer cannot read; gstreamer1.0-libav, which
+    /// decodes most formats, when camrec knows no better.
+    package static func decoderPackage(for mediaType: String) -> String {
+        switch mediaType {
+        case "video/x-vp8", "video/x-vp9", "video/quicktime", "video/x-matroska", "video/webm", "image/jpeg", "image/png",
+             "video/x-raw", "video/x-msvideo", "audio/x-flac":
+            "gstreamer1.0-plugins-good"
+        case "video/x-theora", "audio/x-vorbis", "audio/x-opus", "application/ogg":
+            "gstreamer1.0-plugins-base"
+        case "video/x-av1", "video/mpegts", "video/x-ivf":
+            "gstreamer1.0-plugins-bad"
+        default:
+            "gstreamer1.0-libav"
+        }
+    }
+}

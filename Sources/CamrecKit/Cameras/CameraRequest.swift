@@ -26,8 +26,12 @@ public struct CameraRequest: Sendable, Equatable {
     }
 
     /// Finds the camera (``device``) and chooses its format, preferring `prefer`'s families.
-    public func resolve(prefer: [CameraFormatFamily] = []) throws(CamrecError) -> CameraResolver.Resolution {
-        try CameraResolver.resolve(device: device, size: size, rate: rate, prefer: prefer)
+    /// `movies`: a movie may stand in for the camera (`--device file:PATH`, recordings only).
+    public func resolve(prefer: [CameraFormatFamily] = [], movies: Bool = false) throws(CamrecError) -> CameraResolver.Resolution {
+        if !movies, let device, device.hasPrefix(MovieSource.prefix) {
+            throw CamrecError(.usage, "--device \(device): a movie plays only into a recording (camrec record --device \(device) OUTPUT); this command needs a camera, or --device test")
+        }
+        return try CameraResolver.resolve(device: device, size: size, rate: rate, prefer: prefer)
     }
 
     /// The same request for one of several cameras: `device` alone.

@@ -17,7 +17,8 @@ public struct RecordingPrinter: Sendable {
             if let end = start.windowEnd {
                 limit = " until the window's end, \(Self.civil(end))" + (start.maxDuration.map { " (at most " + limitTime($0) + ")" } ?? "")
             }
-            let from = start.device == "test" ? "the test pattern" : "\(start.device) (\(start.format))"
+            let from = start.device == "test" ? "the test pattern"
+                : start.format == "movie" ? "the movie " + start.device.dropFirst(MovieSource.prefix.count) : "\(start.device) (\(start.format))"
             if start.standby == true {
                 console.say("camrec: standby on \(from) at \(start.size) \(start.fps) fps: no movie, clips on triggers (named after \(start.path))\(limit)")
             } else {

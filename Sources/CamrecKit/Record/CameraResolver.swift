@@ -29,11 +29,15 @@ public enum CameraResolver {
     }
 
     /// Resolves `device` ("test", a path, an index or a card name; nil for the first
-    /// camera) for an optional requested size and rate.
+    /// camera; "file:PATH" for a movie played as a camera) for an optional requested size
+    /// and rate.
     /// `prefer` names camera format families to take where they reach the rate at the
     /// chosen size (`FormatChooser`), e.g. H.264 when it can be stored as it comes.
     public static func resolve(device: String?, size: FrameSize?, rate: FrameRateValue?,
                                prefer: [FormatFamily] = []) throws(CamrecError) -> Resolution {
+        if let device, let path = try MovieSource.path(inDevice: device) {
+            return try MovieProbe.resolve(path: path, size: size, rate: rate)
+        }
         if device == "test" {
             var resolution = Resolution(source: .testPattern, size: size ?? RecordConfig.defaultTestSize,
                                         rate: rate ?? RecordConfig.defaultTestRate)

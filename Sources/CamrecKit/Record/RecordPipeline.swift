@@ -34,7 +34,7 @@ public struct RecordPipeline: Sendable {
         // --layout: the cameras' branches and the canvas instead of one source.
         var values = config.composition?.values(rate: config.rate, quote: ShellQuoting.quote)
             ?? Self.sourceValues(source: config.source, size: config.size, rate: config.rate,
-                                 picture: config.picture, passthrough: config.encoder.isPassthrough)
+                                 picture: config.picture, passthrough: config.encoder.isPassthrough, printed: printed)
         if let segments = config.segments {
             var output = config.container.splitMuxer + " name=mux location=" + location
             if printed, let length = segments.length {
@@ -247,7 +247,8 @@ public struct RecordPipeline: Sendable {
     /// picture is changed (`picture.isActive`), an MJPEG camera's frames are decoded for
     /// both branches: the stills must show the change, so they cannot be the camera's JPEGs.
     static func sourceValues(source videoSource: VideoSource, size: FrameSize, rate frameRate: FrameRateValue,
-                             picture: PictureSettings = .unchanged, passthrough: Bool = false) -> [String: String] {
+                             picture: PictureSettings = .unchanged, passthrough: Bool = false,
+                             printed: Bool = false) -> [String: String] {
         let rate = "\(frameRate.numerator)/\(frameRate.denominator)"
         let source: String
         let caps: String
@@ -257,6 +258,10 @@ public struct RecordPipeline: Sendable {
         case .testPattern:
             source = "videotestsrc is-live=true pattern=smpte horizontal-speed=4"
             caps = "video/x-raw,width=\(size.width),height=\(size.height),framerate=\(rate)"
+        case .movie(let movie):
+            // Decoded by camrec's own pipeline (MovieFeeder); a printed line decodes it itself.
+            source = printed ? movie.printedElement(quote: ShellQuoting.quote) : movie.element
+            caps = movie.format.caps
         case .camera(let path, let format):
             source = "v4l2src device=" + ShellQuoting.quote(path)
             caps = format.caps

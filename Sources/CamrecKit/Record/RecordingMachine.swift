@@ -6,7 +6,8 @@ import GStreamer
 ///
 /// States and their transitions:
 /// - `recording`: no usable frame from the camera within `startTimeout` → `done` (no
-///   usable frame); the limit, a stop request or a lost camera → `stopping` (EOS sent, or
+///   usable frame); the limit, a stop request, a lost camera or the end of a movie played
+///   as the camera → `stopping` (EOS sent, or
 ///   sent by the source itself); one of a canvas's cameras lost while others deliver →
 ///   `recording` (a warning; the run ends as `cameraLost`); three stop requests at once, a full disk → `done`
 ///   (kept unfinalised); an error before the first frame or any other error → `done`
@@ -87,6 +88,10 @@ struct RecordingMachine {
         case firstCorruptFrame
         /// The camera's first usable frame went through.
         case firstUsableFrame
+        /// A movie played as a camera (`--device file:`) ended, or failed mid-way
+        /// (`message`). `endsItself`: its end of stream flows into the movie (it is the
+        /// movie's one source); on a canvas it ends only its cell.
+        case sourceEnded(message: String?, endsItself: Bool, ContinuousClock.Instant)
     }
 
     enum Action: Equatable {
@@ -184,6 +189,20 @@ struct RecordingMachine {
         case .limitReached(let now):
             guard state == .recording else { return [] }
             return beginStop(.maxDuration, at: now) + [.sendEndOfStream]
+
+        case .sourceEnded(let message, let endsItself, let now):
+            // As at --max-duration: the movie so far is finalised; a failure is said.
+            guard state == .recording else { return [] }
+            var actions: [Action] = []
+            if let message {
+                lostMessage = message
+                actions.append(.report(.warning(message + ": finalising the recording so far")))
+            }
+            guard endsItself else { return actions + beginStop(.sourceEnded, at: now) + [.sendEndOfStream] }
+            // Its end of stream is on its way to the muxer already (a second would make it
+            // finalise twice): the sound ends where the last frame does.
+            soundEnded = true
+            return actions + [.endSoundAtLastFrame] + beginStop(.sourceEnded, at: now)
 
         case .stopRequested(let reason, let count, let now):
             guard count > stopRequestsSeen else { return [] }

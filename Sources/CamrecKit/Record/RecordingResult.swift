@@ -16,6 +16,9 @@ public enum StopReason: String, Sendable, Codable, Equatable {
     case error
     /// Everything asked for was done (`camrec still`).
     case completed
+    /// The movie played as the camera (`--device file:PATH`) ended (without `--loop`);
+    /// the recording was finalised as at `--max-duration`.
+    case sourceEnded = "source-ended"
 }
 
 /// A file camrec made.
@@ -152,6 +155,10 @@ public struct RecordingResult: Sendable, Codable, Equatable {
         case .diskFull: .diskFull
         case .aborted: .aborted
         case .error: .failure
+        // A movie that failed mid-way is bad input; one that ended is a finished recording.
+        case .sourceEnded where message != nil: .invalidInput
+        case .sourceEnded:
+            files.contains { $0.unpublished != nil } || !(lostMovies ?? []).isEmpty ? .cannotCreateOutput : .success
         }
     }
 }

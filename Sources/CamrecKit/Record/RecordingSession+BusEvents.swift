@@ -22,6 +22,9 @@ extension RecordingSession {
         case .application(_, RecordingControl.Wake.stop):
             let (reason, count) = control.pendingStop
             return .stopRequested(reason ?? .signal, count: count, now)
+        case .application(_, MovieFeeds.endedMessage):
+            // A canvas's movie ends only its cell: the others are sent EOS.
+            return .sourceEnded(message: movieFeeds?.failureMessage, endsItself: config.composition == nil, now)
         case .application(_, RecordingControl.Wake.noSound):
             return .noSound
         case .application(_, RecordingControl.Wake.corruptFrame):

@@ -48,6 +48,8 @@ final class RecordingSession {
     private let window: PreviewWindow?
     /// The RTSP server (`--serve`), fed by the appsinks "serve" and "servesound"; nil without.
     private let server: LiveStreamServer?
+    /// The movies played as cameras (`--device file:`), while the pipeline runs.
+    var movieFeeds: MovieFeeds?
 
     init(config: RecordConfig, pipeline builder: RecordPipeline, control: RecordingControl,
          plan: OutputPlan, clipsBefore: Int = 0, preview window: PreviewWindow? = nil,
@@ -167,12 +169,33 @@ final class RecordingSession {
         defer { clips?.remove() }
         let feeds = LiveFeeds(window: window, server: server, elements: elements, config: config, gate: gate)
         defer { feeds.remove() }
-        do {
-            try pipeline.setStateThrowingPostedError(.playing)
+        // A movie played as a camera is opened before anything starts: one that cannot be
+        // played leaves nothing behind.
+        let movieSources: MovieFeeds
+        do throws(CamrecError) {
+            movieSources = try MovieFeeds(config: config, pipeline: pipeline)
         } catch {
             _ = stills.finish()
             plan.discardOpen()
+            throw error
+        }
+        defer { movieSources.stop() }
+        do {
+            try pipeline.setStateThrowingPostedError(.playing)
+            movieFeeds = movieSources
+            try movieSources.start(bus: bus)
+        } catch let error as CamrecError {
+            _ = stills.finish()
+            plan.discardOpen()
+            throw error
+        } catch let error as GStreamerError {
+            _ = stills.finish()
+            plan.discardOpen()
             throw FailureMapping.camrecError(for: error, camera: elements.camera)
+        } catch {
+            _ = stills.finish()
+            plan.discardOpen()
+            throw CamrecError(.failure, "\(error)")
         }
         self.stills = stills
         let flusher = DurabilityFlusher { [plan] in plan.openPartialPaths }

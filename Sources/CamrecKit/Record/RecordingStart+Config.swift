@@ -10,6 +10,8 @@ extension RecordingStart {
             (device, format, reason) = ("test", "test", nil)
         case .camera(let path, let cameraFormat):
             (device, format, reason) = (path, cameraFormat.fourcc, cameraFormat.reason)
+        case .movie(let movie):
+            (device, format, reason) = (movie.deviceName, "movie", movie.format.reason + (movie.loop ? ", looped" : ""))
         }
         let encoder = config.encoder
         self.init(

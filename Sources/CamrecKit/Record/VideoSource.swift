@@ -4,13 +4,32 @@ public enum VideoSource: Sendable, Equatable {
     case testPattern
     /// A V4L2 capture device, with the camera format camrec chose for it.
     case camera(path: String, format: CameraFormat)
+    /// A movie played as a camera (`--device file:PATH`).
+    case movie(MovieSource)
 
-    /// The camera as `{device}` shows it in `--overlay` text: its path, or "test".
+    /// The camera as `{device}` shows it in `--overlay` text: its path, "file:" and the
+    /// movie's path, or "test".
     public var deviceName: String {
         switch self {
         case .testPattern: "test"
         case .camera(let path, _): path
+        case .movie(let movie): movie.deviceName
         }
+    }
+
+    /// The format frames arrive in (a camera's, or a movie's decoded frames); nil for the
+    /// test pattern.
+    public var format: CameraFormat? {
+        switch self {
+        case .testPattern: nil
+        case .camera(_, let format): format
+        case .movie(let movie): movie.format
+        }
+    }
+
+    /// The movie, when the source is one.
+    public var movie: MovieSource? {
+        if case .movie(let movie) = self { movie } else { nil }
     }
 }
 

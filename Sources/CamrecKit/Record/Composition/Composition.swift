@@ -18,6 +18,8 @@ public struct Composition: Sendable {
         public var format: CameraFormat
         /// Where its picture lies on the canvas.
         public var rect: PixelRect
+        /// The movie played in its place (`--device file:PATH`; `path` is then "file:PATH"); nil for a camera.
+        public var movie: MovieSource? = nil
     }
 
     /// How the canvas is shared.
@@ -25,7 +27,7 @@ public struct Composition: Sendable {
     /// The canvas (the movie's frame size).
     public let canvas: FrameSize
     /// The cameras, in `--device` order, each with its rectangle.
-    public let cameras: [Camera]
+    public internal(set) var cameras: [Camera]
     /// How each camera's own stills are named (one per camera, in order), taken beside
     /// the composed still at every trigger; empty: only the composed still.
     public var cameraStillNaming: [StillNaming] = []
@@ -121,7 +123,9 @@ public struct Composition: Sendable {
         // camera's capture thread never waits for the canvas. After decoding, a tee keeps
         // the camera's newest whole frame in an appsink for its own stills (it holds one
         // frame and drops the rest: no work unless a still is asked for).
-        return "v4l2src device=\(quote(path)) name=camera\(number) ! capsfilter name=format\(number) caps=\(camera.format.caps)"
+        // A movie's frames come from camrec's own decoding (MovieFeeder), into an appsrc.
+        let source = camera.movie?.element ?? "v4l2src device=\(quote(path))"
+        return "\(source) name=camera\(number) ! capsfilter name=format\(number) caps=\(camera.format.caps)"
             + " ! queue name=cell\(number) max-size-buffers=3 max-size-bytes=0 max-size-time=0 leaky=downstream \(decode)\(turn)\(masking)"
             + "! tee name=whole\(number) ! videoscale name=scale\(number) ! videoconvert name=convert\(number)"
             + " ! capsfilter name=fit\(number) caps=video/x-raw,format=I420,colorimetry=bt601,width=\(camera.rect.width),height=\(camera.rect.height),"

@@ -198,6 +198,9 @@ public final class MultiCameraRecorder: Sendable {
                 // (GStreamer-CRITICAL in mp4mux).
                 if barrier.start == nil {
                     for other in recorders where other !== recorder { other.requestStop(.control, requests: RecordingMachine.abortRequests) }
+                } else if case .success(let result) = outcome, result.reason == .sourceEnded {
+                    // A movie played as a camera ended: the run ends there, every movie finalised.
+                    for other in recorders where other !== recorder { other.requestStop(.sourceEnded) }
                 } else if allOrNothing, Self.endsTheRun(outcome) {
                     // --all-or-nothing: the others stop too, their movies finalised.
                     merger.note(.warning("--all-or-nothing: \(merger.name(index)) ended, so the other cameras stop too"))

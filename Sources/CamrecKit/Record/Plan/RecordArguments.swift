@@ -49,6 +49,8 @@ public struct RecordArguments: Sendable, Equatable {
     public var settle: String?
     /// `--camera-buffers N`.
     public var cameraBuffers: String?
+    /// `--loop`.
+    public var loop = false
     /// `--text`, `--text-changes`.
     public var text = false, textChanges = false
     /// `--text-every`, `--text-lang`, `--text-region`.
@@ -150,6 +152,10 @@ public struct RecordArguments: Sendable, Equatable {
             return count
         }
         settings.timelapse = lapse
+        if loop, !camera.devices.contains(where: { $0.hasPrefix(MovieSource.prefix) }) {
+            throw CamrecError(.usage, "--loop repeats a movie played as a camera: give --device file:PATH too, e.g. --device file:clip.mp4 --loop")
+        }
+        settings.loop = loop
         settings.reconnect = run.reconnect
         settings.recoverPartials = unattended.recoverPartials
         settings.motion = motion

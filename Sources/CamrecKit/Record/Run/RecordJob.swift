@@ -78,7 +78,7 @@ public struct RecordJob {
         let prefer = EncodingPlanner.preferredFamilies(settings.encoding, needsDecoding: settings.needsDecoding(composes: request.layout != nil))
         var cameras: [CameraResolver.Resolution] = []
         for device in devices {
-            cameras.append(try (several ? camera.one(device) : camera).resolve(prefer: prefer))
+            cameras.append(try (several ? camera.one(device) : camera).resolve(prefer: prefer, movies: true))
         }
         let plan: RecordingPlan
         if let earlyPlan {

@@ -15,6 +15,8 @@ public struct RunSettings: Sendable {
     public var settle: TimeSpec = .zero
     /// `--camera-buffers`: the buffers each camera fills; nil: `CameraQueueDepth`'s choice.
     public var cameraBuffers: Int?
+    /// `--loop`: a movie played as a camera starts again at its end.
+    public var loop = false
     /// `--timelapse`; nil: every frame.
     public var timelapse: TimeLapse?
     /// `--reconnect`; nil: a lost camera ends its movie.

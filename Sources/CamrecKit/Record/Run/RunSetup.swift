@@ -48,8 +48,13 @@ public struct RunSetup: Sendable {
             }
             // With a canvas, a camera writes only its own stills; the canvas's are the movie's.
             let outputs = canvasLayout == nil ? plan.movies[index] : nil
+            var source = camera.source
+            if case .movie(var movie) = source {
+                movie.loop = settings.loop
+                source = .movie(movie)
+            }
             var config = RecordConfig(
-                source: camera.source, size: camera.size, rate: camera.rate, maxDuration: settings.maxDuration,
+                source: source, size: camera.size, rate: camera.rate, maxDuration: settings.maxDuration,
                 outputPath: outputs?.movie ?? plan.movies[0].movie, container: settings.container,
                 overwrite: settings.overwrite, encoder: encoding.settings,
                 stills: outputs?.stills ?? plan.cameraStills[index])
@@ -68,7 +73,7 @@ public struct RunSetup: Sendable {
             // --timelapse: each camera's frames are kept on its grid (a canvas's, on the canvas).
             if let timelapse = settings.timelapse {
                 var cameraRate = camera.rate
-                if case .camera(_, let format) = camera.source { cameraRate = format.rate }
+                if let format = camera.source.format { cameraRate = format.rate }
                 do {
                     try timelapse.check(cameraRate: cameraRate)
                 } catch {
@@ -134,14 +139,15 @@ public struct RunSetup: Sendable {
                              standby: Bool) throws(CamrecError) -> (config: RecordConfig, warnings: [String]) {
         var sources: [(path: String, format: CameraFormat)] = []
         for (index, camera) in cameras.enumerated() {
-            guard case .camera(let path, let format) = camera.source else {
-                throw CamrecError(.usage, "--layout composes cameras: camera \(index + 1) is the test pattern (--device test): give a camera")
+            guard let format = camera.source.format else {
+                throw CamrecError(.usage, "--layout composes cameras: camera \(index + 1) is the test pattern (--device test): give a camera or a movie (--device file:PATH)")
             }
-            sources.append((path, format))
+            sources.append((camera.source.deviceName, format))
         }
         let first = cameras[0]
         var composition = Composition(layout: canvas.layout, canvas: canvas.size, cameras: sources, rate: first.rate,
                                       orientation: settings.picture.orientation, mask: settings.picture.mask)
+        composition.setMovies(cameras.map(\.source.movie))
         composition.allOrNothing = canvas.allOrNothing
         // Each camera's own stills are named as they would be without --layout (the plan's cameraStills).
         composition.cameraStillNaming = cameras.map(\.stills.naming)

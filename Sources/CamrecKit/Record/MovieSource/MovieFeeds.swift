@@ -1,0 +1,80 @@
+import GStreamer
+import Synchronization
+
+/// The movies a recording plays as cameras (`--device file:PATH`): the one source of a
+/// movie of its own ("src"), or each movie among a canvas's cameras ("camera1", …), each
+/// with its ``MovieFeeder``. When one ends, the recording's bus gets ``endedMessage``,
+/// and the recording ends as at `--max-duration` (reason `source-ended`).
+final class MovieFeeds: Sendable {
+    /// Posted on the recording's bus when a movie ended (without `--loop`) or failed.
+    static let endedMessage = "camrec/source-ended"
+
+    private let feeders: [MovieFeeder]
+    /// The first movie's failure, when it did not simply end.
+    private let failure = Mutex<String?>(nil)
+
+    /// The feeders of `config`'s movies in `pipeline` (none when it has none): each movie
+    /// is opened and its first frame decoded now.
+    init(config: RecordConfig, pipeline: Pipeline) throws(CamrecError) {
+        var movies: [(movie: MovieSource, element: String)] = []
+        if let composition = config.composition {
+            for (index, camera) in composition.cameras.enumerated() {
+                if let movie = camera.movie { movies.append((movie, "camera\(index + 1)")) }
+            }
+        } else if let movie = config.source.movie {
+            movies.append((movie, "src"))
+        }
+        var feeders: [MovieFeeder] = []
+        for (movie, name) in movies {
+            let target: AppSrc
+            do {
+                target = try AppSrc(pipeline.element(named: name))
+            } catch {
+                for feeder in feeders { feeder.stop() }
+                throw CamrecError(.usage, "the pipeline template needs an appsrc named '\(name)' for --device \(movie.deviceName) (\(error))")
+            }
+            do {
+                feeders.append(try MovieFeeder(movie: movie, into: target, recording: pipeline))
+            } catch {
+                for feeder in feeders { feeder.stop() }
+                throw error
+            }
+        }
+        self.feeders = feeders
+    }
+
+    /// Whether any movie is played.
+    var isEmpty: Bool { feeders.isEmpty }
+
+    /// Starts every movie (the recording's pipeline plays); the end of one is posted on `bus`.
+    func start(bus: Bus) throws(CamrecError) {
+        for feeder in feeders {
+            do {
+                try feeder.start { [self] message in
+                    if let message { failure.withLock { $0 = $0 ?? "--device \(feeder.movie.deviceName): \(message)" } }
+                    _ = bus.postApplicationMessage(Self.endedMessage)
+                }
+            } catch {
+                stop()
+                throw error
+            }
+        }
+    }
+
+    /// Stops every movie; safe to call more than once.
+    func stop() {
+        for feeder in feeders { feeder.stop() }
+    }
+
+    /// Why a movie ended early (it failed mid-way); nil when it simply ended.
+    var failureMessage: String? { failure.withLock { $0 } }
+}
+
+extension Composition {
+    /// Marks the movies played in place of cameras (`movies`, in camera order; nil: a camera).
+    mutating func setMovies(_ movies: [MovieSource?]) {
+        for (index, movie) in movies.enumerated() where cameras.indices.contains(index) {
+            cameras[index].movie = movie
+        }
+    }
+}

@@ -1,0 +1,64 @@
+/// A movie played as a camera (`--device file:PATH`): camrec decodes it in a pipeline of
+/// its own (``MovieFeeder``) and hands each frame to the recording in real time, stamped
+/// with the moment it is handed over, as a camera's frame carries the moment it was captured.
+/// The recording sees raw I420 frames at the size and rate chosen here.
+public struct MovieSource: Sendable, Equatable {
+    /// What `--device` takes before the path.
+    public static let prefix = "file:"
+
+    /// The movie's path, as given after `file:`.
+    public var path: String
+    /// The frames the recording gets: I420 at the movie's size (or `--size`) and rate (or `--fps`).
+    public var format: CameraFormat
+    /// `--loop`: start again at the end, for ever, instead of ending the run.
+    public var loop = false
+    /// Whether the movie has sound (`--audio file` records it).
+    public var hasSound: Bool
+    /// How long the movie plays, when it says.
+    public var duration: Double?
+    /// Whether its frames are made steady at `format`'s rate (`videorate`): it has no
+    /// steady rate of its own, or `--fps` asks for another. Without, each frame is handed
+    /// over as the movie times it.
+    public var changesRate = false
+
+    public init(path: String, format: CameraFormat, hasSound: Bool, duration: Double? = nil) {
+        self.path = path
+        self.format = format
+        self.hasSound = hasSound
+        self.duration = duration
+    }
+
+    /// The path of a `--device` value that names a movie ("file:PATH"); nil for a camera.
+    /// An empty path is a usage error.
+    public static func path(inDevice device: String) throws(CamrecError) -> String? {
+        guard device.hasPrefix(prefix) else { return nil }
+        let path = String(device.dropFirst(prefix.count))
+        guard !path.isEmpty else {
+            throw CamrecError(.usage, "--device file: needs a movie's path after it, e.g. --device file:clip.mp4")
+        }
+        return path
+    }
+
+    /// The source as `started` and `{device}` show it: "file:PATH".
+    public var deviceName: String { Self.prefix + path }
+
+    /// The raw frames' caps, for the recording's appsrc and capsfilter.
+    static func caps(size: FrameSize, rate: FrameRateValue) -> String {
+        "video/x-raw,format=I420,width=\(size.width),height=\(size.height),framerate=\(rate.numerator)/\(rate.denominator),pixel-aspect-ratio=1/1"
+    }
+
+    /// The recording's source element for this movie (its name follows): a live appsrc
+    /// that ``MovieFeeder`` fills, dropping a frame when the recording falls behind (as a
+    /// camera does) rather than slowing the movie down.
+    var element: String {
+        "appsrc is-live=true format=time do-timestamp=false max-buffers=4 leaky-type=upstream"
+            + " caps=\"\(format.caps)\""
+    }
+
+    /// What `--print-pipeline` shows for it (its name follows): the same decoding in
+    /// gst-launch-1.0 syntax, played in real time by `clocksync` (gst-launch cannot fill an
+    /// appsrc). `quote` quotes the path for the shell.
+    func printedElement(quote: (String) -> String) -> String {
+        "filesrc location=\(quote(path)) ! decodebin ! videoconvert ! videoscale ! videorate ! \(format.caps) ! clocksync"
+    }
+}
