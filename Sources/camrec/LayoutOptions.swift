@@ -87,7 +87,7 @@ enum LayoutOptions {
     } + specs
 
     static let specs = [
-        OptionSpec(["--layout"], value: "LAYOUT", help: "several cameras: compose them onto one canvas, one movie at OUTPUT: stacked (one above the other), side-by-side, grid or pip (the first fills the canvas, the others are insets, bottom right, a quarter of the canvas wide); pip:CORNER:SIZE puts the insets in CORNER (top-left, top-right, bottom-left, bottom-right), each SIZE of the canvas width (5% to 60%), either part optional, e.g. pip:top-left:30%; each camera is scaled to fit its cell keeping its aspect ratio, and the started line and the result give each camera's rectangle", summary: "one movie: stacked, side-by-side, grid, pip[:CORNER:SIZE]"),
+        OptionSpec(["--layout"], value: "LAYOUT", help: "several cameras: compose them onto one canvas, one movie at OUTPUT: stacked (one above the other), side-by-side, grid or pip (the first fills the canvas, the others are insets, bottom right, a quarter of the canvas wide); pip:CORNER:SIZE puts the insets in CORNER (top-left, top-right, bottom-left, bottom-right), each SIZE of the canvas width (5% to 60%), either part optional, e.g. pip:top-left:30%; each camera is scaled to fit its cell keeping its aspect ratio, and the started line and the result give each camera's rectangle", summary: "stacked, side-by-side, grid or pip[:CORNER:SIZE]"),
         OptionSpec(["--canvas"], value: "WxH", help: "the canvas of --layout, the movie's frame size: even, from 64x64 (default: 1080x1920, portrait, as the mobile SDKs' dual camera)", summary: "the canvas of --layout (default: 1080x1920)"),
     ]
 }
