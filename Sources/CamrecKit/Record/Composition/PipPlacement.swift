@@ -14,9 +14,9 @@ public struct PipPlacement: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The corner of the first inset; further insets line up beside it, away from it.
-    public var corner: Corner
+    public let corner: Corner
     /// Each inset's width, in percent of the canvas width (`sizes`).
-    public var percent: Int
+    public let percent: Int
 
     /// The sizes `pip:SIZE` takes, in percent of the canvas width: an inset smaller than a
     /// twentieth is hardly a picture, and one wider than 60% hides the first camera.
@@ -46,7 +46,6 @@ public struct PipPlacement: Sendable, Hashable, CustomStringConvertible {
     /// the standard placement's. `tl`, `tr`, `bl` and `br` stand for the corners.
     static func parse(_ parts: [Substring], text: String) throws(ValueError) -> PipPlacement {
         guard (1...2).contains(parts.count) else { throw ValueError("'\(text)' has more than a corner and a size: write \(form)") }
-        var placement = PipPlacement.standard
         var corner: Corner?
         var percent: Int?
         for (index, part) in parts.enumerated() {
@@ -63,11 +62,10 @@ public struct PipPlacement: Sendable, Hashable, CustomStringConvertible {
                 corner = try self.corner(part, text: text)
             }
         }
-        if let corner { placement.corner = corner }
-        if let percent { placement.percent = percent }
-        return placement
+        return PipPlacement(corner: corner ?? standard.corner, percent: percent ?? standard.percent)
     }
 
+    /// CORNER: its name, or its initials.
     static func corner(_ part: Substring, text: String) throws(ValueError) -> Corner {
         let short: [String: Corner] = ["tl": .topLeft, "tr": .topRight, "bl": .bottomLeft, "br": .bottomRight]
         let key = String(part.replacing("_", with: "-"))
@@ -78,6 +76,7 @@ public struct PipPlacement: Sendable, Hashable, CustomStringConvertible {
         return corner
     }
 
+    /// SIZE: a whole percentage in `sizes`, with its `%`.
     static func size(_ part: Substring, text: String) throws(ValueError) -> Int {
         let example = "e.g. pip:bottom-right:30%"
         guard part.hasSuffix("%") else {
