@@ -55,7 +55,7 @@ enum CommandCatalog {
         case "--mode": return .words(["accurate", "keyframe", "reencode"])
         case "--codec": return .words(["auto", "copy"] + VideoCodec.allCases.map(\.rawValue))
         case "--quality": return .words(Quality.allCases.map(\.rawValue))
-        case "--layout": return .words(CanvasLayout.allCases.map(\.rawValue))
+        case "--layout": return .words(CanvasLayout.names)
         case "--audio": return .words(["default", "camera", "test", "none"])
         case "--encoder": return .words(["auto", "software"])
         case "--size": return .words(["640x480", "1280x720", "1920x1080", "720p", "1080p"])

@@ -47,7 +47,12 @@ enum LayoutOptions {
         One composed movie: --layout stacked|side-by-side|grid|pip composes the
         cameras onto one canvas (--canvas WxH, default 1080x1920) recorded as one
         movie at OUTPUT, each camera scaled to fit its cell keeping its aspect
-        ratio, black around it. The movie has --fps frames a second, each made of
+        ratio, black around it. pip: the first camera fills the canvas, the second
+        is an inset in a corner, a margin from the edges, further ones beside it;
+        pip:CORNER:SIZE places it: CORNER top-left, top-right, bottom-left or
+        bottom-right (the default), SIZE its width in percent of the canvas's,
+        5% to 60% (default 25%), either part optional (pip:top-left:30%,
+        pip:top-left, pip:40%). The movie has --fps frames a second, each made of
         every camera's newest frame; it starts once every camera is on the canvas
         and has exactly --max-duration of frames. The started line and the result
         give each camera's rectangle (layout.cameras: x, y, width, height,
@@ -82,7 +87,7 @@ enum LayoutOptions {
     } + specs
 
     static let specs = [
-        OptionSpec(["--layout"], value: "LAYOUT", help: "several cameras: compose them onto one canvas, one movie at OUTPUT: stacked (one above the other), side-by-side, grid or pip (the first fills the canvas, the others are insets); each camera is scaled to fit its cell keeping its aspect ratio, and the started line and the result give each camera's rectangle", summary: "one movie: stacked, side-by-side, grid or pip"),
+        OptionSpec(["--layout"], value: "LAYOUT", help: "several cameras: compose them onto one canvas, one movie at OUTPUT: stacked (one above the other), side-by-side, grid or pip (the first fills the canvas, the others are insets, bottom right, a quarter of the canvas wide); pip:CORNER:SIZE puts the insets in CORNER (top-left, top-right, bottom-left, bottom-right), each SIZE of the canvas width (5% to 60%), either part optional, e.g. pip:top-left:30%; each camera is scaled to fit its cell keeping its aspect ratio, and the started line and the result give each camera's rectangle", summary: "stacked, side-by-side, grid or pip[:CORNER:SIZE]"),
         OptionSpec(["--canvas"], value: "WxH", help: "the canvas of --layout, the movie's frame size: even, from 64x64 (default: 1080x1920, portrait, as the mobile SDKs' dual camera)", summary: "the canvas of --layout (default: 1080x1920)"),
     ]
 }

@@ -103,6 +103,18 @@ struct CompositionTests {
         ])
     }
 
+    /// A placed pip names itself as --layout takes it; the inset sits in its corner.
+    @Test func thePipReportNamesItsCornerAndSize() {
+        let report = composed(.pip(PipPlacement(corner: .topLeft, percent: 30))).composition?.report
+        #expect(report?.name == "pip:top-left:30%")
+        // 30% of 1080 is 324 wide, 26 pixels (1080 / 40, even) from the top and left edges.
+        #expect(report?.cameras == [
+            LayoutReport.Camera(index: 1, device: "/dev/video0", size: "1280x720", x: 0, y: 656, width: 1080, height: 608),
+            LayoutReport.Camera(index: 2, device: "/dev/video2", size: "640x480", x: 26, y: 26, width: 324, height: 242),
+        ])
+        #expect(composed(.pip(.standard)).composition?.report.name == "pip")
+    }
+
     @Test func theCanvasIsTheStartBarriersLastMember() {
         let config = composed()
         #expect(config.startBarrier?.camera == 2)

@@ -147,8 +147,8 @@ import Testing
         ("--all-or-nothing is about several cameras", { (r: inout RecordingRequest) in r.allOrNothing = true; r.devices = ["0"] }),
         ("--device 0 is given twice", { (r: inout RecordingRequest) in r.devices = ["0", "0"] }),
         ("--layout draws every camera's picture onto one canvas", { (r: inout RecordingRequest) in r.layout = .grid; r.codecCopy = true }),
-        ("--layout composes several cameras", { (r: inout RecordingRequest) in r.layout = .pip; r.devices = ["0"] }),
-        ("--output-per-device one per camera", { (r: inout RecordingRequest) in r.layout = .pip; r.outputPerDevice = true; r.output = "{index}.mp4" }),
+        ("--layout composes several cameras", { (r: inout RecordingRequest) in r.layout = .pip(.standard); r.devices = ["0"] }),
+        ("--output-per-device one per camera", { (r: inout RecordingRequest) in r.layout = .pip(.standard); r.outputPerDevice = true; r.output = "{index}.mp4" }),
         ("apply to a series: add --segment", { (r: inout RecordingRequest) in r.layout = .grid; r.retention = RetentionPolicy(keep: 2, keepBytes: nil, minFree: nil) }),
         ("--pipeline does not apply", { (r: inout RecordingRequest) in r.layout = .grid; r.customPipeline = true }),
         ]

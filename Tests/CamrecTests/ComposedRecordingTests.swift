@@ -178,7 +178,39 @@ import Testing
         try recordAndCheck(count: cameras, ["--layout", layout, "--canvas", "\(width)x\(height)"], canvas: (width, height), layout: layout)
     }
 
+    /// Issue 36 item 2: `pip:CORNER:SIZE`. On 1440x480, camera 1 (4:3) fills 640x480 in
+    /// the middle, black bars 400 wide on both sides; camera 2 (16:9) is the inset, SIZE of
+    /// 1440 wide, 12 pixels (480 / 40) from the corner's edges, where the result says (its
+    /// stamps read there on every frame, by `recordAndCheck`; the top insets stay clear of
+    /// camera 1's stamps). ffmpeg then sees a picture where the inset is in its bar, and
+    /// the other bar black.
+    @Test("pip:CORNER:SIZE: the second camera an inset in that corner, SIZE of the canvas wide, where the result says",
+          arguments: [("pip:top-left", "pip:top-left:25%", Rect(x: 12, y: 12, width: 360, height: 202)),
+                      ("pip:top-right:25%", "pip:top-right:25%", Rect(x: 1068, y: 12, width: 360, height: 202)),
+                      ("PIP:bottom-left:40%", "pip:bottom-left:40%", Rect(x: 12, y: 144, width: 576, height: 324))])
+    func pipInACorner(_ layout: String, _ name: String, _ inset: Rect) throws {
+        let rects = try recordAndCheck(count: 2, ["--layout", layout, "--canvas", "1440x480"], canvas: (1440, 480), layout: name, keep: { movie in
+            let left = inset.x < 720
+            // The inset where it lies in its bar (2 pixels clear of camera 1's edge) shows a
+            // picture; the opposite bar is black (Y 16).
+            let (barStart, barEnd) = left ? (0, 398) : (1042, 1440)
+            let from = max(inset.x, barStart), to = min(inset.x + inset.width, barEnd)
+            let inBar = Rect(x: from, y: inset.y, width: to - from, height: inset.height)
+            let opposite = Rect(x: left ? 1042 : 0, y: 0, width: 398, height: 480)
+            for frame in [0, 59] {
+                let picture = try Self.meanLuma(movie, inBar, frame: frame), black = try Self.meanLuma(movie, opposite, frame: frame)
+                #expect(picture > 60, "frame \(frame): \(inBar) mean luma \(picture), no inset there")
+                #expect(black < 24, "frame \(frame): \(opposite) mean luma \(black), not black")
+            }
+        })
+        #expect(rects == [Rect(x: 400, y: 0, width: 640, height: 480), inset])
+    }
+
     @Test(arguments: [
+        (["--layout", "pip:middle:30%"], "unknown corner 'middle' in 'pip:middle:30%': use top-left"),
+        (["--layout", "pip:top-left:90%"], "from 5% to 60%, e.g. pip:bottom-right:30%"),
+        (["--layout", "pip:30%:top-left"], "the size comes after the corner: write pip:CORNER:SIZE"),
+        (["--layout", "grid:top-left"], "grid has no corner or size"),
         (["--layout", "stacked", "--canvas", "1081x1920"], "must be even"),
         (["--layout", "stacked", "--canvas", "0x1920"], "must be positive"),
         (["--layout", "stacked", "--canvas", "big"], "invalid frame size 'big'"),

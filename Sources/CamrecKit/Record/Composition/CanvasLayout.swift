@@ -1,21 +1,73 @@
+import MediaValues
+
 /// How several cameras share one canvas (`--layout`): the cells the canvas is cut into,
 /// and each camera's rectangle, scaled to fit its cell keeping its aspect ratio.
-public enum CanvasLayout: String, Sendable, Codable, CaseIterable {
+public enum CanvasLayout: Sendable, Hashable, Codable, CaseIterable {
     /// One camera above the other, each a full-width band (the mobile SDKs' dual camera).
     case stacked
     /// Side by side, each a full-height column.
-    case sideBySide = "side-by-side"
+    case sideBySide
     /// Rows of columns, as square as the count allows (3 cameras: 2 by 2, the last cell empty).
     case grid
-    /// Picture in picture: the first camera fills the canvas, each other is an inset a
-    /// quarter of the canvas wide and high, along the bottom edge from the right.
-    case pip
+    /// Picture in picture: the first camera fills the canvas, each other is an inset
+    /// `placement.percent` of the canvas wide (as high as its picture, at most the canvas
+    /// less its margins), the first in `placement.corner` a margin from both edges (1/40 of
+    /// the canvas's shorter side), the others beside it along the same edge, away from the
+    /// corner. Plain `pip` is `.pip(.standard)`: bottom right, a quarter of the canvas wide.
+    case pip(PipPlacement)
 
     /// The canvas of the mobile SDKs' dual camera: 1080×1920, portrait.
     public static let defaultCanvas = FrameSize(width: 1080, height: 1920)
 
-    /// Names as `--layout` takes them.
-    public static var names: [String] { allCases.map(\.rawValue) }
+    /// The layouts by their plain names (pip in its standard placement).
+    public static let allCases: [CanvasLayout] = [.stacked, .sideBySide, .grid, .pip(.standard)]
+
+    /// Names as `--layout` takes them (pip also as `pip:CORNER:SIZE`).
+    public static var names: [String] { allCases.map(\.name) }
+
+    /// The layout as `--layout` takes it and the `layout` of the JSON lines names it:
+    /// stacked, side-by-side, grid, pip, or pip:CORNER:SIZE% (e.g. pip:top-left:30%) for
+    /// a pip placed otherwise than plain pip.
+    public var name: String {
+        switch self {
+        case .stacked: "stacked"
+        case .sideBySide: "side-by-side"
+        case .grid: "grid"
+        case .pip(let placement): placement.description
+        }
+    }
+
+    /// `--layout`'s value, in any case: a name, or `pip:CORNER:SIZE` with either part left out.
+    public static func parse(_ text: String) throws(ValueError) -> CanvasLayout {
+        let parts = text.lowercased().split(separator: ":", omittingEmptySubsequences: false)
+        let base = parts.first ?? ""
+        if base == "pip" {
+            return parts.count == 1 ? .pip(.standard) : .pip(try PipPlacement.parse(Array(parts.dropFirst()), text: text))
+        }
+        guard let layout = allCases.first(where: { $0.name == base }) else {
+            throw ValueError("unknown layout '\(text)': use " + names.joined(separator: ", ") + " or " + PipPlacement.form)
+        }
+        guard parts.count == 1 else {
+            throw ValueError("'\(text)': \(base) has no corner or size, only pip has: write \(base), or \(PipPlacement.form)")
+        }
+        return layout
+    }
+
+    /// Decodes a layout from its name.
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        do {
+            self = try Self.parse(text)
+        } catch {
+            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: error.message))
+        }
+    }
+
+    /// Encodes the layout as its name.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(name)
+    }
 
     /// The cells of `count` cameras on `canvas`, in camera order (even coordinates and
     /// sizes: 4:2:0 pictures have a chroma sample per 2×2 pixels).
@@ -43,22 +95,33 @@ public enum CanvasLayout: String, Sendable, Codable, CaseIterable {
                 let top = Self.even(height * row / rows), bottom = Self.even(height * (row + 1) / rows)
                 return PixelRect(x: left, y: top, width: right - left, height: bottom - top)
             }
-        case .pip:
-            let insetWidth = Self.even(width / 4), insetHeight = Self.even(height / 4)
+        case .pip(let placement):
+            // An inset's cell is its width and the canvas's height less the margins: its
+            // picture is as wide as the cell unless it is too tall for the canvas, and is
+            // pushed into the cell's end at the corner (`rectangles`).
             let margin = Self.even(min(width, height) / 40)
+            let insetWidth = max(2, Self.even(width * placement.percent / 100))
+            let insetHeight = max(2, Self.even(height - 2 * margin))
             return (0..<count).map { index in
                 guard index > 0 else { return PixelRect(x: 0, y: 0, width: width, height: height) }
-                let right = width - margin - (index - 1) * (insetWidth + margin)
-                return PixelRect(x: max(0, right - insetWidth), y: max(0, height - margin - insetHeight),
-                                 width: insetWidth, height: insetHeight)
+                // From the corner's side edge to the inset's near side; more insets than the
+                // edge holds pile up at the far edge.
+                let fromEdge = margin + (index - 1) * (insetWidth + margin)
+                let x = placement.corner.isLeft ? min(fromEdge, width - insetWidth) : width - fromEdge - insetWidth
+                return PixelRect(x: max(0, Self.even(x)), y: margin, width: insetWidth, height: insetHeight)
             }
         }
     }
 
     /// Each camera's rectangle on `canvas`: its picture (`sizes`, in camera order) scaled
-    /// to fit its cell keeping its aspect ratio, centred in the cell.
+    /// to fit its cell keeping its aspect ratio, centred in the cell (a pip inset: in the
+    /// cell's corner at the layout's corner).
     public func rectangles(canvas: FrameSize, sizes: [FrameSize]) -> [PixelRect] {
-        zip(cells(canvas: canvas, count: sizes.count), sizes).map { cell, size in cell.fitting(size) }
+        let cells = cells(canvas: canvas, count: sizes.count)
+        return sizes.indices.map { index in
+            if case .pip(let placement) = self, index > 0 { return cells[index].fitting(sizes[index], toward: placement.corner) }
+            return cells[index].fitting(sizes[index])
+        }
     }
 
     static func even(_ value: Int) -> Int { value - value % 2 }
@@ -83,9 +146,9 @@ public struct PixelRect: Sendable, Hashable, Codable, CustomStringConvertible {
         self.height = height
     }
 
-    /// The largest rectangle of `size`'s aspect ratio inside this one, centred (even
-    /// sizes and offsets, at least 2×2).
-    public func fitting(_ size: FrameSize) -> PixelRect {
+    /// The largest rectangle of `size`'s aspect ratio inside this one (even sizes and
+    /// offsets, at least 2×2): centred, or (`corner`) in that corner of this one.
+    public func fitting(_ size: FrameSize, toward corner: PipPlacement.Corner? = nil) -> PixelRect {
         guard size.width > 0, size.height > 0 else { return self }
         // Scale by the tighter side: width × size.height against height × size.width.
         var fitWidth = width, fitHeight = height
@@ -96,8 +159,10 @@ public struct PixelRect: Sendable, Hashable, Codable, CustomStringConvertible {
         }
         fitWidth = max(2, CanvasLayout.even(fitWidth))
         fitHeight = max(2, CanvasLayout.even(fitHeight))
-        return PixelRect(x: x + CanvasLayout.even((width - fitWidth) / 2), y: y + CanvasLayout.even((height - fitHeight) / 2),
-                         width: fitWidth, height: fitHeight)
+        let spareWidth = width - fitWidth, spareHeight = height - fitHeight
+        let left = corner.map { $0.isLeft ? 0 : spareWidth } ?? spareWidth / 2
+        let top = corner.map { $0.isTop ? 0 : spareHeight } ?? spareHeight / 2
+        return PixelRect(x: x + CanvasLayout.even(left), y: y + CanvasLayout.even(top), width: fitWidth, height: fitHeight)
     }
 
     /// `WxH+X+Y`, as X11 geometry writes it.

@@ -66,7 +66,7 @@ public struct Composition: Sendable {
 
     /// The layout as `started` and the result report it.
     public var report: LayoutReport {
-        LayoutReport(name: layout.rawValue, canvas: canvas.description, cameras: cameras.enumerated().map { index, camera in
+        LayoutReport(name: layout.name, canvas: canvas.description, cameras: cameras.enumerated().map { index, camera in
             LayoutReport.Camera(index: index + 1, device: camera.path, size: orientation.outputSize(camera.format.size).description,
                                 x: camera.rect.x, y: camera.rect.y, width: camera.rect.width, height: camera.rect.height)
         })

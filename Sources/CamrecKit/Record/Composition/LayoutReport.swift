@@ -1,7 +1,8 @@
 /// A composed movie's layout (`--layout`), as the `started` line and the result give it:
 /// the canvas and each camera's rectangle on it.
 public struct LayoutReport: Sendable, Codable, Equatable {
-    /// The layout's name: "stacked", "side-by-side", "grid" or "pip".
+    /// The layout's name as `--layout` takes it: "stacked", "side-by-side", "grid", "pip",
+    /// or "pip:CORNER:SIZE%" for a pip placed otherwise (e.g. "pip:top-left:30%").
     public var name: String
     /// The canvas, the movie's frame size, e.g. "1080x1920".
     public var canvas: String

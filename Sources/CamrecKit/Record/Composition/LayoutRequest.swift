@@ -1,6 +1,6 @@
 /// The composition a recording of several cameras asks for (`--layout`, `--canvas`), as
-/// given, and its rules: a known layout, a canvas only with a layout, and a canvas whose
-/// cells (a pip inset is a quarter of it) are pictures.
+/// given, and its rules: a known layout (pip with its corner and size), a canvas only with
+/// a layout, and a canvas large enough for its cells to be pictures.
 public struct LayoutRequest: Sendable, Equatable {
     /// `--layout LAYOUT`; nil: one movie per camera.
     public var layout: String?
@@ -15,12 +15,7 @@ public struct LayoutRequest: Sendable, Equatable {
     /// The layout (nil: one movie per camera) and the canvas (`--canvas`, else the
     /// default). Every refusal is a usage error.
     public func resolve() throws(CamrecError) -> (layout: CanvasLayout?, canvas: FrameSize) {
-        let layout = try OptionValue.parse("--layout", self.layout) { (text: String) throws(ValueError) -> CanvasLayout in
-            guard let layout = CanvasLayout(rawValue: text.lowercased()) else {
-                throw ValueError("unknown layout '\(text)': use " + CanvasLayout.names.joined(separator: ", "))
-            }
-            return layout
-        }
+        let layout = try OptionValue.parse("--layout", self.layout, CanvasLayout.parse)
         let canvas = try OptionValue.parse("--canvas", self.canvas, FrameSize.parse)
         if canvas != nil, layout == nil {
             throw OptionValue.refusal("--canvas is the canvas of --layout: give --layout too, e.g. --layout stacked --canvas 1080x1920")
