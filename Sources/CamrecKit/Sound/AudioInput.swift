@@ -9,6 +9,8 @@ public struct AudioInput: Sendable, Equatable {
         case alsa(device: String)
         /// `audiotestsrc`: a tone.
         case test
+        /// The sound of the movie at this path, played as a camera (an appsrc camrec fills).
+        case movie(path: String)
     }
 
     /// The element and device.
@@ -39,6 +41,7 @@ public struct AudioInput: Sendable, Equatable {
         case .pulse(let device): device ?? "default"
         case .alsa(let device): device
         case .test: "test"
+        case .movie(let path): MovieSource.prefix + path
         }
     }
 }

@@ -13,6 +13,8 @@ public enum AudioRequest: Sendable, Equatable {
     case server(String)
     /// An ALSA device, e.g. `hw:1,0` or `plughw:CARD=C920,DEV=0`.
     case alsa(String)
+    /// The sound of the movie played as a camera (`--device file:PATH`).
+    case movie
 
     /// Reads `--audio`'s value: `none`, `default`, `camera`, `test`, an ALSA device name
     /// (`hw:`, `plughw:`, `sysdefault:`, `dsnoop:`, `front:`, …: anything with a colon but
@@ -24,6 +26,7 @@ public enum AudioRequest: Sendable, Equatable {
         case "default", "auto": self = .systemDefault
         case "camera": self = .camera
         case "test": self = .test
+        case "file": self = .movie
         default:
             if let colon = text.firstIndex(of: ":"), !text[..<colon].contains("."), text[..<colon].allSatisfy(\.isLetter) {
                 self = .alsa(text)
@@ -43,7 +46,7 @@ extension AudioRequest {
     public static func parse(source: String?, bitrate: String?) throws(CamrecError) -> (source: AudioRequest, bitrate: Int?) {
         let request = try OptionValue.parse("--audio", source) { (text: String) throws(ValueError) -> AudioRequest in
             guard let request = AudioRequest(parsing: text) else {
-                throw ValueError("give a sound source: default, camera, test, a source name, an ALSA device such as hw:1,0, or none")
+                throw ValueError("give a sound source: default, camera, test, file (a --device file: movie's), a source name, an ALSA device such as hw:1,0, or none")
             }
             return request
         } ?? .none

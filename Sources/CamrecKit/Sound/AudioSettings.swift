@@ -37,6 +37,9 @@ public struct AudioSettings: Sendable, Equatable {
         case .test:
             // 10-ms buffers, as a sound server's.
             return "audiotestsrc name=audiosrc is-live=true wave=sine freq=440 volume=0.2 samplesperbuffer=480"
+        case .movie:
+            // Filled by the movie's feeder (MovieFeeder), stamped when each buffer is due.
+            return "appsrc name=audiosrc is-live=true format=time do-timestamp=false max-bytes=1000000 caps=\"\(MovieFeeder.soundCaps)\""
         }
     }
 

@@ -33,8 +33,18 @@ final class MovieFeeds: Sendable {
                 for feeder in feeders { feeder.stop() }
                 throw CamrecError(.usage, "the pipeline template needs an appsrc named '\(name)' for --device \(movie.deviceName) (\(error))")
             }
+            // --audio file: this movie's sound is the recording's.
+            var sound: AppSrc?
+            if config.audio?.input.element == .movie(path: movie.path) {
+                do {
+                    sound = try AppSrc(pipeline.element(named: "audiosrc"))
+                } catch {
+                    for feeder in feeders { feeder.stop() }
+                    throw CamrecError(.usage, "the pipeline template needs {audio} with an appsrc named 'audiosrc' for --audio file (\(error))")
+                }
+            }
             do {
-                feeders.append(try MovieFeeder(movie: movie, into: target, recording: pipeline))
+                feeders.append(try MovieFeeder(movie: movie, into: target, sound: sound, recording: pipeline))
             } catch {
                 for feeder in feeders { feeder.stop() }
                 throw error

@@ -62,3 +62,22 @@ public struct MovieSource: Sendable, Equatable {
         "filesrc location=\(quote(path)) ! decodebin ! videoconvert ! videoscale ! videorate ! \(format.caps) ! clocksync"
     }
 }
+
+extension AudioInput {
+    /// `--audio file`: the sound of the first movie among `sources` that has one.
+    /// Refused (64) when none is a movie, or none has sound; with `firstOnly` (several
+    /// cameras in movies of their own: the first records the sound), when the first is not one.
+    public static func movie(among sources: [VideoSource], firstOnly: Bool = false) throws(CamrecError) -> AudioInput {
+        if firstOnly, sources.first?.movie == nil, sources.contains(where: { $0.movie != nil }) {
+            throw CamrecError(.usage, "--audio file: in movies of their own, the first --device records the sound: give the movie's --device file:PATH first")
+        }
+        let movies = sources.compactMap(\.movie)
+        guard !movies.isEmpty else {
+            throw CamrecError(.usage, "--audio file records the sound of a movie played as a camera: give --device file:PATH too")
+        }
+        guard let movie = movies.first(where: \.hasSound) else {
+            throw CamrecError(.usage, "--audio file: \(movies[0].path) has no sound track: give another --audio, or none")
+        }
+        return AudioInput(element: .movie(path: movie.path), channels: 2, rate: 48000, reason: "the sound of the movie \(movie.path)")
+    }
+}

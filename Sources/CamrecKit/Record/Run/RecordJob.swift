@@ -74,7 +74,7 @@ public struct RecordJob {
         settings.picture = picture
         // The sound source is looked up before the camera is opened (its camera's
         // microphone needs the camera's path first).
-        let earlySound = audio == .camera ? nil : try sound(camera: nil)
+        let earlySound = audio == .camera || audio == .movie ? nil : try sound(camera: nil)
         let prefer = EncodingPlanner.preferredFamilies(settings.encoding, needsDecoding: settings.needsDecoding(composes: request.layout != nil))
         var cameras: [CameraResolver.Resolution] = []
         for device in devices {
@@ -87,7 +87,12 @@ public struct RecordJob {
             plan = try Self.plan(request, devicePaths: cameras.map(\.source.deviceName), checking: !printPipeline)
         }
         var setup = try RunSetup.make(plan: plan, cameras: cameras, devices: devices, settings: settings) { camera throws(CamrecError) in
-            audio == .camera ? try sound(camera: camera) : earlySound
+            if audio == .movie {
+                // The movie's own sound; in movies of their own, only the first movie records sound.
+                let input = try AudioInput.movie(among: cameras.map(\.source), firstOnly: several && request.layout == nil)
+                return AudioSettings(input: input, container: settings.container, bitrate: audioBitrate)
+            }
+            return audio == .camera ? try sound(camera: camera) : earlySound
         }
         for config in setup.recorded {
             try config.text?.check(frameSize: config.picture.orientation.outputSize(config.size))
