@@ -15,6 +15,8 @@ public enum AudioRequest: Sendable, Equatable {
     case alsa(String)
     /// The sound of the movie played as a camera (`--device file:PATH`).
     case movie
+    /// The movie's sound and `microphone` mixed (`camrec react`), each at its gain (linear).
+    indirect case mix(microphone: AudioRequest, movieGain: Double, microphoneGain: Double)
 
     /// Reads `--audio`'s value: `none`, `default`, `camera`, `test`, an ALSA device name
     /// (`hw:`, `plughw:`, `sysdefault:`, `dsnoop:`, `front:`, …: anything with a colon but
@@ -38,6 +40,14 @@ public enum AudioRequest: Sendable, Equatable {
 
     /// Whether sound is recorded at all.
     public var isWanted: Bool { self != .none }
+
+    /// Whether the source is known only once the cameras are (a camera's microphone, a movie's sound).
+    public var waitsForCameras: Bool {
+        switch self {
+        case .camera, .movie, .mix: true
+        default: false
+        }
+    }
 }
 
 extension AudioRequest {

@@ -38,10 +38,18 @@ final class MovieFeeder: Sendable {
             + " decode. ! videoconvert name=convert ! queue max-size-buffers=3 max-size-bytes=0 max-size-time=0"
             + " ! videoscale" + (movie.changesRate ? " ! videorate" : "") + " ! capsfilter caps=\"\(Self.caps(movie))\""
             + " ! appsink name=frames sync=true max-buffers=2 drop=false enable-last-sample=false"
-        if sound != nil {
-            description += " decode. ! audioconvert ! audioresample ! capsfilter caps=\"\(Self.soundCaps)\""
-                + " ! queue max-size-buffers=0 max-size-bytes=0 max-size-time=500000000"
-                + " ! appsink name=sound sync=true drop=false enable-last-sample=false"
+        let aloud = movie.playsAloud && movie.hasSound && SoundServer.find() != nil
+        if sound != nil || aloud {
+            description += " decode. ! audioconvert ! audioresample ! capsfilter caps=\"\(Self.soundCaps)\" ! tee name=heard"
+            if sound != nil {
+                description += " heard. ! queue max-size-buffers=0 max-size-bytes=0 max-size-time=500000000"
+                    + " ! appsink name=sound sync=true drop=false enable-last-sample=false"
+            }
+            if aloud {
+                // The sound server's default output, on the feeder's (system) clock.
+                description += " heard. ! queue max-size-buffers=0 max-size-bytes=0 max-size-time=500000000"
+                    + " ! pulsesink name=speaker provide-clock=false sync=true"
+            }
         }
         let name = "--device \(movie.deviceName)"
         do {
@@ -78,6 +86,8 @@ final class MovieFeeder: Sendable {
     /// on the feeder's own thread, when the movie ended without `--loop` (nil) or failed
     /// (its message), just before the appsrcs' streams end.
     func start(ended: @escaping @Sendable (String?) -> Void) throws(CamrecError) {
+        // Stopped before it started (a canvas whose camera never delivered): nothing to play.
+        guard !state.withLock({ $0.stopped }) else { return }
         for stream in streams { stream.start() }
         // --loop: played as a segment, whose end is announced ("segment-done") instead of
         // ending the stream; the next pass is a seek without flushing, so the running time

@@ -74,7 +74,7 @@ public struct RecordJob {
         settings.picture = picture
         // The sound source is looked up before the camera is opened (its camera's
         // microphone needs the camera's path first).
-        let earlySound = audio == .camera || audio == .movie ? nil : try sound(camera: nil)
+        let earlySound = audio.waitsForCameras ? nil : try sound(camera: nil)
         let prefer = EncodingPlanner.preferredFamilies(settings.encoding, needsDecoding: settings.needsDecoding(composes: request.layout != nil))
         var cameras: [CameraResolver.Resolution] = []
         for device in devices {
@@ -91,6 +91,18 @@ public struct RecordJob {
                 // The movie's own sound; in movies of their own, only the first movie records sound.
                 let input = try AudioInput.movie(among: cameras.map(\.source), firstOnly: several && request.layout == nil)
                 return AudioSettings(input: input, container: settings.container, bitrate: audioBitrate)
+            }
+            if case .mix(let microphone, let movieGain, let microphoneGain) = audio {
+                // camrec react: the movie's sound and a microphone (a camera's: the first camera's).
+                let movie = try AudioInput.movie(among: cameras.map(\.source))
+                let firstCamera = cameras.lazy.compactMap { if case .camera(let path, _) = $0.source { path } else { nil } }.first
+                guard let input = try AudioSourceResolver.live.resolve(microphone, camera: firstCamera) else {
+                    return AudioSettings(input: movie, container: settings.container, bitrate: audioBitrate)
+                }
+                let mixed = AudioInput(element: .mix(moviePath: movie.element.moviePath ?? "", microphone: input.element,
+                                                     movieGain: movieGain, microphoneGain: microphoneGain),
+                                       channels: 2, rate: 48000, reason: movie.reason + " mixed with " + input.reason)
+                return AudioSettings(input: mixed, container: settings.container, bitrate: audioBitrate)
             }
             return audio == .camera ? try sound(camera: camera) : earlySound
         }
