@@ -250,6 +250,12 @@ import Testing
         for flash in flashes {
             #expect(beeps.contains { abs($0 - flash) < 0.034 }, "no beep with the flash at \(flash) s: \(beeps)")
         }
+        // --on-sound hears the movie's sound: the beep (100 ms at about -9 dBFS) at 1.5 s.
+        let heard = try CamrecBinary.run(["--device", "file:" + source, "--audio", "file", "--on-sound", "-20:50ms",
+                                          "--pre-roll", "1s", "--post-roll", "1s", "--json", folder.path("triggered.mkv")], timeout: 120)
+        #expect(heard.status == 0, "\(heard.stderr)")
+        let sounds = JSONLines.parse(heard).filter { $0["type"] as? String == "sound" }
+        #expect(sounds.count == 1 && abs((sounds.first?["time"] as? Double ?? 0) - 1.5) < 0.1, "\(sounds)")
         // Refused: --audio file without a movie, or with a movie without sound.
         let silent = folder.path("silent.mp4")
         try Self.make(silent, inputs: ["testsrc2=size=160x120:rate=30:duration=1"], ["-c:v", "libx264", "-pix_fmt", "yuv420p"])
