@@ -15,8 +15,9 @@ enum ReactCommand: Subcommand {
             OptionSpec(["--preview"], attachedValue: "auto", help: "the window showing the video with the camera over it, as it is recorded: without a display, --preview stops before anything starts (exit 64) and --preview=auto (the default) records without it"),
             OptionSpec(["--no-preview"], help: "record without a window"),
             OptionSpec(["--max-duration", "-t"], value: "T", help: "stop by itself after T (default: when the video ends)"),
+            OptionSpec(["--separate"], help: "record the camera's own movie instead (OUTPUT: the camera and microphone only), the video playing beside it in a window of its own; a JSON react line (and a line for people) says at what time of OUTPUT the video started, for an editor to put them together"),
             OptionSpec(["--force", "-f"], help: "replace OUTPUT if it exists"),
-            OptionSpec(["--json"], help: "print JSON lines on stdout, as a recording does: started (with the layout), warning, result"),
+            OptionSpec(["--json"], help: "print JSON lines on stdout, as a recording does: started (with the layout), warning, react (--separate), result"),
             OptionSpec(["--quiet", "-q"], help: "print nothing on stderr but errors"),
         ],
         positionals: [PositionalSpec("VIDEO", help: "the video to react to (MP4, MOV, MKV, WebM, …)"),
@@ -48,6 +49,7 @@ enum ReactCommand: Subcommand {
                                                                 parsed.flag("--no-preview"))
         given.maxDuration = parsed.value("--max-duration")
         given.force = parsed.flag("--force")
+        given.separate = parsed.flag("--separate")
         if given.noPreview, given.preview {
             throw UsageError("--preview and --no-preview: give one of them")
         }

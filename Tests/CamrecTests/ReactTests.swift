@@ -77,6 +77,43 @@ import Testing
         #expect(abs((videoTone - mixedTone) - 6) < 2.5, "the video's tone: \(videoTone) dB alone, \(mixedTone) dB mixed")
     }
 
+    @Test("react --separate: the camera's own movie, ended with the video, and where in it the video started (react line)")
+    func separateMovie() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let environment = try VirtualCameraEnvironment.shared().environment(spec: "/dev/video0,formats=yuyv,sizes=320x240@30")
+        let video = folder.path("video.mp4")
+        let made = try ChildProcess.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30:duration=3",
+                                                   "-f", "lavfi", "-i", "sine=frequency=1000:duration=3", "-pix_fmt", "yuv420p",
+                                                   "-c:a", "aac", "-shortest", video], timeout: 120)
+        try #require(made.status == 0, "\(made.stderr)")
+        let output = folder.path("me.mkv")
+        let run = try CamrecBinary.run(["react", "--separate", "--device", "/dev/video0", "--audio", "test",
+                                        "--no-preview", "--json", video, output], environment: environment, timeout: 120)
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = JSONLines.parse(run)
+        let react = try #require(lines.first { $0["type"] as? String == "react" }, "\(lines)")
+        let result = try #require(lines.last)
+        #expect(result["reason"] as? String == "source-ended", "\(result)")
+        #expect(react["video"] as? String == video && react["path"] as? String == output, "\(react)")
+        let offset = try #require(react["offset"] as? Double)
+        #expect(abs(offset) < 1, "the video started \(offset) s into the movie")
+        // The camera's own picture and the microphone only (no canvas, no video sound) ...
+        let probe = try ChildProcess.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,width,height:format=duration",
+                                                     "-of", "csv=p=0", output])
+        #expect(probe.stdoutText.contains("video,320,240") && probe.stdoutText.contains("audio"), "\(probe.stdoutText)")
+        #expect(try ReactTests.level(output, at: 1000) < ReactTests.level(output, at: 440) - 20, "the video's tone is in the camera's movie")
+        // ... ending with the video: the movie lasts the video's 3 s less the offset.
+        let files = try #require(result["files"] as? [[String: Any]])
+        let duration = try #require(files.first?["duration"] as? Double)
+        #expect(abs(duration - (3 - offset)) < 0.1, "a movie of \(duration) s, the video started at \(offset) s")
+        // Where --separate has nothing to do.
+        for (option, value) in [("--mix", "-6:0"), ("--pip", "top-left:20%")] {
+            let refused = try CamrecBinary.run(["react", "--separate", option, value, video, folder.path("never.mp4")], timeout: 60)
+            #expect(refused.status == 64 && refused.stderr.contains("drop \(option) or --separate"), "\(refused.stderr)")
+        }
+    }
+
     @Test("react refuses what it cannot do before the camera opens: a bad video (65/66), a bad --pip or --mix (64)")
     func refusals() throws {
         let folder = try TemporaryFolder()

@@ -22,6 +22,8 @@ public struct ReactArguments: Sendable, Equatable {
     public var maxDuration: String?
     /// `--force`.
     public var force = false
+    /// `--separate`: the camera's own movie, and where in it the video started.
+    public var separate = false
 
     /// Where the camera sits over the video unless `--pip` says.
     public static let defaultPlacement = "bottom-right:30%"
@@ -38,6 +40,7 @@ public struct ReactArguments: Sendable, Equatable {
         guard output != nil else { throw CamrecError(.usage, "missing OUTPUT: give the movie to write, e.g. camrec react \(video) reaction.mp4") }
         let device = MovieSource.prefix + video
         let movie = try MovieProbe.resolve(path: video, size: nil, rate: nil)
+        if separate { return try separateJob(movie) }
         let mixed = try OptionValue.parse("--mix", mix, SoundMix.parse) ?? .standard
         let placement = "pip:" + (pip ?? Self.defaultPlacement)
         if pip != nil, (try? CanvasLayout.parse(placement)) == nil {
@@ -59,5 +62,25 @@ public struct ReactArguments: Sendable, Equatable {
         given.force = force
         given.playsAloud = true
         return try given.job()
+    }
+
+    /// `--separate`: a recording of the camera (and the microphone) alone; the video plays
+    /// beside it in a window of its own, and the `react` line says where it started.
+    private func separateJob(_ video: CameraResolver.Resolution) throws(CamrecError) -> RecordJob {
+        guard var movie = video.source.movie else { throw CamrecError(.failure, "the video is not a movie") }
+        if mix != nil { throw CamrecError(.usage, "--mix mixes the two sounds into one movie: with --separate the camera's movie has the microphone alone; drop --mix or --separate") }
+        if pip != nil { throw CamrecError(.usage, "--pip places the camera over the video in one movie: with --separate the camera's movie is its own; drop --pip or --separate") }
+        movie.playsAloud = true
+        let picture = try PictureRequest.parse(rotate: nil, flip: nil, mirror: false, overlay: nil, overlayPosition: nil,
+                                               overlayImage: nil, overlayImagePosition: nil)
+        var given = RecordArguments(camera: CameraRequest(devices: [camera ?? "0"]), picture: picture, output: output)
+        given.audio = audio ?? "default"
+        given.maxDuration = maxDuration ?? "0"
+        given.force = force
+        var job = try given.job()
+        let window = try PreviewRequest.parse(given: !noPreview, value: noPreview ? nil : (preview ? previewValue : (previewValue ?? "auto")),
+                                              stops: false)
+        job.separateVideo = SeparateVideo(movie: movie, preview: window)
+        return job
     }
 }

@@ -39,6 +39,8 @@ public struct RecordJob {
     /// Said as warnings before the run starts, after the setup's own (e.g. a password on
     /// the command line).
     public var warnings: [String] = []
+    /// `camrec react --separate`: the video played beside the recording; nil otherwise.
+    public var separateVideo: SeparateVideo?
 
     /// A recording of `request` with `settings`, from `camera`, with `picture`.
     public init(request: RecordingRequest, settings: RunSettings, picture: PictureRequest, camera: CameraRequest) {
@@ -129,6 +131,11 @@ public struct RecordJob {
         try controls.apply(to: &setup)
         setup.showPreviews(previews.count)
         SignalWatcher.block(SignalWatcher.recordingSignals)
+        // camrec react --separate: the video to watch, opened before the camera starts.
+        let playback = try separateVideo.map { video throws(CamrecError) in
+            try SeparateVideoPlayback(video, warn: { printer.show(.warning($0)) })
+        }
+        defer { playback?.close() }
         // The live stream listens before the cameras' pipelines start (a taken port stops camrec here).
         let servers = try LiveOutputs.startServers(for: setup, console: console)
         defer { for server in servers { server.close() } }
@@ -143,6 +150,7 @@ public struct RecordJob {
         // A failure still waits for the commands of the files already published.
         defer { hooks?.finish() }
         let events: @Sendable (RecordingEvent) -> Void = { event in
+            if case .started = event { playback?.recordingStarted() }
             printer.show(event)
             hooks?.published(event)
         }
@@ -168,6 +176,7 @@ public struct RecordJob {
             }, makeStandbyRun: standby, windowEnded: { hooks?.published($0) }, events: events)
         } else {
             let run = RecordingRun(setup, previews: previews, servers: servers)
+            playback?.endRecording { run.requestStop(.sourceEnded, requests: 1) }
             let driven = try RunControls(run: run, controlPath: controlPath, setHandler: controls.setHandler,
                                          previews: previews, console: console, onStopSignal: stopSignal)
             defer { driven.end() }
@@ -188,6 +197,8 @@ public struct RecordJob {
             hooks.finish()
             if self.hooks != nil { Self.retainAfterHooks(setup, result: &result, printer: printer) }
         }
+        playback?.close()
+        if let line = playback?.line(for: result) { printer.show(line) }
         printer.show(result)
         return result.exitStatus
     }
