@@ -149,4 +149,27 @@ import Testing
         #expect(branch.hasSuffix("audiotestsrc name=micsrc is-live=true wave=sine freq=440 volume=0.2 samplesperbuffer=480 ! queue name=micqueue max-size-buffers=0 max-size-bytes=0 max-size-time=1000000000 ! audioconvert ! audioresample ! audio/x-raw,format=S16LE,layout=interleaved,rate=48000,channels=2 ! volume name=micgain volume=1.0 ! soundmix."))
         #expect(input.deviceName == "file:/m/a.mp4+test")
     }
+
+    /// A canvas filled by an HD movie takes the movie's BT.709, so that only the cameras'
+    /// pictures are converted; any other canvas is BT.601, as a decoded camera is recorded.
+    @Test func canvasColourMatrix() {
+        let media = DiscoveredMedia(outcome: .readable, videos: [Self.video(1280, 720)])
+        let hd = MovieProbe.resolution(Self.video(1280, 720), media: media, path: "/m/hd.mp4", given: "hd.mp4", size: nil, rate: nil).source.movie!
+        let sd = MovieProbe.resolution(Self.video(640, 480), media: media, path: "/m/sd.mp4", given: "sd.mp4", size: nil, rate: nil).source.movie!
+        let camera = CameraFormat(fourcc: "YUYV", caps: "video/x-raw,format=YUY2,width=640,height=480,framerate=30/1",
+                                  size: FrameSize(width: 640, height: 480), rate: FrameRateValue(numerator: 30, denominator: 1),
+                                  decoding: .none, reason: "")
+        func canvas(_ movie: MovieSource, first: Bool, layout: CanvasLayout = .pip(.standard), size: FrameSize = FrameSize(width: 1280, height: 720)) -> Composition {
+            var sources = [(movie.deviceName, movie.format), ("/dev/video0", camera)]
+            if !first { sources.reverse() }
+            var composition = Composition(layout: layout, canvas: size, cameras: sources, rate: FrameRateValue(numerator: 30, denominator: 1))
+            composition.setMovies(first ? [movie, nil] : [nil, movie])
+            return composition
+        }
+        #expect(canvas(hd, first: true).colorimetry == "bt709")
+        #expect(canvas(hd, first: false).colorimetry == "bt601")
+        #expect(canvas(sd, first: true, size: FrameSize(width: 640, height: 480)).colorimetry == "bt601")
+        #expect(canvas(hd, first: true, layout: .stacked, size: FrameSize(width: 1280, height: 1440)).colorimetry == "bt601")
+        #expect(canvas(hd, first: true).values(rate: FrameRateValue(numerator: 30, denominator: 1), quote: { $0 })["canvas"]?.contains("colorimetry=bt709") == true)
+    }
 }

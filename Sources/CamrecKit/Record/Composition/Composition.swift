@@ -94,7 +94,7 @@ public struct Composition: Sendable {
         return [
             "cameras": branches.joined(separator: " "),
             "cells": cells.joined(separator: " "),
-            "canvas": "video/x-raw,format=I420,colorimetry=bt601,width=\(canvas.width),height=\(canvas.height),framerate=\(fraction),pixel-aspect-ratio=1/1",
+            "canvas": "video/x-raw,format=I420,colorimetry=\(colorimetry),width=\(canvas.width),height=\(canvas.height),framerate=\(fraction),pixel-aspect-ratio=1/1",
             "latency": "\(latency)",
         ]
     }
@@ -128,7 +128,7 @@ public struct Composition: Sendable {
         return "\(source) name=camera\(number) ! capsfilter name=format\(number) caps=\(camera.format.caps)"
             + " ! queue name=cell\(number) max-size-buffers=3 max-size-bytes=0 max-size-time=0 leaky=downstream \(decode)\(turn)\(masking)"
             + "! tee name=whole\(number) ! videoscale name=scale\(number) ! videoconvert name=convert\(number)"
-            + " ! capsfilter name=fit\(number) caps=video/x-raw,format=I420,colorimetry=bt601,width=\(camera.rect.width),height=\(camera.rect.height),"
+            + " ! capsfilter name=fit\(number) caps=video/x-raw,format=I420,colorimetry=\(colorimetry),width=\(camera.rect.width),height=\(camera.rect.height),"
             + "pixel-aspect-ratio=1/1" + (pad.map { " ! " + $0 } ?? "")
             + " whole\(number). ! appsink name=\(Self.stillSinkName(index)) drop=true max-buffers=1 sync=false async=false wait-on-eos=false"
     }

@@ -121,3 +121,16 @@ extension Composition {
         }
     }
 }
+
+extension Composition {
+    /// The canvas's colour matrix, which every cell is converted to on its own thread:
+    /// BT.601, as one decoded camera is recorded; but a movie at 720 lines or more that
+    /// fills the canvas (the first source, as `camrec react` puts it) is decoded as BT.709
+    /// (GStreamer's default for HD): the canvas takes its matrix, so that its whole frame
+    /// is not converted every frame, only the cameras' smaller pictures are.
+    var colorimetry: String {
+        guard let movie = cameras.first?.movie, movie.format.size.height >= 720,
+              cameras[0].rect.width == canvas.width, cameras[0].rect.height == canvas.height else { return "bt601" }
+        return "bt709"
+    }
+}
