@@ -22,6 +22,8 @@ extension RecordingSession {
         case .application(_, RecordingControl.Wake.stop):
             let (reason, count) = control.pendingStop
             return .stopRequested(reason ?? .signal, count: count, now)
+        case .application(_, EncoderPaceWatch.wake):
+            return encoderPace?.takeWarning().map { .warning($0) }
         case .application(_, RecordingControl.Wake.noSound):
             return .noSound
         case .application(_, RecordingControl.Wake.corruptFrame):
