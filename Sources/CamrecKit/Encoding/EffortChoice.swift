@@ -68,6 +68,6 @@ public struct EffortChoice: Sendable, Equatable {
     }
 
     static func rounded(_ value: Double) -> String {
-        value >= 10 ? String(Int(value.rounded())) : String(Double(Int((value * 10).rounded())) / 10)
+        value >= 9.95 ? String(Int(value.rounded())) : String(Double(Int((value * 10).rounded())) / 10)
     }
 }

@@ -1,6 +1,6 @@
 /// Whether the encoder keeps up with the frames, judged in the first seconds of a recording
-/// from each encoded frame's lag: how long after its capture (its running time) it left the
-/// encoder. An encoder that keeps up has a steady lag; one that cannot makes the frames wait
+/// from each frame's lag as the encoder takes it: how long after its capture (its running
+/// time) the encoder was ready for it. An encoder that keeps up has a steady lag; one that cannot makes the frames wait
 /// in the recording's queue, and the lag grows by the time it loses each second, until the
 /// queue (2 s) is full and the camera's frames are lost. A camera that delivers fewer frames
 /// (low light) does not grow the lag: only the encoder's own pace is judged.

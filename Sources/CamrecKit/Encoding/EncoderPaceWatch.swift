@@ -1,9 +1,12 @@
 import GStreamer
 import Synchronization
 
-/// Watches the encoder's output in a recording's first seconds (`EncoderPace`) and, when it
-/// falls behind, keeps the warning and wakes the bus loop with `wake` so that it reports
-/// it: once per pipeline. The probe removes itself once the pace is judged.
+/// Watches the frames going into the encoder in a recording's first seconds (`EncoderPace`):
+/// each is taken when the encoder is ready for it, so its lag behind its capture is the time
+/// it waited in the recording's queue. (The encoder's output would say the same later, but
+/// its times are reordered and may be offset: x264enc with B-frames starts at 1000 hours.)
+/// When the encoder falls behind, it keeps the warning and wakes the bus loop with `wake` so
+/// that it reports it: once per pipeline. The probe removes itself once the pace is judged.
 final class EncoderPaceWatch: Sendable {
     /// The application message that says a warning is waiting (`takeWarning`).
     static let wake = "camrec/encoder-behind"
@@ -18,14 +21,14 @@ final class EncoderPaceWatch: Sendable {
     private let shared: Shared
     private let token: ProbeToken
 
-    /// Watches `encoderOutput` (the encoder's source pad) in `pipeline`, whose bus gets the
+    /// Watches `encoderInput` (the encoder's sink pad) in `pipeline`, whose bus gets the
     /// wake-up; `settings` and `rate` word the warning.
-    init(encoderOutput: Pad, pipeline: Pipeline, bus: Bus, settings: EncoderSettings, rate: FrameRateValue) {
+    init(encoderInput: Pad, pipeline: Pipeline, bus: Bus, settings: EncoderSettings, rate: FrameRateValue) {
         let shared = Shared(EncoderPace(rate: rate))
         self.shared = shared
         // The pipeline is held weakly: were the probe the last to hold it, removing the probe
         // (under the pad's lock) would take the pipeline down there, and its pads with it.
-        token = encoderOutput.addProbe(.buffer) { [weak pipeline] info in
+        token = encoderInput.addProbe(.buffer) { [weak pipeline] info in
             guard let pipeline, let pts = info.buffer?.pts, let clock = pipeline.clockTime else { return .pass }
             let now = clock &- pipeline.baseTime
             let lag = Int64(bitPattern: now &- pts)

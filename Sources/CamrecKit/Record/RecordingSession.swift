@@ -93,8 +93,9 @@ final class RecordingSession {
         gateToken = try Self.installGateProbe(config: config, pipeline: pipeline, gate: gate, sound: sound, control: control,
                                               bus: bus, plan: plan, muxer: elements.muxer, encoderPad: encoderPad,
                                               firstCaptureNoted: muxers.movieDate(segmented: elements.muxer != nil))
-        if config.timelapse == nil, let encoderPad {
-            encoderPace = EncoderPaceWatch(encoderOutput: encoderPad, pipeline: pipeline, bus: bus,
+        if config.timelapse == nil, !config.encoder.isPassthrough,
+           let encoderInput = try? pipeline.element(named: "encoder").staticPad("sink") {
+            encoderPace = EncoderPaceWatch(encoderInput: encoderInput, pipeline: pipeline, bus: bus,
                                            settings: config.encoder, rate: config.rate)
         } else {
             encoderPace = nil
