@@ -29,6 +29,10 @@ public struct EffortChoice: Sendable, Equatable {
     /// the camera's capture, the colour conversion and the muxer beside it.
     public static let margin = 1.5
 
+    /// When nothing keeps up, the cheapest effort is taken if it was at least 1/1.15 as fast
+    /// as the fastest.
+    public static let tieMargin = 1.15
+
     /// Tries `ladder` in order with `measure` (frames per second of a timed trial, nil when
     /// it could not run) and takes the first that reaches `rate` × `margin`; the later ones
     /// are not tried. When none does, the fastest measured. Nil when nothing could be
@@ -44,9 +48,16 @@ public struct EffortChoice: Sendable, Equatable {
                 return EffortChoice(effort: effort, framesPerSecond: fps, keepsUp: true, tried: tried, needed: needed)
             }
         }
+        // None keeps up: the fastest, but the cheapest (the least CPU a frame) when it was
+        // about as fast, the trials being noisy on a busy machine (superfast and ultrafast
+        // both measured 29 fps there once).
         let measured = tried.compactMap { tried in tried.framesPerSecond.map { (tried.effort, $0) } }
-        guard let fastest = measured.max(by: { $0.1 < $1.1 }) else { return nil }
-        return EffortChoice(effort: fastest.0, framesPerSecond: fastest.1, keepsUp: false, tried: tried, needed: needed)
+        guard var chosen = measured.max(by: { $0.1 < $1.1 }) else { return nil }
+        if let cheapest = measured.first(where: { $0.0 == EncoderEffort.cheapest(in: ladder) }),
+           cheapest.1 * tieMargin >= chosen.1 {
+            chosen = cheapest
+        }
+        return EffortChoice(effort: chosen.0, framesPerSecond: chosen.1, keepsUp: false, tried: tried, needed: needed)
     }
 
     /// For the `started` line's reason: "--quality auto: superfast, one thread (encoded 74

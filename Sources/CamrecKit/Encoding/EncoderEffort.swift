@@ -39,4 +39,11 @@ public struct EncoderEffort: Sendable, Equatable, Codable {
             []
         }
     }
+
+    /// The effort of `ladder` with the least CPU a frame: the fastest preset on one thread
+    /// (the thread pool costs a little more for the same frames); nil for an empty ladder.
+    public static func cheapest(in ladder: [EncoderEffort]) -> EncoderEffort? {
+        let fastest = ladder.last?.preset
+        return ladder.first { $0.preset == fastest && $0.oneThread } ?? ladder.last
+    }
 }
