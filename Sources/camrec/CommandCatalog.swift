@@ -54,7 +54,7 @@ enum CommandCatalog {
         case "--set": return .words(ControlRequest.friendlyNames.map { $0.name + "=" })
         case "--mode": return .words(["accurate", "keyframe", "reencode"])
         case "--codec": return .words(["auto", "copy"] + VideoCodec.allCases.map(\.rawValue))
-        case "--quality": return .words(Quality.allCases.map(\.rawValue))
+        case "--quality": return .words(["auto"] + Quality.allCases.map(\.rawValue))
         case "--layout": return .words(CanvasLayout.allCases.map(\.rawValue))
         case "--audio": return .words(["default", "camera", "test", "none"])
         case "--encoder": return .words(["auto", "software"])
