@@ -45,7 +45,11 @@ import Testing
     }
 
     @Test func effortChoiceWithoutMeasurements() {
-        #expect(EffortChoice.choose(x265, rate: rate) { _ in nil } == nil)
+        // No trial could run: the cheapest, unmeasured, with a warning that says so.
+        let unmeasured = EffortChoice.choose(x265, rate: rate) { _ in nil }
+        #expect(unmeasured?.effort == ultrafast && unmeasured?.framesPerSecond == nil && unmeasured?.keepsUp == false)
+        #expect(unmeasured?.warning(factory: "x265enc", codec: .h265, size: FrameSize(width: 640, height: 480), rate: rate)
+                == "x265enc could not be timed on test frames here: recording at its cheapest effort (ultrafast, one thread); a warning follows if it falls behind")
         #expect(EffortChoice.choose([], rate: rate) { _ in 100 } == nil)
         // A step that failed to run is passed over.
         let choice = EffortChoice.choose(x265, rate: rate) { $0 == superfast ? nil : 50 }
@@ -76,6 +80,17 @@ import Testing
         for time in outputs { pace.output(at: .milliseconds(time)) }
         let measured = pace.framesPerSecond(at: .milliseconds(now))
         #expect(measured.map { ($0 * 10).rounded() / 10 } == expected.map { ($0 * 10).rounded() / 10 }, "\(String(describing: measured))")
+    }
+
+    /// The trial's time is up (an encoder starved by a busy machine): its pace so far, 0
+    /// before two timed outputs, never nil.
+    @Test func trialPaceWhenTheTimeIsUp() {
+        var pace = EncoderPaceTrial.Pace(needed: 45)
+        #expect(pace.framesPerSecond(until: .seconds(2)) == 0)
+        for time in [0, 1, 2, 1000] { pace.output(at: .milliseconds(time)) }
+        #expect(pace.framesPerSecond(until: .seconds(2)) == 0)
+        pace.output(at: .milliseconds(1500))
+        #expect(pace.framesPerSecond(until: .seconds(2)) == 1)
     }
 
     @Test func trialPaceAtTheEndOfTheFrames() {

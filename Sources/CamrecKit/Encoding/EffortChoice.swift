@@ -15,8 +15,8 @@ public struct EffortChoice: Sendable, Equatable {
 
     /// The effort chosen.
     public var effort: EncoderEffort
-    /// Its measured frames per second.
-    public var framesPerSecond: Double
+    /// Its measured frames per second (nil: no trial could run).
+    public var framesPerSecond: Double?
     /// Whether it keeps up with the margin.
     public var keepsUp: Bool
     /// Every effort tried, in the order tried.
@@ -35,8 +35,8 @@ public struct EffortChoice: Sendable, Equatable {
 
     /// Tries `ladder` in order with `measure` (frames per second of a timed trial, nil when
     /// it could not run) and takes the first that reaches `rate` × `margin`; the later ones
-    /// are not tried. When none does, the fastest measured. Nil when nothing could be
-    /// measured (the quality's own effort is then used).
+    /// are not tried. When none does, the fastest measured. Nil for an empty ladder; when
+    /// no trial could run at all, the cheapest effort (`EncoderEffort.cheapest`), unmeasured.
     public static func choose(_ ladder: [EncoderEffort], rate: FrameRateValue,
                               measure: (EncoderEffort) -> Double?) -> EffortChoice? {
         let needed = rate.framesPerSecond * margin
@@ -52,7 +52,10 @@ public struct EffortChoice: Sendable, Equatable {
         // about as fast, the trials being noisy on a busy machine (superfast and ultrafast
         // both measured 29 fps there once).
         let measured = tried.compactMap { tried in tried.framesPerSecond.map { (tried.effort, $0) } }
-        guard var chosen = measured.max(by: { $0.1 < $1.1 }) else { return nil }
+        guard var chosen = measured.max(by: { $0.1 < $1.1 }) else {
+            guard let cheapest = EncoderEffort.cheapest(in: ladder) else { return nil }
+            return EffortChoice(effort: cheapest, framesPerSecond: nil, keepsUp: false, tried: tried, needed: needed)
+        }
         if let cheapest = measured.first(where: { $0.0 == EncoderEffort.cheapest(in: ladder) }),
            cheapest.1 * tieMargin >= chosen.1 {
             chosen = cheapest
@@ -73,6 +76,9 @@ public struct EffortChoice: Sendable, Equatable {
     /// The warning when even the cheapest effort is too slow: frames may be lost.
     public func warning(factory: String, codec: VideoCodec, size: FrameSize, rate: FrameRateValue) -> String? {
         guard !keepsUp else { return nil }
+        guard let framesPerSecond else {
+            return "\(factory) could not be timed on test frames here: recording at its cheapest effort (\(effort.label)); a warning follows if it falls behind"
+        }
         return "\(factory) encoded only \(Self.rounded(framesPerSecond)) test frames a second here at its cheapest effort (\(effort.label)), for \(size) at \(rate) fps: frames may be lost; "
             + EncoderPaceAdvice.cheaper(codec: codec, factory: factory, hardware: false, quality: nil,
                                         rate: rate, framesPerSecond: framesPerSecond)

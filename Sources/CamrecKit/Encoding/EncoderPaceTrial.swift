@@ -41,6 +41,13 @@ public enum EncoderPaceTrial {
             return Self.rate(Double(timed.count - 1), over: now - first)
         }
 
+        /// The pace so far at `now`, when the trial's time is up: 0 before two timed outputs.
+        public func framesPerSecond(until now: Duration) -> Double {
+            let timed = times.dropFirst(warmUp)
+            guard timed.count >= 2, let first = timed.first else { return 0 }
+            return Self.rate(Double(timed.count - 1), over: now - first)
+        }
+
         /// The pace when the frames ran out (end of stream) before it was known: nil with
         /// fewer than two timed outputs.
         public func framesPerSecondAtEnd() -> Double? {
@@ -64,11 +71,13 @@ public enum EncoderPaceTrial {
             + " ! \(element) ! appsink name=camrec_pace_sink sync=false wait-on-eos=false"
     }
 
-    /// Frames per second `element` encodes here at `size`; nil when it fails to run or
-    /// gives fewer than two timed frames within `timeout`. The pipeline is always taken
-    /// down to NULL.
+    /// Frames per second `element` encodes here at `size`; nil when it fails to run. An
+    /// encoder that has not shown its pace within `timeout` (its start included) is too slow:
+    /// its pace so far, 0 when it gave fewer than two timed frames. (A 10-s limit let a
+    /// thread pool starved by a busy machine hold a recording's start for 30 s.) The
+    /// pipeline is always taken down to NULL.
     public static func run(element: String, size: FrameSize, rate: FrameRateValue, needed: Double,
-                           timeout: Duration = .seconds(10)) -> Double? {
+                           timeout: Duration = .seconds(2)) -> Double? {
         var pace = Pace(needed: needed)
         let description = pipelineDescription(element: element, size: size, rate: rate, frames: pace.warmUp + pace.frames + 1)
         guard let pipeline = try? Pipeline.withBuiltIns(description) else { return nil }
@@ -80,7 +89,7 @@ public enum EncoderPaceTrial {
         while true {
             let now = start.duration(to: clock.now)
             if let fps = pace.framesPerSecond(at: now) { return fps }
-            guard now < timeout else { return pace.framesPerSecondAtEnd() }
+            guard now < timeout else { return pace.framesPerSecond(until: now) }
             if sink.pullSample(timeoutNanoseconds: 20_000_000) != nil {
                 pace.output(at: start.duration(to: clock.now))
                 continue
