@@ -324,6 +324,7 @@ import Testing
         let chosen = EncoderEffortLabels.all.first { reason.contains("--quality auto: \($0.label) (timed here: ") }
         #expect(chosen != nil, "\(reason)")
         if let chosen {
+            #expect(start["effort"] as? String == chosen.label)
             #expect(pipeline.contains("x265enc speed-preset=\(chosen.preset) "), "\(pipeline)")
             #expect(pipeline.contains("pools=none") == chosen.oneThread, "\(pipeline)")
         }
@@ -336,6 +337,15 @@ import Testing
         #expect(!(highStart["encoding_reason"] as? String ?? "").contains("--quality auto"))
         #expect((highStart["pipeline"] as? String ?? "").contains("x265enc speed-preset=ultrafast tune=zerolatency"))
         #expect(!(highStart["pipeline"] as? String ?? "").contains("pools=none"))
+        #expect(highStart["effort"] == nil)
+        // Both started lines against docs/events.schema.json (closed: the effort field is in it).
+        if SchemaTests.unusable == nil {
+            let log = folder.url.appendingPathComponent("log")
+            JSONLog.write(arguments: ["--json", output], stdout: result.stdout, to: log)
+            JSONLog.write(arguments: ["--json", folder.path("high.mp4")], stdout: high.stdout, to: log)
+            let check = try ChildProcess.run(SchemaTests.checker, [log.path], timeout: 120)
+            #expect(check.status == 0, "\(check.stdoutText)\(check.stderr)")
+        }
     }
 }
 
