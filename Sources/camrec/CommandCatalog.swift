@@ -55,7 +55,7 @@ enum CommandCatalog {
         case "--set": return .words(ControlRequest.friendlyNames.map { $0.name + "=" })
         case "--mode": return .words(["accurate", "keyframe", "reencode"])
         case "--codec": return .words(["auto", "copy"] + VideoCodec.allCases.map(\.rawValue))
-        case "--quality": return .words(Quality.allCases.map(\.rawValue))
+        case "--quality": return .words(["auto"] + Quality.allCases.map(\.rawValue))
         case "--layout": return .words(CanvasLayout.names)
         case "--audio": return .words(["default", "camera", "test", "file", "none"])
         case "--encoder": return .words(["auto", "software"])

@@ -273,4 +273,87 @@ import Testing
         #expect((start["encoding_reason"] as? String ?? "").contains("decoded and encoded again because --rotate"))
         #expect(try MediaProbe.probe(output).frames == 30)
     }
+
+    /// Issue 37 item 4: an encoder slower than the frames (the fake hardware encoder holding
+    /// each frame 100 ms: at most 10 of the test pattern's 30 a second) is found in the
+    /// first seconds, and said once, in a warning line the schema accepts, with the measured
+    /// pace (never above 10 however busy the machine: only slower) and the cheaper settings
+    /// for a hardware encoder. The movie is still made.
+    @Test func anEncoderThatFallsBehindIsWarnedAboutOnce() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var environment = try FakeHardwareEncoder.environment()
+        environment["CAMREC_FAKEHWENC_DELAY_MS"] = "100"
+        let output = folder.path("slow.mp4")
+        let arguments = ["--device", "test", "--size", "320x240", "--encoder", FakeHardwareEncoder.working,
+                         "--max-duration", "3", "--json", output]
+        let result = try CamrecBinary.run(arguments, environment: environment, timeout: 180)
+        #expect(result.status == 0, "\(result.stderr)")
+        let warnings = JSONLines.parse(result).filter { $0["type"] as? String == "warning" }
+            .compactMap { $0["message"] as? String }.filter { $0.hasPrefix("encoder falling behind: ") }
+        #expect(warnings.count == 1, "\(warnings)")
+        let warning = warnings.first ?? ""
+        #expect(warning.contains("\(FakeHardwareEncoder.working) encodes about ") && warning.contains("the movie has 30"), "\(warning)")
+        #expect(warning.contains("use --encoder software or --fps "), "\(warning)")
+        let pace = warning.split(separator: " ").drop { $0 != "about" }.dropFirst().first.flatMap { Double($0) }
+        #expect(pace.map { $0 > 0 && $0 <= 10.5 } == true, "\(warning)")
+        #expect(result.stderr.contains("camrec: warning: encoder falling behind: "), "\(result.stderr)")
+        #expect(try MediaProbe.probe(output).codec == "h264")
+        // The line against docs/events.schema.json (closed), as SchemaTests checks every kind.
+        if SchemaTests.unusable == nil {
+            let log = folder.url.appendingPathComponent("log")
+            JSONLog.write(arguments: arguments, stdout: result.stdout, to: log)
+            let check = try ChildProcess.run(SchemaTests.checker, [log.path], timeout: 120)
+            #expect(check.status == 0, "\(check.stdoutText)\(check.stderr)")
+        }
+    }
+
+    /// Issue 37 item 4: H.265 without --quality times x265's efforts on test frames and
+    /// says what it chose; the pipeline runs that effort (one thread: pools=none), and the
+    /// movie is H.265. A quality given runs as before, untimed.
+    @Test func h265TimesItsEffortUnlessAQualityIsGiven() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let output = folder.path("auto.mp4")
+        let result = try CamrecBinary.run(["--device", "test", "--size", "320x240", "--codec", "h265", "-t", "1", "--json", output],
+                                          timeout: 120)
+        #expect(result.status == 0, "\(result.stderr)")
+        let start = started(JSONLines.parse(result))
+        let reason = start["encoding_reason"] as? String ?? ""
+        let pipeline = start["pipeline"] as? String ?? ""
+        let chosen = EncoderEffortLabels.all.first { reason.contains("--quality auto: \($0.label) (timed here: ") }
+        #expect(chosen != nil, "\(reason)")
+        if let chosen {
+            #expect(start["effort"] as? String == chosen.label)
+            #expect(pipeline.contains("x265enc speed-preset=\(chosen.preset) "), "\(pipeline)")
+            #expect(pipeline.contains("pools=none") == chosen.oneThread, "\(pipeline)")
+        }
+        #expect(try MediaProbe.probe(output).codec == "hevc")
+
+        let high = try CamrecBinary.run(["--device", "test", "--size", "320x240", "--codec", "h265", "--quality", "high", "-t", "1",
+                                         "--json", folder.path("high.mp4")], timeout: 120)
+        #expect(high.status == 0, "\(high.stderr)")
+        let highStart = started(JSONLines.parse(high))
+        #expect(!(highStart["encoding_reason"] as? String ?? "").contains("--quality auto"))
+        #expect((highStart["pipeline"] as? String ?? "").contains("x265enc speed-preset=ultrafast tune=zerolatency"))
+        #expect(!(highStart["pipeline"] as? String ?? "").contains("pools=none"))
+        #expect(highStart["effort"] == nil)
+        // Both started lines against docs/events.schema.json (closed: the effort field is in it).
+        if SchemaTests.unusable == nil {
+            let log = folder.url.appendingPathComponent("log")
+            JSONLog.write(arguments: ["--json", output], stdout: result.stdout, to: log)
+            JSONLog.write(arguments: ["--json", folder.path("high.mp4")], stdout: high.stdout, to: log)
+            let check = try ChildProcess.run(SchemaTests.checker, [log.path], timeout: 120)
+            #expect(check.status == 0, "\(check.stdoutText)\(check.stderr)")
+        }
+    }
+}
+
+/// x265's efforts as the started line names them (EncoderEffort's labels, written out: an
+/// end-to-end test reads camrec's output, not its types).
+enum EncoderEffortLabels {
+    static let all: [(label: String, preset: String, oneThread: Bool)] = [
+        ("superfast, one thread", "superfast", true), ("ultrafast, one thread", "ultrafast", true),
+        ("ultrafast, every core", "ultrafast", false),
+    ]
 }

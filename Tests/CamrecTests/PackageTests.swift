@@ -342,7 +342,7 @@ struct PackageTests {
         #expect(try complete(["camrec", "--still-format", ""]) == ["jpeg", "png"])
         // Issue 29 item 14: the values of --codec, --quality, --layout and --audio.
         #expect(try complete(["camrec", "--codec", ""]) == ["auto", "copy", "h264", "h265", "mjpeg"])
-        #expect(try complete(["camrec", "--quality", ""]) == ["low", "medium", "high", "max"])
+        #expect(try complete(["camrec", "--quality", ""]) == ["auto", "low", "medium", "high", "max"])
         #expect(try complete(["camrec", "--layout", "s"]) == ["stacked", "side-by-side"])
         #expect(try complete(["camrec", "--audio", ""]) == ["default", "camera", "test", "file", "none"])
         #expect(try complete(["camrec", "ctl", "/tmp/s", "st"]) == ["still", "stop", "status"])

@@ -41,6 +41,9 @@ class Shape:
         self.pass_seconds = 10 if quick else 30
         self.baseline_seconds = 5 if quick else 10
         self.still_runs = 1 if quick else 2
+        self.keepup_rounds = 1 if quick else 3        # --quality auto against high, H.265 (issue 37 item 4)
+        self.keepup_seconds = 8 if quick else 20
+        self.keepup_hogs = 2                           # busy loops beside it: a shared machine, reproducibly
 
 
 # ---- measuring helpers -------------------------------------------------------------------
@@ -266,6 +269,114 @@ def bitrate_runs(ctx: Context, shape: Shape) -> list[dict]:
     return results
 
 
+# ---- 2b. H.265 keeping up (issue 37 item 4) ---------------------------------------------
+
+def camrec_lines(done) -> list[dict]:
+    """camrec's JSON lines (stdout), [] when unreadable."""
+    lines = []
+    try:
+        for line in Path(done.stdout_path).read_text().splitlines():
+            try:
+                lines.append(json.loads(line))
+            except ValueError:
+                pass
+    except OSError:
+        pass
+    return lines
+
+
+def busy_loops(count: int, nice: int) -> list:
+    """`count` processes spinning at `nice` (the measured tool's own): the load of a shared
+    machine, the same in every run. Stopped by the caller (terminate, wait)."""
+    import subprocess
+    import sys
+    return [subprocess.Popen(["nice", "-n", str(nice), sys.executable, "-c", "while True: pass"])
+            for _ in range(count)]
+
+
+def keepup_runs(ctx: Context, shape: Shape) -> list[dict]:
+    """720p30 H.265 from the emulated camera (YUYV, the default overrun=drop: a frame not
+    taken in time is lost, as a real camera's) with --quality auto (the default) against
+    --quality high, in alternating order, `keepup_hogs` busy loops beside them."""
+    mode = YUYV_720
+    run_dir = ctx.dir("encoding/keepup")
+    results = []
+    hogs = busy_loops(shape.keepup_hogs, ctx.nice)
+    try:
+        for round_ in range(shape.keepup_rounds):
+            order = ("auto", "high") if round_ % 2 == 0 else ("high", "auto")
+            for quality in order:
+                name = f"h265-{quality}-{round_ + 1}"
+                out = run_dir / f"{name}.mp4"
+                log(f"encoding: h265 --quality {quality} keeping up, round {round_ + 1}, {shape.keepup_seconds:g} s")
+                argv = ctx.toolbox.camrec_record(mode, "/dev/video0", shape.keepup_seconds, out,
+                                                 ["--codec", "h265", "--quality", quality])
+                done = Child(argv, ctx.toolbox.env(mode.vcam("/dev/video0")), run_dir, name, nice=ctx.nice,
+                             timeout=shape.keepup_seconds * 8 + 60).wait()
+                lines = camrec_lines(done)
+                started = next((l for l in lines if l.get("type") == "started"), {})
+                warned = [l.get("message", "") for l in lines
+                          if l.get("type") == "warning" and "falling behind" in l.get("message", "")]
+                chosen = re.search(r"--quality auto: ([^(]+) \(", started.get("encoding_reason", ""))
+                drops = recording_drops(out, mode.width, mode.height, mode.fps, light=True) if out.exists() else {}
+                frames = drops.get("frames") or 0
+                results.append({
+                    "quality": quality, "round": round_ + 1, "frames": frames, "dropped": drops.get("dropped"),
+                    "missing": round(shape.keepup_seconds * mode.fps) - frames,
+                    "reported": camrec_result(done).get("dropped_frames"), "cpu": done.cpu, "wall": done.wall,
+                    "cpu_per_s": done.cpu / (frames / mode.fps) if frames else None,
+                    "effort": chosen.group(1).strip() if chosen else "ultrafast, every core",
+                    "warned": warned[0] if warned else "", "load": load_average().split()[0],
+                    "note": "" if done.returncode == 0 else f"exit {done.returncode}: {done.stderr_tail(1)}"})
+    finally:
+        for hog in hogs:
+            hog.terminate()
+        for hog in hogs:
+            hog.wait()
+    return results
+
+
+def keepup_report(result: SectionResult, shape: Shape, runs: list[dict]) -> None:
+    result.body.append(
+        f"**H.265 keeping up** (issue 37 item 4): 1280x720@30 YUYV from the emulated camera with its default "
+        "`overrun=drop` (a frame not taken in time is lost, as with a real camera), "
+        f"{shape.keepup_seconds:g} s ({round(shape.keepup_seconds * 30)} frames due), `--codec h265` with `--quality auto` (the default: x265's effort timed on "
+        "test frames before the start) against `--quality high` (x265 `ultrafast` on its thread pool), "
+        f"{shape.keepup_rounds} round(s) in alternating order, with {shape.keepup_hogs} busy loops (python, "
+        "the measured tool's nice) beside them for the whole part: a shared machine, the same in every run. "
+        "Frames lost: of the frames due, those not in the movie (ffprobe's "
+        "count; camrec stops at its length in wall-clock time, so a recording that fell behind also ends before the "
+        "camera's last frames, which no stamp gap shows: the stamps' own count is given beside it); "
+        "CPU from `wait4(2)` per recorded s (the camera's "
+        "own thread included: it only makes YUYV frames here, 0.03 CPU s per s in section 1); whether camrec "
+        "warned that the encoder fell behind, and the effort auto chose.")
+    rows = [[r["quality"], str(r["round"]), r["effort"], str(r["missing"]), fmt(r["dropped"], "{:.0f}"),
+             fmt(r["reported"], "{:.0f}"),
+             str(r["frames"]), fmt(r["cpu_per_s"]), f"{r['wall']:.1f} s", "yes" if r["warned"] else "no",
+             r["load"], r["note"]] for r in runs]
+    result.body.append(table(["--quality", "round", "x265 effort", "lost (not stored of those due)",
+                              "lost (stamp gaps)", "dropped (camrec says)",
+                              "stored frames", "CPU s per recorded s", "wall", "warned", "load (1 min) after",
+                              "notes"], rows))
+    warnings = sorted({r["warned"] for r in runs if r["warned"]})
+    if warnings:
+        result.body.append("Warnings seen: " + "; ".join(f"`{w}`" for w in warnings))
+    by = {q: [r for r in runs if r["quality"] == q] for q in ("auto", "high")}
+    lost = {q: [r["missing"] for r in rs if r["frames"]] for q, rs in by.items()}
+    cpu = {q: [r["cpu_per_s"] for r in rs if r["cpu_per_s"] is not None] for q, rs in by.items()}
+    text = "; ".join(f"{q}: {spread(lost[q], '{:.0f}')} lost, {spread(cpu[q], '{:.2f}')} CPU s per s" for q in ("auto", "high"))
+    met = bool(lost["auto"]) and all(v == 0 for v in lost["auto"])
+    result.summary.append(SummaryRow(
+        f"h265 720p30 from the emulated camera with {shape.keepup_hogs} busy loops beside it, --quality auto "
+        "against high: frames lost; CPU s per recorded s", text, "no peer", "no peer",
+        goal="auto loses no frame", met=met))
+    if not met and lost["auto"]:
+        result.gaps.append(f"**H.265 --quality auto on a busy machine** (section 10): auto lost "
+                           f"{spread(lost['auto'], '{:.0f}')} frames per {shape.keepup_seconds:g}-s run "
+                           f"(high {spread(lost['high'], '{:.0f}')}) with {shape.keepup_hogs} busy loops beside it: "
+                           "its cheapest effort (ultrafast on one thread) did not keep up with the CPU left to it.")
+
+
 # ---- 3. passthrough ---------------------------------------------------------------------
 
 def ffmpeg_copy(device: str, frames: int, output: Path) -> list[str]:
@@ -391,6 +502,7 @@ def section(ctx: Context) -> SectionResult:
     load_start = load_average()
     presets = encode_runs(ctx, shape)
     rates = bitrate_runs(ctx, shape)
+    keepup = keepup_runs(ctx, shape)
     passing = passthrough_runs(ctx, shape)
     gop_ms = gop_decode_ms(ctx)
     jpeg_ms = stills.jpeg_encode_ms(ctx)
@@ -557,6 +669,8 @@ def section(ctx: Context) -> SectionResult:
     limit = 2 * 1000 / 30 + (gop_ms or 0) + (jpeg_ms or 0)
     singles = [v * 1000 for run in still for v in run["latency"]]
     burst = [v * 1000 for run in still for v in run["burst_latency"]]
+    keepup_report(result, shape, keepup)
+
     ages = [v * 1000 for run in still for v in run["age"]]
     burst_drops = [r["burst_dropped"] for r in still]
     result.body.append(

@@ -27,16 +27,33 @@ public enum EncoderPicking {
         let selection = try EncoderSelection.select(request: request.encoder, codec: codec, size: size, rate: rate,
                                                     describe: describe)
         let factory = selection.candidate.factory
-        return EncoderPick(factory: factory, hardware: selection.candidate.isHardware, reason: selection.reason,
-                           warnings: selection.warnings, hasProperty: ElementCheck.propertyCheck(factory))
+        var pick = EncoderPick(factory: factory, hardware: selection.candidate.isHardware, reason: selection.reason,
+                               warnings: selection.warnings, hasProperty: ElementCheck.propertyCheck(factory))
+        let ladder = EncoderEffort.ladder(for: factory)
+        if request.timesEffort(for: codec), !selection.candidate.isHardware, !ladder.isEmpty {
+            let choice = EffortChoice.choose(ladder, rate: rate) { effort in
+                EncoderPaceTrial.run(element: profile(factory, request: request, codec: codec, size: size, rate: rate, effort: effort),
+                                     size: size, rate: rate, needed: rate.framesPerSecond * EffortChoice.margin)
+            }
+            if let choice {
+                pick.effort = choice.effort
+                pick.reason += "; " + choice.reason
+                if let warning = choice.warning(factory: factory, codec: codec, size: size, rate: rate) {
+                    pick.warnings.append(warning)
+                }
+            }
+        }
+        return pick
     }
 
-    /// The element a recording runs for `factory` with the request's settings.
+    /// The element a recording runs for `factory` with the request's settings (and an
+    /// effort `--quality auto` tries).
     public static func profile(_ factory: String, request: EncodingRequest, codec: VideoCodec, size: FrameSize,
-                        rate: FrameRateValue) -> String {
+                               rate: FrameRateValue, effort: EncoderEffort? = nil) -> String {
         var settings = EncoderSettings(keyframeInterval: request.keyframeInterval, bitrate: request.bitrate,
                                        quality: request.quality, codec: codec, factory: factory)
         settings.hasProperty = ElementCheck.propertyCheck(factory)
+        settings.effort = effort
         return settings.profile(size: size, rate: rate)?.element ?? factory
     }
 }

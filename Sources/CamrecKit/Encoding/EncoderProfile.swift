@@ -36,13 +36,17 @@ public struct EncoderProfile: Sendable, Equatable {
         /// the picture would need fewer bits (x265's average bitrate mode falls a quarter
         /// short on simple pictures).
         public var bitrateAsked: Bool
+        /// The effort `--quality auto` chose (x265enc, x264enc); nil: the quality's own preset.
+        public var effort: EncoderEffort?
 
-        public init(codec: VideoCodec, quality: Quality, bitrate: Int?, gop: Int, bitrateAsked: Bool = false) {
+        public init(codec: VideoCodec, quality: Quality, bitrate: Int?, gop: Int, bitrateAsked: Bool = false,
+                    effort: EncoderEffort? = nil) {
             self.codec = codec
             self.quality = quality
             self.bitrate = bitrate
             self.gop = gop
             self.bitrateAsked = bitrateAsked
+            self.effort = effort
         }
     }
 
@@ -58,12 +62,20 @@ public struct EncoderProfile: Sendable, Equatable {
         switch factory {
         case "x264enc":
             return EncoderProfile(factory: factory, properties: [
-                "speed-preset=\(q.x264Preset)", "tune=zerolatency", "key-int-max=\(gop)", "bitrate=\(kbps)",
+                "speed-preset=\(settings.effort?.preset ?? q.x264Preset)", "tune=zerolatency", "key-int-max=\(gop)",
+                "bitrate=\(kbps)",
             ], inputFormat: "I420")
         case "x265enc":
-            var properties = ["speed-preset=\(q.x265Preset)", "tune=zerolatency", "key-int-max=\(gop)", "bitrate=\(kbps)"]
+            var properties = ["speed-preset=\(settings.effort?.preset ?? q.x265Preset)", "tune=zerolatency",
+                              "key-int-max=\(gop)", "bitrate=\(kbps)"]
+            var options: [String] = []
             if settings.bitrateAsked {
-                properties.append("option-string=\"vbv-maxrate=\(kbps):vbv-bufsize=\(kbps):strict-cbr=1\"")
+                options.append("vbv-maxrate=\(kbps):vbv-bufsize=\(kbps):strict-cbr=1")
+            }
+            // One thread: no pool, so no wavefront rows handed between threads (EncoderEffort).
+            if settings.effort?.oneThread == true { options.append("pools=none") }
+            if !options.isEmpty {
+                properties.append("option-string=\"\(options.joined(separator: ":"))\"")
             }
             return EncoderProfile(factory: factory, properties: properties, inputFormat: "I420")
         case "jpegenc":

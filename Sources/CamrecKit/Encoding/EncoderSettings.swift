@@ -19,6 +19,9 @@ public struct EncoderSettings: Sendable, Equatable {
     /// Passthrough: the keyframe period set through the camera's own control (frames), or
     /// nil when the camera has none (its own interval is measured and reported instead).
     public var cameraKeyframePeriod: Int?
+    /// The encoder's effort `--quality auto` chose by timing it here; nil: the quality's own
+    /// preset (`EncoderProfile`).
+    public var effort: EncoderEffort?
     /// Answers for encoders `EncoderProfile` does not know by name: whether the element
     /// has a property. Nil: assume it has none.
     public var hasProperty: (@Sendable (String) -> Bool)?
@@ -43,7 +46,7 @@ public struct EncoderSettings: Sendable, Equatable {
     public static func == (lhs: EncoderSettings, rhs: EncoderSettings) -> Bool {
         lhs.keyframeInterval == rhs.keyframeInterval && lhs.bitrate == rhs.bitrate && lhs.quality == rhs.quality
             && lhs.codec == rhs.codec && lhs.factory == rhs.factory && lhs.hardware == rhs.hardware
-            && lhs.reason == rhs.reason && lhs.cameraKeyframePeriod == rhs.cameraKeyframePeriod
+            && lhs.reason == rhs.reason && lhs.cameraKeyframePeriod == rhs.cameraKeyframePeriod && lhs.effort == rhs.effort
     }
 
     /// Whether the camera's frames are stored without encoding.
@@ -82,7 +85,7 @@ public struct EncoderSettings: Sendable, Equatable {
         guard let factory else { return nil }
         let settings = EncoderProfile.Settings(codec: codec, quality: quality,
                                                bitrate: targetBitrate(size: size, rate: rate), gop: gop(rate: rate),
-                                               bitrateAsked: bitrate != nil)
+                                               bitrateAsked: bitrate != nil, effort: effort)
         return EncoderProfile.make(factory: factory, settings: settings) { hasProperty?($0) ?? false }
     }
 

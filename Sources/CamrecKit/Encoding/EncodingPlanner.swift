@@ -12,6 +12,18 @@ public struct EncodingRequest: Sendable, Equatable {
     public var keyframeInterval: Double
     /// Whether `--quality` was given (for the warning that passthrough does not use it).
     public var qualityGiven: Bool
+    /// `--quality auto`: the encoder's effort is chosen by timing it here (`EffortChoice`),
+    /// with `quality`'s bits (medium).
+    public var autoQuality: Bool = false
+
+    /// Whether the effort of `codec`'s encoder is chosen by timing it: `--quality auto`, and
+    /// by default for H.265, whose encoder (x265) costs about a core for 720p30 and lost
+    /// frames on a shared 2-core machine at a fixed effort. Not by default for H.264
+    /// (x264 at veryfast costs under half a core at 720p30 and kept up at a load of 10) nor
+    /// Motion JPEG: their recordings start without the trial's second.
+    public func timesEffort(for codec: VideoCodec) -> Bool {
+        autoQuality || (!qualityGiven && codec == .h265)
+    }
 
     /// The options that ask for encoding, one phrase each: with `--codec auto` they rule
     /// out storing the camera's stream as it comes.
@@ -46,6 +58,8 @@ public struct EncoderPick: Sendable, Equatable {
     public var warnings: [String]
     /// Answers property questions for encoders `EncoderProfile` does not know by name.
     public var hasProperty: (@Sendable (String) -> Bool)?
+    /// The effort `--quality auto` chose by timing the encoder; nil: the quality's own.
+    public var effort: EncoderEffort?
 
     public init(factory: String, hardware: Bool, reason: String, warnings: [String] = [],
                 hasProperty: (@Sendable (String) -> Bool)? = nil) {
@@ -160,6 +174,7 @@ public enum EncodingPlanner {
         settings.factory = pick.factory
         settings.hardware = pick.hardware
         settings.hasProperty = pick.hasProperty
+        settings.effort = pick.effort
         settings.reason = "\(codec.displayName) from \(pick.reason)"
         return (settings, pick.warnings)
     }

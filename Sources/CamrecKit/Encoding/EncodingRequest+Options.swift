@@ -14,18 +14,22 @@ extension EncodingRequest {
         if case .named(let name) = encoderRequest, name.isEmpty {
             throw OptionValue.refusal("--encoder: give auto, software or an element name (camrec encoders lists them)")
         }
-        let chosenQuality = try OptionValue.parse("--quality", quality) { (text: String) throws(ValueError) -> Quality in
+        // auto: medium's bits, the effort chosen by timing the encoder (nil here).
+        let chosenQuality = try OptionValue.parse("--quality", quality) { (text: String) throws(ValueError) -> Quality? in
+            if text.lowercased() == "auto" { return nil }
             guard let quality = Quality(rawValue: text.lowercased()) else {
-                throw ValueError("unknown quality '\(text)': use low, medium, high or max")
+                throw ValueError("unknown quality '\(text)': use auto, low, medium, high or max")
             }
             return quality
-        } ?? .medium
+        }
         let kilobits = try OptionValue.parse("--bitrate", bitrate, BitRate.parseKilobits)
         if case .copy = codecRequest, case .named = encoderRequest {
             throw OptionValue.refusal("--encoder with --codec copy: copy stores the camera's stream without an encoder; give one of them")
         }
-        return EncodingRequest(codec: codecRequest, encoder: encoderRequest, quality: chosenQuality, bitrate: kilobits,
-                               qualityGiven: quality != nil)
+        var request = EncodingRequest(codec: codecRequest, encoder: encoderRequest, quality: (chosenQuality ?? nil) ?? .medium,
+                                      bitrate: kilobits, qualityGiven: quality != nil)
+        request.autoQuality = quality != nil && chosenQuality == .some(nil)
+        return request
     }
 
     /// `--keyframe-interval` as given, in seconds: above 0 and at most 10 s; not given, the

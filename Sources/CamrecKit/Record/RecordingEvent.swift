@@ -100,6 +100,9 @@ public struct RecordingStart: Sendable, Codable, Equatable {
     /// The bitrate aimed at, in kbit/s; nil when the bytes follow the picture (Motion
     /// JPEG, passthrough).
     public var bitrate: Int?
+    /// `--quality auto`: the encoder's effort chosen by timing it here ("ultrafast, one
+    /// thread"); nil otherwise.
+    public var effort: String?
     /// Seconds between keyframes asked of the encoder; nil for passthrough (the camera's).
     public var keyframeInterval: Double?
     /// `--standby`: no movie is written, only event clips.

@@ -19,6 +19,9 @@ final class RecordingSession {
     /// Several cameras: the clock time of the first frame recorded; nil before it (and for one camera).
     var firstFrameClockTime: UInt64? { gate.firstFrameClockTime }
     private let gateToken: ProbeToken
+    /// Warns once when the encoder cannot keep up in the first seconds; nil for passthrough
+    /// and time-lapses (whose frames are retimed before the encoder).
+    let encoderPace: EncoderPaceWatch?
     let frameGuard: FrameGuard?
     private let frameGuardToken: ProbeToken?
     /// `--layout`: the canvas's parts (start barrier, cameras' stills, reconnect).
@@ -92,6 +95,13 @@ final class RecordingSession {
         gateToken = try Self.installGateProbe(config: config, pipeline: pipeline, gate: gate, sound: sound, control: control,
                                               bus: bus, plan: plan, muxer: elements.muxer, encoderPad: encoderPad,
                                               firstCaptureNoted: muxers.movieDate(segmented: elements.muxer != nil))
+        if config.timelapse == nil, !config.encoder.isPassthrough,
+           let encoderInput = try? pipeline.element(named: "encoder").staticPad("sink") {
+            encoderPace = EncoderPaceWatch(encoderInput: encoderInput, pipeline: pipeline, bus: bus,
+                                           settings: config.encoder, rate: config.rate)
+        } else {
+            encoderPace = nil
+        }
         // Several cameras' stored streams start at their own keyframes: each movie says when.
         let storedTogether = config.encoder.isPassthrough && config.composition == nil ? config.startBarrier : nil
         var startOrigin: (@Sendable () -> UInt64?)?

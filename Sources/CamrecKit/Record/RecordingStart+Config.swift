@@ -24,6 +24,7 @@ extension RecordingStart {
         hardware = encoder.hardware
         encodingReason = encoder.reason
         bitrate = encoder.targetBitrate(size: config.size, rate: config.rate)
+        effort = encoder.effort?.label
         // Every Motion JPEG frame is a keyframe.
         let gop = encoder.codec == .mjpeg ? 1 : encoder.gop(rate: config.rate)
         let frames = encoder.isPassthrough ? encoder.cameraKeyframePeriod : gop

@@ -23,10 +23,23 @@ struct EncodingOptionsTests {
         #expect(try parse(quality: "medium").qualityGiven)
     }
 
+    /// `--quality auto`: medium's bits, the effort timed, for every codec; not given, timed
+    /// for H.265 only; a quality given is never timed.
+    @Test func autoQualityTimesTheEffort() throws {
+        let auto = try parse(quality: "AUTO")
+        #expect(auto.autoQuality && auto.qualityGiven && auto.quality == .medium)
+        #expect(VideoCodec.allCases.allSatisfy { auto.timesEffort(for: $0) })
+        let none = try parse()
+        #expect(!none.autoQuality && none.timesEffort(for: .h265) && !none.timesEffort(for: .h264) && !none.timesEffort(for: .mjpeg))
+        let high = try parse(quality: "high")
+        #expect(!high.autoQuality && !high.timesEffort(for: .h265))
+        #expect(try parse(quality: "auto").asksForEncoding == ["--quality"])
+    }
+
     @Test func refusals() {
         #expect(refusal { try parse(codec: "vp9") } == "--codec: unknown codec 'vp9': use auto, h264, h265, mjpeg or copy")
         #expect(refusal { try parse(encoder: "") } == "--encoder: give auto, software or an element name (camrec encoders lists them)")
-        #expect(refusal { try parse(quality: "best") } == "--quality: unknown quality 'best': use low, medium, high or max")
+        #expect(refusal { try parse(quality: "best") } == "--quality: unknown quality 'best': use auto, low, medium, high or max")
         #expect(refusal { try parse(bitrate: "10") }?.hasPrefix("--bitrate: invalid bitrate '10'") == true)
         #expect(refusal { try parse(codec: "copy", encoder: "x264enc") }
                 == "--encoder with --codec copy: copy stores the camera's stream without an encoder; give one of them")

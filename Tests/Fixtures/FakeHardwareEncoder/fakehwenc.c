@@ -14,6 +14,11 @@
  *   and is made fine, and fails the NULL to READY state change with an element error
  *   "no device".
  *
+ * - CAMREC_FAKEHWENC_DELAY_MS=N (read as each fakehwh264enc is made, not at registration,
+ *   so GStreamer's registry cache cannot keep a stale value) makes fakehwh264enc hold every
+ *   frame N ms before encoding it: a hardware encoder too slow for the camera's rate, for
+ *   the tests of camrec's "encoder falling behind" warning.
+ *
  * Both have rank NONE, as va's encoders do. camrec orders hardware encoders by rank and then
  * by name, so the broken one is tried first, and a test can see the fall-back from it.
  */
@@ -57,6 +62,14 @@ typedef struct {
 } FakeHwEncClass;
 
 G_DEFINE_TYPE(FakeHwEnc, fake_hw_enc, GST_TYPE_BIN)
+
+/* CAMREC_FAKEHWENC_DELAY_MS: each frame waits this long on its way in (see the top). */
+static GstPadProbeReturn fake_hw_enc_delay(GstPad *pad, GstPadProbeInfo *info, gpointer user_data) {
+    (void)pad;
+    (void)info;
+    g_usleep((gulong)GPOINTER_TO_UINT(user_data) * 1000);
+    return GST_PAD_PROBE_OK;
+}
 
 static void fake_hw_enc_set_property(GObject *object, guint id, const GValue *value, GParamSpec *spec) {
     FakeHwEnc *self = (FakeHwEnc *)object;
@@ -102,6 +115,13 @@ static void fake_hw_enc_init(FakeHwEnc *self) {
     if (self->encoder) {
         g_object_set(self->encoder, "bitrate", self->bitrate, "key-int-max", self->keyframe_period, NULL);
         gst_bin_add(GST_BIN(self), self->encoder);
+        const char *delay = g_getenv("CAMREC_FAKEHWENC_DELAY_MS");
+        guint milliseconds = delay ? (guint)g_ascii_strtoull(delay, NULL, 10) : 0;
+        if (milliseconds > 0) {
+            GstPad *sink = gst_element_get_static_pad(self->encoder, "sink");
+            gst_pad_add_probe(sink, GST_PAD_PROBE_TYPE_BUFFER, fake_hw_enc_delay, GUINT_TO_POINTER(milliseconds), NULL);
+            gst_object_unref(sink);
+        }
     }
     ghost(GST_ELEMENT(self), self->encoder, "sink", &sink_template);
     ghost(GST_ELEMENT(self), self->encoder, "src", &src_template);
