@@ -11,9 +11,14 @@ import Glibc
 /// thread that recognises (with, when made `concurrent`, a ``SecondReader`` of its own).
 final class TextRecognizer {
     private let engine: OpaquePointer
-    /// Reads a busy picture's other polarity while `engine` reads the first (nil: one after
-    /// the other).
-    private let helper: SecondReader?
+    /// Where the models are, for the helper.
+    private let folder: String
+    /// Whether a busy picture's polarities are read at once (by `helper`).
+    private let concurrent: Bool
+    /// Reads a busy picture's other polarity while `engine` reads the first: started with
+    /// the first busy picture (loading its models while `engine` reads), so that a run of
+    /// plain pictures never loads them twice. nil: not (yet) needed.
+    private var helper: SecondReader?
     /// The languages, as Tesseract takes them ("eng+deu").
     let languages: String
 
@@ -33,23 +38,21 @@ final class TextRecognizer {
 
     /// Loads libtesseract and the models of `languages` (checked to be installed first).
     /// `concurrent`: a busy picture's two polarities are read at once, by a second instance
-    /// on a thread of its own (``SecondReader``), for a reading's latency (`camrec text`,
-    /// stills); the words found are the same. Not while recording, where the reading
+    /// on a thread of its own (``SecondReader``, loaded with the first busy picture), for a
+    /// reading's latency (`camrec text`, stills); the words found are the same. Not while recording, where the reading
     /// takes only the CPU left over, one core at a time.
     init(languages: [String], concurrent: Bool = false) throws(CamrecError) {
         let folder = try TesseractLibrary.prepare(languages)
         let joined = languages.joined(separator: "+")
-        // The second instance loads its models alongside this one's.
-        let helper = concurrent ? SecondReader(folder: folder, languages: joined) : nil
         var failure: UnsafeMutablePointer<CChar>?
         guard let engine = camrec_tesseract_new(folder, joined, Self.pageSegmentation, &failure) else {
             defer { free(failure) }
-            helper?.close()
             let why = failure.map { String(cString: $0) } ?? "unknown failure"
             throw CamrecError(.unavailable, "\(why) from \(folder): reinstall \(languages.map(TesseractLibrary.package(of:)).joined(separator: " "))")
         }
         self.engine = engine
-        self.helper = helper
+        self.folder = folder
+        self.concurrent = concurrent
         self.languages = joined
     }
 
@@ -87,7 +90,11 @@ final class TextRecognizer {
         // reading is used only where one after the other would have made it (the first
         // reading unsure), so the words are the same either way.
         var ahead = false
-        if let helper, part.looksBusy { ahead = helper.begin(.init(picture: part, factor: factor, lightOnDark: lightOnDark)) }
+        if concurrent, part.looksBusy {
+            let helper = self.helper ?? SecondReader(folder: folder, languages: languages)
+            self.helper = helper
+            ahead = helper.begin(.init(picture: part, factor: factor, lightOnDark: lightOnDark))
+        }
         let scaled = part.scaled(by: factor)
         let first: [TextResult.RawWord]
         do {
