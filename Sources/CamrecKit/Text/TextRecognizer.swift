@@ -39,8 +39,8 @@ final class TextRecognizer {
     /// Loads libtesseract and the models of `languages` (checked to be installed first).
     /// `concurrent`: a busy picture's two polarities are read at once, by a second instance
     /// on a thread of its own (``SecondReader``, loaded with the first busy picture), for a
-    /// reading's latency (`camrec text`, stills); the words found are the same. Not while recording, where the reading
-    /// takes only the CPU left over, one core at a time.
+    /// reading's latency (`camrec text`, stills); the words found are the same. Not while
+    /// recording, where the reading takes only the CPU left over, one core at a time.
     init(languages: [String], concurrent: Bool = false) throws(CamrecError) {
         let folder = try TesseractLibrary.prepare(languages)
         let joined = languages.joined(separator: "+")
