@@ -55,8 +55,19 @@ def render(path, source, ink, extra, noise, size, phrases):
 
 
 
-def measure(camrec, out, count=4, only=None, say=None):
-    """Rows (class, cap height, camrec CER, tesseract CER, camrec s/frame, tesseract s/frame)."""
+def read_with_camrec(camrec, frames):
+    """camrec's text of each frame (one run for all) and its time per frame."""
+    start = time.monotonic()
+    run = subprocess.run([str(camrec), "text", "--json"] + frames, capture_output=True, text=True)
+    seconds = (time.monotonic() - start) / len(frames)
+    lines = [json.loads(line) for line in run.stdout.splitlines() if line.startswith("{")]
+    return {line["input"]: line["text"] for line in lines if line.get("type") == "text"}, seconds
+
+
+def measure(camrec, out, count=4, only=None, say=None, baseline=None):
+    """Rows (class, cap height, camrec CER, tesseract CER, camrec s/frame, tesseract s/frame),
+    and with `baseline` (another camrec, read right after on the same frames) its CER and
+    s/frame at the end of each row."""
     rows = []
     for name, source, ink, extra, noise in STYLES:
         if only and not name.startswith(only):
@@ -72,11 +83,7 @@ def measure(camrec, out, count=4, only=None, say=None):
                        [(first, 80 + 40 * index, 150), (second, 160 + 30 * index, 150 + 4 * size)])
                 frames.append(path)
                 truths.append(first + "\n" + second)
-            start = time.monotonic()
-            run = subprocess.run([str(camrec), "text", "--json"] + frames, capture_output=True, text=True)
-            mine_time = (time.monotonic() - start) / count
-            lines = [json.loads(line) for line in run.stdout.splitlines() if line.startswith("{")]
-            mine = {line["input"]: line["text"] for line in lines if line.get("type") == "text"}
+            mine, mine_time = read_with_camrec(camrec, frames)
             start = time.monotonic()
             theirs_text = []
             for frame in frames:  # one run per frame: the CLI's list mode joins the pages' text
@@ -86,18 +93,26 @@ def measure(camrec, out, count=4, only=None, say=None):
             total = sum(len(t) for t in truths)
             mine_errors = sum(levenshtein(normal(mine.get(f, "")), t) for f, t in zip(frames, truths))
             theirs_errors = sum(levenshtein(normal(x), t) for x, t in zip(theirs_text, truths))
-            rows.append((name, cap, mine_errors / total, theirs_errors / total, mine_time, theirs_time))
+            row = (name, cap, mine_errors / total, theirs_errors / total, mine_time, theirs_time)
+            if baseline:
+                base, base_time = read_with_camrec(baseline, frames)
+                row += (sum(levenshtein(normal(base.get(f, "")), t) for f, t in zip(frames, truths)) / total, base_time)
+            rows.append(row)
             if say:
                 say(f"{name:26} {cap:3} px  camrec CER {mine_errors / total:6.3f} {mine_time:5.2f} s/frame   "
-                    f"tesseract CER {theirs_errors / total:6.3f} {theirs_time:5.2f} s/frame")
+                    f"tesseract CER {theirs_errors / total:6.3f} {theirs_time:5.2f} s/frame"
+                    + (f"   baseline CER {row[6]:6.3f} {row[7]:5.2f} s/frame" if baseline else ""))
     return rows
 
 
 def markdown(rows):
-    lines = ["| class | cap height | camrec CER | tesseract CER | camrec s/frame | tesseract s/frame |",
-             "|---|---|---|---|---|---|"]
-    for name, cap, mine, theirs, mine_time, theirs_time in rows:
-        lines.append(f"| {name} | {cap} px | {mine:.3f} | {theirs:.3f} | {mine_time:.2f} | {theirs_time:.2f} |")
+    compared = any(len(row) > 6 for row in rows)
+    lines = ["| class | cap height | camrec CER | tesseract CER | camrec s/frame | tesseract s/frame |"
+             + (" baseline CER | baseline s/frame |" if compared else ""),
+             "|---|---|---|---|---|---|" + ("---|---|" if compared else "")]
+    for name, cap, mine, theirs, mine_time, theirs_time, *base in rows:
+        lines.append(f"| {name} | {cap} px | {mine:.3f} | {theirs:.3f} | {mine_time:.2f} | {theirs_time:.2f} |"
+                     + (f" {base[0]:.3f} | {base[1]:.2f} |" if base else ""))
     return "\n".join(lines)
 
 

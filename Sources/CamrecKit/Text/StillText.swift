@@ -9,7 +9,7 @@ struct StillText {
 
     /// Loads libtesseract and the models of `languages` before any camera is opened.
     init(languages: [String], replace: Bool) throws(CamrecError) {
-        recognizer = try TextRecognizer(languages: languages)
+        recognizer = try TextRecognizer(languages: languages, concurrent: true)
         self.replace = replace
     }
 

@@ -15,7 +15,7 @@ public struct TextJob: Sendable {
 
     public func run(console: Console) throws(CamrecError) -> ExitStatus {
         // The models first: a missing one is said before any file is read.
-        let recognizer = try TextRecognizer(languages: request.languages)
+        let recognizer = try TextRecognizer(languages: request.languages, concurrent: true)
         do {
             try Runtime.initialize()
         } catch {

@@ -8,9 +8,17 @@ import Glibc
 /// out, small pictures scaled up, light text on a dark ground inverted, and a second
 /// reading in the other polarity (light text's dark outlines taken away) when the first
 /// finds little, the two merged word by word. Not for sharing between threads: one per
-/// thread that recognises.
+/// thread that recognises (with, when made `concurrent`, a ``SecondReader`` of its own).
 final class TextRecognizer {
     private let engine: OpaquePointer
+    /// Where the models are, for the helper.
+    private let folder: String
+    /// Whether a busy picture's polarities are read at once (by `helper`).
+    private let concurrent: Bool
+    /// Reads a busy picture's other polarity while `engine` reads the first: started with
+    /// the first busy picture (loading its models while `engine` reads), so that a run of
+    /// plain pictures never loads them twice. nil: not (yet) needed.
+    private var helper: SecondReader?
     /// The languages, as Tesseract takes them ("eng+deu").
     let languages: String
 
@@ -24,23 +32,37 @@ final class TextRecognizer {
     /// whose outlines touch.
     static let outlineRadius = 1
 
+    /// Tesseract's page segmentation mode: 11, sparse text. A camera's picture is a scene
+    /// with text here and there (labels, meters, screens), not a page of columns.
+    static let pageSegmentation: Int32 = 11
+
     /// Loads libtesseract and the models of `languages` (checked to be installed first).
-    init(languages: [String]) throws(CamrecError) {
+    /// `concurrent`: a busy picture's two polarities are read at once, by a second instance
+    /// on a thread of its own (``SecondReader``, loaded with the first busy picture), for a
+    /// reading's latency (`camrec text`, stills); the words found are the same. Not while
+    /// recording, where the reading takes only the CPU left over, one core at a time.
+    init(languages: [String], concurrent: Bool = false) throws(CamrecError) {
         let folder = try TesseractLibrary.prepare(languages)
         let joined = languages.joined(separator: "+")
         var failure: UnsafeMutablePointer<CChar>?
-        // Page segmentation 11, sparse text: a camera's picture is a scene with text here
-        // and there (labels, meters, screens), not a page of columns.
-        guard let engine = camrec_tesseract_new(folder, joined, 11, &failure) else {
+        guard let engine = camrec_tesseract_new(folder, joined, Self.pageSegmentation, &failure) else {
             defer { free(failure) }
             let why = failure.map { String(cString: $0) } ?? "unknown failure"
             throw CamrecError(.unavailable, "\(why) from \(folder): reinstall \(languages.map(TesseractLibrary.package(of:)).joined(separator: " "))")
         }
         self.engine = engine
+        self.folder = folder
+        self.concurrent = concurrent
         self.languages = joined
     }
 
-    deinit { camrec_tesseract_free(engine) }
+    /// How many pictures had their other polarity read at once by the helper (0 without one).
+    var readingsAhead: Int { helper?.readings ?? 0 }
+
+    deinit {
+        helper?.close()
+        camrec_tesseract_free(engine)
+    }
 
     /// How much a picture (or region) of `width` × `height` is scaled up before reading:
     /// 3× up to 640 pixels on its longer side, 2× up to 1280, else as it is, so that text
@@ -64,20 +86,33 @@ final class TextRecognizer {
         let factor = Self.scale(width: part.width, height: part.height)
         // First the text that stands out of the ground: dark on a light one, light on a dark one.
         let lightOnDark = part.looksLightOnDark
+        // A busy picture's other polarity is read at the same time, by the helper: its
+        // reading is used only where one after the other would have made it (the first
+        // reading unsure), so the words are the same either way.
+        var ahead = false
+        if concurrent, part.looksBusy {
+            let helper = self.helper ?? SecondReader(folder: folder, languages: languages)
+            self.helper = helper
+            ahead = helper.begin(.init(picture: part, factor: factor, lightOnDark: lightOnDark))
+        }
         let scaled = part.scaled(by: factor)
-        let first = try read(lightOnDark ? scaled.inverted() : scaled)
+        let first: [TextResult.RawWord]
+        do {
+            first = try Self.read(lightOnDark ? scaled.inverted() : scaled, with: engine)
+        } catch {
+            if ahead { _ = helper?.end() }
+            throw error
+        }
         var best = first
+        let second: Result<[TextResult.RawWord], CamrecError>? = ahead ? helper?.end() : nil
         if Self.mean(first) < Self.secondReadingBelow {
-            // Then the text of the other polarity. Light text on a light ground is legible
-            // only by a dark outline or shadow around its letters (a camera's clock,
-            // captions, signs over a busy scene): that outline, thinner than a letter's
-            // stroke, is taken away first, or it would be read as the ink and the letters
-            // as hollow shapes. (Not the reverse: dark text on a dark picture is mostly a
-            // dark-on-light label in a dark scene, whose small letters taking away thin
-            // light details would join.)
-            let other = lightOnDark ? scaled : part.closed(radius: Self.outlineRadius).scaled(by: factor).inverted()
-            let second = try read(other)
-            best = Self.merge(first, second)
+            let other: [TextResult.RawWord]
+            if let second {
+                other = try second.get()
+            } else {
+                other = try Self.read(Self.otherPolarity(of: part, scaled: scaled, factor: factor, lightOnDark: lightOnDark), with: engine)
+            }
+            best = Self.merge(first, other)
         }
         let originX = region.map { max(0, $0.x) } ?? 0, originY = region.map { max(0, $0.y) } ?? 0
         return best.map { word in
@@ -88,6 +123,18 @@ final class TextRecognizer {
             moved.bottom = originY + (word.bottom + factor - 1) / factor
             return moved
         }
+    }
+
+    /// The picture of the text of the polarity read second, `factor` times the size of
+    /// `part` (`scaled`: `part` scaled already, nil: scaled here). Light text on a light
+    /// ground is legible only by a dark outline or shadow around its letters (a camera's
+    /// clock, captions, signs over a busy scene): that outline, thinner than a letter's
+    /// stroke, is taken away first, or it would be read as the ink and the letters as
+    /// hollow shapes. (Not the reverse: dark text on a dark picture is mostly a
+    /// dark-on-light label in a dark scene, whose small letters taking away thin light
+    /// details would join.)
+    static func otherPolarity(of part: GreyImage, scaled: GreyImage?, factor: Int, lightOnDark: Bool) -> GreyImage {
+        lightOnDark ? scaled ?? part.scaled(by: factor) : part.closed(radius: outlineRadius).scaled(by: factor).inverted()
     }
 
     private static func mean(_ words: [TextResult.RawWord]) -> Double {
@@ -101,8 +148,8 @@ final class TextRecognizer {
         words.reduce(0) { $0 + $1.confidence * $1.confidence * Double($1.text.count) }
     }
 
-    /// One pass of Tesseract over a grey picture.
-    private func read(_ image: GreyImage) throws(CamrecError) -> [TextResult.RawWord] {
+    /// One pass of Tesseract (`engine`, used by this thread only) over a grey picture.
+    static func read(_ image: GreyImage, with engine: OpaquePointer) throws(CamrecError) -> [TextResult.RawWord] {
         var list: UnsafeMutablePointer<CamrecTextWord>?
         var count: Int32 = 0
         var failure: UnsafeMutablePointer<CChar>?

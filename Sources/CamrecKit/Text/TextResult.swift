@@ -58,7 +58,7 @@ public struct TextResult: Encodable, Sendable, Equatable {
     public var textFile: String?
 
     /// A raw word as the engine gives it: its box in the picture's pixels.
-    struct RawWord: Equatable {
+    struct RawWord: Equatable, Sendable {
         var text: String
         var confidence: Double
         var left: Int, top: Int, right: Int, bottom: Int

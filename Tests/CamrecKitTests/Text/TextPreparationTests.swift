@@ -30,6 +30,54 @@ struct TextPreparationTests {
         #expect(GreyImage(width: 1, height: 1, pixels: [7]).scaled(by: 1).pixels == [7])
     }
 
+    @Test func scalingByTablesSamplesWhereTheFormulaSays() {
+        // Each output pixel against the sampling formula computed for it alone (sample
+        // centres (i + 0.5) / factor - 0.5 in 1/256ths, clamped), on a pseudo-random picture.
+        var seed: UInt32 = 12345
+        let pixels = (0..<(7 * 5)).map { _ -> UInt8 in
+            seed = seed &* 1_103_515_245 &+ 12345
+            return UInt8(truncatingIfNeeded: seed >> 16)
+        }
+        let picture = GreyImage(width: 7, height: 5, pixels: pixels)
+        for factor in [2, 3] {
+            let scaled = picture.scaled(by: factor)
+            #expect(scaled.width == 7 * factor && scaled.height == 5 * factor)
+            for y in 0..<scaled.height {
+                for x in 0..<scaled.width {
+                    let sy = max(0, ((2 * y + 1) * 128) / factor - 128), sx = max(0, ((2 * x + 1) * 128) / factor - 128)
+                    let y0 = min(4, sy >> 8), y1 = min(4, y0 + 1), x0 = min(6, sx >> 8), x1 = min(6, x0 + 1)
+                    let fy = sy & 255, fx = sx & 255
+                    let top = Int(pixels[y0 * 7 + x0]) * (256 - fx) + Int(pixels[y0 * 7 + x1]) * fx
+                    let bottom = Int(pixels[y1 * 7 + x0]) * (256 - fx) + Int(pixels[y1 * 7 + x1]) * fx
+                    #expect(scaled.pixels[y * scaled.width + x] == UInt8((top * (256 - fy) + bottom * fy + 32768) >> 16),
+                            "factor \(factor) at \(x),\(y)")
+                }
+            }
+        }
+        #expect(GreyImage.samples(count: 4, factor: 2, limit: 2).map { [$0.0, $0.1, $0.2] } == [[0, 1, 0], [0, 1, 64], [0, 1, 192], [1, 1, 64]])
+    }
+
+    @Test(arguments: [
+        // name, the picture's rows as (value, count) runs, busy
+        ("plain", [(200, 100)], false),
+        ("plain with a dark line of text, 4 %", [(200, 96), (20, 4)], false),
+        ("plain with noise of ±20", [(190, 50), (210, 50)], false),
+        ("5 % far from the ground: not more than 1/20", [(200, 95), (100, 5)], false),
+        ("6 % far from the ground", [(200, 94), (100, 6)], true),
+        ("33 levels off is far", [(200, 90), (167, 10)], true),
+        ("32 levels off is near", [(200, 90), (168, 10)], false),
+        ("bars of colour", [(30, 25), (90, 25), (150, 25), (230, 25)], true),
+    ])
+    func aBusyGroundIsToldFromAPlainOne(name: String, runs: [(Int, Int)], busy: Bool) {
+        let pixels = runs.flatMap { [UInt8](repeating: UInt8($0.0), count: $0.1) }
+        #expect(GreyImage(width: pixels.count, height: 1, pixels: pixels).looksBusy == busy, "\(name)")
+    }
+
+    @Test func theMedianIsTheLowerMiddle() {
+        #expect(GreyImage(width: 4, height: 1, pixels: [9, 1, 200, 5]).median == 5)
+        #expect(GreyImage(width: 3, height: 1, pixels: [9, 1, 200]).median == 9)
+    }
+
     @Test func theGroundDecidesThePolarity() {
         var dark = [UInt8](repeating: 20, count: 100)
         for index in 0..<30 { dark[index] = 240 }
