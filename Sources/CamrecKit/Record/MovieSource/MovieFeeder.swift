@@ -52,34 +52,14 @@ final class MovieFeeder: Sendable {
             }
         }
         let name = "--device \(movie.deviceName)"
-        do {
-            pipeline = try Pipeline.parse(description)
-            var streams = [FeedStream(sink: try AppSink(pipeline.element(named: "frames")), into: target, feeder: pipeline,
-                                      recording: recording, stamping: .arrival(frameDuration: frameDuration))]
-            if let sound {
-                streams.append(FeedStream(sink: try AppSink(pipeline.element(named: "sound")), into: sound, feeder: pipeline,
-                                          recording: recording, stamping: .due))
-            }
-            self.streams = streams
-        } catch {
-            throw CamrecError(.unavailable, "\(name): cannot build its decoding pipeline: \(error.namingPackage)")
+        (pipeline, bus) = try MoviePipeline.prerolled(description, name: name)
+        var streams = [FeedStream(sink: try MoviePipeline.appSink("frames", in: pipeline, movie: name), into: target,
+                                  feeder: pipeline, recording: recording, stamping: .arrival(frameDuration: frameDuration))]
+        if let sound {
+            streams.append(FeedStream(sink: try MoviePipeline.appSink("sound", in: pipeline, movie: name), into: sound,
+                                      feeder: pipeline, recording: recording, stamping: .due))
         }
-        guard let bus = pipeline.bus else { throw CamrecError(.failure, "\(name): its decoding pipeline has no bus") }
-        self.bus = bus
-        do {
-            _ = try pipeline.setStateThrowingPostedError(.paused)
-        } catch {
-            _ = try? pipeline.setState(.null)
-            throw CamrecError(.invalidInput, "\(name) cannot be played: \(error)")
-        }
-        if case .stillChanging = pipeline.waitForStateChange(timeoutNanoseconds: 10_000_000_000) {
-            _ = try? pipeline.setState(.null)
-            throw CamrecError(.invalidInput, "\(name): no frame decoded within 10 s: check it with ffprobe")
-        }
-        if let failure = Self.firstError(on: bus) {
-            _ = try? pipeline.setState(.null)
-            throw CamrecError(.invalidInput, "\(name) cannot be played: \(failure.message)")
-        }
+        self.streams = streams
     }
 
     /// Starts playing (call once the recording's pipeline plays); `ended` is called once,
@@ -159,11 +139,4 @@ final class MovieFeeder: Sendable {
         for stream in streams { stream.end() }
     }
 
-    /// The first error waiting on `bus`, other messages dropped (the pipeline is not playing yet).
-    private static func firstError(on bus: Bus) -> ElementFailure? {
-        while let message = bus.pop(timeoutNanoseconds: 0) {
-            if case .error(let failure) = message { return failure }
-        }
-        return nil
-    }
 }

@@ -32,24 +32,8 @@ final class MoviePlayer: Sendable {
                 + " ! pulsesink name=speaker provide-clock=false sync=true"
         }
         let name = "--device \(movie.deviceName)"
-        do {
-            pipeline = try Pipeline.parse(description)
-            frames = try AppSink(pipeline.element(named: "frames"))
-        } catch {
-            throw CamrecError(.unavailable, "\(name): cannot build its player: \(error.namingPackage)")
-        }
-        guard let bus = pipeline.bus else { throw CamrecError(.failure, "\(name): its player has no bus") }
-        self.bus = bus
-        do {
-            _ = try pipeline.setStateThrowingPostedError(.paused)
-        } catch {
-            _ = try? pipeline.setState(.null)
-            throw CamrecError(.invalidInput, "\(name) cannot be played: \(error)")
-        }
-        if case .stillChanging = pipeline.waitForStateChange(timeoutNanoseconds: 10_000_000_000) {
-            _ = try? pipeline.setState(.null)
-            throw CamrecError(.invalidInput, "\(name): no frame decoded within 10 s: check it with ffprobe")
-        }
+        (pipeline, bus) = try MoviePipeline.prerolled(description, name: name)
+        frames = try MoviePipeline.appSink("frames", in: pipeline, movie: name)
     }
 
     /// Starts playing, once, its frames shown in `window` (nil: headless); `ended` is called
