@@ -10,6 +10,7 @@ import os
 import re
 import shlex
 import shutil
+import subprocess
 import threading
 import time
 from pathlib import Path
@@ -194,6 +195,42 @@ def gap_times(path: Path) -> list[float]:
     return [a for a, b in zip(times, times[1:]) if b - a >= 1.5 / FPS]
 
 
+THUMB = (160, 90)
+
+
+def thumbnails(path: Path) -> list[bytes]:
+    """Every frame of a movie as a 160x90 grey picture."""
+    w, h = THUMB
+    data = subprocess.run(["ffmpeg", "-v", "error", "-nostdin", "-i", str(path), "-vf", f"scale={w}:{h},format=gray",
+                           "-fps_mode", "passthrough", "-f", "rawvideo", "-"], capture_output=True,
+                          stdin=subprocess.DEVNULL).stdout
+    n = w * h
+    return [data[i:i + n] for i in range(0, len(data) - n + 1, n)]
+
+
+def content_check(source: list[bytes], output: Path) -> dict:
+    """Which frame of the source each stored frame shows (the nearest of the next 8 in the loop by
+    the sum of absolute differences of their thumbnails, the first one searched in the whole source):
+    source frames skipped (lost before the encoder) and shown twice, whatever the timestamps say."""
+    frames = thumbnails(output)
+    n = len(source)
+    diff = lambda a, b: sum(abs(x - y) for x, y in zip(a[::3], b[::3]))
+    previous, skipped, repeated, where = None, 0, 0, []
+    for i, frame in enumerate(frames):
+        candidates = range(n) if previous is None else [(previous + d) % n for d in range(8)]
+        best = min(candidates, key=lambda k: diff(source[k], frame))
+        if previous is not None:
+            step = (best - previous) % n
+            if step == 0:
+                repeated += 1
+                where.append(f"{i / FPS:.2f} s (a repeat)")
+            elif step > 1:
+                skipped += step - 1
+                where.append(f"{i / FPS:.2f} s ({step - 1})")
+        previous = best
+    return {"skipped": skipped, "repeated": repeated, "where": where, "checked": len(frames)}
+
+
 def top_threads(runs: list[dict], count: int = 6) -> str:
     """The busiest threads by name, median CPU s per recorded second over the runs."""
     names: dict[str, list[float]] = {}
@@ -222,6 +259,7 @@ def section(ctx: Context) -> SectionResult:
     runs = ctx.settings.runs if ctx.settings.quick else 3
     through = played_through(ctx, movie, seconds)
     through_frames = probe_video(through).get("packets")
+    source = thumbnails(movie)
     line = printed_pipeline(ctx, movie, run_dir / "printed.mp4")
     settings = encoder_settings(line)
     figures: dict[str, list[dict]] = {tool: [] for tool in TOOLS}
@@ -233,9 +271,12 @@ def section(ctx: Context) -> SectionResult:
         argvs = commands(ctx, line, movie, through, seconds, outputs)
         before = load_average().split()[0]
         started = {tool: Timed(ctx, argvs[tool], run_dir, f"r{r + 1}-{tool}", seconds) for tool in order}
-        for tool in order:
-            figures[tool].append(analyse(tool, started[tool].finish(), outputs[tool]))
+        finished = {tool: started[tool].finish() for tool in order}
         loads.append(f"{before} → {load_average().split()[0]}")
+        for tool in order:
+            figures[tool].append(analyse(tool, finished[tool], outputs[tool]))
+        if outputs["camrec"].exists():
+            figures["camrec"][-1]["content"] = content_check(source, outputs["camrec"])
 
     expected = int(seconds * FPS)
     per = {tool: [r["per_second"] for r in figures[tool]] for tool in TOOLS}
@@ -283,6 +324,16 @@ def section(ctx: Context) -> SectionResult:
     result.body.append("Load average (1 min) before → after each run: " + ", ".join(loads) + ".")
     gaps = [f"run {i + 1}: " + (", ".join(f"{t:.2f} s" for t in r.get("gaps", [])) or "none")
             for i, r in enumerate(figures["camrec"])]
+    content = [r.get("content") or {} for r in figures["camrec"]]
+    result.body.append(
+        "The source frames camrec's movies show (each stored frame matched to the nearest of the source's next 8 "
+        f"frames in the loop by its 160x90 grey thumbnail): " + "; ".join(
+            f"run {i + 1}: {c.get('skipped', '—')} skipped, {c.get('repeated', '—')} repeated"
+            + (f" (at {', '.join(c['where'])} of the movie)" if c.get("where") else "") for i, c in enumerate(content))
+        + ". camrec's `dropped_frames` counts gaps in the recording's timeline: a frame the recording's appsrc "
+        "could not take is lost (skipped above), but a frame the feeder hands over late (its thread kept off the "
+        "CPU) is stamped with the moment it arrives, so the picture freezes for the gap and the rest of the movie "
+        "comes that much later: counted as dropped, with no frame of the source missing.")
     result.body.append(f"Gaps in camrec's stored timestamps (a frame dropped before the encoder; the loop's seams are "
                        f"at every {INPUT_SECONDS} s of the movie): " + "; ".join(gaps) + ". ffmpeg (`-re`) and "
                        "gst-launch (`clocksync`) cannot drop a frame: when the machine is too busy they fall behind "
@@ -311,15 +362,18 @@ def section(ctx: Context) -> SectionResult:
     dropped = [r["dropped"] for r in figures["camrec"]]
     listed = lambda values: ", ".join("—" if v is None else f"{v:.0f}" for v in values)
     result.summary.append(SummaryRow(
-        f"frames stored in the {seconds:g}-s movie, of {expected} (camrec: and its own dropped count)",
-        f"{listed(frames['camrec'])}; dropped {listed(dropped)}", listed(frames["gst-launch"]), listed(frames["ffmpeg"]),
+        f"frames stored in the {seconds:g}-s movie, of {expected} (camrec: also its own dropped count, and the "
+        "source frames missing from its picture)",
+        f"{listed(frames['camrec'])}; dropped {listed(dropped)}; source frames skipped "
+        f"{listed([c.get('skipped') for c in content])}", listed(frames["gst-launch"]), listed(frames["ffmpeg"]),
         goal=f"camrec: {expected} and 0 dropped in every run",
         met=(all(v == 0 for v in lost) and all(d == 0 for d in dropped)) if measured else None))
     frames_met = result.summary[-1].met
     if frames_met is False:
         result.gaps.append(
             f"**A movie as the source, frames**: camrec dropped frames in its {runs} runs of {seconds:g} s ({listed(dropped)} "
-            f"by its own count; stored timestamps skip at " + "; ".join(gaps) + f"), with the load average at "
+            f"by its own count, of which {listed([c.get('skipped') for c in content])} source frames are missing from "
+            f"the picture, the rest late; stored timestamps skip at " + "; ".join(gaps) + f"), with the load average at "
             + ", ".join(loads) + " (three real-time encoders side by side on a shared 2-core machine). ffmpeg `-re` "
             "and gst-launch's `clocksync` never drop: they fall behind the clock instead.")
     profiles = []
