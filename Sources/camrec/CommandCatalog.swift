@@ -21,6 +21,7 @@ enum CommandCatalog {
         case "sheet": SheetCommand.spec
         case "export": ExportCommand.spec
         case "text": TextCommand.spec
+        case "react": ReactCommand.spec
         default: nil
         }
     }
@@ -56,7 +57,7 @@ enum CommandCatalog {
         case "--codec": return .words(["auto", "copy"] + VideoCodec.allCases.map(\.rawValue))
         case "--quality": return .words(Quality.allCases.map(\.rawValue))
         case "--layout": return .words(CanvasLayout.names)
-        case "--audio": return .words(["default", "camera", "test", "none"])
+        case "--audio": return .words(["default", "camera", "test", "file", "none"])
         case "--encoder": return .words(["auto", "software"])
         case "--size": return .words(["640x480", "1280x720", "1920x1080", "720p", "1080p"])
         case "--rotate": return .words(["90", "180", "270"])

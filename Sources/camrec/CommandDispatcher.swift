@@ -7,7 +7,7 @@ enum CommandDispatcher {
     static let version = CamrecVersion.number
 
     /// The subcommands; `help [SUBCOMMAND]` prints a subcommand's `--help`.
-    static let subcommands = Subcommands(["record", "devices", "still", "preview", "ctl", "trim", "recover", "ls", "doctor", "encoders", "sheet", "export", "text", "help"], default: "record")
+    static let subcommands = Subcommands(["record", "devices", "still", "preview", "ctl", "trim", "recover", "ls", "doctor", "encoders", "sheet", "export", "text", "react", "help"], default: "record")
 
     /// `camrec --version`: camrec's version and the source revision it was built from, then
     /// the GStreamer it runs with.
@@ -55,6 +55,7 @@ enum CommandDispatcher {
         case "sheet": SheetCommand.self
         case "export": ExportCommand.self
         case "text": TextCommand.self
+        case "react": ReactCommand.self
         case "help": nil
         default: RecordCommand.self
         }

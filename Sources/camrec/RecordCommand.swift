@@ -70,6 +70,7 @@ enum RecordCommand: Subcommand {
               camrec export [options] SERIES    a time range of a series as one movie
               camrec sheet [options] MOVIE…     a contact sheet of movies' frames, captioned
               camrec text [options] IMAGE…      recognise the text in stills and movies
+              camrec react [options] VIDEO OUT  record yourself reacting to a video
               camrec doctor [options] [OUTPUT]  check what a recording needs, with fixes
               camrec encoders [options]         list video encoders and whether each works
               camrec help [SUBCOMMAND|TOPIC]    a subcommand's help, or a topic in full

@@ -127,4 +127,26 @@ import Testing
         #expect(RecordingResult(reason: .sourceEnded, files: [], droppedFrames: 0, corruptFrames: 0).exitStatus == .success)
         #expect(RecordingResult(reason: .sourceEnded, files: [], droppedFrames: 0, corruptFrames: 0, message: "failed").exitStatus == .invalidInput)
     }
+
+    /// `camrec react --mix VIDEO:CAMERA`: dB to linear gains; bad forms refused.
+    @Test func soundMix() throws {
+        #expect(SoundMix.standard.movieGain == 0.5012 && SoundMix.standard.microphoneGain == 1)
+        let mix = try SoundMix.parse("-12:3dB")
+        #expect(mix.movieGain == 0.2512 && mix.microphoneGain == 1.4125)
+        for bad in ["-6", "-6:0:1", "a:b", "-70:0", "0:13", ""] {
+            #expect(throws: ValueError.self, "\(bad)") { try SoundMix.parse(bad) }
+        }
+    }
+
+    /// The mixed sound's pipeline: the movie's appsrc through its gain into the mixer, the
+    /// microphone (slaved to the clock) through its gain into it too.
+    @Test func mixedSoundBranch() {
+        let input = AudioInput(element: .mix(moviePath: "/m/a.mp4", microphone: .test, movieGain: 0.5, microphoneGain: 1),
+                               channels: 2, rate: 48000, reason: "")
+        let branch = AudioSettings(input: input, container: .mp4).branch(muxerPad: "mux.audio_0") { $0 }
+        #expect(branch.hasPrefix("appsrc name=audiosrc is-live=true"))
+        #expect(branch.contains("! volume name=moviegain volume=0.5 ! audiomixer name=soundmix ! audio/x-raw,channels=2 ! queue name=audioqueue"))
+        #expect(branch.hasSuffix("audiotestsrc name=micsrc is-live=true wave=sine freq=440 volume=0.2 samplesperbuffer=480 ! queue name=micqueue max-size-buffers=0 max-size-bytes=0 max-size-time=1000000000 ! audioconvert ! audioresample ! audio/x-raw,format=S16LE,layout=interleaved,rate=48000,channels=2 ! volume name=micgain volume=1.0 ! soundmix."))
+        #expect(input.deviceName == "file:/m/a.mp4+test")
+    }
 }

@@ -344,7 +344,7 @@ struct PackageTests {
         #expect(try complete(["camrec", "--codec", ""]) == ["auto", "copy", "h264", "h265", "mjpeg"])
         #expect(try complete(["camrec", "--quality", ""]) == ["low", "medium", "high", "max"])
         #expect(try complete(["camrec", "--layout", "s"]) == ["stacked", "side-by-side"])
-        #expect(try complete(["camrec", "--audio", ""]) == ["default", "camera", "test", "none"])
+        #expect(try complete(["camrec", "--audio", ""]) == ["default", "camera", "test", "file", "none"])
         #expect(try complete(["camrec", "ctl", "/tmp/s", "st"]) == ["still", "stop", "status"])
         #expect(try complete(["camrec", "help", ""]).contains("doctor"))
         #expect(try complete(["camrec", "--max-duration", ""]).isEmpty)

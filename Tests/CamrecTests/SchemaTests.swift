@@ -169,6 +169,15 @@ import Testing
         #expect(waiting.wait() == 0, "\(waiting.stderrText)")
         JSONLog.write(arguments: scheduled, stdout: waiting.stdoutData, to: log)
 
+        // react --separate: the camera's own movie and where the video started in it.
+        let video = folder.path("react-video.mp4")
+        let made = try ChildProcess.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=30:duration=1",
+                                                   "-pix_fmt", "yuv420p", video])
+        #expect(made.status == 0, "\(made.stderr)")
+        result = try run(["react", "--separate", "--device", "/dev/video0", "--audio", "none", "--no-preview", "--json", video,
+                          folder.path("react.mp4")], log: log, environment: camera)
+        #expect(result.status == 0, "\(result.stderr)")
+
         let check = try checkLog(log, extra: ["--require-all"])
         #expect(check.status == 0, "\(check.stderr)\n\(check.stdoutText)")
     }

@@ -159,6 +159,12 @@ public struct RecordingPrinter: Sendable {
     }
 
     /// The run's result: its JSON line, and a summary for people.
+    /// `camrec react --separate`: where the video starts in the camera's movie.
+    public func show(_ line: ReactLine) {
+        console.emit(line, type: "react")
+        console.say("camrec: the video \(line.video) starts at " + String(cFormat: "%.3f s", line.offset) + " of \(line.path)")
+    }
+
     public func show(_ result: RecordingResult) {
         console.emit(result, type: "result")
         let segments = result.files.filter { $0.kind == "movie" && $0.index != nil }

@@ -9,6 +9,18 @@ public struct AudioInput: Sendable, Equatable {
         case alsa(device: String)
         /// `audiotestsrc`: a tone.
         case test
+        /// The sound of the movie at this path, played as a camera (an appsrc camrec fills).
+        case movie(path: String)
+        /// A movie's sound and a microphone mixed (`camrec react`), each at its gain (linear).
+        indirect case mix(moviePath: String, microphone: Element, movieGain: Double, microphoneGain: Double)
+
+        /// The movie whose sound the recording takes (alone or mixed), if any.
+        public var moviePath: String? {
+            switch self {
+            case .movie(let path), .mix(let path, _, _, _): path
+            default: nil
+            }
+        }
     }
 
     /// The element and device.
@@ -39,6 +51,9 @@ public struct AudioInput: Sendable, Equatable {
         case .pulse(let device): device ?? "default"
         case .alsa(let device): device
         case .test: "test"
+        case .movie(let path): MovieSource.prefix + path
+        case .mix(let path, let microphone, _, _):
+            MovieSource.prefix + path + "+" + AudioInput(element: microphone, reason: "").deviceName
         }
     }
 }

@@ -13,6 +13,10 @@ public enum AudioRequest: Sendable, Equatable {
     case server(String)
     /// An ALSA device, e.g. `hw:1,0` or `plughw:CARD=C920,DEV=0`.
     case alsa(String)
+    /// The sound of the movie played as a camera (`--device file:PATH`).
+    case movie
+    /// The movie's sound and `microphone` mixed (`camrec react`), each at its gain (linear).
+    indirect case mix(microphone: AudioRequest, movieGain: Double, microphoneGain: Double)
 
     /// Reads `--audio`'s value: `none`, `default`, `camera`, `test`, an ALSA device name
     /// (`hw:`, `plughw:`, `sysdefault:`, `dsnoop:`, `front:`, …: anything with a colon but
@@ -24,6 +28,7 @@ public enum AudioRequest: Sendable, Equatable {
         case "default", "auto": self = .systemDefault
         case "camera": self = .camera
         case "test": self = .test
+        case "file": self = .movie
         default:
             if let colon = text.firstIndex(of: ":"), !text[..<colon].contains("."), text[..<colon].allSatisfy(\.isLetter) {
                 self = .alsa(text)
@@ -35,6 +40,14 @@ public enum AudioRequest: Sendable, Equatable {
 
     /// Whether sound is recorded at all.
     public var isWanted: Bool { self != .none }
+
+    /// Whether the source is known only once the cameras are (a camera's microphone, a movie's sound).
+    public var waitsForCameras: Bool {
+        switch self {
+        case .camera, .movie, .mix: true
+        default: false
+        }
+    }
 }
 
 extension AudioRequest {
@@ -43,7 +56,7 @@ extension AudioRequest {
     public static func parse(source: String?, bitrate: String?) throws(CamrecError) -> (source: AudioRequest, bitrate: Int?) {
         let request = try OptionValue.parse("--audio", source) { (text: String) throws(ValueError) -> AudioRequest in
             guard let request = AudioRequest(parsing: text) else {
-                throw ValueError("give a sound source: default, camera, test, a source name, an ALSA device such as hw:1,0, or none")
+                throw ValueError("give a sound source: default, camera, test, file (a --device file: movie's), a source name, an ALSA device such as hw:1,0, or none")
             }
             return request
         } ?? .none

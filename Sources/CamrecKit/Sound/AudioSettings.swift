@@ -28,16 +28,38 @@ public struct AudioSettings: Sendable, Equatable {
     /// places it on the system clock, correcting the sound card's drift sample by sample
     /// (GStreamer's `skew` slaving lets it grow to a whole ring buffer, then jumps).
     public func sourceElement(quote: (String) -> String) -> String {
-        switch input.element {
+        Self.element(input.element, name: "audiosrc", quote: quote)
+    }
+
+    /// `element` in pipeline syntax, named `name`. A mix is the movie's sound through its
+    /// gain into an `audiomixer` named "soundmix" (the microphone's part is `mixInput`).
+    static func element(_ element: AudioInput.Element, name: String, slaved: Bool = false, quote: (String) -> String) -> String {
+        // A mixed microphone keeps to the clock by GStreamer's own slaving (the mixer
+        // needs its sound on the clock; the recording's SoundClock corrects "audiosrc" only).
+        let slaving = slaved ? "" : " slave-method=none"
+        switch element {
         case .pulse(let device):
-            return "pulsesrc name=audiosrc provide-clock=false slave-method=none"
-                + (device.map { " device=" + quote($0) } ?? "")
+            return "pulsesrc name=\(name) provide-clock=false" + slaving + (device.map { " device=" + quote($0) } ?? "")
         case .alsa(let device):
-            return "alsasrc name=audiosrc provide-clock=false slave-method=none device=" + quote(device)
+            return "alsasrc name=\(name) provide-clock=false\(slaving) device=" + quote(device)
         case .test:
             // 10-ms buffers, as a sound server's.
-            return "audiotestsrc name=audiosrc is-live=true wave=sine freq=440 volume=0.2 samplesperbuffer=480"
+            return "audiotestsrc name=\(name) is-live=true wave=sine freq=440 volume=0.2 samplesperbuffer=480"
+        case .movie:
+            // Filled by the movie's feeder (MovieFeeder), stamped when each buffer is due.
+            return "appsrc name=\(name) is-live=true format=time do-timestamp=false max-bytes=1000000 min-latency=0 max-latency=1000000000 caps=\"\(MovieFeeder.soundCaps)\""
+        case .mix(let path, _, let movieGain, _):
+            return self.element(.movie(path: path), name: name, quote: quote)
+                + " ! volume name=moviegain volume=\(movieGain) ! audiomixer name=soundmix"
         }
+    }
+
+    /// A mix's microphone part, into the mixer "soundmix" (empty for any other source).
+    func mixInput(quote: (String) -> String) -> String {
+        guard case .mix(_, let microphone, _, let gain) = input.element else { return "" }
+        return " " + Self.element(microphone, name: "micsrc", slaved: true, quote: quote)
+            + " ! queue name=micqueue max-size-buffers=0 max-size-bytes=0 max-size-time=1000000000"
+            + " ! audioconvert ! audioresample ! \(MovieFeeder.soundCaps) ! volume name=micgain volume=\(gain) ! soundmix."
     }
 
     /// The sound branch, in pipeline syntax, ending in the muxer's sound pad `muxerPad`
@@ -55,5 +77,6 @@ public struct AudioSettings: Sendable, Equatable {
             + " ! audioconvert ! audioresample ! " + raw + " ! audiorate name=audiorate skip-to-first=true tolerance=5000000"
             + (level ? " ! level name=soundlevel interval=\(SoundTriggerSettings.interval) post-messages=true" : "")
             + " ! \(codec.encoder) name=audioencoder \(codec.bitrateProperty(kilobits: bitrate)) ! " + muxerPad
+            + mixInput(quote: quote)
     }
 }

@@ -52,6 +52,9 @@ public struct AudioSourceResolver: Sendable {
         switch request {
         case .none: return nil
         case .test: return AudioInput(element: .test, reason: "a test tone (audiotestsrc)")
+        case .movie, .mix:
+            // Known once the movies are: see `AudioInput.movie(_:)`.
+            throw CamrecError(.usage, "--audio file records the sound of a movie played as a camera: give --device file:PATH too")
         case .systemDefault: return try systemDefault(catalog())
         case .camera: return try cameraMicrophone(camera, catalog: catalog())
         case .server(let name): return try serverSource(name, catalog: catalog())

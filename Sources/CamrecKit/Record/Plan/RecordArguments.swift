@@ -51,6 +51,11 @@ public struct RecordArguments: Sendable, Equatable {
     public var cameraBuffers: String?
     /// `--loop`.
     public var loop = false
+    /// `camrec react`: the movie's sound mixed with `--audio`'s (default: the system's
+    /// default input), each at its gain (linear); nil: `--audio` alone.
+    public var mix: SoundMix?
+    /// `camrec react`: a movie played as a camera also plays its sound on the default output.
+    public var playsAloud = false
     /// `--text`, `--text-changes`.
     public var text = false, textChanges = false
     /// `--text-every`, `--text-lang`, `--text-region`.
@@ -156,6 +161,7 @@ public struct RecordArguments: Sendable, Equatable {
             throw CamrecError(.usage, "--loop repeats a movie played as a camera: give --device file:PATH too, e.g. --device file:clip.mp4 --loop")
         }
         settings.loop = loop
+        settings.playsAloud = playsAloud
         settings.reconnect = run.reconnect
         settings.recoverPartials = unattended.recoverPartials
         settings.motion = motion
@@ -168,6 +174,10 @@ public struct RecordArguments: Sendable, Equatable {
 
         var job = RecordJob(request: request, settings: settings, picture: picture, camera: camera)
         (job.audio, job.audioBitrate) = sound
+        if let mix {
+            job.audio = .mix(microphone: sound.source == .none ? .systemDefault : sound.source,
+                             movieGain: mix.movieGain, microphoneGain: mix.microphoneGain)
+        }
         job.preview = previewRequest
         job.controls = controls
         job.controlPath = control

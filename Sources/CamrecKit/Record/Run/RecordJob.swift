@@ -39,6 +39,8 @@ public struct RecordJob {
     /// Said as warnings before the run starts, after the setup's own (e.g. a password on
     /// the command line).
     public var warnings: [String] = []
+    /// `camrec react --separate`: the video played beside the recording; nil otherwise.
+    public var separateVideo: SeparateVideo?
 
     /// A recording of `request` with `settings`, from `camera`, with `picture`.
     public init(request: RecordingRequest, settings: RunSettings, picture: PictureRequest, camera: CameraRequest) {
@@ -74,7 +76,7 @@ public struct RecordJob {
         settings.picture = picture
         // The sound source is looked up before the camera is opened (its camera's
         // microphone needs the camera's path first).
-        let earlySound = audio == .camera ? nil : try sound(camera: nil)
+        let earlySound = audio.waitsForCameras ? nil : try sound(camera: nil)
         let prefer = EncodingPlanner.preferredFamilies(settings.encoding, needsDecoding: settings.needsDecoding(composes: request.layout != nil))
         var cameras: [CameraResolver.Resolution] = []
         for device in devices {
@@ -87,7 +89,24 @@ public struct RecordJob {
             plan = try Self.plan(request, devicePaths: cameras.map(\.source.deviceName), checking: !printPipeline)
         }
         var setup = try RunSetup.make(plan: plan, cameras: cameras, devices: devices, settings: settings) { camera throws(CamrecError) in
-            audio == .camera ? try sound(camera: camera) : earlySound
+            if audio == .movie {
+                // The movie's own sound; in movies of their own, only the first movie records sound.
+                let input = try AudioInput.movie(among: cameras.map(\.source), firstOnly: several && request.layout == nil)
+                return AudioSettings(input: input, container: settings.container, bitrate: audioBitrate)
+            }
+            if case .mix(let microphone, let movieGain, let microphoneGain) = audio {
+                // camrec react: the movie's sound and a microphone (a camera's: the first camera's).
+                let movie = try AudioInput.movie(among: cameras.map(\.source))
+                let firstCamera = cameras.lazy.compactMap { if case .camera(let path, _) = $0.source { path } else { nil } }.first
+                guard let input = try AudioSourceResolver.live.resolve(microphone, camera: firstCamera) else {
+                    return AudioSettings(input: movie, container: settings.container, bitrate: audioBitrate)
+                }
+                let mixed = AudioInput(element: .mix(moviePath: movie.element.moviePath ?? "", microphone: input.element,
+                                                     movieGain: movieGain, microphoneGain: microphoneGain),
+                                       channels: 2, rate: 48000, reason: movie.reason + " mixed with " + input.reason)
+                return AudioSettings(input: mixed, container: settings.container, bitrate: audioBitrate)
+            }
+            return audio == .camera ? try sound(camera: camera) : earlySound
         }
         for config in setup.recorded {
             try config.text?.check(frameSize: config.picture.orientation.outputSize(config.size))
@@ -112,6 +131,11 @@ public struct RecordJob {
         try controls.apply(to: &setup)
         setup.showPreviews(previews.count)
         SignalWatcher.block(SignalWatcher.recordingSignals)
+        // camrec react --separate: the video to watch, opened before the camera starts.
+        let playback = try separateVideo.map { video throws(CamrecError) in
+            try SeparateVideoPlayback(video, warn: { printer.show(.warning($0)) })
+        }
+        defer { playback?.close() }
         // The live stream listens before the cameras' pipelines start (a taken port stops camrec here).
         let servers = try LiveOutputs.startServers(for: setup, console: console)
         defer { for server in servers { server.close() } }
@@ -126,6 +150,7 @@ public struct RecordJob {
         // A failure still waits for the commands of the files already published.
         defer { hooks?.finish() }
         let events: @Sendable (RecordingEvent) -> Void = { event in
+            if case .started = event { playback?.recordingStarted() }
             printer.show(event)
             hooks?.published(event)
         }
@@ -151,6 +176,7 @@ public struct RecordJob {
             }, makeStandbyRun: standby, windowEnded: { hooks?.published($0) }, events: events)
         } else {
             let run = RecordingRun(setup, previews: previews, servers: servers)
+            playback?.endRecording { run.requestStop(.sourceEnded, requests: 1) }
             let driven = try RunControls(run: run, controlPath: controlPath, setHandler: controls.setHandler,
                                          previews: previews, console: console, onStopSignal: stopSignal)
             defer { driven.end() }
@@ -171,6 +197,8 @@ public struct RecordJob {
             hooks.finish()
             if self.hooks != nil { Self.retainAfterHooks(setup, result: &result, printer: printer) }
         }
+        playback?.close()
+        if let line = playback?.line(for: result) { printer.show(line) }
         printer.show(result)
         return result.exitStatus
     }

@@ -17,6 +17,8 @@ public struct RunSettings: Sendable {
     public var cameraBuffers: Int?
     /// `--loop`: a movie played as a camera starts again at its end.
     public var loop = false
+    /// `camrec react`: a movie played as a camera plays its sound on the default output too.
+    public var playsAloud = false
     /// `--timelapse`; nil: every frame.
     public var timelapse: TimeLapse?
     /// `--reconnect`; nil: a lost camera ends its movie.

@@ -51,6 +51,7 @@ public struct RunSetup: Sendable {
             var source = camera.source
             if case .movie(var movie) = source {
                 movie.loop = settings.loop
+                movie.playsAloud = settings.playsAloud
                 source = .movie(movie)
             }
             var config = RecordConfig(
