@@ -4,7 +4,7 @@ import CamrecKit
 /// The sound options of `camrec` (record).
 enum AudioOptions {
     static let specs = [
-        OptionSpec(["--audio", "-a"], value: "SOURCE", help: "record sound: default (the sound server's default input, else ALSA's), camera (the camera's own microphone), test (a tone), a sound-server source name, an ALSA device (hw:1,0), or none (default); camrec devices lists them", summary: "default, camera, test, a source, hw:1,0 or none"),
+        OptionSpec(["--audio", "-a"], value: "SOURCE", help: "record sound: default (the sound server's default input, else ALSA's), camera (the camera's own microphone), test (a tone), file (the sound of a --device file: movie), a sound-server source name, an ALSA device (hw:1,0), or none (default); camrec devices lists them", summary: "default, camera, test, a source, hw:1,0 or none"),
         OptionSpec(["--audio-bitrate"], value: "RATE", help: "the sound's bitrate, e.g. 96k (default: AAC 128k, Opus 96k; mono 96k, 64k)", summary: "the sound's bitrate, e.g. 96k"),
     ]
 

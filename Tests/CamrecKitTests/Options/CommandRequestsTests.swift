@@ -61,7 +61,8 @@ struct CommandRequestsTests {
         #expect(try AudioRequest.parse(source: nil, bitrate: nil) == (AudioRequest.none, nil))
         #expect(try AudioRequest.parse(source: "hw:1,0", bitrate: "96k") == (AudioRequest.alsa("hw:1,0"), 96))
         #expect(refusal { try AudioRequest.parse(source: "", bitrate: nil) }
-                == "--audio: give a sound source: default, camera, test, a source name, an ALSA device such as hw:1,0, or none")
+                == "--audio: give a sound source: default, camera, test, file (a --device file: movie's), a source name, an ALSA device such as hw:1,0, or none")
+        #expect(try AudioRequest.parse(source: "file", bitrate: nil) == (AudioRequest.movie, nil))
         #expect(refusal { try AudioRequest.parse(source: "test", bitrate: "1k") }?.hasPrefix("--audio-bitrate: invalid bitrate '1k'") == true)
         for source in [nil, "none"] {
             #expect(refusal { try AudioRequest.parse(source: source, bitrate: "96k") }
