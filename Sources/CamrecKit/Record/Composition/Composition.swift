@@ -82,7 +82,10 @@ public struct Composition: Sendable {
         for (index, camera) in cameras.enumerated() {
             branches.append(branch(index, path: camera.path, quote: quote, into: "canvas.sink_\(index)"))
             let pad = "sink_\(index)::"
-            cells.append("\(pad)xpos=\(camera.rect.x) \(pad)ypos=\(camera.rect.y) \(pad)width=\(camera.rect.width) \(pad)height=\(camera.rect.height)")
+            // A movie's cell keeps its last frame once it ended, for the canvas frames made
+            // while the cameras are ended after it (not a black cell).
+            let held = camera.movie == nil ? "" : " \(pad)repeat-after-eos=true"
+            cells.append("\(pad)xpos=\(camera.rect.x) \(pad)ypos=\(camera.rect.y) \(pad)width=\(camera.rect.width) \(pad)height=\(camera.rect.height)" + held)
         }
         // Every cell and the canvas in one colour matrix (BT.601, limited range, as one
         // decoded camera is recorded), converted on each camera's thread while it is
