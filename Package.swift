@@ -86,8 +86,13 @@ let package = Package(
         ),
         // A small command-line parser of our own (no swift-argument-parser here).
         .target(name: "ArgumentParsing"),
+        // camrec's command line as data: every subcommand's options, arguments and help (its
+        // CommandSpec), the subcommands' catalog, and what is written from them (the help
+        // topics, camrec(1), the completions, docs/cli.md). No behaviour: the camrec target
+        // turns parsed arguments into CamrecKit's requests and runs them.
+        .target(name: "CamrecCLI", dependencies: ["ArgumentParsing", "CamrecKit"]),
         // RevisionStamp compiles in the git revision camrec is built from (`camrec --version`).
-        .executableTarget(name: "camrec", dependencies: ["CamrecKit", "ArgumentParsing"], plugins: ["RevisionStamp"]),
+        .executableTarget(name: "camrec", dependencies: ["CamrecCLI", "CamrecKit", "ArgumentParsing"], plugins: ["RevisionStamp"]),
         .plugin(name: "RevisionStamp", capability: .buildTool()),
         .target(
             name: "VirtualCamera",
@@ -107,6 +112,8 @@ let package = Package(
         .testTarget(name: "MP4Tests", dependencies: ["MP4"]),
         .testTarget(name: "MatroskaTests", dependencies: ["Matroska", "MP4"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
+        // The command line's specs and help, in-process (the end-to-end tests run the binary).
+        .testTarget(name: "CamrecCLITests", dependencies: ["CamrecCLI", "ArgumentParsing", "CamrecKit"]),
         // End-to-end tests run the built `camrec` binary (and the VirtualCamera) as a user would.
         .testTarget(name: "CamrecTests", dependencies: ["CamrecKit", "TestSupport"]),
     ]

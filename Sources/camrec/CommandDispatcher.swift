@@ -1,4 +1,5 @@
 import ArgumentParsing
+import CamrecCLI
 import CamrecKit
 
 /// Chooses the subcommand: `record` unless the first argument names another one, so
@@ -6,8 +7,8 @@ import CamrecKit
 enum CommandDispatcher {
     static let version = CamrecVersion.number
 
-    /// The subcommands; `help [SUBCOMMAND]` prints a subcommand's `--help`.
-    static let subcommands = Subcommands(["record", "devices", "still", "preview", "ctl", "trim", "recover", "ls", "doctor", "encoders", "sheet", "export", "text", "react", "help"], default: "record")
+    /// The subcommands (``CommandCatalog/subcommands``).
+    static let subcommands = CommandCatalog.subcommands
 
     /// `camrec --version`: camrec's version and the source revision it was built from, then
     /// the GStreamer it runs with.
@@ -109,21 +110,5 @@ enum CommandDispatcher {
     private static func usageError(_ message: String) -> ExitStatus {
         Console(json: false, quiet: false).fail(CamrecError(.usage, message))
         return .usage
-    }
-
-    /// The exit-code table shown in help texts: codes right-padded to one column, meanings
-    /// in the next (long ones wrap under the meaning, see HelpFormatter.reflow).
-    static var exitCodeTable: String {
-        exitCodeTable(ExitStatus.allCases.map { ($0, $0.meaning) })
-    }
-
-    /// An exit-code table of `rows`, codes in one column; the help formatter wraps long
-    /// meanings under their column.
-    static func exitCodeTable(_ rows: [(status: ExitStatus, meaning: String)]) -> String {
-        let width = rows.map { String($0.status.rawValue).count }.max() ?? 3
-        return "Exit codes:\n" + rows.map { status, meaning in
-            let code = String(status.rawValue)
-            return "  " + code + String(repeating: " ", count: width - code.count + 2) + meaning
-        }.joined(separator: "\n")
     }
 }
