@@ -11,6 +11,7 @@ extension ClipOptions {
                     motionSensitivity: parsed.value("--motion-sensitivity"), motionMask: parsed.value("--motion-mask"),
                     livePhoto: parsed.flag("--live-photo"))
         request.onSound = parsed.value("--on-sound")
+        request.start = parsed.value("--clip-start")
         return request
     }
 }

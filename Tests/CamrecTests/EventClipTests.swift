@@ -86,6 +86,58 @@ struct EventClipTests {
         #expect(kinds == ["movie", "clip"], "\(result)")
     }
 
+    @Test("--clip-start keyframe: the clip starts at the keyframe at or before its pre-roll, copied as encoded, nothing decoded (no gst-libav loaded), and its line says where",
+          arguments: ["mp4", "mkv"])
+    func keyframeStart(_ container: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let movie = folder.path("run.\(container)")
+        let socket = folder.path("control")
+        // 1.3 s of pre-roll is never on one of the 1-s keyframes (30 frames apart from the
+        // movie's first frame) when the trigger is: the clip reaches back to the one before.
+        let run = try Self.record(["--pre-roll", "1.3s", "--post-roll", "1s", "--keyframe-interval", "1s", "--clip-start", "keyframe"],
+                                  to: movie, socket: socket)
+        defer { run.signal(SIGKILL) }
+        try #require(RecordingWait.frames(100, socket: socket), "\(run.stderrText)")
+        let reply = try Self.trigger(socket)
+        #expect(reply["ok"] as? Bool == true, "\(reply)")
+        try #require(run.waitForLine(type: "clip"), "\(run.stderrText)")
+        // What the recording has loaded once its clip is written: no decoder library.
+        // (cat reads it whole: /proc files have no size, and a reader that trusts one stops early.)
+        let maps = try ChildProcess.run("cat", ["/proc/\(run.pid)/maps"]).stdoutText
+        #expect(maps.contains("libgstreamer-1.0"), "camrec's maps could not be read")
+        #expect(!maps.contains("libavcodec") && !maps.contains("libgstlibav"), "a clip copied as encoded loaded gst-libav")
+        #expect(RecordingWait.stop(socket: socket))
+        #expect(run.wait() == 0, "\(run.stderrText)")
+
+        let line = try #require(run.lines(type: "clip").first)
+        let clip = try #require(line["path"] as? String)
+        #expect(line["reencoded_frames"] as? Int == 0, "\(line)")
+        // Its pre-roll: at least the 1.3 s asked, less than one keyframe interval more.
+        let trigger = try #require((line["triggers"] as? [Double])?.first)
+        #expect(trigger > 1.3 - 0.002 && trigger < 2.3 - 0.02, "the trigger is \(trigger) s into the clip")
+        let preFrames = Int((trigger * 30).rounded())
+        let probe = try MediaProbe.probe(clip)
+        #expect(probe.frames == preFrames + 30, "ffprobe counts \(probe.frames), the line says the trigger is at frame \(preFrames)")
+        #expect(line["frames"] as? Int == probe.frames)
+        #expect(try MediaProbe.decodeErrors(clip).isEmpty)
+        let keys = try ChildProcess.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=key_frame",
+                                                    "-of", "csv=p=0", clip]).stdoutText.split(separator: "\n").map { $0.prefix { $0 != "," } }
+        #expect(keys.first == "1", "the clip's first frame is not a keyframe")
+        // The camera's stamps: a run of the movie's frames from a movie keyframe.
+        let movieStamps = try Self.stamps(movie)
+        let clipStamps = try Self.stamps(clip)
+        #expect(Self.contiguous(movieStamps), "the movie lost frames")
+        #expect(Self.contiguous(clipStamps), "the clip is not a run of camera frames: \(clipStamps)")
+        let index = try #require(line["frame"] as? Int)
+        let movieKeys = try ChildProcess.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=key_frame",
+                                                         "-of", "csv=p=0", movie]).stdoutText.split(separator: "\n").map { $0.prefix { $0 != "," } }
+        #expect(index < movieKeys.count && movieKeys[index] == "1", "the clip starts at movie frame \(index), not a keyframe of the movie")
+        try #require(index + clipStamps.count <= movieStamps.count, "clip from movie frame \(index) runs past the movie")
+        #expect(Array(movieStamps[index..<(index + clipStamps.count)]) == clipStamps)
+        #expect(abs((line["pts"] as? Double ?? -1) - Double(index) / 30) < 0.002, "\(line)")
+    }
+
     @Test("passthrough (the camera's own H.264 or JPEG frames): clips are cut from the camera's stream, exact to the frame, and the pre-roll never starves the camera",
           arguments: [("h264", "mp4"), ("mjpeg", "mkv")])
     func passthroughClips(_ format: String, _ container: String) throws {

@@ -40,6 +40,23 @@ struct ClipRequestTests {
         #expect(refusal { try resolve(ClipRequest(postRoll: "0")) }?.contains("are both 0") == true)
     }
 
+    @Test func whereAClipStartsIsExactUnlessAskedForTheKeyframe() throws {
+        #expect(try resolve(ClipRequest(preRoll: "5s")).settings?.start == .exact)
+        var keyframe = ClipRequest(preRoll: "5s")
+        keyframe.start = "keyframe"
+        #expect(try resolve(keyframe).settings?.start == .keyframe)
+        // Like --max-clip, it asks for clips on its own.
+        var alone = ClipRequest()
+        alone.start = "exact"
+        #expect(alone.isWanted)
+        #expect(try resolve(alone).settings?.start == .exact)
+        for bad in ["Keyframe", "accurate", ""] {
+            var request = ClipRequest(preRoll: "5s")
+            request.start = bad
+            #expect(refusal { try resolve(request) } == "--clip-start: give exact or keyframe", "\(bad)")
+        }
+    }
+
     @Test func zeroIsALengthForTheRolls() throws {
         let settings = try #require(try resolve(ClipRequest(preRoll: "0", postRoll: "4s")).settings)
         #expect(settings.preRoll == .zero && settings.postRoll == .seconds(4))

@@ -10,8 +10,9 @@ import Glibc
 /// clip on a trigger with the pre-roll's packets, feeds it live packets until
 /// `ClipSchedule` says it ends, then finishes it on a thread of its own: the file is
 /// finalised, cut to start exactly at trigger − pre-roll (`Trimmer`: the frames between
-/// the keyframe it had to start from and the start are hidden or re-encoded), and moved
-/// to `NAME-clip-0001.EXT`. Nothing here ever blocks the movie's branch.
+/// the keyframe it had to start from and the start are hidden or re-encoded; with
+/// `--clip-start keyframe` it starts at that keyframe, uncut), and moved to
+/// `NAME-clip-0001.EXT`. Nothing here ever blocks the movie's branch.
 final class ClipRecorder: Sendable {
     struct Active: Sendable {
         var writer: ClipWriter
@@ -287,10 +288,10 @@ final class ClipRecorder: Sendable {
             return nil
         }
         // The first frame asked for (the nearest to the start), in the written file, which
-        // starts at the keyframe at or before it.
+        // starts at the keyframe at or before it; with --clip-start keyframe, that keyframe.
         let half = frameDuration / 2
         let wanted = clip.start > half ? clip.start - half : 0
-        let offset = writer.times.first { writer.base + $0 >= wanted } ?? 0
+        let offset = settings.start == .keyframe ? 0 : writer.times.first { writer.base + $0 >= wanted } ?? 0
         let first = writer.base + offset
         // When its first frame was captured: in its line, and written into an MP4 or MOV.
         let captured = captureTime?(first, firstPTSValue)

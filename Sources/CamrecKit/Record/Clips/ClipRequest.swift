@@ -1,6 +1,6 @@
 /// The event clips a recording asks for (`--pre-roll`, `--post-roll`, `--max-clip`,
 /// `--clips`, `--standby`, `--on-motion`, `--motion-sensitivity`, `--motion-mask`,
-/// `--live-photo`), as given, and the rules that turn them into `ClipSettings` and
+/// `--live-photo`, `--clip-start`), as given, and the rules that turn them into `ClipSettings` and
 /// `MotionSettings`: any of them enables clips, a clip cannot be empty, the motion
 /// options need `--on-motion`, and clips are written in the movie's container.
 public struct ClipRequest: Sendable, Equatable {
@@ -24,6 +24,8 @@ public struct ClipRequest: Sendable, Equatable {
     public var livePhoto = false
     /// `--on-sound LEVEL[:T]`.
     public var onSound: String?
+    /// `--clip-start exact|keyframe`.
+    public var start: String?
 
     public init(preRoll: String? = nil, postRoll: String? = nil, maxClip: String? = nil, pattern: String? = nil,
                 standby: Bool = false, onMotion: Bool = false, motionSensitivity: String? = nil,
@@ -41,7 +43,7 @@ public struct ClipRequest: Sendable, Equatable {
 
     /// Whether any clip option is given.
     public var isWanted: Bool {
-        [preRoll, postRoll, maxClip, pattern, motionMask, motionSensitivity].contains { $0 != nil }
+        [preRoll, postRoll, maxClip, pattern, motionMask, motionSensitivity, start].contains { $0 != nil }
             || livePhoto || standby || onMotion || onSound != nil
     }
 
@@ -84,13 +86,18 @@ public struct ClipRequest: Sendable, Equatable {
         } else if sensitivity != nil || motionMask != nil {
             throw OptionValue.refusal("\(sensitivity != nil ? "--motion-sensitivity" : "--motion-mask") needs --on-motion")
         }
+        let start = try OptionValue.parse("--clip-start", self.start) { (text: String) throws(ValueError) -> ClipStart in
+            guard let value = ClipStart(rawValue: text) else { throw ValueError("give exact or keyframe") }
+            return value
+        }
         guard preRoll != nil || postRoll != nil || maxClip != nil || livePhoto || naming != nil || standby || motion != nil
-                || onSound != nil else {
+                || onSound != nil || start != nil else {
             return (nil, motion)
         }
         var settings = ClipSettings(preRoll: preRoll ?? .zero, postRoll: postRoll ?? ClipSettings.defaultPostRoll,
                                     maxClip: maxClip ?? ClipSettings.defaultMaxClip)
         settings.livePhoto = livePhoto
+        settings.start = start ?? .exact
         settings.pattern = naming
         if settings.preRoll.nanoseconds + settings.postRoll.nanoseconds == 0 {
             throw OptionValue.refusal("--pre-roll and --post-roll are both 0: a clip would be empty; give one of them a length, e.g. --post-roll 10s")
