@@ -257,7 +257,7 @@ def preroll_part(ctx: Context, result: SectionResult) -> None:
 # ---- (b) movie drops during clips --------------------------------------------------------
 
 def clip_run(ctx: Context, run_dir: Path, seconds: float, pre: float, post: float, every: float,
-             first_with: bool) -> dict:
+             first_with: bool, clip_options: tuple = ()) -> dict:
     """A recording with clips triggered every `every` s (each after the previous clip's line)
     on /dev/video0, side by side with the same recording without clip options on /dev/video1."""
     mode = YUYV_720
@@ -270,7 +270,7 @@ def clip_run(ctx: Context, run_dir: Path, seconds: float, pre: float, post: floa
         sock = run_dir / f"{name}.sock"
         probe_log = run_dir / f"{name}.probe"
         probe_log.unlink(missing_ok=True)
-        extra = ["--pre-roll", f"{pre:g}s", "--post-roll", f"{post:g}s"] if with_clips else []
+        extra = ["--pre-roll", f"{pre:g}s", "--post-roll", f"{post:g}s", *clip_options] if with_clips else []
         argv = record_argv(ctx, mode, device, output, sock, f"{seconds:g}", extra)
         env = ctx.toolbox.env(mode.vcam(device), probe_log, probe_max=100000)
         children[with_clips] = (start(ctx, argv, env, run_dir, name, seconds + 120), output, sock, probe_log)
@@ -390,16 +390,37 @@ def clip_run(ctx: Context, run_dir: Path, seconds: float, pre: float, post: floa
     return run
 
 
-def clips_part(ctx: Context, result: SectionResult) -> None:
+def clips_part(ctx: Context, result: SectionResult, keyframe: bool = False) -> None:
+    """The movie's drops, the clips' frames, CPU and memory with a clip every 8 s; `keyframe`:
+    with `--clip-start keyframe` (clips copied from the keyframe at or before their start)."""
     quick = ctx.settings.quick
     seconds = 20.0 if quick else 60.0
     runs = 1 if quick else 3
     pre, post, every = 3.0, 3.0, 8.0
     expected = round((pre + post) * YUYV_720.fps)
-    result.body.append("### Movie drops during clips")
+    gop = YUYV_720.fps     # camrec's default --keyframe-interval, 1 s
+    clip_options = ("--clip-start", "keyframe") if keyframe else ()
+    how = " (`--clip-start keyframe`)" if keyframe else ""
+    slug = "clips-keyframe" if keyframe else "clips"
+
+    def exact(c: dict) -> bool:
+        """A clip holding exactly its frames: the asked ones, or with --clip-start keyframe those
+        from the keyframe at or before its start (less than one GOP more), as its line says."""
+        if not c["stamps_ok"] or c["frames"] is None:
+            return False
+        if keyframe:
+            return c["frames"] == c["frames_line"] and expected <= c["frames"] < expected + gop and c["reencoded"] == 0
+        return c["frames"] == expected
+
+    result.body.append("### Movie drops during clips" + how)
+    if keyframe:
+        result.body.append(
+            "The same as above, with `--clip-start keyframe`: each clip starts at the keyframe at or before its "
+            f"asked start, so it holds {expected} to {expected + gop - 1} frames (its line says which), copied as "
+            "encoded: nothing is decoded or re-encoded, so gst-libav is never loaded.")
     result.body.append(
         f"A {seconds:g}-s 1280x720@30 YUYV recording with `--pre-roll {pre:g}s "
-        f"--post-roll {post:g}s --control SOCK --json --max-duration {seconds:g}` gets `camrec ctl SOCK clip` "
+        f"--post-roll {post:g}s{' --clip-start keyframe' if keyframe else ''} --control SOCK --json --max-duration {seconds:g}` gets `camrec ctl SOCK clip` "
         f"every {every:g} s from its `started` line (each only after the previous clip's `clip` line arrived; none "
         f"whose post-roll would end less than 2 s before the end), side by side with the same recording "
         "without clip options, each from its own emulated camera (which starts first alternates). Frames lost "
@@ -415,19 +436,19 @@ def clips_part(ctx: Context, result: SectionResult) -> None:
         "machine, so there is no peer figure.")
     data = []
     for r in range(runs):
-        log(f"clips: drops during clips, run {r + 1}/{runs} ({seconds:g} s, with and without clips side by side)")
-        data.append(clip_run(ctx, ctx.dir(f"clips/drops-{r + 1}"), seconds, pre, post, every, r % 2 == 0))
+        log(f"clips: drops during clips{how}, run {r + 1}/{runs} ({seconds:g} s, with and without clips side by side)")
+        data.append(clip_run(ctx, ctx.dir(f"{slug}/drops-{r + 1}"), seconds, pre, post, every, r % 2 == 0, clip_options))
     rows = []
     for r, run in enumerate(data):
         w, wo = run.get("with", {}), run.get("without", {})
         clips = run["clips"]
         frames = [c["frames"] for c in clips]
-        exact = sum(1 for c in clips if c["frames"] == expected and c["stamps_ok"])
+        exact_count = sum(1 for c in clips if exact(c))
         ratio = (w["cpu_per_s"] / wo["cpu_per_s"]) if w.get("cpu_per_s") and wo.get("cpu_per_s") else None
         rows.append([
             str(r + 1), f"{len(run['triggers'])} / {len(clips)}",
             " ".join("—" if f is None else str(f) for f in frames) or "—",
-            f"{exact}/{len(clips)}",
+            f"{exact_count}/{len(clips)}",
             str(sum(c["missing"] or 0 for c in clips)),
             " ".join(str(c["reencoded"]) for c in clips) or "—",
             spread([c.get("line_after_trigger") for c in clips], "{:.2f}", " s"),
@@ -441,7 +462,8 @@ def clips_part(ctx: Context, result: SectionResult) -> None:
             run["load"],
         ])
     result.body.append(table(["run", "triggers / clips", "frames per clip (ffprobe)",
-                              f"clips of exactly {expected} frames, stamps without a gap",
+                              (f"clips of {expected} to {expected + gop - 1} frames as their lines say, from a keyframe, "
+                               "stamps without a gap" if keyframe else f"clips of exactly {expected} frames, stamps without a gap"),
                               "frames missing inside clips (stamps)", "re-encoded frames per clip",
                               "clip line after its trigger", "movie frames lost with clips (in clip windows, while a clip "
                               "was made) / without", "movie frames stored with / without",
@@ -457,11 +479,16 @@ def clips_part(ctx: Context, result: SectionResult) -> None:
         after = [run["smaps"]["after"].get(kind, 0) / 1024 for run in data if {"before", "after"} <= run["smaps"].keys()]
         if before and (median(before) > 0.05 or median(after) > 0.05):
             split.append([kind, f"{median(before):.1f} MB", f"{median(after):.1f} MB", f"{median(after) - median(before):+.1f} MB"])
-    if split:
+    if split and not keyframe:
         result.body.append("Where the recording with clips keeps its resident memory, just before the first trigger "
                            "and just after the last clip's line (/proc/PID/smaps split as in section 11, median over "
                            "the runs):")
         result.body.append(table(["mappings", "before the first trigger", "after the last clip", "difference"], split))
+    if split and keyframe:
+        result.body.append("Where the recording with `--clip-start keyframe` clips keeps its resident memory, just before "
+                           "the first trigger and just after the last clip's line (median over the runs):")
+        result.body.append(table(["mappings", "before the first trigger", "after the last clip", "difference"], split))
+    if split and not keyframe:
         result.body.append(
             "What the first clip adds: a clip whose start is not on a keyframe is cut as `camrec trim` cuts, "
             "decoding its first GOP with gst-libav's `avdec_h264` and re-encoding the frames before the start "
@@ -476,22 +503,30 @@ def clips_part(ctx: Context, result: SectionResult) -> None:
     made = [run["clips"] for run in data]
     ratios = [run["with"]["cpu_per_s"] / run["without"]["cpu_per_s"] for run in data
               if run.get("with", {}).get("cpu_per_s") and run.get("without", {}).get("cpu_per_s")]
-    exact = sum(1 for c in all_clips if c["frames"] == expected and c["stamps_ok"])
+    exact_count = sum(1 for c in all_clips if exact(c))
     triggers = sum(len(run["triggers"]) for run in data)
     drops_ok = all(d == 0 for d in drops_with) and bool(drops_with)
     result.summary.append(SummaryRow(
         f"event clips (section 13): movie frames lost in a {seconds:g}-s 720p30 recording with a clip every "
-        f"{every:g} s (`--pre-roll {pre:g}s --post-roll {post:g}s`), against none without clips",
+        f"{every:g} s (`--pre-roll {pre:g}s --post-roll {post:g}s{' --clip-start keyframe' if keyframe else ''}`), against none without clips",
         f"{spread(drops_with, '{:.0f}')} (without: {spread(drops_without, '{:.0f}')})",
         "no event clips", "no event clips", goal="0", met=drops_ok if drops_with else None))
+    if keyframe:
+        result.summary.append(SummaryRow(
+            "event clips (section 13): clips made / triggers with `--clip-start keyframe`; clips from a keyframe holding "
+            f"exactly the frames their lines name ({expected}–{expected + gop - 1}), none re-encoded",
+            f"{sum(len(m) for m in made)} / {triggers}; {exact_count} / {len(all_clips)}",
+            "no event clips", "no event clips", goal="every trigger such a clip",
+            met=(exact_count == triggers == len(all_clips)) if triggers else None))
+    else:
+        result.summary.append(SummaryRow(
+            f"event clips (section 13): clips made / triggers; clips of exactly {expected} frames "
+            f"({pre:g} s + {post:g} s at 30 fps)",
+            f"{sum(len(m) for m in made)} / {triggers}; {exact_count} / {len(all_clips)}",
+            "no event clips", "no event clips", goal=f"every trigger a clip of {expected} frames",
+            met=(exact_count == triggers == len(all_clips)) if triggers else None))
     result.summary.append(SummaryRow(
-        f"event clips (section 13): clips made / triggers; clips of exactly {expected} frames "
-        f"({pre:g} s + {post:g} s at 30 fps)",
-        f"{sum(len(m) for m in made)} / {triggers}; {exact} / {len(all_clips)}",
-        "no event clips", "no event clips", goal=f"every trigger a clip of {expected} frames",
-        met=(exact == triggers == len(all_clips)) if triggers else None))
-    result.summary.append(SummaryRow(
-        f"event clips (section 13): CPU s per recorded s with a clip every {every:g} s, against the same recording "
+        f"event clips (section 13): CPU s per recorded s with a clip every {every:g} s{how}, against the same recording "
         "without clips",
         f"{spread([run['with']['cpu_per_s'] for run in data if run.get('with', {}).get('cpu_per_s')], '{:.3f}')} "
         f"against {spread([run['without']['cpu_per_s'] for run in data if run.get('without', {}).get('cpu_per_s')], '{:.3f}')}"
@@ -499,21 +534,31 @@ def clips_part(ctx: Context, result: SectionResult) -> None:
         "no event clips", "no event clips", goal="", met=None))
     rss_with = [run["with"]["rss_mb"] for run in data if run.get("with", {}).get("rc") == 0]
     rss_without = [run["without"]["rss_mb"] for run in data if run.get("without", {}).get("rc") == 0]
+    paired = [run["with"]["rss_mb"] - run["without"]["rss_mb"] for run in data
+              if run.get("with", {}).get("rc") == 0 and run.get("without", {}).get("rc") == 0
+              and run["with"].get("rss_mb") and run["without"].get("rss_mb")]
+    over = max(paired) if paired else None
     result.summary.append(SummaryRow(
-        f"event clips (section 13): peak RSS of the {seconds:g}-s recording with a clip every {every:g} s, against "
-        "the same recording without clips",
-        f"{spread(rss_with, '{:.1f}', ' MB')} against {spread(rss_without, '{:.1f}', ' MB')}",
-        "no event clips", "no event clips", goal="", met=None))
+        f"event clips (section 13): peak RSS of the {seconds:g}-s recording with a clip every {every:g} s{how}, against "
+        "the same recording without clips (difference, paired)",
+        f"{spread(rss_with, '{:.1f}', ' MB')} against {spread(rss_without, '{:.1f}', ' MB')} "
+        f"({spread(paired, '{:+.1f}', ' MB')})",
+        "no event clips", "no event clips", goal="≤ +10 MB (issue 37)", met=(over <= 10) if over is not None else None))
+    if over is not None and over > 10:
+        result.gaps.append(
+            f"**Memory of event clips{how}** (section 13): peak RSS {spread(paired, '{:+.1f}', ' MB')} over the same "
+            f"recording without clips (goal ≤ +10 MB)" + (": the clips' cut loads gst-libav (`--clip-start keyframe` "
+            "copies them from the keyframe instead)" if not keyframe else "") + ".")
     if drops_with and not drops_ok:
         result.gaps.append(
             f"**Movie drops during event clips** (section 13): the movie lost {spread(drops_with, '{:.0f}')} frames "
             f"in a {seconds:g}-s recording with a clip every {every:g} s, the same recording without clips "
             f"{spread(drops_without, '{:.0f}')} side by side.")
-    if triggers and not exact == triggers == len(all_clips):
+    if triggers and not exact_count == triggers == len(all_clips):
         result.gaps.append(
-            f"**Event clip frames** (section 13): {exact} of {triggers} triggers gave a clip of exactly {expected} "
+            f"**Event clip frames{how}** (section 13): {exact_count} of {triggers} triggers gave a clip of its "
             "frames without a gap in its camera stamps (table in section 13).")
-    ctx.shared["clips"] = data
+    ctx.shared[slug] = data
 
 
 def section(ctx: Context) -> SectionResult:
@@ -533,11 +578,13 @@ def section(ctx: Context) -> SectionResult:
         "why each comparison is paired (the same run with and without, one after the other or side by side) "
         "and the load average is given.")
     # BENCH_CLIPS_PARTS (e.g. "motion") runs only the named parts: preroll, clips, motion.
-    parts = set((os.environ.get("BENCH_CLIPS_PARTS") or "preroll,clips,motion").split(","))
+    parts = set((os.environ.get("BENCH_CLIPS_PARTS") or "preroll,clips,keyframe,motion").split(","))
     if "preroll" in parts:
         part_rows(result, "preroll", lambda: preroll_part(ctx, result))
     if "clips" in parts:
         part_rows(result, "clips", lambda: clips_part(ctx, result))
+    if "keyframe" in parts:
+        part_rows(result, "keyframe", lambda: clips_part(ctx, result, keyframe=True))
     if "motion" in parts:
         from . import clip_motion   # here: it uses this module's helpers
         part_rows(result, "motion", lambda: clip_motion.motion_part(ctx, result))
