@@ -152,7 +152,7 @@ import Testing
     @Test func theWarningNamesTheCheaperSetting() {
         var settings = EncoderSettings(quality: .high, codec: .h265, factory: "x265enc")
         #expect(EncoderPace.warning(settings, rate: rate, framesPerSecond: 21)
-                == "encoder falling behind: x265enc encodes about 21 frames a second here (measured in the first seconds), the movie has 30: frames will be lost once the recording's queue (2 s) is full; use --quality auto (camrec times x265enc and lowers its effort until it keeps up), --quality medium, --codec h264 (x264 needs under half x265's CPU) or --fps 15")
+                == "encoder falling behind: x265enc encodes about 21 frames a second here (measured in the first seconds), the movie has 30: camrec will leave frames out evenly to keep the movie in time; use --quality auto (camrec times x265enc and lowers its effort until it keeps up), --quality medium, --codec h264 (x264 needs under half x265's CPU) or --fps 15")
         // Already auto: no quality to lower.
         settings.effort = EncoderEffort(preset: "ultrafast", oneThread: true)
         #expect(EncoderPace.warning(settings, rate: rate, framesPerSecond: 12).hasSuffix("; use --codec h264 (x264 needs under half x265's CPU) or --fps 10"))

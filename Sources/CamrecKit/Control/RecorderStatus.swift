@@ -22,6 +22,9 @@ public struct RecorderStatus: Sendable, Codable, Equatable {
     public var preRollBytes: Int?
     /// With `--serve`: where the live stream is (`rtsp://127.0.0.1:8554/live`).
     public var serveURL: String?
+    /// Of `droppedFrames`, those camrec left out evenly because the encoder could not keep
+    /// up (`LoadShedder`); nil without an encoder of camrec's (passthrough, time-lapse).
+    public var shedFrames: UInt64? = nil
     /// Several cameras: the camera's device (at the top level, the first camera's); nil
     /// with one camera.
     public var device: String?

@@ -1,8 +1,8 @@
 /// Whether the encoder keeps up with the frames, judged in the first seconds of a recording
 /// from each frame's lag as the encoder takes it: how long after its capture (its running
 /// time) the encoder was ready for it. An encoder that keeps up has a steady lag; one that cannot makes the frames wait
-/// in the recording's queue, and the lag grows by the time it loses each second, until the
-/// queue (2 s) is full and the camera's frames are lost. A camera that delivers fewer frames
+/// in the recording's queue, and the lag grows by the time it loses each second, until
+/// `LoadShedder` leaves frames out to keep the movie in time. A camera that delivers fewer frames
 /// (low light) does not grow the lag: only the encoder's own pace is judged.
 ///
 /// Plain values in (running times and lags in nanoseconds), one finding out, once.
@@ -76,6 +76,6 @@ public struct EncoderPace: Sendable, Equatable {
             codec: settings.codec, factory: factory, hardware: settings.hardware,
             quality: settings.effort == nil ? settings.quality : nil, bitrateAsked: settings.bitrate != nil,
             rate: rate, framesPerSecond: framesPerSecond)
-        return "encoder falling behind: \(factory) encodes about \(EffortChoice.rounded(framesPerSecond)) frames a second here (measured in the first seconds), the movie has \(rate): frames will be lost once the recording's queue (2 s) is full; \(advice)"
+        return "encoder falling behind: \(factory) encodes about \(EffortChoice.rounded(framesPerSecond)) frames a second here (measured in the first seconds), the movie has \(rate): camrec will leave frames out evenly to keep the movie in time; \(advice)"
     }
 }

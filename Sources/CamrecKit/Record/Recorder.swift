@@ -246,6 +246,7 @@ private struct RunTotals: Sendable {
     var files: [ResultFile] = []
     var dropped: UInt64 = 0
     var corrupt: UInt64 = 0
+    var shed: UInt64?
     var keyframeInterval: Double?
     var droppedAudioMs: Int?
     var audioClockPPM: Int?
@@ -266,6 +267,7 @@ private struct RunTotals: Sendable {
         lostMovies += result.lostMovies ?? []
         dropped += result.droppedFrames
         corrupt += result.corruptFrames
+        if let left = result.shedFrames { shed = (shed ?? 0) + left }
     }
 
     /// Frames recorded: what `--max-duration` counts.
@@ -281,6 +283,7 @@ private struct RunTotals: Sendable {
         let ordered = files.filter { $0.kind == "movie" } + files.filter { $0.kind != "movie" }
         var result = RecordingResult(reason: reason, files: ordered, droppedFrames: dropped, corruptFrames: corrupt, message: message)
         result.keyframeInterval = keyframeInterval
+        result.shedFrames = shed
         result.droppedAudioMs = droppedAudioMs
         result.audioClockPPM = audioClockPPM
         result.lostMovies = lostMovies.isEmpty ? nil : lostMovies

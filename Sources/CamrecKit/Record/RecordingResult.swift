@@ -113,6 +113,9 @@ public struct RecordingResult: Sendable, Codable, Equatable {
     public var droppedFrames: UInt64
     /// Of those, the frames held back because they were corrupt (an MJPEG frame cut short).
     public var corruptFrames: UInt64
+    /// Of those, the frames camrec left out evenly because the encoder could not keep up
+    /// (`LoadShedder`); nil when none was.
+    public var shedFrames: UInt64?
     /// A message for people when the stop was not the normal one (lost camera, abort).
     public var message: String?
     /// Passthrough: the longest time between two of the camera's keyframes in the

@@ -22,6 +22,8 @@ final class RecordingSession {
     /// Warns once when the encoder cannot keep up in the first seconds; nil for passthrough
     /// and time-lapses (whose frames are retimed before the encoder).
     let encoderPace: EncoderPaceWatch?
+    /// Leaves frames out evenly while the encoder is behind; nil for passthrough and time-lapses.
+    let shedding: LoadShedWatch?
     let frameGuard: FrameGuard?
     private let frameGuardToken: ProbeToken?
     /// `--layout`: the canvas's parts (start barrier, cameras' stills, reconnect).
@@ -91,6 +93,8 @@ final class RecordingSession {
         locationToken = try muxers.nameSegments(of: elements.muxer, plan: plan, gate: gate)
         let sound = try SoundBranch.install(config.audio, in: pipeline, length: gate.movieLength)
         self.sound = sound
+        // Before the gate's probe on the same pad: a frame left out never reaches the gate.
+        shedding = config.timelapse == nil && !config.encoder.isPassthrough ? LoadShedWatch(pipeline: pipeline, bus: bus, gate: gate, rate: config.rate) : nil
         settleToken = try Self.installSettleProbe(config: config, pipeline: pipeline, gate: gate)
         gateToken = try Self.installGateProbe(config: config, pipeline: pipeline, gate: gate, sound: sound, control: control,
                                               bus: bus, plan: plan, muxer: elements.muxer, encoderPad: encoderPad,
@@ -146,6 +150,7 @@ final class RecordingSession {
             locationToken?.disconnect()
             sound?.remove()
             gateToken.remove()
+            shedding?.remove()
             settleToken?.remove()
             frameGuardToken?.remove()
             overlayToken?.remove()
@@ -210,7 +215,7 @@ final class RecordingSession {
         self.stills = stills
         let flusher = DurabilityFlusher { [plan] in plan.openPartialPaths }
         defer { flusher.stop() }
-        let (gate, config, control, plan, clipRecorder) = (gate, config, control, plan, clips?.recorder)
+        let (gate, config, control, plan, clipRecorder, shedding) = (gate, config, control, plan, clips?.recorder, shedding)
         let clipTrigger = clips?.trigger(livePhoto: config.clips?.livePhoto ?? false, stills: stills)
         let clipNewest = clips?.newest()
         let serveURL = server?.url
@@ -226,7 +231,7 @@ final class RecordingSession {
                 frames: gate.frames, stills: 0, droppedFrames: gate.droppedFrames,
                 maxDuration: config.maxDuration?.seconds,
                 segment: config.segments == nil ? nil : plan.movieCount, preRollBytes: clipRecorder?.preRollBytes,
-                serveURL: serveURL)
+                serveURL: serveURL, shedFrames: shedding?.shed)
         }
         if announce {
             events(.started(RecordingStart(config: config, path: plan.currentPath, partialPath: plan.location,
@@ -239,6 +244,7 @@ final class RecordingSession {
         result.droppedAudioMs = sound?.droppedMilliseconds
         result.audioClockPPM = sound.map { Int($0.clockPPM.rounded()) }
         result.lostMovies = movies.lost.isEmpty ? nil : movies.lost
+        result.shedFrames = shedding.flatMap { $0.shed > 0 ? $0.shed : nil }
         return result
     }
 

@@ -320,6 +320,12 @@ final class FrameGate: Sendable {
     /// Whether the limit was reached.
     var isClosed: Bool { jobs.withLock { $0.limit.isReached } }
 
+    /// Whether a frame at `time` comes too late for the limit (or the limit was reached):
+    /// the gate will drop it.
+    func isPastLimit(_ time: UInt64) -> Bool {
+        jobs.withLock { jobs in jobs.limit.isReached || jobs.limit.latestStart.map { time > $0 } ?? false }
+    }
+
     /// Video time let through so far, in all movie files, in seconds.
     func recordedSeconds(frameDuration: Double) -> Double {
         jobs.withLock { jobs in

@@ -129,6 +129,8 @@ final class CameraEventMerger: Sendable {
             + failures.map { camera, error in name(camera) + ": " + error.message }
         merged.message = messages.isEmpty ? nil : messages.joined(separator: "; ")
         merged.keyframeInterval = results.compactMap(\.1.keyframeInterval).max()
+        let shed = results.compactMap(\.1.shedFrames)
+        merged.shedFrames = shed.isEmpty ? nil : shed.reduce(0, +)
         // The sound goes with the first camera's movie.
         merged.droppedAudioMs = results.first { $0.0 == 0 }?.1.droppedAudioMs
         merged.audioClockPPM = results.first { $0.0 == 0 }?.1.audioClockPPM

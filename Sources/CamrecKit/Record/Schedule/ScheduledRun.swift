@@ -185,6 +185,7 @@ extension RecordingResult {
         files += window.files
         droppedFrames += window.droppedFrames
         corruptFrames += window.corruptFrames
+        if let shed = window.shedFrames { shedFrames = (shedFrames ?? 0) + shed }
         if let message = window.message { self.message = message }
         if let interval = window.keyframeInterval { keyframeInterval = max(keyframeInterval ?? 0, interval) }
         if let lost = window.droppedAudioMs { droppedAudioMs = (droppedAudioMs ?? 0) + lost }
