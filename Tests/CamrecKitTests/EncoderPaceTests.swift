@@ -142,6 +142,26 @@ import Testing
         #expect(abs(measured - fps) < 0.6, "\(measured)")
     }
 
+    /// Issue 37 item 3: once frames are left out before the encoder, its lag stops growing;
+    /// the encoder is behind all the same, and its pace is the frames it takes a second.
+    @Test func withFramesLeftOutTheEncoderIsBehindAtItsOwnPace() throws {
+        var pace = EncoderPace(rate: rate)
+        var finding: EncoderPace.Finding?
+        // Ten frames a second, each 0.4 s after its capture: a lag held, not growing.
+        for index in 0..<100 where finding == nil {
+            finding = pace.note(lag: 400_000_000, at: UInt64(index) * 100_000_000, shedding: index >= 12)
+        }
+        guard case .behind(let measured)? = finding else {
+            Issue.record("not found behind: \(String(describing: finding))")
+            return
+        }
+        #expect(abs(measured - 10) < 0.6, "\(measured)")
+        // The same frames without shedding: a steady lag is an encoder that keeps up.
+        var steady = EncoderPace(rate: FrameRateValue(10))
+        let findings = (0..<100).compactMap { steady.note(lag: 400_000_000, at: UInt64($0) * 100_000_000) }
+        #expect(findings == [.keepsUp])
+    }
+
     @Test func aFindingIsGivenOnce() {
         var pace = EncoderPace(rate: rate)
         let findings = frames(taken: 100, count: 100).compactMap { pace.note(lag: $0.lag, at: $0.at) }

@@ -29,6 +29,8 @@ public struct EncoderPace: Sendable, Equatable {
 
     private var first: UInt64?
     private var baseline: (lag: Int64, at: UInt64)?
+    /// Frames the encoder took since the baseline's: its pace, while it is behind.
+    private var taken = 0
     private(set) var finding: Finding?
 
     public init(rate: FrameRateValue) {
@@ -40,9 +42,12 @@ public struct EncoderPace: Sendable, Equatable {
             && lhs.baseline?.at == rhs.baseline?.at && lhs.finding == rhs.finding
     }
 
-    /// Notes a frame that left the encoder at running time `now`, `lag` after its capture.
-    /// Returns the finding the first time there is one, then nil.
-    public mutating func note(lag: Int64, at now: UInt64) -> Finding? {
+    /// Notes a frame that left the encoder at running time `now`, `lag` after its capture;
+    /// `shedding`: frames are being left out before the encoder (`LoadShedder`), which holds
+    /// the lag down, so that the encoder is behind however little the lag grew. Returns the
+    /// finding the first time there is one, then nil. The pace is the frames the encoder took
+    /// since the baseline, per second: while it is behind it takes them as fast as it can.
+    public mutating func note(lag: Int64, at now: UInt64, shedding: Bool = false) -> Finding? {
         guard finding == nil else { return nil }
         guard let first else {
             self.first = now
@@ -51,15 +56,16 @@ public struct EncoderPace: Sendable, Equatable {
         let since = now >= first ? now - first : 0
         if since < Self.warmUp { return nil }
         if since < Self.warmUp + Self.baselineLength || baseline == nil {
-            if baseline.map({ lag < $0.lag }) ?? true { baseline = (lag, now) }
+            if baseline.map({ lag < $0.lag }) ?? true { (baseline, taken) = ((lag, now), 0) } else { taken += 1 }
             return nil
         }
         guard let baseline else { return nil }
+        taken += 1
         let growth = lag - baseline.lag
-        if growth >= Self.behindBy {
-            let span = Double(now > baseline.at ? now - baseline.at : 1)
-            let share = max(0, 1 - Double(growth) / span)
-            finding = .behind(framesPerSecond: rate * share)
+        let span = now > baseline.at ? now - baseline.at : 0
+        if growth >= Self.behindBy || (shedding && span >= Self.baselineLength) {
+            let seconds = Double(max(span, 1)) / 1e9
+            finding = .behind(framesPerSecond: min(rate, Double(taken) / seconds))
             return finding
         }
         if since >= Self.window {

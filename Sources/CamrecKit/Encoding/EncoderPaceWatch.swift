@@ -22,8 +22,10 @@ final class EncoderPaceWatch: Sendable {
     private let token: ProbeToken
 
     /// Watches `encoderInput` (the encoder's sink pad) in `pipeline`, whose bus gets the
-    /// wake-up; `settings` and `rate` word the warning.
-    init(encoderInput: Pad, pipeline: Pipeline, bus: Bus, settings: EncoderSettings, rate: FrameRateValue) {
+    /// wake-up; `settings` and `rate` word the warning; `shedding` says whether frames are
+    /// being left out before the encoder (`LoadShedWatch`).
+    init(encoderInput: Pad, pipeline: Pipeline, bus: Bus, settings: EncoderSettings, rate: FrameRateValue,
+         shedding: @escaping @Sendable () -> Bool = { false }) {
         let shared = Shared(EncoderPace(rate: rate))
         self.shared = shared
         // The pipeline is held weakly: were the probe the last to hold it, removing the probe
@@ -32,7 +34,8 @@ final class EncoderPaceWatch: Sendable {
             guard let pipeline, let pts = info.buffer?.pts, let clock = pipeline.clockTime else { return .pass }
             let now = clock &- pipeline.baseTime
             let lag = Int64(bitPattern: now &- pts)
-            switch shared.pace.withLock({ $0.note(lag: lag, at: now) }) {
+            let shed = shedding()
+            switch shared.pace.withLock({ $0.note(lag: lag, at: now, shedding: shed) }) {
             case nil:
                 return .pass
             case .keepsUp?:

@@ -102,7 +102,7 @@ final class RecordingSession {
         if config.timelapse == nil, !config.encoder.isPassthrough,
            let encoderInput = try? pipeline.element(named: "encoder").staticPad("sink") {
             encoderPace = EncoderPaceWatch(encoderInput: encoderInput, pipeline: pipeline, bus: bus,
-                                           settings: config.encoder, rate: config.rate)
+                                           settings: config.encoder, rate: config.rate) { [shedding] in (shedding?.shed ?? 0) > 0 }
         } else {
             encoderPace = nil
         }
