@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -9,7 +10,7 @@ from . import container, profile
 from .common import Child, load_average, log
 from .recording import analyse
 from .startup import read_probe, read_reqbufs
-from .section import Context, SectionResult, SummaryRow, table
+from .section import Context, SectionResult, SummaryRow, part_rows, table
 from .tools import TOOLS, YUYV_480
 
 GOAL_RATIO = 1.25  # issue 14: concurrent recordings against gst-launch running the same pipeline
@@ -134,6 +135,20 @@ class Search:
 def section(ctx: Context) -> SectionResult:
     started = time.monotonic()
     result = SectionResult("scale", "6. Scale")
+    # BENCH_SCALE_PARTS=overload runs only the overload part (issue 37 item 3), at the levels
+    # BENCH_OVERLOAD_LEVELS (e.g. "26,30"; default: the breaking point the search finds + 3 and + 8).
+    parts = set((os.environ.get("BENCH_SCALE_PARTS") or "search,overload").split(","))
+    best = None
+    if "search" in parts:
+        best = search_part(ctx, result)
+    if "overload" in parts:
+        part_rows(result, "overload", lambda: overload(ctx, result, best))
+    result.seconds = time.monotonic() - started
+    return result
+
+
+def search_part(ctx: Context, result: SectionResult) -> dict[str, int]:
+    """The most concurrent recordings each tool sustains, on the machine and in a container."""
     cpu480 = ctx.shared.get("cpu480", {})
     result.method = [
         f"N recordings of 640x480@30 YUYV at once, each from its own emulated camera device, "
@@ -192,8 +207,58 @@ def section(ctx: Context) -> SectionResult:
         result.gaps.append(f"**Scale** (no goal set, listed because it is a loss): camrec sustains {best['camrec']} "
                            f"concurrent 640x480 recordings, ffmpeg {best['ffmpeg']} (gst-launch {best['gst-launch']}).{why}")
     contained(ctx, result, estimate)
-    result.seconds = time.monotonic() - started
-    return result
+    return best
+
+
+def overload(ctx: Context, result: SectionResult, best: dict[str, int] | None) -> None:
+    """Issue 37 item 3: past the breaking point, camrec must lose at most gst-launch's frames
+    and end within LAG_LIMIT of its limit: levels beyond the most recordings camrec sustains,
+    camrec and gst-launch (camrec's pipeline) in turn at each."""
+    given = os.environ.get("BENCH_OVERLOAD_LEVELS")
+    if given:
+        levels = [int(n) for n in given.split(",") if n.strip()]
+    elif best and best.get("camrec"):
+        levels = [best["camrec"] + 3, best["camrec"] + 8]
+    else:
+        levels = [26, 32]
+    levels = [n for n in levels if 0 < n <= 63]
+    tools = ("camrec", "gst-launch")
+    data: dict[int, dict[str, dict]] = {}
+    for n in levels:
+        data[n] = {}
+        for tool in (tools if n % 2 == 0 else tuple(reversed(tools))):
+            data[n][tool] = level(ctx, tool, n)
+    result.body.append("### Overload: past the breaking point")
+    result.body.append(
+        f"Levels beyond the most recordings camrec sustains ({', '.join(map(str, levels))} at once, "
+        f"{ctx.settings.scale_seconds:g} s each, one tool at a time, the same 640x480@30 YUYV cameras): the frames "
+        "each tool lost in all (camera stamps: camrec's are left out evenly before its encoder once it is 0.5 s "
+        "behind, gst-launch's are lost by the camera in runs once its 2-s queue is full) and how late the worst "
+        f"recording ended after the camera's last frame (goal for camrec: at most {LAG_LIMIT:g} s, and no more "
+        "frames lost than gst-launch).")
+    rows = []
+    for n in levels:
+        c, g = data[n]["camrec"], data[n]["gst-launch"]
+        rows.append([str(n), str(c["dropped"]), str(g["dropped"]), f"{c['lag']:.2f} s", f"{g['lag']:.2f} s",
+                     f"{c['failed']} / {g['failed']}", f"{c['load']} / {g['load']}"])
+    result.body.append(table(["recordings at once", "camrec frames lost", "gst-launch frames lost",
+                              "camrec worst end after the last frame", "gst-launch worst end", "failed camrec / gst-launch",
+                              "load before camrec / gst-launch"], rows))
+    for n in levels:
+        c, g = data[n]["camrec"], data[n]["gst-launch"]
+        fewer = c["failed"] == 0 and c["dropped"] <= g["dropped"]
+        on_time = c["failed"] == 0 and c["lag"] <= LAG_LIMIT
+        result.summary.append(SummaryRow(
+            f"overload: frames lost by {n} concurrent 640x480@30 recordings of {ctx.settings.scale_seconds:g} s",
+            str(c["dropped"]), str(g["dropped"]), "not run", goal="≤ gst-launch (issue 37)", met=fewer))
+        result.summary.append(SummaryRow(
+            f"overload: the worst of {n} recordings' end after the camera's last frame",
+            f"{c['lag']:.2f} s", f"{g['lag']:.2f} s", "not run", goal=f"≤ {LAG_LIMIT:g} s (issue 37)", met=on_time))
+        if not fewer or not on_time:
+            result.gaps.append(
+                f"**Overload** (section 6, {n} recordings): camrec lost {c['dropped']} frames (gst-launch "
+                f"{g['dropped']}) and its worst recording ended {c['lag']:.2f} s after the camera's last frame "
+                f"(goal: at most gst-launch's frames, within {LAG_LIMIT:g} s).")
 
 
 def contained(ctx: Context, result: SectionResult, estimate) -> None:
