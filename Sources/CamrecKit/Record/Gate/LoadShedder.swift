@@ -14,9 +14,9 @@
 /// The frames kept keep their timestamps: one left out lengthens the frame before it.
 struct LoadShedder: Sendable, Equatable {
     /// The backlog up to which every frame is kept (nanoseconds).
-    static let calm: UInt64 = 500_000_000
+    static let calm: UInt64 = 1_000_000_000
     /// The backlog at which the most is left out (nanoseconds); the queue holds 2 s.
-    static let full: UInt64 = 1_000_000_000
+    static let full: UInt64 = 1_600_000_000
     /// The largest share of frames left out: at least one in ten is kept.
     static let mostShed = 0.9
 
