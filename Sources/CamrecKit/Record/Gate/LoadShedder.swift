@@ -12,11 +12,15 @@
 /// settles where the share left out is what the encoder lacks, below `full`, so the queue
 /// never blocks the camera and the movie ends at most about that long after its limit.
 /// The frames kept keep their timestamps: one left out lengthens the frame before it.
+/// `calm` is most of the queue (measured: leaving frames out from 0.5 or 1 s behind lost
+/// far more frames under load than the queue would have, for an end only a little earlier),
+/// and `full` is short of it, so the camera's thread is never blocked: the stills, motion
+/// and preview branches it also feeds keep their frames.
 struct LoadShedder: Sendable, Equatable {
     /// The backlog up to which every frame is kept (nanoseconds).
-    static let calm: UInt64 = 1_000_000_000
+    static let calm: UInt64 = 1_500_000_000
     /// The backlog at which the most is left out (nanoseconds); the queue holds 2 s.
-    static let full: UInt64 = 1_600_000_000
+    static let full: UInt64 = 1_900_000_000
     /// The largest share of frames left out: at least one in ten is kept.
     static let mostShed = 0.9
 
