@@ -75,11 +75,15 @@ let package = Package(
         // `camrec trim`: the smart cut and stream copy, a third of the code. Its own module:
         // it needs the files and GStreamer, not the recording, and compiles apart from it.
         .target(name: "Trim", dependencies: ["CamrecCore", "GStreamer", "MediaValues", "MP4", "Matroska"]),
+        // Stills' formats, names, settings and codecs (StillEncoder, StillDecoder), apart from a
+        // recording: the recording takes stills with them and the library makes sheets and
+        // thumbnails with them, so they sit below both.
+        .target(name: "Stills", dependencies: ["CamrecCore", "GStreamer", "MediaValues"]),
         // The recording and the rest (cameras, stills, sound, live view, control, doctor);
-        // re-exports CamrecCore, Recover and Trim for the command line (Exports.swift).
+        // re-exports CamrecCore, Recover, Trim and Stills for the command line (Exports.swift).
         .target(
             name: "CamrecKit",
-            dependencies: ["CamrecCore", "Recover", "Trim", "MP4", "GStreamer", "V4L2", "MediaValues", "CRTSPServerShim", "CTesseractShim", "CProcess", "CWallTimer"],
+            dependencies: ["CamrecCore", "Recover", "Trim", "Stills", "MP4", "GStreamer", "V4L2", "MediaValues", "CRTSPServerShim", "CTesseractShim", "CProcess", "CWallTimer"],
             // Sources/CamrecKit/Pipelines links to the top-level pipelines/ folder: the
             // templates are compiled in, so an installed binary needs no data files.
             resources: [.embedInCode("Pipelines")]
@@ -105,7 +109,7 @@ let package = Package(
         // What every test target shares (the one `Wait`).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "GStreamerTests", dependencies: ["GStreamer", "CamrecElements", "TestSupport"]),
-        .testTarget(name: "CamrecKitTests", dependencies: ["CamrecKit", "CamrecCore", "Recover", "Trim", "MP4", "V4L2", "Matroska", "TestSupport"]),
+        .testTarget(name: "CamrecKitTests", dependencies: ["CamrecKit", "CamrecCore", "Recover", "Trim", "Stills", "MP4", "V4L2", "Matroska", "TestSupport"]),
         // V4L2 probing and format choice, and CamrecKit's listing of what they find (camrec devices).
         .testTarget(name: "V4L2Tests", dependencies: ["V4L2", "MediaValues", "CamrecKit"]),
         .testTarget(name: "MediaValuesTests", dependencies: ["MediaValues"]),

@@ -5,7 +5,9 @@
 @_exported import MediaValues
 // The same for the modules below CamrecKit whose types the command line uses: CamrecCore
 // (TimeSpec, CamrecError, ExitStatus, the files), Recover and Trim (their requests and
-// results). Re-exported here, they are also visible in every file of CamrecKit.
+// results), Stills (the stills' formats and settings, in RecordConfig and the events).
+// Re-exported here, they are also visible in every file of CamrecKit.
 @_exported import CamrecCore
 @_exported import Recover
 @_exported import Trim
+@_exported import Stills

@@ -1,3 +1,5 @@
+import CamrecCore
+
 /// How stills are encoded.
 public enum StillFormat: Sendable, Equatable {
     /// The JPEG quality when none is asked for.

@@ -1,3 +1,4 @@
+import CamrecCore
 import GStreamer
 import Synchronization
 
@@ -6,7 +7,7 @@ import Synchronization
 /// per recording. A frame that already is a JPEG (an MJPEG camera's) is kept as it is for
 /// a JPEG still, and decoded first for a PNG one (a second small pipeline, built at the
 /// first such frame).
-final class StillEncoder: Sendable {
+package final class StillEncoder: Sendable {
     private let format: StillFormat
     private let encoder: Stage
     /// `appsrc ! jpegdec ! … pngenc`, for PNG stills of JPEG frames; built when first needed.
@@ -43,7 +44,8 @@ final class StillEncoder: Sendable {
         }
     }
 
-    init(format: StillFormat) throws(CamrecError) {
+    /// An encoder of frames to `format`, its pipeline playing.
+    package init(format: StillFormat) throws(CamrecError) {
         self.format = format
         encoder = try Stage(Self.description(format))
     }
@@ -76,7 +78,7 @@ final class StillEncoder: Sendable {
     }
 
     /// The encoded file's bytes for one frame.
-    func encode(_ sample: Sample) throws(CamrecError) -> [UInt8] {
+    package func encode(_ sample: Sample) throws(CamrecError) -> [UInt8] {
         guard sample.caps?.mediaType == "image/jpeg" else { return try encoder.encode(sample) }
         if case .jpeg = format { return sample.bytes }
         let format = format

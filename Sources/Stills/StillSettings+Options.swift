@@ -1,3 +1,6 @@
+import CamrecCore
+import MediaValues
+
 extension StillFormat {
     /// `--still-quality`'s value: a whole number from 1 to 100.
     public static func parseQuality(_ text: String) throws(ValueError) -> Int {

@@ -1,3 +1,4 @@
+import CamrecCore
 import GStreamer
 
 /// Decodes the frames a `GOPKeeper` kept, from their keyframe to the newest, and gives
@@ -6,18 +7,18 @@ import GStreamer
 /// is left for the next; its appsink keeps only the newest decoded frame, and does not
 /// hold back end of stream until it is pulled (`wait-on-eos=false`).
 /// A still then costs one GOP's decoding at most (benchmark section 3).
-enum StillDecoder {
+package enum StillDecoder {
     static let description =
         "appsrc name=in format=time ! h264parse ! avdec_h264 ! appsink name=out sync=false drop=true max-buffers=1 wait-on-eos=false"
 
     /// Loads the decoder's plugins (libav is large) before the first still is asked for, so
     /// that the first still costs what the others do (313 ms against 50 ms without).
-    static func warmUp() {
+    package static func warmUp() {
         if let pipeline = try? Pipeline.withBuiltIns(description) { _ = try? pipeline.setState(.null) }
     }
 
     /// The newest frame of `frames` (which start at a keyframe), decoded.
-    static func decodeNewest(_ frames: [GOPKeeper.Frame], caps: String) throws(CamrecError) -> Sample {
+    package static func decodeNewest(_ frames: [GOPKeeper.Frame], caps: String) throws(CamrecError) -> Sample {
         do {
             let pipeline = try Pipeline.withBuiltIns(description)
             defer { _ = try? pipeline.setState(.null) }

@@ -1,3 +1,4 @@
+import CamrecCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,7 +8,7 @@ import Glibc
 extension AtomicFile {
     /// Writes `bytes` to the first free name from `naming`, starting at counter `from`;
     /// returns the path and the counter used.
-    static func writeNew(_ bytes: [UInt8], naming: StillNaming, from start: Int) throws(CamrecError) -> (path: String, number: Int) {
+    package static func writeNew(_ bytes: [UInt8], naming: StillNaming, from start: Int) throws(CamrecError) -> (path: String, number: Int) {
         let temporary = try writeTemporary(bytes, in: naming.folder)
         defer { unlink(temporary) }
         var number = start

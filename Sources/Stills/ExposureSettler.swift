@@ -1,6 +1,6 @@
 /// Decides when a camera's picture has settled: a webcam's first frames are dark while
 /// auto-exposure adapts, so a photo waits until the mean brightness stops changing.
-struct ExposureSettler {
+package struct ExposureSettler {
     /// Frames whose brightness must agree.
     static let window = 6
     /// How far (0–255) the brightness of those frames may spread. A mean over a whole frame
@@ -9,8 +9,11 @@ struct ExposureSettler {
 
     private var recent: [Double] = []
 
+    /// A settler that has seen no frame yet.
+    package init() {}
+
     /// Adds a frame's mean brightness; true once the last `window` frames agree.
-    mutating func add(_ brightness: Double) -> Bool {
+    package mutating func add(_ brightness: Double) -> Bool {
         recent.append(brightness)
         if recent.count > Self.window { recent.removeFirst() }
         guard recent.count == Self.window, let low = recent.min(), let high = recent.max() else { return false }
@@ -18,7 +21,7 @@ struct ExposureSettler {
     }
 
     /// The mean of an 8-bit luma plane, sampling every 7th byte (plenty for a mean).
-    static func meanLuma(_ bytes: UnsafeRawBufferPointer, pixels: Int) -> Double {
+    package static func meanLuma(_ bytes: UnsafeRawBufferPointer, pixels: Int) -> Double {
         let count = min(pixels, bytes.count)
         guard count > 0 else { return 0 }
         var sum = 0

@@ -1,3 +1,4 @@
+import CamrecCore
 import FoundationEssentials
 import GStreamer
 
@@ -9,9 +10,9 @@ import GStreamer
 ///
 /// Memory: one GOP of compressed frames (about 250 KB for a second of 2 Mbit/s H.264);
 /// a camera that sends no keyframe for more than `byteLimit` loses its stills until it does.
-final class GOPKeeper: Sendable {
+package final class GOPKeeper: Sendable {
     /// One compressed frame, copied.
-    struct Frame: Sendable {
+    package struct Frame: Sendable {
         var bytes: [UInt8]
         var pts: UInt64?
         var dts: UInt64?
@@ -62,7 +63,7 @@ final class GOPKeeper: Sendable {
     /// The frames from the last keyframe to the newest, once the newest is at least
     /// `notBefore` (nil: any), and the stream's caps; nil when none arrive within `timeout`
     /// or the keeper is closed.
-    func newest(notBefore: UInt64?, timeout: Duration) -> (frames: [Frame], caps: String)? {
+    package func newest(notBefore: UInt64?, timeout: Duration) -> (frames: [Frame], caps: String)? {
         kept.wait(until: { $0.closed || $0.newest(notBefore: notBefore) != nil },
                   deadline: ContinuousClock.now + max(timeout, .zero)) { kept, _ in
             kept.closed ? nil : kept.newest(notBefore: notBefore)
@@ -70,13 +71,13 @@ final class GOPKeeper: Sendable {
     }
 
     /// Wakes every waiter: no frame will come any more.
-    func close() {
+    package func close() {
         kept.withLockWaking { $0.closed = true }
     }
 
     /// Takes every sample from `sink` as it arrives (the stills branch's appsink) into a
     /// new keeper; the token stops it.
-    static func attach(to sink: AppSink) -> (GOPKeeper, AppSinkCallbacksToken) {
+    package static func attach(to sink: AppSink) -> (GOPKeeper, AppSinkCallbacksToken) {
         let keeper = GOPKeeper()
         let token = sink.setCallbacks(newSample: { view in
             guard let sample = view.pullSample(), let timing = sample.timing else { return .ok }
