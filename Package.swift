@@ -65,9 +65,10 @@ let package = Package(
         // windowed walk over a file's elements. Files, Recover and Trim read Matroska with it.
         // MP4 only for its positional file reader (SampleFile).
         .target(name: "Matroska", dependencies: ["MP4"]),
-        // What every feature stands on: values (TimeSpec), errors and exit codes, threads and
-        // signals, and the files (names, publication, retention, Matroska and MP4 heads). A
-        // module of its own so that Trim and Recover can use it without the recording.
+        // What every feature stands on: values (TimeSpec, WallTime, sizes and times for people),
+        // errors and exit codes, threads and signals, and the files (names, publication,
+        // retention, Matroska and MP4 heads). A module of its own so that Trim, Recover, Stills
+        // and Library can use it without the recording.
         .target(name: "CamrecCore", dependencies: ["GStreamer", "CamrecElements", "MediaValues", "MP4", "Matroska"]),
         // `camrec recover`: finishes unfinalised movies. Its own module: it needs the files,
         // not the recording, and the recording (StalePartials, doctor) uses it.
@@ -79,11 +80,16 @@ let package = Package(
         // recording: the recording takes stills with them and the library makes sheets and
         // thumbnails with them, so they sit below both.
         .target(name: "Stills", dependencies: ["CamrecCore", "GStreamer", "MediaValues"]),
+        // What was recorded, read back: a folder's movies, clips and stills grouped into series
+        // (`camrec ls`), their contact sheets and thumbnails (`sheet`) and export's plan. Its own
+        // module: it reads files, and needs neither the recording nor the jobs that print it.
+        .target(name: "Library", dependencies: ["CamrecCore", "Recover", "Stills", "GStreamer", "MediaValues", "MP4", "Matroska"]),
         // The recording and the rest (cameras, stills, sound, live view, control, doctor);
-        // re-exports CamrecCore, Recover, Trim and Stills for the command line (Exports.swift).
+        // re-exports CamrecCore, Recover, Trim, Stills and Library for the command line
+        // (Exports.swift).
         .target(
             name: "CamrecKit",
-            dependencies: ["CamrecCore", "Recover", "Trim", "Stills", "MP4", "GStreamer", "V4L2", "MediaValues", "CRTSPServerShim", "CTesseractShim", "CProcess", "CWallTimer"],
+            dependencies: ["CamrecCore", "Recover", "Trim", "Stills", "Library", "MP4", "GStreamer", "V4L2", "MediaValues", "CRTSPServerShim", "CTesseractShim", "CProcess", "CWallTimer"],
             // Sources/CamrecKit/Pipelines links to the top-level pipelines/ folder: the
             // templates are compiled in, so an installed binary needs no data files.
             resources: [.embedInCode("Pipelines")]
@@ -109,7 +115,7 @@ let package = Package(
         // What every test target shares (the one `Wait`).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "GStreamerTests", dependencies: ["GStreamer", "CamrecElements", "TestSupport"]),
-        .testTarget(name: "CamrecKitTests", dependencies: ["CamrecKit", "CamrecCore", "Recover", "Trim", "Stills", "MP4", "V4L2", "Matroska", "TestSupport"]),
+        .testTarget(name: "CamrecKitTests", dependencies: ["CamrecKit", "CamrecCore", "Recover", "Trim", "Stills", "Library", "MP4", "V4L2", "Matroska", "TestSupport"]),
         // V4L2 probing and format choice, and CamrecKit's listing of what they find (camrec devices).
         .testTarget(name: "V4L2Tests", dependencies: ["V4L2", "MediaValues", "CamrecKit"]),
         .testTarget(name: "MediaValuesTests", dependencies: ["MediaValues"]),

@@ -5,9 +5,11 @@
 @_exported import MediaValues
 // The same for the modules below CamrecKit whose types the command line uses: CamrecCore
 // (TimeSpec, CamrecError, ExitStatus, the files), Recover and Trim (their requests and
-// results), Stills (the stills' formats and settings, in RecordConfig and the events).
+// results), Stills (the stills' formats and settings, in RecordConfig and the events) and
+// Library (what `ls`, `sheet` and `export` read and ask).
 // Re-exported here, they are also visible in every file of CamrecKit.
 @_exported import CamrecCore
 @_exported import Recover
 @_exported import Trim
 @_exported import Stills
+@_exported import Library

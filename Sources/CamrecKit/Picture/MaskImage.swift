@@ -21,7 +21,7 @@ public enum MaskImage {
         guard image.size.width <= maximumSide, image.size.height <= maximumSide else {
             throw CamrecError(.invalidInput, "\(option) \(path) is \(image.size): give a PNG at most \(maximumSide) pixels on a side (the picture's own size is best)")
         }
-        let location = "\"" + RecordPipeline.escapeForParser(image.path) + "\""
+        let location = "\"" + Pipeline.escapeForParser(image.path) + "\""
         let description = "filesrc location=\(location) ! pngdec ! videoconvert"
             + " ! video/x-raw,format=RGBA ! appsink name=sink"
         var pixels: [UInt8] = []

@@ -8,17 +8,17 @@ import Glibc
 /// A Matroska movie's streams copied into an MP4, unchanged (no decoding): what lets
 /// `camrec export` read a Matroska series as it reads an MP4 one. The copies are
 /// temporary files beside the output, removed when the export ends.
-enum MatroskaRemux {
+package enum MatroskaRemux {
     /// Copies `movie`'s video (H.264) and sound (Opus or AAC, as `sound` names it; none
     /// when nil) into an MP4 at `output`. Throws a one-line error naming the movie.
-    static func toMP4(_ movie: String, sound: String?, output: String) throws(CamrecError) {
+    package static func toMP4(_ movie: String, sound: String?, output: String) throws(CamrecError) {
         do {
             try Runtime.initialize()
         } catch {
             throw CamrecError(.unavailable, "GStreamer cannot start (\(error)): camrec doctor says what is missing")
         }
-        let source = "\"" + RecordPipeline.escapeForParser(movie) + "\""
-        let target = "\"" + RecordPipeline.escapeForParser(output) + "\""
+        let source = "\"" + Pipeline.escapeForParser(movie) + "\""
+        let target = "\"" + Pipeline.escapeForParser(output) + "\""
         var description = "filesrc location=\(source) ! matroskademux name=demux"
             + " mp4mux name=mux ! filesink location=\(target)"
             + " demux.video_0 ! queue ! h264parse ! mux.video_0"

@@ -1,36 +1,38 @@
+import CamrecCore
 import GStreamer
 
 /// Decodes one movie's frames at chosen moments, scaled to a tile as RGB: a paused
 /// pipeline seeked to each moment. A keyframe near enough the moment stands for it (only
 /// it is decoded); otherwise the frame at the moment is decoded exactly.
-final class FrameGrabber {
+package final class FrameGrabber {
     private let pipeline: Pipeline
     private let sink: AppSink
     /// The movie's length (ns).
-    let duration: UInt64
+    package let duration: UInt64
     /// The first frame's timestamp: a moment's time counts from it.
-    let firstPTS: UInt64
+    package let firstPTS: UInt64
     /// The tiles' size: `width`, and the movie's aspect (or the height asked for).
-    let width: Int
-    let height: Int
+    package let width: Int
+    /// The tiles' height.
+    package let height: Int
 
     /// One decoded tile.
-    struct Frame {
+    package struct Frame {
         /// Its timestamp (ns; minus `firstPTS`: its time in the movie).
-        var pts: UInt64
+        package var pts: UInt64
         /// Rows of `width` RGB pixels, `height` of them, packed.
-        var rgb: [UInt8]
+        package var rgb: [UInt8]
         /// Whether it is the keyframe that stood for the moment (decoded alone).
         var isKeyframe = false
     }
 
     /// The first frame (a still's only one), decoded when the movie is opened.
-    let first: Frame?
+    package let first: Frame?
 
     /// Opens `path` for tiles `width` wide (nil: the movie's own size) and `height` high
     /// (nil: as the movie's aspect).
-    init(path: String, width: Int?, height: Int?) throws(CamrecError) {
-        let location = "\"" + RecordPipeline.escapeForParser(path) + "\""
+    package init(path: String, width: Int?, height: Int?) throws(CamrecError) {
+        let location = "\"" + Pipeline.escapeForParser(path) + "\""
         let size = (width.map { "width=\($0)," } ?? "") + (height.map { "height=\($0)," } ?? "")
         let description = "filesrc location=\(location) ! decodebin ! videoconvert ! videoscale add-borders=true"
             + " ! video/x-raw,format=RGB,\(size)pixel-aspect-ratio=1/1 ! appsink name=grab sync=false max-buffers=1"
@@ -64,7 +66,7 @@ final class FrameGrabber {
 
     /// The frame for the moment `time` (ns into the movie): the nearest keyframe when it is
     /// within `tolerance`, else the frame at `time`. Nil when the movie cannot be decoded there.
-    func frame(at time: UInt64, tolerance: UInt64) -> Frame? {
+    package func frame(at time: UInt64, tolerance: UInt64) -> Frame? {
         let target = firstPTS + time
         if var near = grab(target, flags: [.flush, .keyUnit, .snapNearest]),
            (near.pts > target ? near.pts - target : target - near.pts) <= tolerance {

@@ -1,5 +1,6 @@
 import CamrecCore
 import GStreamer
+import Stills
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,9 +8,9 @@ import Glibc
 /// `camrec ls --thumbs`: one small JPEG per movie and clip, in a hidden `.thumbs` folder
 /// beside it (`.thumbs/cam-0001.mp4.jpg`, 160 pixels wide), made from the keyframe nearest
 /// the movie's middle, and reused while it is newer than its movie.
-enum Thumbnails {
+package enum Thumbnails {
     /// The folder's name, beside the movies.
-    static let folderName = ".thumbs"
+    package static let folderName = ".thumbs"
     /// A thumbnail's width in pixels (its height keeps the movie's shape).
     static let width = 160
 
@@ -20,7 +21,7 @@ enum Thumbnails {
     }
 
     /// The outcome for one movie.
-    enum Outcome: Equatable {
+    package enum Outcome: Equatable {
         /// Written now.
         case made(String)
         /// Already there and newer than the movie.
@@ -28,7 +29,7 @@ enum Thumbnails {
     }
 
     /// The thumbnail of `movie`, made unless one newer than the movie is there.
-    static func ensure(_ movie: String) throws(CamrecError) -> Outcome {
+    package static func ensure(_ movie: String) throws(CamrecError) -> Outcome {
         let thumbnail = path(for: movie)
         var movieInfo = stat()
         var thumbnailInfo = stat()

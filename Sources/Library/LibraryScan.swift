@@ -1,3 +1,4 @@
+import CamrecCore
 import Recover
 #if canImport(Glibc)
 import Glibc

@@ -1,8 +1,11 @@
+import CamrecCore
+
 /// `camrec ls` for people: per series a heading (name, folder, movies and runs, when, how
 /// long) and a compact table of its movies, with its gaps between them, then its clips
 /// and stills; the `camrec recover` command for each unfinished movie; foreign files last.
-enum LibraryTable {
-    static func text(_ library: Library, utc: Bool) -> String {
+package enum LibraryTable {
+    /// The whole listing of `library`, times in UTC or local time.
+    package static func text(_ library: Library, utc: Bool) -> String {
         var lines: [String] = []
         for series in library.series {
             lines += heading(series, utc: utc)

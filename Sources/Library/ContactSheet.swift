@@ -1,6 +1,7 @@
 import CamrecCore
 import GStreamer
 import MP4
+import Stills
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -90,7 +91,7 @@ public enum ContactSheet {
     }
 
     /// A time in the movies as a caption: 01:02:03.456.
-    static func clock(_ nanoseconds: UInt64) -> String {
+    package static func clock(_ nanoseconds: UInt64) -> String {
         let milliseconds = nanoseconds / 1_000_000
         let seconds = milliseconds / 1000
         func two(_ value: UInt64) -> String { value < 10 ? "0\(value)" : "\(value)" }

@@ -34,7 +34,7 @@ public struct Library: Sendable, Equatable {
     }
 
     /// The folder part of a path ("." for a bare name).
-    static func folder(of path: String) -> String {
+    package static func folder(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }

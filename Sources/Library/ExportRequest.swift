@@ -1,3 +1,5 @@
+import CamrecCore
+
 /// `camrec export SERIES [--from T] [--to T] -o OUT`: what to export, checked before any
 /// file is read.
 public struct ExportRequest: Sendable, Equatable {

@@ -1,3 +1,6 @@
+import CamrecCore
+import Recover
+
 /// Which movies of a series an export reads, and into how many outputs: the movies that
 /// hold frames captured in [from, to), split where their parameters differ (another size
 /// or codec after a reconnect: never one broken file) and, with `--split-at-gaps`, where

@@ -1,5 +1,6 @@
-import MP4
+import CamrecCore
 import Matroska
+import MP4
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,4 @@
+import CamrecCore
 import GStreamer
 
 /// Draws a line of text, white on the sheet's dark grey, into a band `width` × `height`

@@ -1,8 +1,10 @@
+import CamrecCore
+
 /// `camrec ls --json`: one `file` line per file and one `series` line per series (after
 /// its files' lines), foreign files last. docs/events.schema.json describes them.
-enum LibraryLines {
+package enum LibraryLines {
     /// A `file` line.
-    struct FileLine: Encodable {
+    package struct FileLine: Encodable {
         let path: String
         let kind: String
         let series: String?
@@ -24,11 +26,11 @@ enum LibraryLines {
         let sound: String?
         let note: String?
         /// With `ls --thumbs`: the movie's thumbnail.
-        var thumbnail: String? = nil
+        package var thumbnail: String? = nil
     }
 
     /// A `series` line.
-    struct SeriesLine: Encodable {
+    package struct SeriesLine: Encodable {
         let name: String
         let folder: String
         let movies: Int
@@ -51,14 +53,16 @@ enum LibraryLines {
         let still: String
     }
 
-    struct GapLine: Encodable {
+    /// A gap (or an overlap) between two movies of a series.
+    package struct GapLine: Encodable {
         let after: String
         let before: String
         let seconds: Double
         let kind: String
     }
 
-    static func file(_ file: LibraryFile, series: String?, utc: Bool) -> FileLine {
+    /// `file`'s line; `series`: the series it belongs to (nil: a foreign file).
+    package static func file(_ file: LibraryFile, series: String?, utc: Bool) -> FileLine {
         let isMovie = file.kind == .movie || file.kind == .clip
         var reason: String?
         if case .unreadable(let why) = file.health { reason = why }
@@ -74,7 +78,8 @@ enum LibraryLines {
             sound: isMovie && reason == nil ? (file.soundCodec ?? "none") : nil, note: file.note)
     }
 
-    static func series(_ series: LibrarySeries, utc: Bool) -> SeriesLine {
+    /// `series`'s line, after its files' lines.
+    package static func series(_ series: LibrarySeries, utc: Bool) -> SeriesLine {
         SeriesLine(
             name: series.name, folder: series.folder, movies: series.movies.count, runs: series.runs,
             clips: series.clips.map(\.path), stills: series.stills.map(\.path),
@@ -86,13 +91,13 @@ enum LibraryLines {
             unreadable: (series.movies + series.clips).filter { $0.health.name == "unreadable" }.count)
     }
 
-    /// Milliseconds since 1970 as ISO 8601 with milliseconds: local time with its offset, or UTC.
     /// A gap's line.
-    static func gap(_ gap: SeriesGap) -> GapLine {
+    package static func gap(_ gap: SeriesGap) -> GapLine {
         GapLine(after: gap.after, before: gap.before, seconds: gap.seconds, kind: gap.isOverlap ? "overlap" : "gap")
     }
 
-    static func time(_ milliseconds: Int64, utc: Bool) -> String {
+    /// Milliseconds since 1970 as ISO 8601 with milliseconds: local time with its offset, or UTC.
+    package static func time(_ milliseconds: Int64, utc: Bool) -> String {
         let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
         return WallTime(seconds: seconds, nanoseconds: (milliseconds - seconds * 1000) * 1_000_000).iso8601(utc: utc)
     }

@@ -1,3 +1,4 @@
+import CamrecCore
 import Recover
 
 /// What a file's name says about where it belongs: camrec names a run's movies

@@ -5,15 +5,16 @@ import Glibc
 /// What a still's first bytes say: its size (JPEG's frame header, PNG's IHDR) and, for a
 /// JPEG with EXIF, when it was captured (`DateTimeOriginal` with `SubSecTimeOriginal` and
 /// `OffsetTimeOriginal`; without the offset the time is taken as local time).
-struct StillHead {
+package struct StillHead {
     var width: Int?
     var height: Int?
     /// The capture time in milliseconds since 1970 UTC.
-    var captureMilliseconds: Int64?
+    package var captureMilliseconds: Int64?
     /// The zone it was captured in (`OffsetTimeOriginal`, seconds east of UTC), when given.
-    var captureOffsetSeconds: Int?
+    package var captureOffsetSeconds: Int?
 
-    init(_ bytes: [UInt8], png: Bool) {
+    /// Reads `bytes`, the first bytes of a JPEG still or, with `png`, of a PNG one.
+    package init(_ bytes: [UInt8], png: Bool) {
         if png {
             // Signature (8), IHDR length and type (8), width, height.
             if bytes.count >= 24 {
@@ -93,10 +94,10 @@ struct StillHead {
 }
 
 /// Parses the ISO 8601 times camrec writes: `2026-12-01T10:04:30.250+01:00` or `…Z`.
-enum ISO8601Time {
+package enum ISO8601Time {
     /// Milliseconds since 1970 UTC; nil when `text` is not such a time. Without a zone:
     /// nil, or local time when `localIfNoZone`.
-    static func milliseconds(_ text: String, localIfNoZone: Bool = false) -> Int64? {
+    package static func milliseconds(_ text: String, localIfNoZone: Bool = false) -> Int64? {
         let chars = Array(text.utf8)
         func number(_ range: Range<Int>) -> Int? {
             guard range.upperBound <= chars.count, !range.isEmpty else { return nil }
