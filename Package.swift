@@ -84,12 +84,16 @@ let package = Package(
         // (`camrec ls`), their contact sheets and thumbnails (`sheet`) and export's plan. Its own
         // module: it reads files, and needs neither the recording nor the jobs that print it.
         .target(name: "Library", dependencies: ["CamrecCore", "Recover", "Stills", "GStreamer", "MediaValues", "MP4", "Matroska"]),
+        // Text recognition with Tesseract (loaded when first asked for: CTesseractShim), the
+        // requests and results of `camrec text`, `still --text` and `--text-every`. Its own
+        // module: it reads pictures, and needs neither the recording nor its frames' timing.
+        .target(name: "Text", dependencies: ["CamrecCore", "Stills", "MediaValues", "CTesseractShim"]),
         // The recording and the rest (cameras, stills, sound, live view, control, doctor);
-        // re-exports CamrecCore, Recover, Trim, Stills and Library for the command line
-        // (Exports.swift).
+        // re-exports CamrecCore, Recover, Trim, Stills, Library and Text for the command
+        // line (Exports.swift).
         .target(
             name: "CamrecKit",
-            dependencies: ["CamrecCore", "Recover", "Trim", "Stills", "Library", "MP4", "GStreamer", "V4L2", "MediaValues", "CRTSPServerShim", "CTesseractShim", "CProcess", "CWallTimer"],
+            dependencies: ["CamrecCore", "Recover", "Trim", "Stills", "Library", "Text", "MP4", "GStreamer", "V4L2", "MediaValues", "CRTSPServerShim", "CTesseractShim", "CProcess", "CWallTimer"],
             // Sources/CamrecKit/Pipelines links to the top-level pipelines/ folder: the
             // templates are compiled in, so an installed binary needs no data files.
             resources: [.embedInCode("Pipelines")]
@@ -115,7 +119,7 @@ let package = Package(
         // What every test target shares (the one `Wait`).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "GStreamerTests", dependencies: ["GStreamer", "CamrecElements", "TestSupport"]),
-        .testTarget(name: "CamrecKitTests", dependencies: ["CamrecKit", "CamrecCore", "Recover", "Trim", "Stills", "Library", "MP4", "V4L2", "Matroska", "TestSupport"]),
+        .testTarget(name: "CamrecKitTests", dependencies: ["CamrecKit", "CamrecCore", "Recover", "Trim", "Stills", "Library", "Text", "MP4", "V4L2", "Matroska", "TestSupport"]),
         // V4L2 probing and format choice, and CamrecKit's listing of what they find (camrec devices).
         .testTarget(name: "V4L2Tests", dependencies: ["V4L2", "MediaValues", "CamrecKit"]),
         .testTarget(name: "MediaValuesTests", dependencies: ["MediaValues"]),

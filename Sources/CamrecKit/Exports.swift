@@ -5,11 +5,13 @@
 @_exported import MediaValues
 // The same for the modules below CamrecKit whose types the command line uses: CamrecCore
 // (TimeSpec, CamrecError, ExitStatus, the files), Recover and Trim (their requests and
-// results), Stills (the stills' formats and settings, in RecordConfig and the events) and
-// Library (what `ls`, `sheet` and `export` read and ask).
+// results), Stills (the stills' formats and settings, in RecordConfig and the events),
+// Library (what `ls`, `sheet` and `export` read and ask) and Text (`camrec text`'s request,
+// the recognizer and its results).
 // Re-exported here, they are also visible in every file of CamrecKit.
 @_exported import CamrecCore
 @_exported import Recover
 @_exported import Trim
 @_exported import Stills
 @_exported import Library
+@_exported import Text

@@ -1,3 +1,4 @@
+import CamrecCore
 import CTesseractShim
 #if canImport(Glibc)
 import Glibc
@@ -9,7 +10,7 @@ import Glibc
 /// reading in the other polarity (light text's dark outlines taken away) when the first
 /// finds little, the two merged word by word. Not for sharing between threads: one per
 /// thread that recognises (with, when made `concurrent`, a ``SecondReader`` of its own).
-final class TextRecognizer {
+package final class TextRecognizer {
     private let engine: OpaquePointer
     /// Where the models are, for the helper.
     private let folder: String
@@ -20,7 +21,7 @@ final class TextRecognizer {
     /// plain pictures never loads them twice. nil: not (yet) needed.
     private var helper: SecondReader?
     /// The languages, as Tesseract takes them ("eng+deu").
-    let languages: String
+    package let languages: String
 
     /// Below this mean confidence (0-1), or with no word, a picture is read again in the
     /// other polarity and the two readings merged (``merge(_:_:)``).
@@ -41,7 +42,7 @@ final class TextRecognizer {
     /// on a thread of its own (``SecondReader``, loaded with the first busy picture), for a
     /// reading's latency (`camrec text`, stills); the words found are the same. Not while
     /// recording, where the reading takes only the CPU left over, one core at a time.
-    init(languages: [String], concurrent: Bool = false) throws(CamrecError) {
+    package init(languages: [String], concurrent: Bool = false) throws(CamrecError) {
         let folder = try TesseractLibrary.prepare(languages)
         let joined = languages.joined(separator: "+")
         var failure: UnsafeMutablePointer<CChar>?
@@ -75,7 +76,7 @@ final class TextRecognizer {
 
     /// The words in `picture` (within `region`, nil: all of it), with their boxes in the
     /// picture's pixels.
-    func recognize(_ picture: GreyImage, region: TextRegion?) throws(CamrecError) -> [TextResult.RawWord] {
+    package func recognize(_ picture: GreyImage, region: TextRegion?) throws(CamrecError) -> [TextResult.RawWord] {
         var part = picture
         if let region {
             guard let cropped = picture.cropped(to: region) else {

@@ -1,4 +1,5 @@
 import CamrecCore
+import MediaValues
 
 /// Text recognition while recording (`--text`, `--text-every T`, `--text-changes`,
 /// `--text-lang L`, `--text-region X,Y,W,H`): which frames are read and how, checked

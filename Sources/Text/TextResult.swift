@@ -1,3 +1,5 @@
+import CamrecCore
+
 /// What text recognition found in one picture (`camrec text`, `camrec still --text`): its
 /// words with their boxes and confidences, grouped into lines and blocks as Tesseract read
 /// them, and where and when the picture was taken. The `text` JSON line.
@@ -58,7 +60,7 @@ public struct TextResult: Encodable, Sendable, Equatable {
     public var textFile: String?
 
     /// A raw word as the engine gives it: its box in the picture's pixels.
-    struct RawWord: Equatable, Sendable {
+    package struct RawWord: Equatable, Sendable {
         var text: String
         var confidence: Double
         var left: Int, top: Int, right: Int, bottom: Int
@@ -69,7 +71,7 @@ public struct TextResult: Encodable, Sendable, Equatable {
     /// The result of `words` (boxes already in the picture's pixels) found in a picture of
     /// `width` × `height`. Lines are renumbered from 0 in the order met; words without
     /// letters or digits, and words below `minimumConfidence` (0-1), are left out.
-    init(input: String, time: Double?, captured: String?, width: Int, height: Int, region: TextRegion?, languages: String,
+    package init(input: String, time: Double?, captured: String?, width: Int, height: Int, region: TextRegion?, languages: String,
          words raw: [RawWord], minimumConfidence: Double = 0) {
         self.input = input
         self.time = time

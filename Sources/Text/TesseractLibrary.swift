@@ -1,3 +1,4 @@
+import CamrecCore
 import CTesseractShim
 #if canImport(Glibc)
 import Glibc

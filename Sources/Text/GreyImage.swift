@@ -1,12 +1,16 @@
+import CamrecCore
+
 /// A grey picture (one byte a pixel, rows packed) and what text recognition does to it
 /// before Tesseract sees it: cut to a region, scaled up, inverted. Plain values, no library.
-struct GreyImage: Equatable, Sendable {
-    var width: Int
-    var height: Int
+package struct GreyImage: Equatable, Sendable {
+    /// Its size in pixels.
+    package var width: Int
+    package var height: Int
     /// `height` rows of `width` bytes.
-    var pixels: [UInt8]
+    package var pixels: [UInt8]
 
-    init(width: Int, height: Int, pixels: [UInt8]) {
+    /// `pixels` as `width` × `height` grey pixels.
+    package init(width: Int, height: Int, pixels: [UInt8]) {
         precondition(pixels.count == width * height, "a grey picture holds width × height bytes")
         self.width = width
         self.height = height
@@ -14,7 +18,7 @@ struct GreyImage: Equatable, Sendable {
     }
 
     /// Packed RGB as grey (ITU-R BT.601 luma, in integers). Nil when `rgb` is too short.
-    init?(rgb: [UInt8], width: Int, height: Int) {
+    package init?(rgb: [UInt8], width: Int, height: Int) {
         guard width > 0, height > 0, rgb.count >= width * height * 3 else { return nil }
         var grey = [UInt8](repeating: 0, count: width * height)
         rgb.withUnsafeBufferPointer { source in

@@ -1,4 +1,5 @@
 import CamrecCore
+import Stills
 
 /// `camrec text IMAGE|MOVIE…`: what to read the text of and how, checked before any file
 /// is opened or libtesseract loaded.
@@ -58,7 +59,7 @@ public struct TextRequest: Sendable, Equatable {
     }
 
     /// `eng+deu` as a list; each name as Tesseract's models are named (letters, digits, `_`).
-    static func languages(_ text: String, option: String = "--lang") throws(CamrecError) -> [String] {
+    package static func languages(_ text: String, option: String = "--lang") throws(CamrecError) -> [String] {
         let names = text.split(separator: "+", omittingEmptySubsequences: false).map(String.init)
         for name in names {
             guard !name.isEmpty, name.utf8.allSatisfy({ ($0 >= 97 && $0 <= 122) || ($0 >= 65 && $0 <= 90) || ($0 >= 48 && $0 <= 57) || $0 == 95 })
