@@ -88,12 +88,16 @@ let package = Package(
         // requests and results of `camrec text`, `still --text` and `--text-every`. Its own
         // module: it reads pictures, and needs neither the recording nor its frames' timing.
         .target(name: "Text", dependencies: ["CamrecCore", "Stills", "MediaValues", "CTesseractShim"]),
+        // `--on-file` and `--on-event` commands: their queue, processes, ledger and settings, and
+        // the files and events they run for as plain values. Its own module: the recording,
+        // trim and export feed it, and it knows none of them.
+        .target(name: "Hooks", dependencies: ["CamrecCore", "MediaValues", "CProcess"]),
         // The recording and the rest (cameras, stills, sound, live view, control, doctor);
-        // re-exports CamrecCore, Recover, Trim, Stills, Library and Text for the command
-        // line (Exports.swift).
+        // re-exports CamrecCore, Recover, Trim, Stills, Library, Text and Hooks for the
+        // command line (Exports.swift).
         .target(
             name: "CamrecKit",
-            dependencies: ["CamrecCore", "Recover", "Trim", "Stills", "Library", "Text", "MP4", "GStreamer", "V4L2", "MediaValues", "CRTSPServerShim", "CTesseractShim", "CProcess", "CWallTimer"],
+            dependencies: ["CamrecCore", "Recover", "Trim", "Stills", "Library", "Text", "Hooks", "MP4", "GStreamer", "V4L2", "MediaValues", "CRTSPServerShim", "CTesseractShim", "CProcess", "CWallTimer"],
             // Sources/CamrecKit/Pipelines links to the top-level pipelines/ folder: the
             // templates are compiled in, so an installed binary needs no data files.
             resources: [.embedInCode("Pipelines")]
@@ -119,7 +123,7 @@ let package = Package(
         // What every test target shares (the one `Wait`).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "GStreamerTests", dependencies: ["GStreamer", "CamrecElements", "TestSupport"]),
-        .testTarget(name: "CamrecKitTests", dependencies: ["CamrecKit", "CamrecCore", "Recover", "Trim", "Stills", "Library", "Text", "MP4", "V4L2", "Matroska", "TestSupport"]),
+        .testTarget(name: "CamrecKitTests", dependencies: ["CamrecKit", "CamrecCore", "Recover", "Trim", "Stills", "Library", "Text", "Hooks", "MP4", "V4L2", "Matroska", "TestSupport"]),
         // V4L2 probing and format choice, and CamrecKit's listing of what they find (camrec devices).
         .testTarget(name: "V4L2Tests", dependencies: ["V4L2", "MediaValues", "CamrecKit"]),
         .testTarget(name: "MediaValuesTests", dependencies: ["MediaValues"]),

@@ -6,8 +6,8 @@
 // The same for the modules below CamrecKit whose types the command line uses: CamrecCore
 // (TimeSpec, CamrecError, ExitStatus, the files), Recover and Trim (their requests and
 // results), Stills (the stills' formats and settings, in RecordConfig and the events),
-// Library (what `ls`, `sheet` and `export` read and ask) and Text (`camrec text`'s request,
-// the recognizer and its results).
+// Library (what `ls`, `sheet` and `export` read and ask), Text (`camrec text`'s request,
+// the recognizer and its results) and Hooks (`--on-file` and `--on-event`'s settings).
 // Re-exported here, they are also visible in every file of CamrecKit.
 @_exported import CamrecCore
 @_exported import Recover
@@ -15,3 +15,4 @@
 @_exported import Stills
 @_exported import Library
 @_exported import Text
+@_exported import Hooks

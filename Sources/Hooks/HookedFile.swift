@@ -1,3 +1,5 @@
+import CamrecCore
+
 /// A finished, published file a hook runs for, with what its environment says of it.
 public struct HookedFile: Sendable, Codable, Equatable {
     /// Its path, as camrec's lines give it.
@@ -30,15 +32,6 @@ public struct HookedFile: Sendable, Codable, Equatable {
         self.line = line
     }
 
-    /// A recording's file, as its `still`, `segment` or `clip` line (or a `movie` line,
-    /// for the one movie of a run the result line lists) reports it.
-    init(_ file: ResultFile, kind: String, camera: String?, series: String?) {
-        let time = file.start ?? file.captureTime
-        self.init(path: file.path, kind: kind, start: time.flatMap(Self.milliseconds(iso8601:)), duration: file.duration,
-                  frames: file.frames, camera: file.device ?? camera, series: series,
-                  line: Console.jsonLine(file, type: kind) ?? "")
-    }
-
     /// The variables camrec adds to the command's environment (`CAMREC_FILE`, `CAMREC_KIND`,
     /// `CAMREC_START`, `CAMREC_DURATION`, `CAMREC_FRAMES`, `CAMREC_CAMERA`, `CAMREC_SERIES`),
     /// each set only when known.
@@ -50,11 +43,5 @@ public struct HookedFile: Sendable, Codable, Equatable {
         if let camera { variables.append("CAMREC_CAMERA=" + camera) }
         if let series { variables.append("CAMREC_SERIES=" + series) }
         return variables
-    }
-
-    /// Milliseconds since 1970 of an ISO 8601 time as camrec writes them
-    /// (`2026-12-01T11:04:30.250+01:00`, `…Z`); nil for any other text.
-    static func milliseconds(iso8601 text: String) -> Int64? {
-        ISO8601Time.milliseconds(text)
     }
 }

@@ -1,3 +1,4 @@
+import CamrecCore
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc

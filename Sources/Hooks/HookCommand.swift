@@ -1,3 +1,5 @@
+import CamrecCore
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,4 @@
+import CamrecCore
 import CProcess
 #if canImport(Glibc)
 import Glibc

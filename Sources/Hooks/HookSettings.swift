@@ -1,4 +1,6 @@
+import CamrecCore
 import FoundationEssentials
+import MediaValues
 
 /// `--on-file CMD`, `--on-file-jobs N`, `--on-file-timeout T` (or `--on-event CMD`,
 /// `--on-event-jobs N`, `--on-event-timeout T`): what runs for each finished file (or each
