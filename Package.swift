@@ -92,12 +92,16 @@ let package = Package(
         // the files and events they run for as plain values. Its own module: the recording,
         // trim and export feed it, and it knows none of them.
         .target(name: "Hooks", dependencies: ["CamrecCore", "MediaValues", "CProcess"]),
+        // What is done to the picture (--rotate, --flip, privacy masks, overlaid text, images
+        // and the clock) as settings and pipeline fragments, and the overlay clock's probe. Its
+        // own module: the recording, stills and the live view build on it; it builds on none.
+        .target(name: "Picture", dependencies: ["CamrecCore", "GStreamer", "MediaValues", "MP4"]),
         // The recording and the rest (cameras, stills, sound, live view, control, doctor);
-        // re-exports CamrecCore, Recover, Trim, Stills, Library, Text and Hooks for the
-        // command line (Exports.swift).
+        // re-exports CamrecCore, Recover, Trim, Stills, Library, Text, Hooks and Picture for
+        // the command line (Exports.swift).
         .target(
             name: "CamrecKit",
-            dependencies: ["CamrecCore", "Recover", "Trim", "Stills", "Library", "Text", "Hooks", "MP4", "GStreamer", "V4L2", "MediaValues", "CRTSPServerShim", "CTesseractShim", "CProcess", "CWallTimer"],
+            dependencies: ["CamrecCore", "Recover", "Trim", "Stills", "Library", "Text", "Hooks", "Picture", "MP4", "GStreamer", "V4L2", "MediaValues", "CRTSPServerShim", "CTesseractShim", "CProcess", "CWallTimer"],
             // Sources/CamrecKit/Pipelines links to the top-level pipelines/ folder: the
             // templates are compiled in, so an installed binary needs no data files.
             resources: [.embedInCode("Pipelines")]
@@ -123,7 +127,7 @@ let package = Package(
         // What every test target shares (the one `Wait`).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "GStreamerTests", dependencies: ["GStreamer", "CamrecElements", "TestSupport"]),
-        .testTarget(name: "CamrecKitTests", dependencies: ["CamrecKit", "CamrecCore", "Recover", "Trim", "Stills", "Library", "Text", "Hooks", "MP4", "V4L2", "Matroska", "TestSupport"]),
+        .testTarget(name: "CamrecKitTests", dependencies: ["CamrecKit", "CamrecCore", "Recover", "Trim", "Stills", "Library", "Text", "Hooks", "Picture", "MP4", "V4L2", "Matroska", "TestSupport"]),
         // V4L2 probing and format choice, and CamrecKit's listing of what they find (camrec devices).
         .testTarget(name: "V4L2Tests", dependencies: ["V4L2", "MediaValues", "CamrecKit"]),
         .testTarget(name: "MediaValuesTests", dependencies: ["MediaValues"]),

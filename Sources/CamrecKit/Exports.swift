@@ -7,7 +7,8 @@
 // (TimeSpec, CamrecError, ExitStatus, the files), Recover and Trim (their requests and
 // results), Stills (the stills' formats and settings, in RecordConfig and the events),
 // Library (what `ls`, `sheet` and `export` read and ask), Text (`camrec text`'s request,
-// the recognizer and its results) and Hooks (`--on-file` and `--on-event`'s settings).
+// the recognizer and its results), Hooks (`--on-file` and `--on-event`'s settings) and
+// Picture (what is done to the picture, in RecordConfig).
 // Re-exported here, they are also visible in every file of CamrecKit.
 @_exported import CamrecCore
 @_exported import Recover
@@ -16,3 +17,4 @@
 @_exported import Library
 @_exported import Text
 @_exported import Hooks
+@_exported import Picture

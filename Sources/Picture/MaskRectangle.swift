@@ -1,3 +1,4 @@
+import CamrecCore
 import MediaValues
 
 /// One rectangle of a privacy mask (`--mask X,Y,W,H`), each of its four numbers in pixels of

@@ -1,3 +1,4 @@
+import CamrecCore
 import FoundationEssentials
 import MediaValues
 #if canImport(Glibc)

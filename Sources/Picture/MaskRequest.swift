@@ -1,3 +1,5 @@
+import CamrecCore
+
 /// The privacy masks a command asks for (`--mask`, repeatable, and `--mask-image`): parsed,
 /// with the image still unread. ``resolve()`` reads it.
 public struct MaskRequest: Sendable, Equatable {

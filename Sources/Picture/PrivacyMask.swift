@@ -1,3 +1,4 @@
+import CamrecCore
 import MediaValues
 
 /// Privacy masks (`--mask`, `--mask-image`): parts of the picture filled with solid black

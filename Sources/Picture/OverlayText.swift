@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CamrecCore
 import MediaValues
 
 /// The text of `--overlay`: strftime fields (`%Y-%m-%d %H:%M:%S`, …) filled from the

@@ -1,3 +1,6 @@
+import CamrecCore
+import MediaValues
+
 /// The picture a command asks for (`--rotate`, `--flip`, `--mirror`, `--overlay`,
 /// `--overlay-image`): parsed, with the overlay image still unread. ``resolve()`` reads it.
 public struct PictureRequest: Sendable, Equatable {

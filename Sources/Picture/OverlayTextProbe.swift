@@ -1,3 +1,4 @@
+import CamrecCore
 import GStreamer
 import MediaValues
 import Synchronization
@@ -7,7 +8,7 @@ import Synchronization
 /// thread, so the text drawn on a frame is always that frame's (textoverlay reads its
 /// `text` when the frame arrives). The capture time comes from the buffer's timestamp
 /// (`CaptureTime`), never from when the probe runs.
-enum OverlayTextProbe {
+package enum OverlayTextProbe {
     /// Installs the probe on the element named `PictureSettings.textElement`; nil when
     /// the text never changes (it was set in the pipeline description) or there is none.
     /// `decimator` is the recording's, when it keeps fewer frames than the camera gives:
@@ -15,7 +16,7 @@ enum OverlayTextProbe {
     /// the movie's frames (a frame only the stills see shows the index of the last kept one).
     /// `rate` is the movie's: `{elapsed}` is the frame's time from the first frame, to the
     /// nearest frame (camera timestamps jitter by a fraction of one), as the movie shows it.
-    static func install(_ text: OverlayText?, in pipeline: Pipeline, device: String, rate: FrameRateValue,
+    package static func install(_ text: OverlayText?, in pipeline: Pipeline, device: String, rate: FrameRateValue,
                         decimator: RateDecimator? = nil) throws(GStreamerError) -> ProbeToken? {
         guard let text, text.varies else { return nil }
         let halfFrame = UInt64(0.5e9 / max(rate.framesPerSecond, 0.001))

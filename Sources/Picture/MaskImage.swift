@@ -1,3 +1,4 @@
+import CamrecCore
 import GStreamer
 import MediaValues
 
