@@ -65,10 +65,11 @@ let package = Package(
         // windowed walk over a file's elements. Files, Recover and Trim read Matroska with it.
         // MP4 only for its positional file reader (SampleFile).
         .target(name: "Matroska", dependencies: ["MP4"]),
-        // What every feature stands on: values (TimeSpec, WallTime, sizes and times for people),
-        // errors and exit codes, threads and signals, and the files (names, publication,
-        // retention, Matroska and MP4 heads). A module of its own so that Trim, Recover, Stills
-        // and Library can use it without the recording.
+        // What every feature stands on: values (TimeSpec, WallTime, PixelRect, sizes and times
+        // for people), errors and exit codes, threads and signals, and the files (names,
+        // publication, retention, Matroska and MP4 heads). A module of its own so that the
+        // feature modules below the recording (Trim, Recover, Stills, Library, Text, Hooks,
+        // Picture) can use it without the recording.
         .target(name: "CamrecCore", dependencies: ["GStreamer", "CamrecElements", "MediaValues", "MP4", "Matroska"]),
         // `camrec recover`: finishes unfinalised movies. Its own module: it needs the files,
         // not the recording, and the recording (StalePartials, doctor) uses it.
@@ -83,7 +84,7 @@ let package = Package(
         // What was recorded, read back: a folder's movies, clips and stills grouped into series
         // (`camrec ls`), their contact sheets and thumbnails (`sheet`) and export's plan. Its own
         // module: it reads files, and needs neither the recording nor the jobs that print it.
-        .target(name: "Library", dependencies: ["CamrecCore", "Recover", "Stills", "GStreamer", "MediaValues", "MP4", "Matroska"]),
+        .target(name: "Library", dependencies: ["CamrecCore", "Recover", "Stills", "GStreamer", "MP4", "Matroska"]),
         // Text recognition with Tesseract (loaded when first asked for: CTesseractShim), the
         // requests and results of `camrec text`, `still --text` and `--text-every`. Its own
         // module: it reads pictures, and needs neither the recording nor its frames' timing.
@@ -95,8 +96,9 @@ let package = Package(
         // What is done to the picture (--rotate, --flip, privacy masks, overlaid text, images
         // and the clock) as settings and pipeline fragments, and the overlay clock's probe. Its
         // own module: the recording, stills and the live view build on it; it builds on none.
-        .target(name: "Picture", dependencies: ["CamrecCore", "GStreamer", "MediaValues", "MP4"]),
-        // The recording and the rest (cameras, stills, sound, live view, control, doctor);
+        .target(name: "Picture", dependencies: ["CamrecCore", "GStreamer", "MediaValues"]),
+        // The recording and what needs it (cameras, sound, encoding, live view, control, doctor,
+        // the console and jobs, taking stills and reading text from a running pipeline);
         // re-exports CamrecCore, Recover, Trim, Stills, Library, Text, Hooks and Picture for
         // the command line (Exports.swift).
         .target(
