@@ -65,9 +65,11 @@ let package = Package(
         // windowed walk over a file's elements. Files, Recover and Trim read Matroska with it.
         // MP4 only for its positional file reader (SampleFile).
         .target(name: "Matroska", dependencies: ["MP4"]),
-        // What every feature stands on: values (TimeSpec), errors and exit codes, threads and
-        // signals, and the files (names, publication, retention, Matroska and MP4 heads). A
-        // module of its own so that Trim and Recover can use it without the recording.
+        // What every feature stands on: values (TimeSpec, WallTime, PixelRect, sizes and times
+        // for people), errors and exit codes, threads and signals, and the files (names,
+        // publication, retention, Matroska and MP4 heads). A module of its own so that the
+        // feature modules below the recording (Trim, Recover, Stills, Library, Text, Hooks,
+        // Picture) can use it without the recording.
         .target(name: "CamrecCore", dependencies: ["GStreamer", "CamrecElements", "MediaValues", "MP4", "Matroska"]),
         // `camrec recover`: finishes unfinalised movies. Its own module: it needs the files,
         // not the recording, and the recording (StalePartials, doctor) uses it.
@@ -75,11 +77,33 @@ let package = Package(
         // `camrec trim`: the smart cut and stream copy, a third of the code. Its own module:
         // it needs the files and GStreamer, not the recording, and compiles apart from it.
         .target(name: "Trim", dependencies: ["CamrecCore", "GStreamer", "MediaValues", "MP4", "Matroska"]),
-        // The recording and the rest (cameras, stills, sound, live view, control, doctor);
-        // re-exports CamrecCore, Recover and Trim for the command line (Exports.swift).
+        // Stills' formats, names, settings and codecs (StillEncoder, StillDecoder), apart from a
+        // recording: the recording takes stills with them and the library makes sheets and
+        // thumbnails with them, so they sit below both.
+        .target(name: "Stills", dependencies: ["CamrecCore", "GStreamer", "MediaValues"]),
+        // What was recorded, read back: a folder's movies, clips and stills grouped into series
+        // (`camrec ls`), their contact sheets and thumbnails (`sheet`) and export's plan. Its own
+        // module: it reads files, and needs neither the recording nor the jobs that print it.
+        .target(name: "Library", dependencies: ["CamrecCore", "Recover", "Stills", "GStreamer", "MP4", "Matroska"]),
+        // Text recognition with Tesseract (loaded when first asked for: CTesseractShim), the
+        // requests and results of `camrec text`, `still --text` and `--text-every`. Its own
+        // module: it reads pictures, and needs neither the recording nor its frames' timing.
+        .target(name: "Text", dependencies: ["CamrecCore", "Stills", "MediaValues", "CTesseractShim"]),
+        // `--on-file` and `--on-event` commands: their queue, processes, ledger and settings, and
+        // the files and events they run for as plain values. Its own module: the recording,
+        // trim and export feed it, and it knows none of them.
+        .target(name: "Hooks", dependencies: ["CamrecCore", "MediaValues", "CProcess"]),
+        // What is done to the picture (--rotate, --flip, privacy masks, overlaid text, images
+        // and the clock) as settings and pipeline fragments, and the overlay clock's probe. Its
+        // own module: the recording, stills and the live view build on it; it builds on none.
+        .target(name: "Picture", dependencies: ["CamrecCore", "GStreamer", "MediaValues"]),
+        // The recording and what needs it (cameras, sound, encoding, live view, control, doctor,
+        // the console and jobs, taking stills and reading text from a running pipeline);
+        // re-exports CamrecCore, Recover, Trim, Stills, Library, Text, Hooks and Picture for
+        // the command line (Exports.swift).
         .target(
             name: "CamrecKit",
-            dependencies: ["CamrecCore", "Recover", "Trim", "MP4", "GStreamer", "V4L2", "MediaValues", "CRTSPServerShim", "CTesseractShim", "CProcess", "CWallTimer"],
+            dependencies: ["CamrecCore", "Recover", "Trim", "Stills", "Library", "Text", "Hooks", "Picture", "MP4", "GStreamer", "V4L2", "MediaValues", "CRTSPServerShim", "CTesseractShim", "CProcess", "CWallTimer"],
             // Sources/CamrecKit/Pipelines links to the top-level pipelines/ folder: the
             // templates are compiled in, so an installed binary needs no data files.
             resources: [.embedInCode("Pipelines")]
@@ -105,7 +129,7 @@ let package = Package(
         // What every test target shares (the one `Wait`).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "GStreamerTests", dependencies: ["GStreamer", "CamrecElements", "TestSupport"]),
-        .testTarget(name: "CamrecKitTests", dependencies: ["CamrecKit", "CamrecCore", "Recover", "Trim", "MP4", "V4L2", "Matroska", "TestSupport"]),
+        .testTarget(name: "CamrecKitTests", dependencies: ["CamrecKit", "CamrecCore", "Recover", "Trim", "Stills", "Library", "Text", "Hooks", "Picture", "MP4", "V4L2", "Matroska", "TestSupport"]),
         // V4L2 probing and format choice, and CamrecKit's listing of what they find (camrec devices).
         .testTarget(name: "V4L2Tests", dependencies: ["V4L2", "MediaValues", "CamrecKit"]),
         .testTarget(name: "MediaValuesTests", dependencies: ["MediaValues"]),

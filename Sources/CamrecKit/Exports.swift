@@ -5,7 +5,16 @@
 @_exported import MediaValues
 // The same for the modules below CamrecKit whose types the command line uses: CamrecCore
 // (TimeSpec, CamrecError, ExitStatus, the files), Recover and Trim (their requests and
-// results). Re-exported here, they are also visible in every file of CamrecKit.
+// results), Stills (the stills' formats and settings, in RecordConfig and the events),
+// Library (what `ls`, `sheet` and `export` read and ask), Text (`camrec text`'s request,
+// the recognizer and its results), Hooks (`--on-file` and `--on-event`'s settings) and
+// Picture (what is done to the picture, in RecordConfig).
+// Re-exported here, they are also visible in every file of CamrecKit.
 @_exported import CamrecCore
 @_exported import Recover
 @_exported import Trim
+@_exported import Stills
+@_exported import Library
+@_exported import Text
+@_exported import Hooks
+@_exported import Picture

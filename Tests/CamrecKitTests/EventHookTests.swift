@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import TestSupport
 @testable import CamrecKit
+@testable import Hooks
 @testable import CamrecCore
 
 /// `--on-event`: which events run a command, with what environment and input, the options'

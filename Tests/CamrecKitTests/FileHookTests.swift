@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import TestSupport
 @testable import CamrecKit
+@testable import Hooks
 @testable import CamrecCore
 
 /// `--on-file`: the command's words, the file's environment, one command's run (exit,

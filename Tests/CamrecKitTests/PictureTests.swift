@@ -1,4 +1,5 @@
 @testable import CamrecKit
+@testable import Picture
 @testable import Trim
 import Foundation
 import MediaValues

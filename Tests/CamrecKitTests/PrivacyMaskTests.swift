@@ -1,4 +1,5 @@
 @testable import CamrecKit
+@testable import Picture
 import Foundation
 import Testing
 

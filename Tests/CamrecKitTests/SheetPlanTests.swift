@@ -1,4 +1,5 @@
 @testable import CamrecKit
+@testable import Library
 import CamrecCore
 import MP4
 import Testing

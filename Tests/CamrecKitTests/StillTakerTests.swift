@@ -1,4 +1,5 @@
 @testable import CamrecKit
+@testable import Stills
 import Foundation
 import GStreamer
 import Synchronization

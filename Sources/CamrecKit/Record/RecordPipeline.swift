@@ -1,4 +1,5 @@
 import FoundationEssentials
+import GStreamer
 
 /// Fills the recording template for a configuration.
 public struct RecordPipeline: Sendable {
@@ -15,7 +16,7 @@ public struct RecordPipeline: Sendable {
     /// The description camrec runs, writing to `location` (with segments: the first
     /// file; camrec names the others as they begin).
     public func description(location: String) throws(TemplateError) -> String {
-        try template.render(values(location: "\"" + Self.escapeForParser(location) + "\""))
+        try template.render(values(location: "\"" + Pipeline.escapeForParser(location) + "\""))
     }
 
     /// A `gst-launch-1.0 -e …` command line that records the same kind of file to OUTPUT.
@@ -80,7 +81,7 @@ public struct RecordPipeline: Sendable {
             let muxerPad = serveSound + (config.standby && !printed ? Self.standbySoundFeed : clipSound + "mux.audio_0")
             values["audio"] = config.audio.map { audio in
                 audio.branch(muxerPad: muxerPad, level: config.soundTrigger != nil) { value in
-                    printed ? ShellQuoting.quote(value) : "\"" + Self.escapeForParser(value) + "\""
+                    printed ? ShellQuoting.quote(value) : "\"" + Pipeline.escapeForParser(value) + "\""
                 }
             } ?? ""
         }
@@ -236,7 +237,7 @@ public struct RecordPipeline: Sendable {
                            tapsScene: Bool = false) {
         guard picture.isActive || template.placeholders.contains("picture") else { return }
         let fragment = picture.fragment(cameraSize: size, printed: printed, tapsScene: tapsScene) { value in
-            printed ? ShellQuoting.quote(value) : "\"" + escapeForParser(value) + "\""
+            printed ? ShellQuoting.quote(value) : "\"" + Pipeline.escapeForParser(value) + "\""
         }
         values["picture"] = fragment.isEmpty ? "" : (convertFirst.map { "! " + $0 + " " } ?? "") + fragment
     }
@@ -283,11 +284,6 @@ public struct RecordPipeline: Sendable {
             "decode_shared": decodeShared,
             "decode_record": decodeRecord,
         ]
-    }
-
-    /// Escapes `"` and `\` for a double-quoted gst_parse_launch value.
-    static func escapeForParser(_ text: String) -> String {
-        text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"")
     }
 }
 

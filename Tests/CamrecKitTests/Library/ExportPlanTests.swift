@@ -1,4 +1,5 @@
 @testable import CamrecKit
+@testable import Library
 import Testing
 
 #if canImport(Glibc)

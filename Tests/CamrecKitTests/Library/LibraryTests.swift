@@ -1,4 +1,5 @@
 @testable import CamrecKit
+@testable import Library
 import Testing
 
 /// ``Library`` groups files into series by their names and finds the gaps, overlaps and

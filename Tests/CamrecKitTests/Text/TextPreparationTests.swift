@@ -1,4 +1,5 @@
 @testable import CamrecKit
+@testable import Text
 import CamrecCore
 import Testing
 

@@ -1,4 +1,5 @@
 @testable import CamrecKit
+@testable import Text
 import CTesseractShim
 import Foundation
 import Testing

@@ -61,7 +61,7 @@ final class ClipWriter: Sendable {
     init(path: String, chain: String, caps: Caps, audioCaps: Caps?, base: UInt64, captured: WallTime? = nil) throws(CamrecError) {
         self.path = path
         self.base = base
-        let location = "\"" + RecordPipeline.escapeForParser(path) + "\""
+        let location = "\"" + Pipeline.escapeForParser(path) + "\""
         var description = "appsrc name=clipsrc format=time ! \(chain) name=clipmux ! filesink location=\(location)"
         if audioCaps != nil { description += " appsrc name=clipaudio format=time ! clipmux.audio_0" }
         do {

@@ -16,7 +16,7 @@ public enum MotionMask {
         let image = try OverlayImage.load(path, position: .topLeft, option: "--motion-mask")
         let width = MotionSettings.width
         let height = MotionSettings.height(for: size)
-        let location = "\"" + RecordPipeline.escapeForParser(image.path) + "\""
+        let location = "\"" + Pipeline.escapeForParser(image.path) + "\""
         let description = "filesrc location=\(location) ! pngdec ! videoconvert ! videoscale"
             + " ! video/x-raw,format=GRAY8,width=\(width),height=\(height) ! appsink name=sink"
         var grey: [UInt8] = []

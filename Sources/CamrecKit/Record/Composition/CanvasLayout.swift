@@ -127,25 +127,9 @@ public enum CanvasLayout: Sendable, Hashable, Codable, CaseIterable {
     static func even(_ value: Int) -> Int { value - value % 2 }
 }
 
-/// A rectangle of whole pixels: its top-left corner and size.
-public struct PixelRect: Sendable, Hashable, Codable, CustomStringConvertible {
-    /// Left edge, in pixels from the canvas's left.
-    public var x: Int
-    /// Top edge, in pixels from the canvas's top.
-    public var y: Int
-    /// Width in pixels.
-    public var width: Int
-    /// Height in pixels.
-    public var height: Int
-
-    /// A rectangle at (`x`, `y`) of `width` × `height` pixels.
-    public init(x: Int, y: Int, width: Int, height: Int) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-    }
-
+// Here rather than in CamrecCore, beside the rectangle: fitting a camera into a cell is the
+// composition's.
+extension PixelRect {
     /// The largest rectangle of `size`'s aspect ratio inside this one (even sizes and
     /// offsets, at least 2×2): centred, or (`corner`) in that corner of this one.
     public func fitting(_ size: FrameSize, toward corner: PipPlacement.Corner? = nil) -> PixelRect {
@@ -164,7 +148,4 @@ public struct PixelRect: Sendable, Hashable, Codable, CustomStringConvertible {
         let top = corner.map { $0.isTop ? 0 : spareHeight } ?? spareHeight / 2
         return PixelRect(x: x + CanvasLayout.even(left), y: y + CanvasLayout.even(top), width: fitWidth, height: fitHeight)
     }
-
-    /// `WxH+X+Y`, as X11 geometry writes it.
-    public var description: String { "\(width)x\(height)+\(x)+\(y)" }
 }

@@ -34,7 +34,7 @@ final class MovieFeeder: Sendable {
     init(movie: MovieSource, into target: AppSrc, sound: AppSrc? = nil, recording: Element) throws(CamrecError) {
         self.movie = movie
         let frameDuration = UInt64((1e9 / max(movie.format.rate.framesPerSecond, 1e-3)).rounded())
-        var description = "filesrc location=\"\(RecordPipeline.escapeForParser(movie.path))\" ! decodebin name=decode"
+        var description = "filesrc location=\"\(Pipeline.escapeForParser(movie.path))\" ! decodebin name=decode"
             + " decode. ! videoconvert name=convert ! queue max-size-buffers=3 max-size-bytes=0 max-size-time=0"
             + " ! videoscale" + (movie.changesRate ? " ! videorate" : "") + " ! capsfilter caps=\"\(Self.caps(movie))\""
             + " ! appsink name=frames sync=true max-buffers=2 drop=false enable-last-sample=false"

@@ -24,7 +24,7 @@ final class MoviePlayer: Sendable {
     /// A player of `movie`, opened and its first frame decoded (PAUSED).
     init(movie: MovieSource) throws(CamrecError) {
         self.movie = movie
-        var description = "filesrc location=\"\(RecordPipeline.escapeForParser(movie.path))\" ! decodebin name=decode"
+        var description = "filesrc location=\"\(Pipeline.escapeForParser(movie.path))\" ! decodebin name=decode"
             + " decode. ! videoconvert ! queue max-size-buffers=3 max-size-bytes=0 max-size-time=0"
             + " ! capsfilter caps=\"\(MovieFeeder.caps(movie))\" ! appsink name=frames sync=true max-buffers=2 drop=false enable-last-sample=false"
         if movie.hasSound, SoundServer.find() != nil {
