@@ -58,6 +58,25 @@ struct RecordArgumentsTests {
         #expect(job.request.settle == .seconds(2) && job.settings.settle == .seconds(2) && job.printPipeline && job.request.force)
     }
 
+    /// `--on-sound` listens to the recording's sound: without `--audio` it is refused (the
+    /// check compared a non-optional source with nil, which always passed).
+    @Test func onSoundNeedsTheRecordingsSound() throws {
+        var given = arguments()
+        given.clips.onSound = "-30"
+        given.clips.preRoll = "1s"
+        do {
+            _ = try given.job(environment: [:])
+            Issue.record("--on-sound without --audio was accepted")
+        } catch {
+            #expect(error.message.hasPrefix("--on-sound listens to the recording's sound: add --audio SOURCE"), "\(error.message)")
+            #expect(error.kind == .usage)
+        }
+        given.audio = "none"
+        #expect(throws: CamrecError.self) { try given.job(environment: [:]) }
+        given.audio = "test"
+        #expect(try given.job(environment: [:]).request.clips != nil)
+    }
+
     @Test func standbyMakesNoMovieSeriesAndTakesNoSegment() throws {
         var given = arguments()
         given.clips = ClipRequest(standby: true)

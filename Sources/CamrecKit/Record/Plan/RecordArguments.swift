@@ -90,7 +90,7 @@ public struct RecordArguments: Sendable, Equatable {
             throw OptionValue.refusal("cannot tell the format of '\(output)': end OUTPUT with .mp4, .mov or .mkv")
         }
         let (clipSettings, motion) = try clips.resolve(output: output, container: container, utc: unattended.utc)
-        let soundTrigger = try clips.soundTrigger(hasSound: sound.source != nil)
+        let soundTrigger = try clips.soundTrigger(hasSound: sound.source.isWanted)
         if clips.standby, unattended.segment != nil {
             throw OptionValue.refusal("--standby records no movie, so --segment does not apply to it: leave it out, or record continuously with clips instead")
         }
