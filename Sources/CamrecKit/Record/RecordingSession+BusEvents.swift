@@ -26,7 +26,7 @@ extension RecordingSession {
             // A canvas's movie ends only its cell: the others are sent EOS.
             return .sourceEnded(message: movieFeeds?.failureMessage, endsItself: config.composition == nil, now)
         case .application(_, LoadShedWatch.wake):
-            return shedding?.takeWarning().map { .warning($0) }
+            return shedding.map { .warning($0.warning) }
         case .application(_, EncoderPaceWatch.wake):
             return encoderPace?.takeWarning().map { .warning($0) }
         case .application(_, RecordingControl.Wake.noSound):
