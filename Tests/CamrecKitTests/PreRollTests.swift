@@ -59,6 +59,25 @@ struct PreRollTests {
         #expect(early.from == roll.packets.first?.pts && early.isShort)
     }
 
+    @Test("a clip whose nearest frame is a keyframe starts there, not a whole GOP earlier (--clip-start keyframe's pre-roll)")
+    func nearestFrameOnAKeyframe() {
+        var roll = PreRoll<Int>(length: 3_000_000_000)
+        for packet in Self.frames(300) { roll.append(packet) }
+        let frame = Self.time(1)
+        // Keyframes every 30 frames: 240 is one. Asked for within half a frame of it, either side.
+        for start in [Self.time(240), Self.time(240) - frame / 2, Self.time(240) + frame / 2 - 1] {
+            let clip = roll.clip(nearest: start, frameDuration: frame)
+            #expect(clip.packets.first?.payload == 240 && !clip.isShort, "\(start)")
+        }
+        // Half a frame or more after it, the nearest frame is 241: the clip starts at 240 still.
+        #expect(roll.clip(nearest: Self.time(240) + frame / 2 + 1, frameDuration: frame).packets.first?.payload == 240)
+        // Just over half a frame before it, the nearest frame is 239: the keyframe before, 210.
+        #expect(roll.clip(nearest: Self.time(240) - frame / 2 - 2, frameDuration: frame).packets.first?.payload == 210)
+        // The first frame kept (210), asked for exactly: not short; a frame before it: short.
+        #expect(!roll.clip(nearest: Self.time(210), frameDuration: frame).isShort)
+        #expect(roll.clip(nearest: Self.time(209), frameDuration: frame).isShort)
+    }
+
     @Test("frames before the first keyframe are dropped; an empty pre-roll gives a short, empty clip")
     func startsAtAKeyframe() {
         var roll = PreRoll<Int>(length: 1_000_000_000)

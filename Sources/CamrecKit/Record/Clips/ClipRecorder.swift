@@ -200,7 +200,7 @@ final class ClipRecorder: Sendable {
                 }
                 return .success(.extended(path: current.final, number: current.number))
             case .started(let clip):
-                let kept = state.preRoll.clip(from: clip.start > frameDuration / 2 ? clip.start - frameDuration / 2 : 0)
+                let kept = state.preRoll.clip(nearest: clip.start, frameDuration: frameDuration)
                 guard let first = kept.packets.first else {
                     _ = state.schedule.close(at: clip.start)
                     return .failure(CamrecError(.failure, "no clip: nothing decodable has been encoded yet"))

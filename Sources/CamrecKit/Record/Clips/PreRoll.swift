@@ -90,6 +90,17 @@ struct PreRoll<Payload> {
         return Clip(packets: Array(packets[chosen...]), from: packets[chosen].pts, isShort: packets[chosen].pts > start)
     }
 
+    /// The packets for a clip whose first frame is the one nearest to `start` (ns), frames
+    /// `frameDuration` apart (the first frame at or after half a frame before `start`): from
+    /// the last keyframe at or before that frame. A keyframe that is that frame is the
+    /// clip's start, not the keyframe before it; short when the frame is no longer kept.
+    func clip(nearest start: UInt64, frameDuration: UInt64) -> Clip {
+        // The frame before it lies before start − half a frame, so it lies before
+        // start − half + one frame, and no later frame does.
+        let frame = max(frameDuration, 1)
+        return clip(from: start + (frame - frame / 2) - 1)
+    }
+
     /// Lets go of everything (the stream was cut: a new pipeline after a reconnect).
     mutating func removeAll() {
         packets.removeAll()
