@@ -120,7 +120,7 @@ enum CanvasCameras {
         let environment = try CanvasCameras.environment()
         let movie = folder.path("both.mp4")
         let run = try CamrecBinary.start(devices.flatMap { ["--device", $0] }
-                                         + ["--layout", "side-by-side", "--canvas", "640x240", "--pre-roll", "1s", "--post-roll", "1s",
+                                         + ["--layout", "side-by-side", "--canvas", "640x240", "--pre-roll", "1s", "--post-roll", "1s", "--clip-start", "exact",
                                             "--max-duration", "none", "--control", socket, "--json", movie],
                                          environment: environment)
         defer { if run.process.isRunning { run.signal(SIGKILL) } }

@@ -13,7 +13,7 @@ struct KeyControlTests {
         let typescript = folder.path("typescript")
         let keys = Pipe()
         let terminal = try PseudoTerminal.start(camrec: ["--device", "test", "--size", "160x120", "--max-duration", "none",
-                                                         "--post-roll", "0.3s", output], typescript: typescript, input: keys)
+                                                         "--post-roll", "0.3s", "--clip-start", "exact", output], typescript: typescript, input: keys)
         defer { if terminal.isRunning { kill(terminal.processIdentifier, SIGKILL) } }
         let shown = { (try? String(contentsOfFile: typescript, encoding: .utf8)) ?? "" }
         try #require(Wait.until(timeout: 30) { shown().contains(" fps") }, "no progress line on the terminal: \(shown())")

@@ -80,7 +80,7 @@ import Testing
         // The second camera starts streaming 300 ms late: its pre-roll and timeline differ.
         let cameras = [MultiCameraTests.camera(0), MultiCameraTests.camera(1, ",late=300ms")]
         let arguments = Self.devices.flatMap { ["--device", $0] }
-            + ["--max-duration", "none", "--pre-roll", "1s", "--post-roll", "1s", "--control", socket, "--json", folder.path("m.mp4")]
+            + ["--max-duration", "none", "--pre-roll", "1s", "--post-roll", "1s", "--clip-start", "exact", "--control", socket, "--json", folder.path("m.mp4")]
         let run = try CamrecBinary.start(arguments, environment: environment(cameras))
         defer { if run.process.isRunning { run.signal(SIGKILL) } }
         // Past the pre-roll on both cameras.
@@ -188,7 +188,7 @@ import Testing
         // 90-119 (after the detector's 2 s of learning).
         let cameras = [MultiCameraTests.camera(0, ",objects=none,noise=6"), MultiCameraTests.camera(1, ",objects=90:30,noise=6")]
         let arguments = Self.devices.flatMap { ["--device", $0] }
-            + ["--max-duration", "6", "--standby", "--on-motion", "--pre-roll", "1s", "--post-roll", "1s",
+            + ["--max-duration", "6", "--standby", "--on-motion", "--pre-roll", "1s", "--post-roll", "1s", "--clip-start", "exact",
                "--clips", folder.path("door-{device}-%04d.mp4"), "--json", folder.path("m.mp4")]
         let run = try CamrecBinary.run(arguments, environment: environment(cameras), timeout: 120)
         JSONLog.write(arguments: arguments, stdout: run.stdout, to: log)
@@ -219,7 +219,7 @@ import Testing
         defer { folder.remove() }
         let socket = folder.path("control")
         let run = try CamrecBinary.start(Self.devices.flatMap { ["--device", $0] }
-                                             + ["--max-duration", "none", "--post-roll", "0.5s", "--clips", folder.path("door-%04d.mkv"),
+                                             + ["--max-duration", "none", "--post-roll", "0.5s", "--clip-start", "exact", "--clips", folder.path("door-%04d.mkv"),
                                                 "--control", socket, "--json", folder.path("m.mkv")],
                                          environment: environment([MultiCameraTests.camera(0), MultiCameraTests.camera(1)]))
         defer { if run.process.isRunning { run.signal(SIGKILL) } }
@@ -261,7 +261,7 @@ import Testing
         let typescript = folder.path("typescript")
         let keys = Pipe()
         let terminal = try PseudoTerminal.start(camrec: Self.devices.flatMap { ["--device", $0] }
-                                                    + ["--max-duration", "none", "--post-roll", "0.3s", folder.path("keys.mp4")],
+                                                    + ["--max-duration", "none", "--post-roll", "0.3s", "--clip-start", "exact", folder.path("keys.mp4")],
                                                 typescript: typescript, input: keys,
                                                 environment: environment(Self.devices.map { "\($0),formats=yuyv,sizes=320x240@30" }))
         defer { if terminal.isRunning { kill(terminal.processIdentifier, SIGKILL) } }
@@ -283,7 +283,7 @@ import Testing
         defer { folder.remove() }
         let socket = folder.path("control")
         let run = try CamrecBinary.start(Self.devices.flatMap { ["--device", $0] }
-                                             + ["--max-duration", "none", "--pre-roll", "1s", "--post-roll", "1s", "--live-photo",
+                                             + ["--max-duration", "none", "--pre-roll", "1s", "--post-roll", "1s", "--clip-start", "exact", "--live-photo",
                                                 "--control", socket, "--json", folder.path("m.mp4")],
                                          environment: environment([MultiCameraTests.camera(0), MultiCameraTests.camera(1, ",late=300ms")]))
         defer { if run.process.isRunning { run.signal(SIGKILL) } }

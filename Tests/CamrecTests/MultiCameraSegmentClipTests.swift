@@ -12,7 +12,7 @@ import Testing
         let socket = folder.path("control")
         let specs = MultiCameraClipTests.devices.map { "\($0),formats=yuyv,sizes=320x240@30" }
         let run = try CamrecBinary.start(MultiCameraClipTests.devices.flatMap { ["--device", $0] }
-                                             + ["--max-duration", "none", "--segment", "none", "--post-roll", "0.5s",
+                                             + ["--max-duration", "none", "--segment", "none", "--post-roll", "0.5s", "--clip-start", "exact",
                                                 "--control", socket, "--json", folder.path("m.mkv")],
                                          environment: MultiCameraClipTests().environment(specs))
         defer { if run.process.isRunning { run.signal(SIGKILL) } }

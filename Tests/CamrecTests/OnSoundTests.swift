@@ -32,7 +32,7 @@ import TestSupport
         try bursts.data.write(to: URL(fileURLWithPath: raw))
         let socket = folder.path("ctl.sock")
         let run = try CamrecBinary.start(["--device", "test", "--size", "320x240", "-t", "none", "--audio", "vsink.monitor",
-                                          "--on-sound", "-30:200ms", "--standby", "--post-roll", "0.3s", "--control", socket,
+                                          "--on-sound", "-30:200ms", "--standby", "--post-roll", "0.3s", "--clip-start", "exact", "--control", socket,
                                           "--json", folder.path("door.mkv")], environment: server.environment())
         defer { run.signal(SIGKILL) }
         #expect(run.waitForLine(type: "started"), "\(run.stderrText)")

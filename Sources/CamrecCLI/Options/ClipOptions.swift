@@ -14,7 +14,7 @@ public enum ClipOptions {
         OptionSpec(["--motion-sensitivity"], value: "S", help: "with --on-motion: 0 (only large, clear changes) to 1 (small, faint ones); default 0.5", summary: "0 (large changes only) to 1 (faint); 0.5"),
         OptionSpec(["--on-sound"], value: "LEVEL[:T]", help: "sound at or above LEVEL dBFS (e.g. -30; 0 is full scale) for at least T (default: 200ms) triggers a clip at its onset, as --on-motion does (a JSON sound line each); needs --audio; enables clips", summary: "loud sound (LEVEL dBFS for T) makes a clip"),
         OptionSpec(["--motion-mask"], value: "FILE", help: "with --on-motion: a PNG (any size, scaled to the picture) whose dark regions are not watched; a missing file or one that is not a PNG is refused (exit 65)", summary: "a PNG whose dark regions are not watched"),
-        OptionSpec(["--clip-start"], value: "WHERE", help: "exact (default): a clip starts at the frame its pre-roll asks for, its first frames re-encoded from the keyframe before (as camrec trim cuts; this loads gst-libav, about 35 MB more memory); keyframe: at the keyframe at or before it, up to one --keyframe-interval earlier, every frame copied as encoded and nothing decoded (the clip line says where it starts); enables clips", summary: "exact (default) or keyframe: no re-encoding"),
+        OptionSpec(["--clip-start"], value: "WHERE", help: "keyframe (default): a clip starts at the keyframe at or before the frame its pre-roll asks for, up to one --keyframe-interval earlier, every frame copied as encoded and nothing decoded (the clip line says where it starts); exact: at that frame, its first frames re-encoded from the keyframe before (as camrec trim cuts; this loads gst-libav, about 35 MB more memory); enables clips", summary: "keyframe (default) or exact: cut to the frame"),
         OptionSpec(["--live-photo"], help: "each clip also gets the still of its trigger's frame (a Live Photo); enables clips", summary: "each clip also gets its trigger's still"),
     ]
 
@@ -23,8 +23,8 @@ public enum ClipOptions {
         Event clips (--pre-roll, --post-roll, --max-clip): `camrec ctl SOCKET clip [--after T]`,
         SIGUSR2 or the key c writes NAME-clip-0001.EXT beside the movie, from the pre-roll
         before the trigger to the post-roll after it, alongside the movie (which it never
-        disturbs). The clip starts exactly there: its first frames are cut from the keyframe
-        before it as camrec trim cuts (--clip-start keyframe: at that keyframe, uncut). A trigger while a clip is written extends it.
+        disturbs). The clip starts at the keyframe at or before its pre-roll, copied as
+        encoded (--clip-start exact: cut to that frame as camrec trim cuts). A trigger while a clip is written extends it.
         --live-photo (or ctl clip --still) also writes the still of the trigger's frame,
         named in the clip's line. --standby records no movie: only the clips.
         --on-motion makes a change in the picture a trigger (a JSON motion line each),

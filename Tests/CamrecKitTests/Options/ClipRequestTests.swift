@@ -40,16 +40,16 @@ struct ClipRequestTests {
         #expect(refusal { try resolve(ClipRequest(postRoll: "0")) }?.contains("are both 0") == true)
     }
 
-    @Test func whereAClipStartsIsExactUnlessAskedForTheKeyframe() throws {
-        #expect(try resolve(ClipRequest(preRoll: "5s")).settings?.start == .exact)
-        var keyframe = ClipRequest(preRoll: "5s")
-        keyframe.start = "keyframe"
-        #expect(try resolve(keyframe).settings?.start == .keyframe)
+    @Test func aClipStartsAtTheKeyframeUnlessAskedForTheExactFrame() throws {
+        #expect(try resolve(ClipRequest(preRoll: "5s")).settings?.start == .keyframe)
+        var exact = ClipRequest(preRoll: "5s")
+        exact.start = "exact"
+        #expect(try resolve(exact).settings?.start == .exact)
         // Like --max-clip, it asks for clips on its own.
         var alone = ClipRequest()
-        alone.start = "exact"
+        alone.start = "keyframe"
         #expect(alone.isWanted)
-        #expect(try resolve(alone).settings?.start == .exact)
+        #expect(try resolve(alone).settings?.start == .keyframe)
         for bad in ["Keyframe", "accurate", ""] {
             var request = ClipRequest(preRoll: "5s")
             request.start = bad

@@ -97,7 +97,7 @@ public struct ClipRequest: Sendable, Equatable {
         var settings = ClipSettings(preRoll: preRoll ?? .zero, postRoll: postRoll ?? ClipSettings.defaultPostRoll,
                                     maxClip: maxClip ?? ClipSettings.defaultMaxClip)
         settings.livePhoto = livePhoto
-        settings.start = start ?? .exact
+        settings.start = start ?? .keyframe
         settings.pattern = naming
         if settings.preRoll.nanoseconds + settings.postRoll.nanoseconds == 0 {
             throw OptionValue.refusal("--pre-roll and --post-roll are both 0: a clip would be empty; give one of them a length, e.g. --post-roll 10s")

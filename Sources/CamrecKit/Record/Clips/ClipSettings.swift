@@ -21,7 +21,7 @@ public struct ClipSettings: Sendable, Equatable {
     /// `--live-photo`: every clip also has the still of its trigger's frame.
     public var livePhoto = false
     /// `--clip-start`: where a clip's first frame is.
-    public var start = ClipStart.exact
+    public var start = ClipStart.keyframe
 
     /// The default post-roll: 10 s.
     public static let defaultPostRoll = TimeSpec.seconds(10)
