@@ -46,8 +46,11 @@ let package = Package(
         // toolchain, so it loads where no Swift is installed. camrec does not link this target.
         .target(name: "GstCamrecPlugin", dependencies: ["CamrecElements"],
                 linkerSettings: [.unsafeFlags(["-nostartfiles", "-static-stdlib"])]),
-        // One frame size and one frame rate type (with their parsing and ValueError), shared
-        // by V4L2 (what a camera offers) and CamrecKit (what a user asks for).
+        // The value types, in one module below everything that uses them: frame sizes and
+        // rates, bit rates and byte counts (with their parsing and ValueError), shared by V4L2
+        // (what a camera offers) and CamrecKit (what a user asks for); times and durations
+        // (TimeSpec, MaxDuration, WallTime), rectangles, places, paths and sizes for people
+        // (PixelRect, GeoLocation, PathName, HumanText), containers, camrec's version.
         .target(name: "MediaValues"),
         .target(name: "CV4L2"),
         // A file's birth time (statx), which Swift's Glibc module does not import: when a
@@ -65,9 +68,9 @@ let package = Package(
         // windowed walk over a file's elements. Files, Recover and Trim read Matroska with it.
         // MP4 only for its positional file reader (SampleFile).
         .target(name: "Matroska", dependencies: ["MP4"]),
-        // What every feature stands on: values (TimeSpec, WallTime, PixelRect, sizes and times
-        // for people), errors and exit codes, threads and signals, and the files (names,
-        // publication, retention, Matroska and MP4 heads). A module of its own so that the
+        // What every feature stands on: errors and exit codes (with option values' refusals),
+        // threads and signals, frame-rate decimation, and the files (names, publication,
+        // retention, Matroska and MP4 heads). A module of its own so that the
         // feature modules below the recording (Trim, Recover, Stills, Library, Text, Hooks,
         // Picture) can use it without the recording.
         .target(name: "CamrecCore", dependencies: ["GStreamer", "CamrecElements", "MediaValues", "MP4", "Matroska"]),
@@ -84,7 +87,7 @@ let package = Package(
         // What was recorded, read back: a folder's movies, clips and stills grouped into series
         // (`camrec ls`), their contact sheets and thumbnails (`sheet`) and export's plan. Its own
         // module: it reads files, and needs neither the recording nor the jobs that print it.
-        .target(name: "Library", dependencies: ["CamrecCore", "Recover", "Stills", "GStreamer", "MP4", "Matroska"]),
+        .target(name: "Library", dependencies: ["CamrecCore", "Recover", "Stills", "GStreamer", "MediaValues", "MP4", "Matroska"]),
         // Text recognition with Tesseract (loaded when first asked for: CTesseractShim), the
         // requests and results of `camrec text`, `still --text` and `--text-every`. Its own
         // module: it reads pictures, and needs neither the recording nor its frames' timing.
@@ -129,7 +132,7 @@ let package = Package(
         // What every test target shares (the one `Wait`).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "GStreamerTests", dependencies: ["GStreamer", "CamrecElements", "TestSupport"]),
-        .testTarget(name: "CamrecKitTests", dependencies: ["CamrecKit", "CamrecCore", "Recover", "Trim", "Stills", "Library", "Text", "Hooks", "Picture", "MP4", "V4L2", "Matroska", "TestSupport"]),
+        .testTarget(name: "CamrecKitTests", dependencies: ["CamrecKit", "CamrecCore", "MediaValues", "Recover", "Trim", "Stills", "Library", "Text", "Hooks", "Picture", "MP4", "V4L2", "Matroska", "TestSupport"]),
         // V4L2 probing and format choice, and CamrecKit's listing of what they find (camrec devices).
         .testTarget(name: "V4L2Tests", dependencies: ["V4L2", "MediaValues", "CamrecKit"]),
         .testTarget(name: "MediaValuesTests", dependencies: ["MediaValues"]),

@@ -1,4 +1,5 @@
 import CamrecCore
+import MediaValues
 import Recover
 
 /// Which movies of a series an export reads, and into how many outputs: the movies that

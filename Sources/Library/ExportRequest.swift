@@ -1,4 +1,5 @@
 import CamrecCore
+import MediaValues
 
 /// `camrec export SERIES [--from T] [--to T] -o OUT`: what to export, checked before any
 /// file is read.

@@ -2,6 +2,7 @@ import CamrecCore
 
 #if canImport(Glibc)
 import Glibc
+import MediaValues
 #endif
 
 /// A `--from` or `--to` of `camrec export`: a wall-clock time (`10:04:30`,

@@ -1,4 +1,5 @@
 import CamrecCore
+import MediaValues
 
 /// `camrec ls --json`: one `file` line per file and one `series` line per series (after
 /// its files' lines), foreign files last. docs/events.schema.json describes them.

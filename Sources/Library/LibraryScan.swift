@@ -2,6 +2,7 @@ import CamrecCore
 import Recover
 #if canImport(Glibc)
 import Glibc
+import MediaValues
 #endif
 
 /// Finds the files `camrec ls PATH…` lists and reads each one's headers: a folder's files

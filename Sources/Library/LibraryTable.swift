@@ -1,4 +1,5 @@
 import CamrecCore
+import MediaValues
 
 /// `camrec ls` for people: per series a heading (name, folder, movies and runs, when, how
 /// long) and a compact table of its movies, with its gaps between them, then its clips

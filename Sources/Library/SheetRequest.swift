@@ -1,4 +1,5 @@
 import CamrecCore
+import MediaValues
 import Stills
 
 /// `camrec sheet IN… -o OUT`: what a contact sheet is made of, checked before any movie

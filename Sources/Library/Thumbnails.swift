@@ -3,6 +3,7 @@ import GStreamer
 import Stills
 #if canImport(Glibc)
 import Glibc
+import MediaValues
 #endif
 
 /// `camrec ls --thumbs`: one small JPEG per movie and clip, in a hidden `.thumbs` folder

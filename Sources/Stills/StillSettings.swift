@@ -1,4 +1,5 @@
 import CamrecCore
+import MediaValues
 
 /// How stills are encoded.
 public enum StillFormat: Sendable, Equatable {

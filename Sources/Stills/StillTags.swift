@@ -1,4 +1,5 @@
 import CamrecCore
+import MediaValues
 
 /// What a still says about itself in EXIF besides its capture time: the camera that took
 /// it and, with `--location`, where.

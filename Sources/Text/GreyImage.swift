@@ -1,4 +1,5 @@
 import CamrecCore
+import MediaValues
 
 /// A grey picture (one byte a pixel, rows packed) and what text recognition does to it
 /// before Tesseract sees it: cut to a region, scaled up, inverted. Plain values, no library.

@@ -1,4 +1,5 @@
 import CamrecCore
+import MediaValues
 import Stills
 
 /// `camrec text IMAGE|MOVIE…`: what to read the text of and how, checked before any file

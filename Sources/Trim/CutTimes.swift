@@ -1,4 +1,5 @@
 import CamrecCore
+import MediaValues
 
 /// The cut on the input's presentation timeline, the second stage of ``Trimmer``: the
 /// request's start and end (negative ones counted back from the end of the video), checked

@@ -1,5 +1,6 @@
 import CamrecCore
 import GStreamer
+import MediaValues
 
 extension GStreamerInput {
     /// Opens a Matroska input without a demuxing pass over it: the streams and caps come from

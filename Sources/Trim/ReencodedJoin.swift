@@ -3,6 +3,7 @@ import GStreamer
 import MP4
 #if canImport(Glibc)
 import Glibc
+import MediaValues
 #endif
 
 /// Movies that cannot be joined by copying (another size or codec after a reconnect)

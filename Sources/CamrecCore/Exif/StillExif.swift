@@ -1,4 +1,5 @@
 import MP4
+import MediaValues
 
 /// What a still says about itself in EXIF: when its frame was captured (to the
 /// millisecond, with the zone), by which camera, with what program, its size and, when

@@ -1,4 +1,3 @@
-import MediaValues
 
 /// The grammar behind ``TimeSpec/parse(_:allowNegative:)``.
 enum TimeSpecParser {

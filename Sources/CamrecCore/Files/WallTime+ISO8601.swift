@@ -1,4 +1,5 @@
 import MP4
+import MediaValues
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,3 @@
-import MediaValues
 
 /// The `--max-duration` limit: how long a recording may run before it stops by itself.
 public enum MaxDuration {
