@@ -544,8 +544,11 @@ def clips_part(ctx: Context, result: SectionResult, keyframe: bool = False) -> N
         "the same recording without clips (difference, paired)",
         f"{spread(rss_with, '{:.1f}', ' MB')} against {spread(rss_without, '{:.1f}', ' MB')} "
         f"({spread(paired, '{:+.1f}', ' MB')})",
-        "no event clips", "no event clips", goal="≤ +10 MB (issue 37)", met=(over <= 10) if over is not None else None))
-    if over is not None and over > 10:
+        "no event clips", "no event clips",
+        # Issue 37's goal holds the default (keyframe); the exact cut is asked for by name and its cost is shown.
+        goal="≤ +10 MB (issue 37)" if keyframe else "none: opt-in (`--clip-start exact`); the default is held to ≤ +10 MB",
+        met=((over <= 10) if over is not None else None) if keyframe else None))
+    if keyframe and over is not None and over > 10:
         result.gaps.append(
             f"**Memory of event clips{how}** (section 13): peak RSS {spread(paired, '{:+.1f}', ' MB')} over the same "
             f"recording without clips (goal ≤ +10 MB)" + (": the clips' exact cut (`--clip-start exact`) loads gst-libav (the default, `--clip-start keyframe`, "
