@@ -131,6 +131,7 @@ static int do_qbuf(vcam_device *dev, vcam_file *f, struct v4l2_buffer *b) {
     if (dev->owner != f) return dev->owner ? -EBUSY : -EINVAL;
     if (b->index >= (uint32_t)dev->nbufs || dev->bufs[b->index].state != BUF_DEQUEUED) return -EINVAL;
     dev->bufs[b->index].state = BUF_QUEUED;
+    dev->bufs[b->index].queued_ns = vcam_now_ns();
     vcam_ring_push(&dev->queued, (int)b->index);
     fill_buffer(dev, (int)b->index, b);
     pthread_cond_broadcast(&dev->cond);

@@ -166,7 +166,14 @@ static void *producer_main(void *arg) {
                 pthread_cond_wait(&dev->cond, &dev->lock);
             if (dev->stream_gen != gen || !dev->streaming || dev->unplugged) break;
         }
-        if (dev->queued.count == 0) {
+        /* No buffer queued when the frame was due: the hardware drops it. Judged at its due
+         * time, not when this thread gets to it: a producer thread starved of CPU (an
+         * overloaded machine: it renders in the application's process) must not hold frames
+         * for an application that had no buffer queued then, as no real camera waits. The
+         * queue is FIFO and only this thread takes from it, so a buffer was queued at `due`
+         * exactly when the oldest one now was queued by then. */
+        if (dev->queued.count == 0 ||
+            (!cfg.overrun_wait && dev->bufs[vcam_ring_first(&dev->queued)].queued_ns > due)) {
             dev->sequence++; /* no buffer queued: the hardware drops the frame */
             dev->stream_overruns++;
             if (cfg.trace_buffers)

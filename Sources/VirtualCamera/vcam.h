@@ -87,6 +87,7 @@ typedef struct {
     vcam_buf_state state;
     uint32_t bytesused, flags, sequence;
     struct timeval timestamp;
+    int64_t queued_ns; /* CLOCK_MONOTONIC when the application last queued it (VIDIOC_QBUF) */
 } vcam_buffer;
 
 /* A ring of buffer indices (the driver's queued and done lists). */
@@ -284,6 +285,7 @@ static inline void vcam_ring_push(vcam_ring *r, int i) {
     r->idx[(r->head + r->count) % VCAM_MAX_BUFFERS] = i;
     r->count++;
 }
+static inline int vcam_ring_first(const vcam_ring *r) { return r->idx[r->head]; }
 static inline int vcam_ring_pop(vcam_ring *r) {
     int i = r->idx[r->head];
     r->head = (r->head + 1) % VCAM_MAX_BUFFERS;
