@@ -154,14 +154,29 @@ let package = Package(
 // libraries), and the executable is linked with them. The debug build, which the tests use,
 // is unchanged.
 let staticRelease = BuildSettingCondition.when(configuration: .release)
+// This manifest's folder, with a trailing slash, for paths handed to the linker.
+let packageDirectory = String(#filePath.dropLast("Package.swift".count))
 for target in package.targets where target.type == .regular || target.type == .executable {
-    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-static-stdlib"], staticRelease)]
+    // Every function in a section of its own (swiftc puts only public ones apart by default), so
+    // that the linker can place them by packaging/link-order.txt (below) and drop unused ones.
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-static-stdlib", "-Xfrontend", "-function-sections"], staticRelease)]
     if target.type == .executable {
         // lld (shipped with the toolchain) with packed relative relocations (DT_RELR, glibc ≥ 2.36,
         // Debian 12's): the position-independent executable's relocation table shrinks from
         // 0.94 MB, which the dynamic loader reads whole at every start, to a few KB, and its
         // pages no longer stay resident (issue 14 point 5: 1.5 MB less RSS per camrec process).
+        // The code a recording runs first, packed together at the start of .text in the order of
+        // packaging/link-order.txt (bench/tools/link-order makes it): the kernel maps an executable's
+        // pages 64 KB at a time around each one touched, so code scattered over the 12.6 MB of text
+        // kept 8–9 MB of it resident (issue 37 item 1). Names the file no longer matches (changed
+        // code) are skipped without a warning: a stale list costs memory, never correctness.
+        // No --export-dynamic (which the static Swift runtime's link line asks for): nothing looks
+        // camrec's own symbols up at run time, and its 12,000 exported names kept 0.8 MB of
+        // .dynsym and .dynstr resident, read by the dynamic loader at every start.
         target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(
-            ["-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], staticRelease)]
+            ["-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+             "-Xlinker", "--no-export-dynamic",
+             "-Xlinker", "--symbol-ordering-file=\(packageDirectory)packaging/link-order.txt",
+             "-Xlinker", "--no-warn-symbol-ordering"], staticRelease)]
     }
 }
