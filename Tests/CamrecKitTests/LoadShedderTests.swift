@@ -26,7 +26,7 @@ import Testing
 
     @Test func theShareGrowsWithTheBacklogUpToNineInTen() {
         let backlogs: [UInt64] = [1_550_000_000, 1_600_000_000, 1_700_000_000, 1_800_000_000, 1_900_000_000, 2_500_000_000]
-        let shares = backlogs.map { LoadShedder.share(backlog: $0) }
+        let shares = backlogs.map(LoadShedder.share(backlog:))
         #expect(zip(shares, shares.dropFirst()).allSatisfy { $0 <= $1 }, "\(shares)")
         #expect(shares.last == LoadShedder.mostShed && LoadShedder.share(backlog: LoadShedder.full) == LoadShedder.mostShed)
         let most = pattern(1000, backlog: 5_000_000_000)
@@ -54,67 +54,6 @@ import Testing
         // The half frame carried before the calm one is forgotten: the next is kept.
         #expect(left == [false, true, false, false, false, true])
         #expect(shedder.shed == 2)
-    }
-
-    @Test func nearALimitTheBacklogKeptShrinksToEndBacklog() {
-        #expect(LoadShedder.calm(remaining: nil) == LoadShedder.calm)
-        #expect(LoadShedder.calm(remaining: 10_000_000_000) == LoadShedder.calm)
-        #expect(LoadShedder.calm(remaining: 0) == LoadShedder.endBacklog)
-        #expect(LoadShedder.calm(remaining: 900_000_000) == LoadShedder.endBacklog + 300_000_000)
-        // 1 s behind is calm without a limit, and far more than a limit 0.4 s away allows.
-        #expect(LoadShedder.share(backlog: 1_000_000_000) == 0)
-        #expect(LoadShedder.share(backlog: 1_000_000_000, remaining: 400_000_000) == LoadShedder.mostShed)
-    }
-
-    /// The queue before an encoder that takes `encode` ns a frame, fed 30 frames a second up
-    /// to `limit` (the gate), with the shedder at its end as camrec has it: the backlog when the
-    /// camera reaches the limit (what is encoded after it), frames kept, and the longest run
-    /// left out. `knowsLimit`: the shedder is told the time to the limit.
-    func simulate(encode: UInt64, limit: UInt64, knowsLimit: Bool) -> (endBacklog: UInt64, kept: Int, longest: Int) {
-        let frame: UInt64 = 1_000_000_000 / 30
-        var shedder = LoadShedder()
-        var queue: [UInt64] = []   // the frames' times, oldest first
-        var (next, encoderFree, kept, run, longest) = (UInt64(0), UInt64(0), 0, 0, 0)
-        var endBacklog: UInt64 = 0
-        var now: UInt64 = 0
-        while now <= limit + 5_000_000_000 {
-            // The camera's frames due by now enter the queue, up to the limit.
-            while next <= now && next <= limit {
-                queue.append(next)
-                next += frame
-            }
-            if next > limit, endBacklog == 0, now >= limit { endBacklog = (queue.last ?? 0) - (queue.first ?? 0) }
-            // The encoder takes the next frame when free; those left out go at once.
-            while now >= encoderFree, let head = queue.first {
-                queue.removeFirst()
-                let backlog = (queue.last ?? head) - head
-                let remaining: UInt64? = knowsLimit ? (limit > head + backlog ? limit - head - backlog : 0) : nil
-                if shedder.leavesOut(backlog: backlog, remaining: remaining) {
-                    run += 1
-                    longest = max(longest, run)
-                } else {
-                    run = 0
-                    kept += 1
-                    encoderFree = now + encode
-                }
-            }
-            now += 1_000_000
-        }
-        return (endBacklog, kept, longest)
-    }
-
-    @Test(arguments: [100_000_000, 60_000_000] as [UInt64])
-    func anEncoderTooSlowEndsOnTimeWhenTheLimitIsKnown(encode: UInt64) {
-        let limit: UInt64 = 8_000_000_000
-        let blind = simulate(encode: encode, limit: limit, knowsLimit: false)
-        let told = simulate(encode: encode, limit: limit, knowsLimit: true)
-        // Without the limit the queue holds 1.5 to 1.9 s at the end; told, at most its
-        // endBacklog and the 0.4-s band above it, never left out in long runs.
-        #expect(blind.endBacklog > LoadShedder.calm, "\(blind)")
-        #expect(told.endBacklog <= LoadShedder.endBacklog + 400_000_000, "\(told)")
-        #expect(told.longest <= 9 && told.kept > 0, "\(told)")
-        // What ending on time costs: the frames the blind shedder would have encoded late.
-        #expect(told.kept < blind.kept && told.kept + 60 > blind.kept, "\(told) \(blind)")
     }
 
     @Test func theWarningSaysWhatKeepsEveryFrame() {

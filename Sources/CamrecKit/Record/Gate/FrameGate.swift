@@ -320,12 +320,6 @@ final class FrameGate: Sendable {
     /// Whether the limit was reached.
     var isClosed: Bool { jobs.withLock { $0.limit.isReached } }
 
-    /// Camera time from `time` (nanoseconds) to the last frame the limit lets through; nil
-    /// without a limit or before the first frame; 0 past it.
-    func timeToLimit(from time: UInt64) -> UInt64? {
-        jobs.withLock { jobs in jobs.limit.latestStart.map { $0 > time ? $0 - time : 0 } }
-    }
-
     /// Whether a frame at `time` comes too late for the limit (or the limit was reached):
     /// the gate will drop it.
     func isPastLimit(_ time: UInt64) -> Bool {

@@ -28,16 +28,10 @@ final class LoadShedWatch: Sendable {
         // The probe holds the queue, whose pad holds the probe: `remove()` breaks the circle.
         token = pad.addProbe(.buffer) { info in
             guard let pts = info.buffer?.pts, let backlog = queue.unsignedProperty("current-level-time") else { return .pass }
-            // The gate's lock only while the encoder is behind (at most the limit's
-            // `endBacklog`): in time, no frame is left out.
-            var remaining: UInt64?
-            if backlog > LoadShedder.endBacklog {
-                if gate.isPastLimit(pts) { return .pass }
-                // The newest frame, which entered the queue last, is `backlog` after this one.
-                remaining = gate.timeToLimit(from: pts + backlog)
-            }
+            // The gate's lock only while the encoder is behind: in time, no frame is left out.
+            if backlog > LoadShedder.calm, gate.isPastLimit(pts) { return .pass }
             let (shed, first) = shared.shedder.withLock { state in
-                let shed = state.leavesOut(backlog: backlog, remaining: remaining)
+                let shed = state.leavesOut(backlog: backlog)
                 return (shed, shed && state.shed == 1)
             }
             if first { _ = bus.postApplicationMessage(Self.wake) }

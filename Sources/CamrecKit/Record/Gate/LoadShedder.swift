@@ -16,12 +16,6 @@
 /// far more frames under load than the queue would have, for an end only a little earlier),
 /// and `full` is short of it, so the camera's thread is never blocked: the stills, motion
 /// and preview branches it also feeds keep their frames.
-///
-/// With a limit (`--max-duration`), the movie must also end on time: what waits in the queue
-/// at the limit is encoded after it. So as the limit nears (`remaining`, camera time), the
-/// backlog kept shrinks with it, a third as fast, down to `endBacklog` at the limit: from
-/// 3.6 s before it, the share left out grows just enough to drain the queue by then (a
-/// steeper ramp needs runs of five frames left out where the encoder keeps a third).
 struct LoadShedder: Sendable, Equatable {
     /// The backlog up to which every frame is kept (nanoseconds).
     static let calm: UInt64 = 1_500_000_000
@@ -29,34 +23,22 @@ struct LoadShedder: Sendable, Equatable {
     static let full: UInt64 = 1_900_000_000
     /// The largest share of frames left out: at least one in ten is kept.
     static let mostShed = 0.9
-    /// The backlog kept at a limit: the movie ends about this long after it, plus finalising.
-    static let endBacklog: UInt64 = 300_000_000
 
     /// The share carried towards the next frame left out.
     private var carry = 0.0
     /// Frames left out so far.
     private(set) var shed: UInt64 = 0
 
-    /// The backlog up to which every frame is kept with `remaining` nanoseconds of camera
-    /// time to the limit (nil: no limit): `calm`, or less as the limit nears.
-    static func calm(remaining: UInt64?) -> UInt64 {
-        guard let remaining else { return calm }
-        return min(calm, endBacklog + remaining / 3)
-    }
-
-    /// The share of frames to leave out with the encoder `backlog` nanoseconds behind and
-    /// `remaining` nanoseconds of camera time to the limit (nil: no limit).
-    static func share(backlog: UInt64, remaining: UInt64? = nil) -> Double {
-        let calm = calm(remaining: remaining)
+    /// The share of frames to leave out with the encoder `backlog` nanoseconds behind.
+    static func share(backlog: UInt64) -> Double {
         guard backlog > calm else { return 0 }
-        let over = Double(backlog - calm) / Double(full - Self.calm)
+        let over = Double(backlog - calm) / Double(full - calm)
         return min(mostShed, over * mostShed)
     }
 
-    /// Whether to leave out the next frame, the encoder being `backlog` nanoseconds behind
-    /// with `remaining` nanoseconds of camera time to the limit (nil: no limit).
-    mutating func leavesOut(backlog: UInt64, remaining: UInt64? = nil) -> Bool {
-        let share = Self.share(backlog: backlog, remaining: remaining)
+    /// Whether to leave out the next frame, the encoder being `backlog` nanoseconds behind.
+    mutating func leavesOut(backlog: UInt64) -> Bool {
+        let share = Self.share(backlog: backlog)
         guard share > 0 else {
             carry = 0
             return false
