@@ -1,4 +1,3 @@
-
 /// Where pictures were taken (`--location LAT,LON[,ALT]`): WGS-84 decimal degrees and,
 /// when given, metres above sea level. Stills carry it as EXIF GPS tags.
 public struct GeoLocation: Sendable, Equatable {

@@ -1,4 +1,3 @@
-
 /// The `--max-duration` limit: how long a recording may run before it stops by itself.
 public enum MaxDuration {
     /// The limit when `--max-duration` is not given: 10 minutes.

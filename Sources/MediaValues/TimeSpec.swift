@@ -1,4 +1,3 @@
-
 /// A length of time or a position in a recording, parsed once from the command line
 /// (`600`, `90s`, `1h2m3s`, `00:10:00`, `-3`) and exact to the nanosecond.
 ///

@@ -1,4 +1,3 @@
-
 /// The grammar behind ``TimeSpec/parse(_:allowNegative:)``.
 enum TimeSpecParser {
     /// Why a text is not a time; `reason` is shown before the list of valid forms.

@@ -551,8 +551,7 @@ def clips_part(ctx: Context, result: SectionResult, keyframe: bool = False) -> N
     if keyframe and over is not None and over > 10:
         result.gaps.append(
             f"**Memory of event clips{how}** (section 13): peak RSS {spread(paired, '{:+.1f}', ' MB')} over the same "
-            f"recording without clips (goal ≤ +10 MB)" + (": the clips' exact cut (`--clip-start exact`) loads gst-libav (the default, `--clip-start keyframe`, "
-            "copies them from the keyframe instead)" if not keyframe else "") + ".")
+            "recording without clips (goal ≤ +10 MB).")
     if drops_with and not drops_ok:
         result.gaps.append(
             f"**Movie drops during event clips** (section 13): the movie lost {spread(drops_with, '{:.0f}')} frames "

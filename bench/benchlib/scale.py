@@ -242,7 +242,9 @@ def overload(ctx: Context, result: SectionResult, best: dict[str, int] | None) -
         "behind, gst-launch's are lost by the camera in runs once its 2-s queue is full), the CPU all its recordings "
         "used, and how late the worst "
         f"recording ended after the camera's last frame (goal for camrec: at most {LAG_LIMIT:g} s, and no more "
-        "frames lost than gst-launch).")
+        "frames lost than gst-launch). gst-launch stops after as many buffers as the length holds "
+        "(`num-buffers`): where its camera loses frames it records on past its camera time, so its losses, CPU and "
+        "end span a longer time than camrec's, which stops at its camera time.")
     rows = []
     for n in levels:
         c, g = data[n]["camrec"], data[n]["gst-launch"]
